@@ -1,0 +1,103 @@
+"""Quake (``.mdl``) and Quake II (``.md2``) models in PyVista.
+
+After installation, ``pyvista.read("tris.md2")`` and ``pyvista.get_reader``
+work without importing this package.  :func:`load` gives the
+format-neutral :class:`QuakeModel`, with every frame and animation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import BinaryIO
+
+from pyvista_quake.animation import DEFAULT_FPS
+from pyvista_quake.animation import Animation
+from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.errors import QuakeWarning
+from pyvista_quake.formats import read_buffer
+from pyvista_quake.model import QuakeModel
+
+__version__ = '0.1.0'
+
+__all__ = [
+    'DEFAULT_FPS',
+    'Animation',
+    'QuakeFormatError',
+    'QuakeModel',
+    'QuakeWarning',
+    '__version__',
+    'load',
+]
+
+Source = str | Path | bytes | bytearray | memoryview | BinaryIO
+
+
+def load(
+    source: Source,
+    *,
+    strict: bool = False,
+    glcmds: bool = False,
+    fps: float = DEFAULT_FPS,
+    animations: dict | None = None,
+    anm: str | Path | bool = True,
+) -> QuakeModel:
+    """Load a Quake model (``.md2`` or ``.mdl``; the format comes from its magic bytes).
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes or binary file object
+        The model.
+    strict : bool, default: False
+        Apply the game engine's own limits and checks (skin height 480,
+        vertex and frame counts, normal indices...) as errors.  By default
+        only structural faults are errors: real models exceed the limits.
+    glcmds : bool, default: False
+        Build MD2 frames from the OpenGL command list (strips and fans with
+        their float texture coordinates) instead of the triangles.
+    fps : float, default: 10.0
+        Frame rate of frames with no timing of their own.
+    animations : dict, optional
+        Extra animations, ``{"run": range(40, 46)}`` or ``{"run": (frames, times)}``.
+    anm : bool, str or pathlib.Path, default: True
+        A UFO: Alien Invasion ``.anm`` file naming animations; ``True`` uses the
+        one beside the model (same stem) if there is one, ``False`` none.
+
+    Returns
+    -------
+    QuakeModel
+        The model; frames are decoded only when asked for.
+
+    Raises
+    ------
+    QuakeFormatError
+        If the file is malformed; the message names the file, field and value.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('models/monsters/tank/tris.md2')  # doctest: +SKIP
+    >>> len(model), model.frame_names[:2]  # doctest: +SKIP
+    (293, ['stand01', 'stand02'])
+    >>> mesh = model.frame(0)  # doctest: +SKIP
+
+    """
+    from pyvista_quake.animation import sidecar_anm
+
+    path = None
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        buffer: bytes | memoryview = path.read_bytes()
+        name = str(source)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        buffer, name = bytes(source), '<bytes>'
+    elif hasattr(source, 'read'):
+        buffer = source.read()
+        name = str(getattr(source, 'name', '<file>'))
+    else:
+        raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
+    data = read_buffer(buffer, name, strict=strict)
+    if anm is True:
+        anm_path = sidecar_anm(path) if path is not None else None
+    else:
+        anm_path = Path(anm) if anm else None
+    return QuakeModel(data, glcmds=glcmds, strict=strict, fps=fps, animations=animations, anm=anm_path)

@@ -1,0 +1,150 @@
+"""The format-neutral content of a Quake model, as plain numpy arrays.
+
+Both format parsers (:mod:`pyvista_quake.formats.md2` and
+:mod:`pyvista_quake.formats.mdl`) produce a :class:`ModelData`; everything
+downstream (:class:`pyvista_quake.QuakeModel`, readers, textures, export)
+works on this one type and never on bytes.  Frames stay packed: four bytes a
+vertex, usually a view into the file's own buffer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Callable
+
+import numpy as np
+
+@dataclass(frozen=True)
+class SkinPicture:
+    """One embedded skin: a group of one or more palette-indexed pictures.
+
+    Attributes
+    ----------
+    pictures : numpy.ndarray
+        ``uint8`` palette indices of shape ``(n, skinheight, skinwidth)``,
+        rows from the top, as stored.
+    times : numpy.ndarray or None
+        For an animated group, the moment (seconds) each picture ends,
+        shape ``(n,)``; ``None`` for a single picture.
+
+    """
+
+    pictures: np.ndarray
+    times: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class FrameGroup:
+    """A run of frames that the game plays by itself (an MDL frame group).
+
+    Attributes
+    ----------
+    start : int
+        Index of the group's first frame in the model.
+    count : int
+        Number of frames in the group.
+    intervals : numpy.ndarray
+        When each frame ends, in seconds from the group's start, shape ``(count,)``.
+
+    """
+
+    start: int
+    count: int
+    intervals: np.ndarray
+
+
+@dataclass(frozen=True)
+class GLCommand:
+    """One OpenGL command of an MD2: a triangle strip or fan.
+
+    Attributes
+    ----------
+    kind : str
+        ``'strip'`` or ``'fan'``.
+    vertices : numpy.ndarray
+        ``int32`` vertex numbers, in drawing order.
+    texcoords : numpy.ndarray
+        ``float32`` ``(s, t)`` pairs in 0..1 with ``t`` from the top of the skin.
+
+    """
+
+    kind: str
+    vertices: np.ndarray
+    texcoords: np.ndarray
+
+
+@dataclass
+class ModelData:
+    """Everything a Quake model file holds, format-neutral.
+
+    Attributes
+    ----------
+    format : str
+        ``'md2'`` or ``'mdl'``.
+    source : str
+        Where the bytes came from, for messages.
+    header : dict
+        Every header field, named as in the format's spec.
+    skin_width, skin_height : int
+        Skin size in pixels.
+    skin_names : list of str
+        Image paths an MD2 names (empty for MDL).
+    skins : list of SkinPicture
+        Pictures an MDL embeds (empty for MD2).
+    frame_verts : numpy.ndarray
+        Packed vertices, ``uint8`` of shape ``(frames, vertices, 4)``: x, y, z
+        and ``lightnormalindex``.  Usually a view into the file's buffer.
+    frame_scale, frame_translate : numpy.ndarray
+        ``float32`` of shape ``(frames, 3)``: position is ``v * scale + translate``.
+    frame_names : numpy.ndarray
+        Raw 16-byte frame names, ``S16`` of shape ``(frames,)``.
+    triangle_vertices : numpy.ndarray
+        ``int32`` ``(triangles, 3)``: the file's vertex number of each corner,
+        in the file's corner order.
+    triangle_st : numpy.ndarray
+        ``int32`` ``(triangles, 3, 2)``: each corner's ``(s, t)`` in skin pixels,
+        ``t`` from the top, seam rule already applied.
+    triangle_st_key : numpy.ndarray
+        ``int64`` ``(triangles, 3)``: which texture coordinate each corner uses
+        (an MD2 ``index_st``; for an MDL the vertex and its seam side).  Two
+        corners with the same vertex and key share one mesh point.
+    frame_groups : list of FrameGroup
+        Frame groups with their own timing (MDL only).
+    gl_commands : callable or None
+        Returns the parsed OpenGL command list (MD2); parsing is deferred until
+        someone asks, and it raises :class:`~pyvista_quake.QuakeFormatError`
+        for a malformed list.
+    trailing : bytes
+        Data after the last section (Quake ME's ``QMEX`` block, for one).
+
+    """
+
+    format: str
+    source: str
+    header: dict[str, Any]
+    skin_width: int
+    skin_height: int
+    frame_verts: np.ndarray
+    frame_scale: np.ndarray
+    frame_translate: np.ndarray
+    frame_names: np.ndarray
+    triangle_vertices: np.ndarray
+    triangle_st: np.ndarray
+    triangle_st_key: np.ndarray
+    skin_names: list[str] = field(default_factory=list)
+    skins: list[SkinPicture] = field(default_factory=list)
+    frame_groups: list[FrameGroup] = field(default_factory=list)
+    gl_commands: Callable[[], list[GLCommand]] | None = None
+    trailing: bytes = b''
+
+    @property
+    def num_frames(self) -> int:
+        """Number of frames, each picture of a frame group counted."""
+        return self.frame_verts.shape[0]
+
+    @property
+    def num_vertices(self) -> int:
+        """Number of vertices in each frame."""
+        return self.frame_verts.shape[1]

@@ -1,0 +1,14 @@
+"""Byte-level readers of the Quake model formats, one module per format.
+
+Importing this package registers :mod:`.md2` and :mod:`.mdl`;
+:func:`read_buffer` picks the format by the file's magic bytes.
+"""
+
+from __future__ import annotations
+
+from pyvista_quake.formats import md2
+from pyvista_quake.formats import mdl
+from pyvista_quake.formats._common import FORMATS
+from pyvista_quake.formats._common import read_buffer
+
+__all__ = ['FORMATS', 'md2', 'mdl', 'read_buffer']

@@ -1,0 +1,160 @@
+"""Byte-level helpers shared by the format modules: bounds checks and views.
+
+Every count and offset a header gives is checked here against the buffer's
+size *before* anything is allocated or viewed, so a file that lies about
+itself raises :class:`~pyvista_quake.QuakeFormatError` instead of an
+IndexError, a MemoryError or a huge allocation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from pyvista_quake.data import ModelData
+from pyvista_quake.errors import QuakeFormatError
+
+
+class Bounds:
+    """Checks of one file's fields against its size, with messages naming the file.
+
+    Parameters
+    ----------
+    source : str
+        Name of the file, for messages.
+    size : int
+        Size of the file in bytes.
+
+    """
+
+    def __init__(self, source: str, size: int) -> None:
+        self.source = source
+        self.size = size
+
+    def error(self, field: str, value, reason: str) -> QuakeFormatError:
+        """Return (not raise) a :class:`QuakeFormatError` about this file."""
+        return QuakeFormatError(self.source, field, value, reason)
+
+    def count(self, field: str, value: int, minimum: int = 0) -> int:
+        """Check that a header count is at least ``minimum``."""
+        if value < minimum:
+            reason = 'must not be negative' if minimum == 0 else f'must be at least {minimum}'
+            raise self.error(field, value, reason)
+        return value
+
+    def section(self, field: str, offset: int, count: int, itemsize: int) -> None:
+        """Check that ``count`` items of ``itemsize`` bytes at ``offset`` lie in the file."""
+        if count == 0:
+            return
+        if offset < 0 or offset > self.size:
+            raise self.error(field, offset, f'offset outside the file ({self.size} bytes)')
+        end = offset + count * itemsize
+        if end > self.size:
+            raise self.error(
+                field,
+                offset,
+                f'section of {count} x {itemsize} bytes ends at {end}, '
+                f'past the end of the file ({self.size} bytes)',
+            )
+
+    def indices(self, field: str, values: np.ndarray, limit: int) -> None:
+        """Check that every index lies in ``[0, limit)``."""
+        if values.size == 0:
+            return
+        low, high = int(values.min()), int(values.max())
+        if low < 0:
+            raise self.error(field, low, f'index out of range 0..{limit - 1}')
+        if high >= limit:
+            raise self.error(field, high, f'index out of range 0..{limit - 1}')
+
+    def finite(self, field: str, values: np.ndarray) -> None:
+        """Check that no value is NaN or infinite."""
+        bad = ~np.isfinite(values)
+        if bad.any():
+            raise self.error(field, float(values[bad].flat[0]), 'must be a finite number')
+
+
+def record_view(
+    buffer: bytes | memoryview, dtype: np.dtype, offsets: np.ndarray
+) -> np.ndarray:
+    """View records of ``dtype`` at byte ``offsets`` of ``buffer``.
+
+    Equally spaced records become a strided view of the buffer (no copy);
+    otherwise the records' bytes are gathered into one packed array.
+    The offsets must already be checked against the buffer's size.
+    """
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if len(offsets) == 0:
+        return np.empty(0, dtype)
+    strides = np.diff(offsets)
+    if len(offsets) == 1 or (strides == strides[0]).all() and strides[0] >= dtype.itemsize:
+        stride = int(strides[0]) if len(offsets) > 1 else dtype.itemsize
+        return np.ndarray(
+            (len(offsets),), dtype=dtype, buffer=buffer, offset=int(offsets[0]), strides=(stride,)
+        )
+    raw = np.frombuffer(buffer, np.uint8)
+    gathered = raw[offsets[:, None] + np.arange(dtype.itemsize)]
+    return gathered.view(dtype).reshape(len(offsets))
+
+
+def cstrings(names: np.ndarray) -> list[str]:
+    """Decode fixed-size, zero-terminated byte strings; what follows the first zero byte is junk."""
+    if names.size == 0:
+        return []
+    width = names.dtype.itemsize
+    raw = np.ascontiguousarray(names).view(np.uint8).reshape(-1, width)
+    cleaned = np.where(np.cumsum(raw == 0, axis=1) > 0, 0, raw).astype(np.uint8)
+    return np.char.decode(cleaned.view(f'S{width}').ravel(), 'latin-1').tolist()
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """One registered model format.
+
+    Attributes
+    ----------
+    name : str
+        Short name, such as ``'md2'``.
+    magic : bytes
+        The four bytes a file of this format starts with.
+    extensions : tuple of str
+        File extensions, lower case with the dot.
+    read : callable
+        ``read(buffer, source, strict=False) -> ModelData``.
+
+    """
+
+    name: str
+    magic: bytes
+    extensions: tuple[str, ...]
+    read: Callable[..., ModelData]
+
+
+FORMATS: dict[str, FormatSpec] = {}
+
+
+def register_format(
+    name: str, magic: bytes, extensions: tuple[str, ...], read: Callable[..., ModelData]
+) -> None:
+    """Make a format known to :func:`read_buffer` by its magic bytes."""
+    FORMATS[name] = FormatSpec(name, magic, extensions, read)
+
+
+def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool = False) -> ModelData:
+    """Parse a model from its bytes, choosing the format by its magic bytes.
+
+    Raises
+    ------
+    QuakeFormatError
+        If no registered format starts with the file's first four bytes, or
+        the file is malformed.
+
+    """
+    head = bytes(buffer[:4])
+    for spec in FORMATS.values():
+        if head == spec.magic:
+            return spec.read(buffer, source, strict=strict)
+    known = ', '.join(f'{s.magic.decode()} ({s.name})' for s in FORMATS.values())
+    raise QuakeFormatError(source, 'ident', head, f'not a Quake model; expected one of {known}')

@@ -1,0 +1,534 @@
+"""The format-neutral Quake model: frames as PolyData and as numpy arrays.
+
+:class:`QuakeModel` wraps the :class:`~pyvista_quake.data.ModelData` that a
+format parser produced.  It knows nothing of byte layouts.  The topology
+(one point per distinct vertex and texture coordinate, the triangles, the
+texture coordinates) is built once per model and shared by every frame, so
+a frame costs its positions and normals only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Sequence
+import warnings
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake import animation as anim
+from pyvista_quake.animation import Animation
+from pyvista_quake.data import GLCommand
+from pyvista_quake.data import ModelData
+from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.errors import QuakeWarning
+from pyvista_quake.formats.mdl import SYNCTYPES
+from pyvista_quake.formats.mdl import flag_names
+from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
+from pyvista_quake.formats.tables import VERTEX_NORMALS
+
+FrameSelection = int | slice | Sequence[int] | np.ndarray | None
+
+
+@dataclass(frozen=True)
+class Topology:
+    """What every frame of a model shares.
+
+    Attributes
+    ----------
+    point_vertex : numpy.ndarray
+        ``int32`` ``(points,)``: the file's vertex number of each mesh point.
+    texcoords : numpy.ndarray
+        ``float32`` ``(points, 2)``: ``u`` from the left, ``v`` from the bottom.
+    triangles : numpy.ndarray
+        ``int32`` ``(n, 3)`` point indices, wound so that VTK's right-hand
+        rule points outward.
+    strips : numpy.ndarray or None
+        Triangle strips in VTK's flat ``[n, i0, i1, ...]`` form (GL-command meshes).
+    cell_command : numpy.ndarray or None
+        For GL-command meshes, the command each cell came from (strips first).
+
+    """
+
+    point_vertex: np.ndarray
+    texcoords: np.ndarray
+    triangles: np.ndarray
+    strips: np.ndarray | None = None
+    cell_command: np.ndarray | None = None
+
+
+class QuakeModel:
+    """A Quake (``.mdl``) or Quake II (``.md2``) model, whichever format it came from.
+
+    Use :func:`pyvista_quake.load` to make one.
+
+    Parameters
+    ----------
+    data : ModelData
+        The parsed content of the file.
+    glcmds : bool, default: False
+        Build frames from the MD2's OpenGL command list (strips and fans with
+        their own float texture coordinates, as Quake II's OpenGL renderer
+        draws) instead of from its triangles.
+    strict : bool, default: False
+        Raise instead of warn for normals past the normal table.
+    fps : float, default: 10.0
+        Frame rate of frames that have no timing of their own.
+    animations : mapping, optional
+        Extra animations, ``{name: frames}`` or ``{name: (frames, times)}``;
+        they override those found in the file.
+    anm : str or pathlib.Path, optional
+        A UFO: Alien Invasion ``.anm`` file naming animations.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('tris.md2')  # doctest: +SKIP
+    >>> mesh = model.frame(0)  # doctest: +SKIP
+
+    """
+
+    def __init__(
+        self,
+        data: ModelData,
+        *,
+        glcmds: bool = False,
+        strict: bool = False,
+        fps: float = anim.DEFAULT_FPS,
+        animations: dict | None = None,
+        anm: str | Path | None = None,
+    ) -> None:
+        self.data = data
+        self.strict = strict
+        if not (np.isfinite(fps) and fps > 0):
+            raise ValueError(f'fps must be a positive number, not {fps!r}')
+        self.fps = float(fps)
+        self._user_animations = dict(animations or {})
+        self.anm = Path(anm) if anm is not None else None
+        if glcmds and data.gl_commands is None:
+            raise ValueError(f'{data.source}: only MD2 models have OpenGL commands')
+        self.glcmds = glcmds
+
+    def __len__(self) -> int:
+        """Return the number of frames (each picture of a frame group counts)."""
+        return self.data.num_frames
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return (
+            f'QuakeModel({self.format.upper()} {self.data.source!r}, {len(self)} frames, '
+            f'{self.data.num_vertices} vertices, {len(self.data.triangle_vertices)} triangles)'
+        )
+
+    # -- what users ask about -------------------------------------------------
+    @property
+    def format(self) -> str:
+        """``'md2'`` or ``'mdl'``."""
+        return self.data.format
+
+    @property
+    def source(self) -> str:
+        """The file the model came from."""
+        return self.data.source
+
+    @property
+    def header(self) -> dict:
+        """Every header field of the file, named as in its spec."""
+        return self.data.header
+
+    @cached_property
+    def frame_names(self) -> list[str]:
+        """Name of each frame, such as ``'stand01'``."""
+        from pyvista_quake.formats._common import cstrings  # decoding bytes is the formats' job
+
+        return cstrings(self.data.frame_names)
+
+    @property
+    def skin_names(self) -> list[str]:
+        """Image paths the model names (MD2); empty for MDL."""
+        return self.data.skin_names
+
+    @property
+    def skin_size(self) -> tuple[int, int]:
+        """Skin ``(width, height)`` in pixels."""
+        return self.data.skin_width, self.data.skin_height
+
+    @property
+    def trailing(self) -> bytes:
+        """Bytes after the last section, such as Quake ME's ``QMEX`` block."""
+        return self.data.trailing
+
+    @cached_property
+    def gl_commands(self) -> list[GLCommand]:
+        """The parsed OpenGL command list of an MD2 (empty for MDL or none).
+
+        Raises
+        ------
+        QuakeFormatError
+            If the command list is malformed.
+
+        """
+        return self.data.gl_commands() if self.data.gl_commands is not None else []
+
+    # -- topology ---------------------------------------------------------------
+    @cached_property
+    def topology(self) -> Topology:
+        """The points, texture coordinates and cells every frame shares."""
+        return self._gl_topology() if self.glcmds else self._triangle_topology()
+
+    def _triangle_topology(self) -> Topology:
+        data = self.data
+        corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
+        corner_key = data.triangle_st_key.ravel()
+        # One point per distinct (vertex, texture coordinate) pair.
+        pair = corner_vertex * (int(corner_key.max()) + 1) + corner_key
+        unique_pair, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+        st = data.triangle_st.reshape(-1, 2)[first]
+        # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
+        triangles = inverse.reshape(-1, 3)[:, ::-1].astype(np.int32)
+        return Topology(
+            point_vertex=corner_vertex[first].astype(np.int32),
+            texcoords=self._texcoords(st),
+            triangles=np.ascontiguousarray(triangles),
+        )
+
+    def _texcoords(self, st: np.ndarray) -> np.ndarray:
+        width, height = self.skin_size
+        if width <= 0 or height <= 0:
+            warnings.warn(
+                f'{self.source}: skin size {width} x {height} is empty; texture coordinates are 0',
+                QuakeWarning,
+                stacklevel=4,
+            )
+            return np.zeros((len(st), 2), np.float32)
+        uv = np.empty((len(st), 2), np.float32)
+        uv[:, 0] = st[:, 0] / np.float32(width)
+        uv[:, 1] = 1 - st[:, 1] / np.float32(height)  # the file's t runs from the top
+        return uv
+
+    def _gl_topology(self) -> Topology:
+        commands = self.gl_commands
+        if not commands:
+            raise QuakeFormatError(self.source, 'num_glcmds', 0, 'the model has no OpenGL commands')
+        point_vertex = np.concatenate([c.vertices for c in commands])
+        st = np.concatenate([c.texcoords for c in commands])
+        texcoords = np.column_stack([st[:, 0], 1 - st[:, 1]]).astype(np.float32)
+        starts = np.cumsum([0] + [len(c.vertices) for c in commands])
+        strips: list[int] = []
+        strip_ids: list[int] = []
+        triangles = []
+        fan_ids = []
+        for number, (command, start) in enumerate(zip(commands, starts)):
+            ids = np.arange(start, start + len(command.vertices))
+            if len(ids) < 3:
+                continue
+            if command.kind == 'strip':
+                # Flip the strip's winding (the files wind clockwise): reversing
+                # does it for an odd length; an even one takes a leading repeat.
+                flipped = ids[::-1] if len(ids) % 2 else np.concatenate([ids[:1], ids])
+                strips += [len(flipped), *flipped.tolist()]
+                strip_ids.append(number)
+            else:
+                fan = np.column_stack([np.full(len(ids) - 2, ids[0]), ids[2:], ids[1:-1]])
+                triangles.append(fan)
+                fan_ids += [number] * len(fan)
+        return Topology(
+            point_vertex=point_vertex.astype(np.int32),
+            texcoords=texcoords,
+            triangles=np.concatenate(triangles).astype(np.int32) if triangles else np.empty((0, 3), np.int32),
+            strips=np.asarray(strips, np.int64),
+            cell_command=np.asarray(fan_ids + strip_ids, np.int32),
+        )
+
+    # -- whole-animation arrays -------------------------------------------------
+    def _frame_indices(self, frames: FrameSelection) -> np.ndarray:
+        n = len(self)
+        if frames is None:
+            return np.arange(n)
+        if isinstance(frames, slice):
+            return np.arange(n)[frames]
+        index = np.asarray(frames, dtype=np.int64).reshape(-1)
+        if index.size and (index.min() < -n or index.max() >= n):
+            bad = index[(index < -n) | (index >= n)][0]
+            raise IndexError(f'frame {bad} out of range for a model of {n} frames')
+        return index % n if n else index
+
+    def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Positions of the file's vertices (not the mesh's points), ``(frames, vertices, 3)``.
+
+        Each coordinate is ``v * scale + translate`` in float32, in Quake's axes.
+        """
+        index = self._frame_indices(frames)
+        packed = self.data.frame_verts[index][..., :3]
+        out = packed.astype(np.float32)
+        out *= self.data.frame_scale[index][:, None, :]
+        out += self.data.frame_translate[index][:, None, :]
+        return out
+
+    def positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Point positions of the given frames, ``float32`` ``(frames, points, 3)``.
+
+        Points are in the order of the PolyData of :meth:`frame`.
+
+        Parameters
+        ----------
+        frames : int, slice, sequence of int, optional
+            Which frames; all of them by default.
+
+        """
+        index = self._frame_indices(frames)
+        packed = self.data.frame_verts[index][:, self.topology.point_vertex, :3]
+        out = packed.astype(np.float32)
+        out *= self.data.frame_scale[index][:, None, :]
+        out += self.data.frame_translate[index][:, None, :]
+        return out
+
+    def normals(self, frames: FrameSelection = None) -> np.ndarray:
+        """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``.
+
+        Looked up in the 162-entry normal table by ``lightnormalindex``.  A vertex
+        whose index lies past the table gets the mean normal of its faces, with a
+        :class:`~pyvista_quake.QuakeWarning` (an error under ``strict``).
+        """
+        index = self._frame_indices(frames)
+        light = self.data.frame_verts[index][..., 3]
+        bad = light >= NUM_VERTEX_NORMALS
+        vertex_normals = VERTEX_NORMALS[np.minimum(light, NUM_VERTEX_NORMALS - 1)]
+        if bad.any():
+            self._repair_normals(index, bad, vertex_normals, int(light.max()))
+        return vertex_normals[:, self.topology.point_vertex]
+
+    def _repair_normals(self, index: np.ndarray, bad: np.ndarray, normals: np.ndarray, worst: int) -> None:
+        if self.strict:
+            raise QuakeFormatError(
+                self.source, 'lightnormalindex', worst, f'past the {NUM_VERTEX_NORMALS}-entry normal table'
+            )
+        warnings.warn(
+            f'{self.source}: {int(bad.sum())} vertex normals index past the {NUM_VERTEX_NORMALS}-entry '
+            f'normal table (up to {worst}); those vertices take the mean normal of their faces',
+            QuakeWarning,
+            stacklevel=3,
+        )
+        rows = np.flatnonzero(bad.any(axis=1))
+        face_normals = vertex_face_normals(self.vertex_positions(index[rows]), self.data.triangle_vertices)
+        target = normals[rows]
+        target[bad[rows]] = face_normals[bad[rows]]
+        normals[rows] = target
+
+    # -- animations ---------------------------------------------------------------
+    @cached_property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller.
+
+        Each source overrides the one before: a frame group replaces the
+        name-based animation of its frames, a ``.anm`` or caller entry replaces
+        one of the same name.
+        """
+        names = self.frame_names
+        found = anim.group_by_name(names, self.fps)
+        groups = self.data.frame_groups
+        if groups:
+            in_group = np.zeros(len(self), bool)
+            for group in groups:
+                in_group[group.start : group.start + group.count] = True
+            found = {k: a for k, a in found.items() if not in_group[a.frames].any()}
+            for key, value in anim.group_animations(groups, names, self.source).items():
+                found[anim._unique_key(key, found)] = value
+        if self.anm is not None:
+            text = self.anm.read_text(encoding='latin-1')
+            found.update(anim.parse_anm(text, len(self), str(self.anm)))
+        found.update(anim.user_animations(self._user_animations, len(self), self.fps))
+        return found
+
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        return anim.timeline(len(self), self.data.frame_groups, self.fps)
+
+    @property
+    def times(self) -> np.ndarray:
+        """Start time in seconds of every frame over the whole file (strictly increasing)."""
+        return self._timeline[0]
+
+    @property
+    def duration(self) -> float:
+        """Seconds the whole file takes to play once."""
+        return self._timeline[1]
+
+    def animation(self, name: str | Animation | None) -> Animation:
+        """Return an animation by name; ``None`` gives the whole file as one animation."""
+        if isinstance(name, Animation):
+            return name
+        if name is None:
+            frames = np.arange(len(self))
+            return Animation('all', frames, self.times, self.duration, None, 'file')
+        try:
+            return self.animations[name]
+        except KeyError:
+            raise KeyError(f'{self.source}: no animation {name!r}; it has {sorted(self.animations)}') from None
+
+    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.PolyData:
+        """Return the pose at time ``t`` seconds, as the engines draw it between two frames.
+
+        Positions are interpolated linearly, normals interpolated and
+        renormalised.  Looping, time wraps and the last frame blends into the
+        first.
+
+        Parameters
+        ----------
+        t : float
+            Seconds from the animation's start.
+        animation : str, optional
+            Name of an animation in :attr:`animations`; the whole file by default.
+        loop : bool, default: True
+            Wrap time around the animation's duration (otherwise clamp).
+
+        """
+        clip = self.animation(animation)
+        k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
+        pair = [int(clip.frames[k]), int(clip.frames[k_next])]
+        pos = self.positions(pair)
+        nrm = self.normals(pair)
+        points = (pos[0] + np.float32(alpha) * (pos[1] - pos[0])).astype(np.float32)
+        normals = (1 - alpha) * nrm[0] + alpha * nrm[1]
+        length = np.linalg.norm(normals, axis=1, keepdims=True)
+        normals = np.divide(normals, length, out=nrm[0].copy(), where=length > 1e-6).astype(np.float32)
+        mesh = self._polydata(pair[0] if alpha < 0.5 else pair[1], points, normals)
+        mesh.field_data['time'] = np.array([t], np.float64)
+        return mesh
+
+    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
+        """Return every frame (of one animation, or the file) as a :class:`pyvista.MultiBlock`.
+
+        Blocks are named by frame name and carry their time in ``field_data['time']``.
+        """
+        clip = self.animation(animation)
+        positions = self.positions(clip.frames)
+        normals = self.normals(clip.frames)
+        blocks = pv.MultiBlock()
+        for k, frame in enumerate(clip.frames):
+            mesh = self._polydata(int(frame), positions[k], normals[k])
+            mesh.field_data['time'] = np.array([clip.times[k]], np.float64)
+            blocks.append(mesh, self.frame_names[frame])
+        return blocks
+
+    # -- geometry analysis ------------------------------------------------------------
+    def bounds(self, frames: FrameSelection = None) -> np.ndarray:
+        """Bounding box of each frame, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
+        pos = self.vertex_positions(frames)
+        out = np.empty((len(pos), 6), np.float32)
+        out[:, 0::2] = pos.min(axis=1)
+        out[:, 1::2] = pos.max(axis=1)
+        return out
+
+    def centroids(self, frames: FrameSelection = None) -> np.ndarray:
+        """Mean of the vertex positions of each frame, ``(frames, 3)``."""
+        return self.vertex_positions(frames).mean(axis=1)
+
+    def displacement(self, start: int, end: int) -> pv.PolyData:
+        """Frame ``end`` with the displacement of every point since frame ``start``.
+
+        The mesh carries ``point_data['displacement']`` (vectors) and
+        ``point_data['displacement_magnitude']``, ready to colour by.
+        """
+        pos = self.positions([start, end])
+        mesh = self.frame(end)
+        vectors = pos[1] - pos[0]
+        mesh.point_data['displacement'] = vectors
+        mesh.point_data['displacement_magnitude'] = np.linalg.norm(vectors, axis=1)
+        return mesh
+
+    # -- PolyData -----------------------------------------------------------------
+    def frame(self, index: int = 0) -> pv.PolyData:
+        """Return one frame as a :class:`pyvista.PolyData`.
+
+        Points are float32 in Quake's axes (x forward, y left, z up); the mesh has
+        point normals, texture coordinates, ``point_data['vertex_index']`` and the
+        model's metadata in ``field_data``.
+
+        Parameters
+        ----------
+        index : int, default: 0
+            Frame number; negative numbers count from the end.
+
+        """
+        frame = int(self._frame_indices([index])[0])
+        return self._polydata(frame, self.positions([frame])[0], self.normals([frame])[0])
+
+    def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
+        topo = self.topology
+        mesh = pv.PolyData()
+        mesh.points = points
+        if len(topo.triangles):
+            mesh.polys = pv.CellArray.from_regular_cells(topo.triangles.copy())
+        if topo.strips is not None and len(topo.strips):
+            mesh.strips = topo.strips.copy()
+        mesh.point_data['Normals'] = normals
+        mesh.point_data.active_normals_name = 'Normals'
+        mesh.active_texture_coordinates = topo.texcoords.copy()
+        mesh.point_data['vertex_index'] = topo.point_vertex.copy()
+        if topo.cell_command is not None:
+            mesh.cell_data['glcmd'] = topo.cell_command.copy()
+        for key, value in self.frame_metadata(frame).items():
+            mesh.field_data[key] = value
+        return mesh
+
+    def frame_metadata(self, frame: int) -> dict:
+        """Field data of one frame: format, frame name, skins and header fields."""
+        meta = {
+            'format': [self.format],
+            'frame_name': [self.frame_names[frame]],
+            'frame_index': np.array([frame], np.int32),
+            'skin_width': np.array([self.data.skin_width], np.int32),
+            'skin_height': np.array([self.data.skin_height], np.int32),
+            'num_skins': np.array([len(self.skin_names) or len(self.data.skins)], np.int32),
+        }
+        if self.skin_names:
+            meta['skin_names'] = list(self.skin_names)
+        h = self.header
+        if self.format == 'mdl':
+            meta['flags'] = np.array([h['flags']], np.int32)
+            meta['flag_names'] = flag_names(h['flags']) or ['']
+            meta['synctype'] = np.array([h['synctype']], np.int32)
+            meta['synctype_name'] = [SYNCTYPES.get(h['synctype'], str(h['synctype']))]
+            meta['eyeposition'] = np.array(h['eyeposition'], np.float32)
+            meta['boundingradius'] = np.array([h['boundingradius']], np.float32)
+            meta['size'] = np.array([h['size']], np.float32)
+            meta['scale'] = np.array(h['scale'], np.float32)
+            meta['scale_origin'] = np.array(h['scale_origin'], np.float32)
+        else:
+            meta['scale'] = np.array(self.data.frame_scale[frame], np.float32)
+            meta['translate'] = np.array(self.data.frame_translate[frame], np.float32)
+        for key in ('num_xyz', 'num_st', 'num_tris', 'num_glcmds', 'num_frames', 'numverts', 'numtris', 'numframes'):
+            if key in h:
+                meta[key] = np.array([h[key]], np.int32)
+        return meta
+
+
+def vertex_face_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """Mean normal of each vertex's faces, for every frame at once.
+
+    Parameters
+    ----------
+    positions : numpy.ndarray
+        ``(frames, vertices, 3)`` vertex positions.
+    triangles : numpy.ndarray
+        ``(n, 3)`` vertex numbers in the file's corner order.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32`` ``(frames, vertices, 3)`` unit normals (zero for a vertex
+        with no faces of non-zero area).
+
+    """
+    corners = positions[:, triangles]  # (F, T, 3, 3)
+    # File order is clockwise from outside, hence the (2, 1) order here.
+    face = np.cross(corners[:, :, 2] - corners[:, :, 0], corners[:, :, 1] - corners[:, :, 0])
+    sums = np.zeros_like(positions)
+    frames = np.arange(len(positions))[:, None]
+    for corner in range(3):
+        np.add.at(sums, (frames, triangles[:, corner][None, :]), face)
+    length = np.linalg.norm(sums, axis=-1, keepdims=True)
+    return np.divide(sums, length, out=np.zeros_like(sums), where=length > 0).astype(np.float32)

@@ -1,0 +1,225 @@
+"""PyVista reader classes for ``.md2`` and ``.mdl``, registered as ``pyvista.readers`` entry points.
+
+The readers are thin: they hold a :class:`~pyvista_quake.QuakeModel` and a
+choice of frame.  Time points are the model's frames (or one animation's),
+through PyVista's :class:`~pyvista.TimeReader` interface, so
+``pv.get_reader("tris.md2")`` plays like any time series.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake.animation import DEFAULT_FPS
+from pyvista_quake.animation import Animation
+from pyvista_quake.model import QuakeModel
+
+
+class _QuakeSource(pv.BaseVTKReader):
+    """The VTK-algorithm half of the readers: loads the model, builds the active frame."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.options: dict[str, Any] = {'strict': False, 'glcmds': False, 'fps': DEFAULT_FPS}
+        self.model: QuakeModel | None = None
+        self.animation: Animation | None = None
+        self.time_point = 0
+
+    def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
+        """Load the model (its header and sections, no frame yet)."""
+        from pyvista_quake import load  # noqa: PLC0415 - the package imports this module's neighbours
+
+        self.model = load(self._filename, **self.options)
+        self.animation = self.model.animation(None)
+        self.time_point = 0
+
+    def Update(self) -> None:  # noqa: N802 - VTK's name
+        """Build the PolyData of the active frame."""
+        assert self.model is not None and self.animation is not None
+        frame = int(self.animation.frames[self.time_point])
+        mesh = self.model.frame(frame)
+        mesh.field_data['time'] = np.array([self.animation.times[self.time_point]], np.float64)
+        self._data_object = mesh
+
+
+class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
+    """Reader for Quake models; each frame is a time point.
+
+    Keyword arguments of :func:`pyvista.read` set the attributes below, e.g.
+    ``pv.read("tris.md2", glcmds=True)`` or ``pv.read("tris.md2", frame=10)``.
+
+    Parameters
+    ----------
+    path : str, pathlib.Path
+        The model file.
+
+    Examples
+    --------
+    >>> import pyvista as pv
+    >>> reader = pv.get_reader('tris.md2')  # doctest: +SKIP
+    >>> reader.set_active_animation('run')  # doctest: +SKIP
+    >>> for t in reader.time_values:  # doctest: +SKIP
+    ...     reader.set_active_time_value(t)
+    ...     mesh = reader.read()
+
+    """
+
+    _class_reader = _QuakeSource
+
+    @property
+    def _source(self) -> _QuakeSource:
+        return self.reader
+
+    def _reload(self, **options: Any) -> None:
+        self._source.options.update(options)
+        self._update_information()
+
+    # -- options ------------------------------------------------------------------
+    @property
+    def strict(self) -> bool:
+        """Apply the game engine's own limits as errors."""
+        return self._source.options['strict']
+
+    @strict.setter
+    def strict(self, value: bool) -> None:
+        self._reload(strict=bool(value))
+
+    @property
+    def glcmds(self) -> bool:
+        """Build frames from an MD2's OpenGL commands (strips and fans) instead of its triangles."""
+        return self._source.options['glcmds']
+
+    @glcmds.setter
+    def glcmds(self, value: bool) -> None:
+        self._reload(glcmds=bool(value))
+
+    @property
+    def fps(self) -> float:
+        """Frame rate of frames that have no timing of their own."""
+        return self._source.options['fps']
+
+    @fps.setter
+    def fps(self, value: float) -> None:
+        self._reload(fps=float(value))
+
+    @property
+    def model(self) -> QuakeModel:
+        """The loaded :class:`~pyvista_quake.QuakeModel`."""
+        assert self._source.model is not None
+        return self._source.model
+
+    # -- animations -----------------------------------------------------------------
+    @property
+    def animations(self) -> dict[str, Animation]:
+        """The model's animations by name."""
+        return self.model.animations
+
+    @property
+    def active_animation(self) -> str | None:
+        """Name of the animation the time points are restricted to (``None``: every frame)."""
+        active = self._source.animation
+        return None if active is None or active.source == 'file' else active.name
+
+    @active_animation.setter
+    def active_animation(self, name: str | None) -> None:
+        self.set_active_animation(name)
+
+    def set_active_animation(self, name: str | None) -> None:
+        """Restrict the time points to one animation; ``None`` for the whole file.
+
+        Parameters
+        ----------
+        name : str or None
+            A key of :attr:`animations`.
+
+        """
+        self._source.animation = self.model.animation(name)
+        self._source.time_point = 0
+
+    # -- frames ----------------------------------------------------------------------
+    @property
+    def frame(self) -> int:
+        """Index in the model of the frame :meth:`read` returns."""
+        source = self._source
+        return int(source.animation.frames[source.time_point])
+
+    @frame.setter
+    def frame(self, index: int) -> None:
+        self.set_active_animation(None)
+        self.set_active_time_point(int(index) % len(self.model) if -len(self.model) <= index < 0 else index)
+
+    # -- TimeReader ----------------------------------------------------------------
+    @property
+    def number_time_points(self) -> int:
+        """Number of time points: every frame, or the active animation's frames."""
+        return len(self._source.animation.frames)
+
+    def time_point_value(self, time_point: int) -> float:
+        """Time in seconds of a time point.
+
+        Parameters
+        ----------
+        time_point : int
+            Index of the time point.
+
+        Returns
+        -------
+        float
+            Seconds from the start of the file (or of the active animation).
+
+        """
+        self._check_time_point(time_point)
+        return float(self._source.animation.times[time_point])
+
+    @property
+    def time_values(self) -> list[float]:
+        """Every time point's time in seconds, strictly increasing."""
+        return self._source.animation.times.tolist()
+
+    @property
+    def active_time_value(self) -> float:
+        """Time in seconds of the active time point."""
+        return float(self._source.animation.times[self._source.time_point])
+
+    def set_active_time_value(self, time_value: float) -> None:
+        """Activate the frame shown at ``time_value`` seconds.
+
+        Parameters
+        ----------
+        time_value : float
+            Seconds from the start; the frame whose display interval holds it
+            becomes active.
+
+        """
+        clip = self._source.animation
+        if not 0 <= time_value <= clip.duration:
+            raise ValueError(f'time {time_value} outside 0..{clip.duration}')
+        point = int(np.searchsorted(clip.times, time_value + 1e-9, side='right') - 1)
+        self._source.time_point = min(max(point, 0), len(clip.times) - 1)
+
+    def set_active_time_point(self, time_point: int) -> None:
+        """Activate a time point by index.
+
+        Parameters
+        ----------
+        time_point : int
+            Index of the time point.
+
+        """
+        self._check_time_point(time_point)
+        self._source.time_point = int(time_point)
+
+    def _check_time_point(self, time_point: int) -> None:
+        if not 0 <= time_point < self.number_time_points:
+            raise ValueError(f'time point {time_point} outside 0..{self.number_time_points - 1}')
+
+
+class MD2Reader(QuakeReader):
+    """Reader for Quake II ``.md2`` models (see :class:`QuakeReader`)."""
+
+
+class MDLReader(QuakeReader):
+    """Reader for Quake ``.mdl`` models (see :class:`QuakeReader`)."""
