@@ -15,6 +15,7 @@ import pyvista as pv
 
 from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
+from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.model import QuakeModel
 
 
@@ -25,6 +26,7 @@ class _QuakeSource(pv.BaseVTKReader):
         super().__init__()
         self.options: dict[str, Any] = {'strict': False, 'glcmds': False, 'fps': DEFAULT_FPS}
         self.model: QuakeModel | None = None
+        self.error: QuakeFormatError | None = None
         self.animation: Animation | None = None
         self.time_point = 0
 
@@ -32,12 +34,27 @@ class _QuakeSource(pv.BaseVTKReader):
         """Load the model (its header and sections, no frame yet)."""
         from pyvista_quake import load  # noqa: PLC0415 - the package imports this module's neighbours
 
-        self.model = load(self._filename, **self.options)
-        self.animation = self.model.animation(None)
+        self.model, self.animation, self.error = None, None, None
         self.time_point = 0
+        try:
+            self.model = load(self._filename, **self.options)
+        except QuakeFormatError as error:
+            # pv.read turns a ValueError raised while making the reader into a bare
+            # OSError; keep ours for read(), where it reaches the user intact.
+            self.error = error
+            return
+        self.animation = self.model.animation(None)
+
+    def loaded(self) -> QuakeModel:
+        """Return the model, or raise the error that loading it gave."""
+        if self.error is not None:
+            raise self.error
+        assert self.model is not None
+        return self.model
 
     def Update(self) -> None:  # noqa: N802 - VTK's name
         """Build the PolyData of the active frame."""
+        self.loaded()
         assert self.model is not None and self.animation is not None
         frame = int(self.animation.frames[self.time_point])
         mesh = self.model.frame(frame)
@@ -107,9 +124,15 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
 
     @property
     def model(self) -> QuakeModel:
-        """The loaded :class:`~pyvista_quake.QuakeModel`."""
-        assert self._source.model is not None
-        return self._source.model
+        """The loaded :class:`~pyvista_quake.QuakeModel`.
+
+        Raises
+        ------
+        QuakeFormatError
+            If the file is malformed.
+
+        """
+        return self._source.loaded()
 
     # -- animations -----------------------------------------------------------------
     @property
@@ -143,8 +166,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     @property
     def frame(self) -> int:
         """Index in the model of the frame :meth:`read` returns."""
-        source = self._source
-        return int(source.animation.frames[source.time_point])
+        return int(self._clip.frames[self._source.time_point])
 
     @frame.setter
     def frame(self, index: int) -> None:
@@ -153,9 +175,15 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
 
     # -- TimeReader ----------------------------------------------------------------
     @property
+    def _clip(self) -> Animation:
+        self.model  # noqa: B018 - raises the loading error, if any
+        assert self._source.animation is not None
+        return self._source.animation
+
+    @property
     def number_time_points(self) -> int:
         """Number of time points: every frame, or the active animation's frames."""
-        return len(self._source.animation.frames)
+        return len(self._clip.frames)
 
     def time_point_value(self, time_point: int) -> float:
         """Time in seconds of a time point.
@@ -172,17 +200,17 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
 
         """
         self._check_time_point(time_point)
-        return float(self._source.animation.times[time_point])
+        return float(self._clip.times[time_point])
 
     @property
     def time_values(self) -> list[float]:
         """Every time point's time in seconds, strictly increasing."""
-        return self._source.animation.times.tolist()
+        return self._clip.times.tolist()
 
     @property
     def active_time_value(self) -> float:
         """Time in seconds of the active time point."""
-        return float(self._source.animation.times[self._source.time_point])
+        return float(self._clip.times[self._source.time_point])
 
     def set_active_time_value(self, time_value: float) -> None:
         """Activate the frame shown at ``time_value`` seconds.
@@ -194,7 +222,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
             becomes active.
 
         """
-        clip = self._source.animation
+        clip = self._clip
         if not 0 <= time_value <= clip.duration:
             raise ValueError(f'time {time_value} outside 0..{clip.duration}')
         point = int(np.searchsorted(clip.times, time_value + 1e-9, side='right') - 1)

@@ -1,0 +1,119 @@
+"""Every real model of ../shared/corpus reads (skipped where the corpus is absent)."""
+
+from __future__ import annotations
+
+import warnings
+
+from conftest import CORPUS
+from conftest import corpus_models
+from conftest import requires_corpus
+import numpy as np
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+
+MALFORMED = {'malformed_zero_numvertices.md2'}
+MODELS = [p for p in corpus_models() if p.name not in MALFORMED]
+
+pytestmark = [requires_corpus, pytest.mark.corpus]
+
+
+def _id(path):
+    return str(path.relative_to(CORPUS))
+
+
+@pytest.mark.parametrize('path', MODELS, ids=_id)
+def test_reads_through_pyvista(path):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', pq.QuakeWarning)
+        mesh = pv.read(path)
+        reader = pv.get_reader(path)
+        model = pq.load(path)
+    assert mesh.n_points > 0 and mesh.n_cells == len(model.data.triangle_vertices)
+    assert mesh.points.dtype == np.float32
+    assert np.isfinite(mesh.points).all()
+    np.testing.assert_allclose(np.linalg.norm(mesh.point_normals, axis=1), 1, atol=1e-5)
+    # Time points: every frame; the last time point reads the last frame.
+    assert reader.number_time_points == len(model)
+    assert np.all(np.diff(reader.time_values) > 0)
+    reader.set_active_time_point(reader.number_time_points - 1)
+    last = reader.read()
+    np.testing.assert_array_equal(last.points, model.positions([-1])[0])
+
+
+def test_malformed_zero_numvertices():
+    path = CORPUS / 'md2' / 'assimp' / 'malformed_zero_numvertices.md2'
+    with pytest.raises(pq.QuakeFormatError, match='malformed_zero_numvertices.md2.*num_xyz = 0'):
+        pv.read(path)
+    with pytest.raises(pq.QuakeFormatError, match='num_xyz'):
+        pv.get_reader(path).read()
+
+
+def test_files_with_no_gl_commands():
+    path = CORPUS / 'md2/ufoai/models/objects/japan/katana.md2'
+    model = pq.load(path)
+    assert model.header['num_glcmds'] == 0 and model.header['ofs_glcmds'] == 0
+    assert model.header['ofs_frames'] + model.header['num_frames'] * model.header['framesize'] == path.stat().st_size
+
+
+def test_large_animation_and_tall_skins():
+    body = pq.load(CORPUS / 'md2/ufoai/models/soldiers/male/body.md2')
+    assert len(body) == 1007
+    spider = pq.load(CORPUS / 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2')
+    assert spider.skin_size[1] > 480
+    with pytest.raises(pq.QuakeFormatError, match='strict'):
+        pq.load(CORPUS / 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2', strict=True)
+
+
+def test_empty_sections_anywhere():
+    # GL commands "before the skins": an empty list whose offset points into another section.
+    for name in ('objects/cars/golf/car1t.md2', 'aliens/bloodspider/bloodspider.md2'):
+        model = pq.load(CORPUS / 'md2/ufoai/models' / name)
+        assert model.header['num_glcmds'] == 0
+        assert model.header['ofs_glcmds'] < model.header['ofs_st']
+        assert model.gl_commands == []
+        assert model.frame(0).n_cells == model.header['num_tris']
+
+
+def test_gl_command_mesh_on_a_real_model():
+    model = pq.load(CORPUS / 'md2/assimp/sydney.md2', glcmds=True)
+    assert len(model.gl_commands) > 0
+    mesh = model.frame(0)
+    assert len(mesh.cell_data['glcmd']) == mesh.n_cells
+    mesh.cell_data.clear()  # VTK's triangle filter does not carry cell data of strips over
+    triangles = mesh.triangulate()
+    area = np.count_nonzero(triangles.compute_cell_sizes(length=False, volume=False)['Area'] > 0)
+    assert area >= 0.95 * model.header['num_tris']  # the commands redraw (nearly) every triangle
+    assert mesh.active_texture_coordinates.min() >= 0 and mesh.active_texture_coordinates.max() <= 1
+
+
+@pytest.mark.parametrize(
+    'name', ['librequake/progs/flame.mdl', 'librequake/progs/flame2.mdl', 'librequake/progs/eyes.mdl',
+             'librequake/progs/spike.mdl', 'librequake/progs/teleport.mdl', 'librequake/progs/laser.mdl',
+             'assimp/steg.mdl', 'assimp/tekmechbot.MDL'],
+)  # fmt: skip
+def test_qmex_trailers_are_kept(name):
+    assert pq.load(CORPUS / 'mdl' / name).trailing[:4] == b'QMEX'
+
+
+def test_mdl_groups_and_flags():
+    flame = pq.load(CORPUS / 'mdl/librequake/progs/flame.mdl')
+    assert len(flame.data.frame_groups) == 1 and flame.data.frame_groups[0].count == 6
+    assert len(pq.load(CORPUS / 'mdl/librequake/progs/flame2.mdl').data.frame_groups) == 2
+    assert 'EF_ROTATE' in pv.read(CORPUS / 'mdl/librequake/progs/armor.mdl').field_data['flag_names']
+    assert 'EF_ROCKET' in pv.read(CORPUS / 'mdl/librequake/progs/missile.mdl').field_data['flag_names']
+    assert 'EF_GRENADE' in pv.read(CORPUS / 'mdl/librequake/progs/grenade.mdl').field_data['flag_names']
+    assert 'EF_GIB' in pv.read(CORPUS / 'mdl/librequake/progs/gib1.mdl').field_data['flag_names']
+    assert len(pq.load(CORPUS / 'mdl/librequake/progs/armor.mdl').data.skins) == 3
+    assert pq.load(CORPUS / 'mdl/assimp/gijoe.mdl').header['synctype'] == 1
+
+
+def test_positions_and_normals_agree_with_frames_on_real_models():
+    for name in ('md2/assimp/flag.md2', 'mdl/librequake/progs/flame2.mdl'):
+        model = pq.load(CORPUS / name)
+        positions, normals = model.positions(), model.normals()
+        for index in (0, len(model) // 2, len(model) - 1):
+            mesh = model.frame(index)
+            np.testing.assert_array_equal(positions[index], mesh.points)
+            np.testing.assert_array_equal(normals[index], mesh.point_normals)

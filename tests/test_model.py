@@ -1,0 +1,169 @@
+"""The format-neutral model and the PolyData of a frame."""
+
+from __future__ import annotations
+
+import io
+
+from builders import tetra_md2
+from builders import torch_mdl
+import numpy as np
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake.formats.tables import VERTEX_NORMALS
+
+
+@pytest.fixture
+def tetra():
+    return pq.load(tetra_md2())
+
+
+def test_both_formats_give_the_same_model_type():
+    md2, mdl = pq.load(tetra_md2()), pq.load(torch_mdl())
+    assert type(md2) is type(mdl) is pq.QuakeModel
+    assert type(md2.data) is type(mdl.data)
+    assert (md2.format, mdl.format) == ('md2', 'mdl')
+
+
+def test_load_from_path_bytes_and_file_object(tmp_path):
+    data = tetra_md2()
+    path = tmp_path / 'tetra.md2'
+    path.write_bytes(data)
+    from_path = pq.load(path)
+    from_str = pq.load(str(path))
+    from_bytes = pq.load(data)
+    from_file = pq.load(io.BytesIO(data))
+    with path.open('rb') as handle:
+        from_handle = pq.load(handle)
+    for model in (from_str, from_bytes, from_file, from_handle):
+        np.testing.assert_array_equal(model.positions(), from_path.positions())
+    assert from_path.source == str(path)
+    assert from_handle.source == str(path)
+    with pytest.raises(TypeError):
+        pq.load(12)
+
+
+def test_format_comes_from_magic_not_extension(tmp_path):
+    path = tmp_path / 'really_an_mdl.md2'
+    path.write_bytes(torch_mdl())
+    assert pq.load(path).format == 'mdl'
+    with pytest.raises(pq.QuakeFormatError, match='ident'):
+        pq.load(b'PK\x03\x04' + bytes(100))
+
+
+def test_points_are_exactly_v_times_scale_plus_translate(tetra):
+    for index in range(len(tetra)):
+        mesh = tetra.frame(index)
+        verts = tetra.data.frame_verts[index][mesh.point_data['vertex_index']]
+        expected = verts[:, :3].astype(np.float32) * np.float32([0.5, 0.25, 1.0]) + np.float32([-8, 4, 2])
+        assert mesh.points.dtype == np.float32
+        np.testing.assert_array_equal(mesh.points, expected)
+
+
+def test_one_point_per_vertex_and_texture_coordinate_pair(tetra):
+    mesh = tetra.frame(0)
+    # Vertex 0 is used with st 0 and st 4: two points; the others one each.
+    assert mesh.n_points == 5
+    assert mesh.point_data['vertex_index'].dtype == np.int32
+    assert sorted(mesh.point_data['vertex_index']) == [0, 0, 1, 2, 3]
+    assert mesh.n_cells == 4 and mesh.is_all_triangles
+
+
+def test_texture_coordinates_flip_t(tetra):
+    mesh = tetra.frame(0)
+    uv = mesh.active_texture_coordinates
+    vertex = mesh.point_data['vertex_index']
+    # vertex 2 uses st (0, 32): u = 0, v = 1 - 32/64
+    np.testing.assert_allclose(uv[vertex == 2][0], [0.0, 0.5])
+    # vertex 0 with st (63, 63)
+    np.testing.assert_allclose(uv[vertex == 0].max(axis=0), [63 / 64, 1.0])
+    np.testing.assert_allclose(uv[vertex == 0].min(axis=0), [0.0, 1 - 63 / 64])
+
+
+def test_normals_come_from_the_table(tetra):
+    mesh = tetra.frame(0)
+    assert mesh.point_data.active_normals_name == 'Normals'
+    light = tetra.data.frame_verts[0, mesh.point_data['vertex_index'], 3]
+    np.testing.assert_array_equal(mesh.point_normals, VERTEX_NORMALS[light])
+    np.testing.assert_allclose(np.linalg.norm(VERTEX_NORMALS, axis=1), 1, atol=1e-6)
+    assert VERTEX_NORMALS.shape == (162, 3)
+
+
+def test_cells_wound_outward_on_a_closed_tetrahedron(tetra):
+    # tetra_md2 lists its corners clockwise seen from outside, as the game's files do.
+    mesh = tetra.frame(0)
+    centre = mesh.points.mean(axis=0)
+    faces = mesh.regular_faces
+    a, b, c = (mesh.points[faces[:, k]] for k in range(3))
+    outward = np.einsum('ij,ij->i', np.cross(b - a, c - a), (a + b + c) / 3 - centre)
+    assert np.all(outward > 0)
+
+
+def test_field_data(tetra):
+    mesh = tetra.frame(2)
+    fd = mesh.field_data
+    assert fd['format'][0] == 'md2'
+    assert fd['frame_name'][0] == 'run1'
+    assert fd['frame_index'][0] == 2
+    assert list(fd['skin_names']) == ['models/test/skin.pcx']
+    assert (fd['skin_width'][0], fd['skin_height'][0]) == (64, 64)
+    assert fd['num_xyz'][0] == 4
+    np.testing.assert_allclose(fd['translate'], [-8, 4, 2])
+
+
+def test_field_data_survives_copy_and_vtp(tetra, tmp_path):
+    mesh = tetra.frame(1)
+    path = tmp_path / 'frame.vtp'
+    mesh.save(path)
+    again = pv.read(path)
+    assert again.field_data['frame_name'][0] == 'stand02'
+    assert mesh.copy().field_data['format'][0] == 'md2'
+    np.testing.assert_array_equal(again.points, mesh.points)
+
+
+def test_frames_are_independent(tetra):
+    first = tetra.frame(0)
+    second = tetra.frame(0)
+    first.points[:] = 0
+    first.point_data['vertex_index'][:] = -1
+    assert second.points.any()
+    assert (second.point_data['vertex_index'] >= 0).all()
+    assert (tetra.frame(0).point_data['vertex_index'] >= 0).all()
+
+
+def test_negative_and_out_of_range_frames(tetra):
+    assert tetra.frame(-1).field_data['frame_name'][0] == 'run1'
+    with pytest.raises(IndexError):
+        tetra.frame(3)
+
+
+def test_positions_and_normals_match_polydata(tetra):
+    positions, normals = tetra.positions(), tetra.normals()
+    assert positions.shape == normals.shape == (3, 5, 3)
+    assert positions.dtype == normals.dtype == np.float32
+    for index in range(len(tetra)):
+        mesh = tetra.frame(index)
+        np.testing.assert_array_equal(positions[index], mesh.points)
+        np.testing.assert_array_equal(normals[index], mesh.point_normals)
+    np.testing.assert_array_equal(tetra.positions([2, 0]), positions[[2, 0]])
+    np.testing.assert_array_equal(tetra.positions(slice(1, None)), positions[1:])
+
+
+def test_mdl_frames(tmp_path):
+    model = pq.load(torch_mdl())
+    mesh = model.frame(1)
+    assert mesh.field_data['format'][0] == 'mdl'
+    assert mesh.points[mesh.point_data['vertex_index'] == 3][0, 2] == 20
+
+
+def test_topology_is_shared_and_built_once(tetra):
+    assert tetra.topology is tetra.topology
+    tetra.frame(0)
+    topology = tetra.topology
+    tetra.frame(1)
+    assert tetra.topology is topology
+
+
+def test_repr(tetra):
+    assert 'MD2' in repr(tetra) and '3 frames' in repr(tetra)

@@ -1,0 +1,123 @@
+"""The PyVista readers: registration through entry points, options, time points."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+import subprocess
+import sys
+
+from builders import tetra_md2
+from builders import torch_mdl
+import numpy as np
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake.readers import MD2Reader
+from pyvista_quake.readers import MDLReader
+
+
+@pytest.fixture
+def md2_path(tmp_path):
+    path = tmp_path / 'tetra.md2'
+    path.write_bytes(tetra_md2())
+    return path
+
+
+@pytest.fixture
+def mdl_path(tmp_path):
+    path = tmp_path / 'torch.mdl'
+    path.write_bytes(torch_mdl())
+    return path
+
+
+def test_entry_points_name_base_reader_subclasses():
+    found = {ep.name: ep.load() for ep in entry_points(group='pyvista.readers')}
+    assert found['.md2'] is MD2Reader and found['.mdl'] is MDLReader
+    assert issubclass(MD2Reader, pv.BaseReader) and issubclass(MD2Reader, pv.TimeReader)
+
+
+@pytest.mark.parametrize('name', ['a.md2', 'b.MD2', 'c.Md2'])
+def test_read_any_letter_case(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(tetra_md2())
+    mesh = pv.read(path)
+    assert isinstance(mesh, pv.PolyData) and mesh.n_points == 5
+    assert isinstance(pv.get_reader(path), MD2Reader)
+
+
+def test_read_and_get_reader_without_importing_the_package(md2_path, mdl_path):
+    code = (
+        'import sys, pyvista as pv\n'
+        f'a = pv.read({str(md2_path)!r}); b = pv.get_reader({str(mdl_path)!r}).read()\n'
+        'print(a.n_points, b.n_points, type(pv.get_reader(%r)).__name__)\n' % str(md2_path)
+    )
+    # pyvista_quake gets imported by PyVista's entry-point machinery, not by the script.
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ['5', '5', 'MD2Reader']
+
+
+def test_read_matches_load(md2_path, mdl_path):
+    for path in (md2_path, mdl_path):
+        mesh = pv.read(path)
+        np.testing.assert_array_equal(mesh.points, pq.load(path).frame(0).points)
+        assert mesh.active_texture_coordinates is not None
+        assert mesh.point_normals is not None
+
+
+def test_read_keyword_options(md2_path, tmp_path):
+    assert pv.read(md2_path, frame=2).field_data['frame_name'][0] == 'run1'
+    path = tmp_path / 'gl.md2'
+    path.write_bytes(tetra_md2(glcmds=[('fan', [(0, 0, 0), (0.5, 0, 1), (0, 0.5, 2)])]))
+    mesh = pv.read(path, glcmds=True)
+    assert mesh.n_points == 3 and mesh.n_cells == 1
+    big = tmp_path / 'tall.md2'
+    big.write_bytes(tetra_md2(skinheight=512))
+    pv.read(big)
+    with pytest.raises(pq.QuakeFormatError, match='skinheight'):
+        pv.read(big, strict=True)
+
+
+def test_time_points_are_the_frames(md2_path):
+    reader = pv.get_reader(md2_path)
+    assert reader.number_time_points == 3
+    assert reader.time_values == pytest.approx([0.0, 0.1, 0.2])
+    assert reader.time_point_value(2) == pytest.approx(0.2)
+    reader.set_active_time_point(2)
+    assert reader.active_time_value == pytest.approx(0.2)
+    assert reader.read().field_data['frame_name'][0] == 'run1'
+    reader.set_active_time_value(0.1)
+    assert reader.read().field_data['frame_name'][0] == 'stand02'
+    with pytest.raises(ValueError):
+        reader.set_active_time_point(3)
+
+
+def test_mdl_group_times_on_reader(mdl_path):
+    reader = pv.get_reader(mdl_path)
+    assert reader.time_values == pytest.approx([0.0, 0.1])
+    reader.set_active_time_value(0.15)
+    assert reader.read().field_data['frame_name'][0] == 'torch2'
+
+
+def test_animation_selection(md2_path):
+    reader = pv.get_reader(md2_path)
+    assert set(reader.animations) == {'stand', 'run'}
+    reader.set_active_animation('stand')
+    assert reader.active_animation == 'stand'
+    assert reader.number_time_points == 2
+    reader.set_active_time_point(1)
+    assert reader.read().field_data['frame_name'][0] == 'stand02'
+    reader.set_active_animation('run')
+    assert reader.number_time_points == 1
+    assert reader.read().field_data['frame_name'][0] == 'run1'
+    reader.set_active_animation(None)
+    assert reader.number_time_points == 3
+    with pytest.raises(KeyError):
+        reader.set_active_animation('walk')
+
+
+def test_malformed_file_raises_quake_format_error(tmp_path):
+    path = tmp_path / 'bad.md2'
+    path.write_bytes(tetra_md2(header={'num_xyz': 0}))
+    with pytest.raises(pq.QuakeFormatError, match='bad.md2.*num_xyz = 0'):
+        pv.read(path)
