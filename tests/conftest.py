@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 import sys
+
+# Render through Mesa's EGL: no display, no X warnings.
+os.environ.setdefault('VTK_DEFAULT_OPENGL_WINDOW', 'vtkEGLRenderWindow')
 
 import pytest
 import pyvista as pv

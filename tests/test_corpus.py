@@ -117,3 +117,45 @@ def test_positions_and_normals_agree_with_frames_on_real_models():
             mesh = model.frame(index)
             np.testing.assert_array_equal(positions[index], mesh.points)
             np.testing.assert_array_equal(normals[index], mesh.point_normals)
+
+
+def _anm_names(path):
+    names = set()
+    for line in path.read_text(encoding='latin-1').splitlines():
+        fields = line.split('//', 1)[0].split()
+        if fields:
+            names.add(fields[0])
+    return names
+
+
+@pytest.mark.parametrize('anm', sorted(CORPUS.rglob('*.anm')) if CORPUS.is_dir() else [], ids=_id)
+def test_every_anm_animation_is_in_the_model(anm):
+    model = pq.load(anm.with_suffix('.md2'))
+    assert _anm_names(anm) <= set(model.animations)
+    for name in _anm_names(anm):
+        clip = model.animations[name]
+        assert clip.source == 'anm'
+        assert np.all(np.diff(clip.times) > 0) and clip.times[0] == 0
+        assert clip.frames.max() < len(model)
+
+
+def test_body_animations_from_anm():
+    model = pq.load(CORPUS / 'md2/ufoai/models/soldiers/male/body.md2')
+    walk = model.animations['walk1']
+    assert walk.frames.tolist() == list(range(0, 31)) and walk.fps == 30
+    reader = pv.get_reader(CORPUS / 'md2/ufoai/models/soldiers/male/body.md2')
+    reader.set_active_animation('death1')
+    assert reader.number_time_points == 31
+    reader.set_active_time_point(30)
+    np.testing.assert_array_equal(reader.read().points, model.positions([856])[0])
+
+
+def test_mdl_groups_keep_their_intervals():
+    for name in ('flame.mdl', 'flame2.mdl', 'laser.mdl'):
+        model = pq.load(CORPUS / 'mdl/librequake/progs' / name)
+        for group in model.data.frame_groups:
+            clip = next(a for a in model.animations.values() if a.source == 'group' and a.frames[0] == group.start)
+            np.testing.assert_allclose(clip.times[1:], group.intervals[:-1], rtol=1e-6)
+            assert clip.duration == pytest.approx(float(group.intervals[-1]))
+            np.testing.assert_allclose(np.diff(model.times[group.start : group.start + group.count]),
+                                       np.diff(group.intervals), rtol=1e-5)  # fmt: skip
