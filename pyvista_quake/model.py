@@ -471,6 +471,8 @@ class QuakeModel:
         if topo.cell_command is not None:
             mesh.cell_data['glcmd'] = topo.cell_command.copy()
         for key, value in self.frame_metadata(frame).items():
+            if isinstance(value, list):  # VTK string arrays hold ASCII only
+                value = [text.encode('ascii', 'backslashreplace').decode('ascii') for text in value]
             mesh.field_data[key] = value
         return mesh
 

@@ -1,0 +1,88 @@
+"""Shared by the fuzz tests and the long fuzz run: seeds, mutations and the one rule.
+
+The rule: every input either loads (and every frame, array and GL-command
+mesh builds) or raises :class:`~pyvista_quake.QuakeFormatError` with a
+message.  Anything else is a failure.
+"""
+
+from __future__ import annotations
+
+import struct
+import warnings
+
+from builders import build_mdl
+from builders import tetra_md2
+from builders import torch_mdl
+import numpy as np
+
+import pyvista_quake as pq
+
+VERTS = np.array([[0, 0, 0, 5], [10, 0, 0, 5], [0, 10, 0, 5], [0, 0, 10, 5]], np.uint8)
+
+
+def synthetic_seeds() -> list[bytes]:
+    """Valid models that exercise every section and both kinds of group."""
+    gl = [('strip', [(0, 0, 0), (0.5, 0, 1), (0, 0.5, 2), (0.5, 0.5, 3)]), ('fan', [(0, 0, 0), (1, 0, 3), (1, 1, 1)])]
+    skin_group = (np.array([0.1, 0.2], np.float32), np.zeros((2, 8, 8), np.uint8))
+    frames = [
+        ('single', 'stand1', VERTS),
+        ('group', [0.1, 0.2], [('flame1', VERTS), ('flame2', VERTS)]),
+        ('single', 'stand2', VERTS),
+    ]
+    return [
+        tetra_md2(glcmds=gl),
+        tetra_md2(order=('glcmds', 'frames', 'tris', 'st', 'skins'), glcmds=gl),
+        torch_mdl(),
+        build_mdl([[0, 0, 0], [0x20, 4, 0], [0, 0, 4], [0, 2, 2]], [[1, 0, 1, 2], [0, 0, 3, 1]], frames,
+                  skins=[np.zeros((8, 8), np.uint8), skin_group], trailing=b'QMEX' + bytes(12)),
+    ]  # fmt: skip
+
+
+INT_EXTREMES = (0, -1, 1, 2**31 - 1, -(2**31), 2**16, 255, 256)
+
+
+def header_int_offsets(data: bytes) -> list[int]:
+    """Byte offsets of the header's 32-bit fields (after the magic)."""
+    size = 68 if data[:4] == b'IDP2' else 84
+    return list(range(4, size, 4))
+
+
+def set_int(data: bytes, offset: int, value: int) -> bytes:
+    out = bytearray(data)
+    if offset + 4 <= len(out):
+        struct.pack_into('<i', out, offset, value)
+    return bytes(out)
+
+
+def set_float(data: bytes, offset: int, value: float) -> bytes:
+    out = bytearray(data)
+    if offset + 4 <= len(out):
+        struct.pack_into('<f', out, offset, value)
+    return bytes(out)
+
+
+def exercise(data: bytes) -> str:
+    """Apply the rule to one input; return ``'loaded'`` or ``'rejected'``.
+
+    Raises whatever else the readers raise: that is a finding.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            model = pq.load(data)
+            for index in range(min(len(model), 8)):
+                model.frame(index)
+            model.positions()
+            model.normals()
+            model.animations  # noqa: B018
+            model.at(0.05)
+            if model.format == 'md2':
+                commands = model.gl_commands
+                if commands:
+                    pq.load(data, glcmds=True).frame(0)
+            pq.load(data, strict=True)
+        except pq.QuakeFormatError as error:
+            if not str(error):
+                raise AssertionError('QuakeFormatError without a message') from error
+            return 'rejected'
+    return 'loaded'

@@ -1,0 +1,85 @@
+"""Property-based fuzzing: broken models load or raise QuakeFormatError, nothing else."""
+
+from __future__ import annotations
+
+import os
+
+from conftest import corpus_models
+from fuzzing import INT_EXTREMES
+from fuzzing import exercise
+from fuzzing import header_int_offsets
+from fuzzing import set_float
+from fuzzing import set_int
+from fuzzing import synthetic_seeds
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+import pytest
+
+SEEDS = synthetic_seeds()
+SMALL_REAL = [p.read_bytes() for p in corpus_models() if p.stat().st_size < 40_000][:12]
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize('seed', range(len(SEEDS)))
+def test_seeds_load(seed):
+    assert exercise(SEEDS[seed]) == 'loaded'
+
+
+@pytest.mark.parametrize('seed', range(len(SEEDS)))
+def test_truncation_at_every_byte(seed):
+    data = SEEDS[seed]
+    outcomes = {exercise(data[:cut]) for cut in range(len(data))}
+    assert outcomes <= {'loaded', 'rejected'}
+
+
+@FUZZ
+@given(seed=st.sampled_from(SEEDS), data=st.data())
+def test_header_fields(seed, data):
+    offsets = header_int_offsets(seed)
+    field = data.draw(st.sampled_from(offsets))
+    value = data.draw(st.one_of(st.sampled_from(INT_EXTREMES), st.integers(-(2**31), 2**31 - 1)))
+    exercise(set_int(seed, field, value))
+
+
+@FUZZ
+@given(seed=st.sampled_from(SEEDS), data=st.data())
+def test_any_int_anywhere(seed, data):
+    offset = data.draw(st.integers(0, len(seed) - 4))
+    value = data.draw(st.one_of(st.sampled_from(INT_EXTREMES), st.integers(-(2**31), 2**31 - 1)))
+    exercise(set_int(seed, offset, value))
+
+
+@FUZZ
+@given(seed=st.sampled_from(SEEDS), data=st.data())
+def test_non_finite_floats(seed, data):
+    offset = data.draw(st.integers(0, len(seed) - 4))
+    value = data.draw(st.sampled_from([float('nan'), float('inf'), -float('inf'), 1e38, -1e38, 0.0]))
+    exercise(set_float(seed, offset, value))
+
+
+@FUZZ
+@given(seed=st.sampled_from(SEEDS), flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=8),
+       junk=st.binary(max_size=64))  # fmt: skip
+def test_byte_mutations_and_trailing_junk(seed, flips, junk):
+    out = bytearray(seed)
+    for position, value in flips:
+        out[position % len(out)] = value
+    exercise(bytes(out) + junk)
+
+
+@pytest.mark.skipif(not SMALL_REAL, reason='the real-model corpus is absent')
+@FUZZ
+@given(data=st.data())
+def test_mutated_real_models(data):
+    seed = data.draw(st.sampled_from(SMALL_REAL))
+    choice = data.draw(st.integers(0, 2))
+    if choice == 0:
+        mutated = seed[: data.draw(st.integers(0, len(seed)))]
+    elif choice == 1:
+        mutated = set_int(seed, data.draw(st.sampled_from(header_int_offsets(seed))),
+                          data.draw(st.sampled_from(INT_EXTREMES)))  # fmt: skip
+    else:
+        mutated = set_int(seed, data.draw(st.integers(0, len(seed) - 4)), data.draw(st.integers(-(2**31), 2**31 - 1)))
+    exercise(mutated)
