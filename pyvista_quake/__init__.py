@@ -10,12 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import BinaryIO
 
+import numpy as np
+
 from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
+from pyvista_quake.archives import open_archive
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.errors import QuakeWarning
 from pyvista_quake.formats import read_buffer
 from pyvista_quake.model import QuakeModel
+from pyvista_quake.skins import SkinSearch
 
 __version__ = '0.1.0'
 
@@ -40,6 +44,10 @@ def load(
     fps: float = DEFAULT_FPS,
     animations: dict | None = None,
     anm: str | Path | bool = True,
+    skin: int | None = 0,
+    search_paths: list[str | Path] | str | Path | None = None,
+    palette: str | Path | np.ndarray | None = None,
+    member: str | None = None,
 ) -> QuakeModel:
     """Load a Quake model (``.md2`` or ``.mdl``; the format comes from its magic bytes).
 
@@ -61,6 +69,17 @@ def load(
     anm : bool, str or pathlib.Path, default: True
         A UFO: Alien Invasion ``.anm`` file naming animations; ``True`` uses the
         one beside the model (same stem) if there is one, ``False`` none.
+    skin : int or None, default: 0
+        Which skin travels with the frames (in their field data); ``None`` for none.
+    search_paths : path or list of paths, optional
+        Extra places for skins: game folders, or PAK/PK3 files.  The
+        ``PYVISTA_QUAKE_PATH`` environment variable adds more.
+    palette : path or array, optional
+        Palette for MDL skins (a ``palette.lmp`` or a 256 x 3 array); by default
+        the game's own ``gfx/palette.lmp`` when found, else Quake's.
+    member : str, optional
+        With ``source`` a PAK or PK3 archive: the model inside it, such as
+        ``'progs/player.mdl'``; its skins are then looked for in the same archive.
 
     Returns
     -------
@@ -84,9 +103,14 @@ def load(
     from pyvista_quake.animation import sidecar_anm
 
     path = None
-    if isinstance(source, (str, Path)):
+    archive = None
+    if member is not None:
+        archive = open_archive(source)  # type: ignore[arg-type]
+        buffer: bytes | memoryview = archive.read(member)
+        name = f'{source}:{member}'
+    elif isinstance(source, (str, Path)):
         path = Path(source)
-        buffer: bytes | memoryview = path.read_bytes()
+        buffer = path.read_bytes()
         name = str(source)
     elif isinstance(source, (bytes, bytearray, memoryview)):
         buffer, name = bytes(source), '<bytes>'
@@ -100,4 +124,19 @@ def load(
         anm_path = sidecar_anm(path) if path is not None else None
     else:
         anm_path = Path(anm) if anm else None
-    return QuakeModel(data, glcmds=glcmds, strict=strict, fps=fps, animations=animations, anm=anm_path)
+    if isinstance(search_paths, (str, Path)):
+        search_paths = [search_paths]
+    search = SkinSearch(
+        model_path=path, search_paths=[Path(p) for p in search_paths or []], archive=archive, member=member
+    )
+    return QuakeModel(
+        data,
+        glcmds=glcmds,
+        strict=strict,
+        fps=fps,
+        animations=animations,
+        anm=anm_path,
+        skin=skin,
+        search=search,
+        palette=palette,
+    )

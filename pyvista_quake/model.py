@@ -28,6 +28,12 @@ from pyvista_quake.formats.mdl import SYNCTYPES
 from pyvista_quake.formats.mdl import flag_names
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
+from pyvista_quake.skins import FoundSkin
+from pyvista_quake.skins import SkinSearch
+from pyvista_quake.skins import decode_image
+from pyvista_quake.skins import find_palette
+from pyvista_quake.skins import fullbright_mask
+from pyvista_quake.skins import read_palette
 
 FrameSelection = int | slice | Sequence[int] | np.ndarray | None
 
@@ -81,6 +87,13 @@ class QuakeModel:
         they override those found in the file.
     anm : str or pathlib.Path, optional
         A UFO: Alien Invasion ``.anm`` file naming animations.
+    skin : int or None, default: 0
+        The skin that travels with every frame in its field data; ``None`` for none.
+    search : SkinSearch, optional
+        Where to look for an MD2's skin files.
+    palette : str, pathlib.Path or array, optional
+        Palette for MDL skins; the game's ``gfx/palette.lmp`` in the search roots,
+        else Quake's own.
 
     Examples
     --------
@@ -99,8 +112,14 @@ class QuakeModel:
         fps: float = anim.DEFAULT_FPS,
         animations: dict | None = None,
         anm: str | Path | None = None,
+        skin: int | None = 0,
+        search: SkinSearch | None = None,
+        palette: str | Path | np.ndarray | None = None,
     ) -> None:
         self.data = data
+        self.search = search if search is not None else SkinSearch()
+        self._palette = palette
+        self.skin = self._check_skin(skin)
         self.strict = strict
         if not (np.isfinite(fps) and fps > 0):
             raise ValueError(f'fps must be a positive number, not {fps!r}')
@@ -171,6 +190,99 @@ class QuakeModel:
 
         """
         return self.data.gl_commands() if self.data.gl_commands is not None else []
+
+    # -- skins --------------------------------------------------------------------------
+    @property
+    def num_skins(self) -> int:
+        """Number of skins: names an MD2 gives, pictures an MDL embeds."""
+        return len(self.data.skins) if self.format == 'mdl' else max(len(self.skin_names), 1)
+
+    def _check_skin(self, skin: int | None) -> int | None:
+        if skin is None:
+            return None
+        count = self.num_skins
+        if count == 0:
+            return None  # an MDL with no skins
+        if not -count <= skin < count:
+            raise IndexError(f'{self.source}: skin {skin} out of range; the model has {count}')
+        return int(skin) % count
+
+    @cached_property
+    def palette(self) -> np.ndarray:
+        """The palette for MDL skins, ``uint8`` ``(256, 3)``: given, the game's own, or Quake's."""
+        if self._palette is not None:
+            return read_palette(self._palette)
+        found = find_palette(self.search)
+        return found if found is not None else read_palette(None)
+
+    def skin_file(self, index: int = 0) -> FoundSkin | None:
+        """Find an MD2 skin's image file; a missing one warns, naming the places tried."""
+        cache = self.__dict__.setdefault('_skin_files', {})
+        if index in cache:
+            return cache[index]
+        if self.skin_names:
+            found, tried = self.search.find(self.skin_names[index])
+            wanted = self.skin_names[index]
+        else:
+            found, tried = self.search.find_beside_model()
+            wanted = '(no skin named; an image with the model\'s name)'
+        if found is None:
+            shown = ', '.join(tried[:12]) + (f' and {len(tried) - 12} more' if len(tried) > 12 else '')
+            warnings.warn(
+                f'{self.source}: skin {index} {wanted} not found; tried {shown or "nowhere"}',
+                QuakeWarning,
+                stacklevel=3,
+            )
+        cache[index] = found
+        return found
+
+    def skin_fields(self, index: int = 0) -> dict:
+        """The skin in the form it travels in field data (still encoded, decoded on demand).
+
+        MD2: ``skin_file`` (the image file's bytes) and ``skin_location``; MDL:
+        ``skin_pixels`` (palette indices), ``skin_picture_shape``, ``skin_palette``
+        and ``skin_times`` (end times of an animated group).
+        """
+        fields: dict = {'skin_index': np.array([index], np.int32)}
+        if self.format == 'mdl':
+            if not self.data.skins:
+                return {}
+            entry = self.data.skins[index]
+            fields['skin_pixels'] = np.ascontiguousarray(entry.pictures).ravel()
+            fields['skin_picture_shape'] = np.array(entry.pictures.shape, np.int32)
+            fields['skin_palette'] = np.ascontiguousarray(self.palette, np.uint8).ravel()
+            if entry.times is not None:
+                fields['skin_times'] = np.asarray(entry.times, np.float32)
+            return fields
+        found = self.skin_file(index)
+        if found is None:
+            return {}
+        fields['skin_name'] = [found.name]
+        fields['skin_location'] = [found.location]
+        fields['skin_file'] = np.frombuffer(found.data, np.uint8)
+        return fields
+
+    def skin_image(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
+        """A skin as an RGB(A) ``uint8`` image ``(height, width, channels)``, rows from the top.
+
+        MDL pictures go through the palette; ``picture`` picks one of an animated
+        group.  ``None`` (with a warning) when an MD2 skin is missing or undecodable.
+        """
+        if self.format == 'mdl':
+            return self.palette[self.data.skins[index].pictures[picture]] if self.data.skins else None
+        found = self.skin_file(index)
+        return decode_image(found.data, found.location) if found is not None else None
+
+    def fullbright(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
+        """Mask of the pixels of an MDL skin that Quake draws fullbright (indices 224-255)."""
+        if self.format != 'mdl' or not self.data.skins:
+            return None
+        return fullbright_mask(self.data.skins[index].pictures[picture])
+
+    def skin_texture(self, index: int = 0, picture: int = 0) -> pv.Texture | None:
+        """A skin as a :class:`pyvista.Texture`, oriented for the frames' texture coordinates."""
+        image = self.skin_image(index, picture)
+        return image_texture(image) if image is not None else None
 
     # -- topology ---------------------------------------------------------------
     @cached_property
@@ -459,33 +571,47 @@ class QuakeModel:
     def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
         topo = self.topology
         mesh = pv.PolyData()
-        mesh.points = points
+        mesh.SetPoints(_vtk_points(points))
         if len(topo.triangles):
-            mesh.polys = pv.CellArray.from_regular_cells(topo.triangles.copy())
+            mesh.SetPolys(pv.CellArray.from_regular_cells(topo.triangles.copy()))
         if topo.strips is not None and len(topo.strips):
             mesh.strips = topo.strips.copy()
-        mesh.point_data['Normals'] = normals
-        mesh.point_data.active_normals_name = 'Normals'
-        mesh.active_texture_coordinates = topo.texcoords.copy()
-        mesh.point_data['vertex_index'] = topo.point_vertex.copy()
+        point_data = mesh.GetPointData()
+        point_data.SetNormals(_vtk_array('Normals', normals))
+        point_data.SetTCoords(_vtk_array('TCoords', topo.texcoords.copy()))
+        point_data.AddArray(_vtk_array('vertex_index', topo.point_vertex.copy()))
         if topo.cell_command is not None:
-            mesh.cell_data['glcmd'] = topo.cell_command.copy()
-        for key, value in self.frame_metadata(frame).items():
-            if isinstance(value, list):  # VTK string arrays hold ASCII only
-                value = [text.encode('ascii', 'backslashreplace').decode('ascii') for text in value]
-            mesh.field_data[key] = value
+            mesh.GetCellData().AddArray(_vtk_array('glcmd', topo.cell_command.copy()))
+        field_data = mesh.GetFieldData()
+        # Model-wide metadata and the skin: one set of VTK arrays shared by every frame.
+        for array in self._shared_field_arrays:
+            field_data.AddArray(array)
+        for key, value in self._frame_fields(frame).items():
+            field_data.AddArray(_vtk_array(key, value))
         return mesh
+
+    def _frame_fields(self, frame: int) -> dict:
+        fields = {'frame_name': [self.frame_names[frame]], 'frame_index': np.array([frame], np.int32)}
+        if self.format == 'md2':
+            fields['scale'] = np.array(self.data.frame_scale[frame], np.float32)
+            fields['translate'] = np.array(self.data.frame_translate[frame], np.float32)
+        return fields
 
     def frame_metadata(self, frame: int) -> dict:
         """Field data of one frame: format, frame name, skins and header fields."""
+        return {**self.metadata, **self._frame_fields(frame)}
+
+    @cached_property
+    def metadata(self) -> dict:
+        """Field data every frame shares: format, skin names and size, header fields."""
         meta = {
             'format': [self.format],
-            'frame_name': [self.frame_names[frame]],
-            'frame_index': np.array([frame], np.int32),
             'skin_width': np.array([self.data.skin_width], np.int32),
             'skin_height': np.array([self.data.skin_height], np.int32),
             'num_skins': np.array([len(self.skin_names) or len(self.data.skins)], np.int32),
         }
+        if self.source and not self.source.startswith('<'):
+            meta['source'] = [self.source]
         if self.skin_names:
             meta['skin_names'] = list(self.skin_names)
         h = self.header
@@ -499,13 +625,45 @@ class QuakeModel:
             meta['size'] = np.array([h['size']], np.float32)
             meta['scale'] = np.array(h['scale'], np.float32)
             meta['scale_origin'] = np.array(h['scale_origin'], np.float32)
-        else:
-            meta['scale'] = np.array(self.data.frame_scale[frame], np.float32)
-            meta['translate'] = np.array(self.data.frame_translate[frame], np.float32)
         for key in ('num_xyz', 'num_st', 'num_tris', 'num_glcmds', 'num_frames', 'numverts', 'numtris', 'numframes'):
             if key in h:
                 meta[key] = np.array([h[key]], np.int32)
         return meta
+
+    @cached_property
+    def _shared_field_arrays(self) -> list:
+        fields = dict(self.metadata)
+        if self.skin is not None:
+            fields.update(self.skin_fields(self.skin))
+        return [_vtk_array(key, value) for key, value in fields.items()]
+
+
+def image_texture(image: np.ndarray) -> pv.Texture:
+    """A :class:`pyvista.Texture` from an image whose rows run from the top.
+
+    PyVista puts an array's first row at the top of the texture (``v = 1``),
+    which is where the frames' ``v = 1 - t / height`` puts the skin's top row.
+    """
+    return pv.Texture(np.ascontiguousarray(image))
+
+
+def _vtk_points(points: np.ndarray) -> pv._vtk.vtkPoints:
+    vtk_points = pv._vtk.vtkPoints()
+    vtk_points.SetData(_vtk_array('Points', points))
+    return vtk_points
+
+
+def _vtk_array(name: str, value):
+    """A named VTK array over ``value`` (numpy, kept alive by VTK) or a string array for a list."""
+    if isinstance(value, list):
+        array = pv._vtk.vtkStringArray()
+        array.SetNumberOfValues(len(value))
+        for i, text in enumerate(value):  # VTK string arrays hold ASCII only
+            array.SetValue(i, text.encode('ascii', 'backslashreplace').decode('ascii'))
+    else:
+        array = pv._vtk.numpy_to_vtk(np.ascontiguousarray(value), deep=False)
+    array.SetName(name)
+    return array
 
 
 def vertex_face_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:

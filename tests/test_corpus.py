@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 import warnings
 
 from conftest import CORPUS
@@ -159,3 +160,64 @@ def test_mdl_groups_keep_their_intervals():
             assert clip.duration == pytest.approx(float(group.intervals[-1]))
             np.testing.assert_allclose(np.diff(model.times[group.start : group.start + group.count]),
                                        np.diff(group.intervals), rtol=1e-5)  # fmt: skip
+
+
+# -- skins ------------------------------------------------------------------------------
+
+UFO_MODELS = [p for p in MODELS if 'ufoai' in p.parts]
+
+
+@pytest.mark.parametrize('path', UFO_MODELS, ids=_id)
+def test_every_existing_ufo_skin_is_found_and_attached(path):
+    model = pq.load(path)
+    for index, name in enumerate(model.skin_names):
+        assert name.startswith('.')
+        on_disk = [p for p in path.parent.iterdir() if p.stem == name[1:] and p.suffix.lower() in ('.png', '.jpg', '.tga', '.pcx')]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            found = model.skin_file(index)
+        if on_disk:
+            assert found is not None and Path(found.location).stem == name[1:], (name, found)
+            assert not caught
+        else:
+            assert found is None
+            assert any('not found' in str(w.message) for w in caught)
+    if model.skin_names and model.skin_file(0) is not None:
+        mesh = pv.read(path)
+        texture = mesh.quake.texture
+        assert isinstance(texture, pv.Texture)
+        image = mesh.quake.image()
+        assert image.ndim == 3 and image.shape[2] in (3, 4) and image.size > 0
+
+
+def test_bloodspider_missing_skins_warn():
+    model = pq.load(CORPUS / 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2')
+    missing = []
+    for index in range(len(model.skin_names)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')
+            if model.skin_file(index) is None:
+                missing.append(index)
+                assert any('tried' in str(w.message) for w in caught)
+    assert len(missing) == 2
+
+
+def test_md2_skins_of_the_assimp_models():
+    for name, skin in (('sydney', 'sydney.bmp'), ('faerie', None), ('dolphin', 'dolphin_f.bmp')):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', pq.QuakeWarning)
+            mesh = pv.read(CORPUS / f'md2/assimp/{name}.md2')
+        if skin is not None:
+            assert mesh.quake.skin_location.endswith(skin)
+            assert mesh.quake.image() is not None
+
+
+@pytest.mark.parametrize('path', [p for p in MODELS if p.suffix.lower() == '.mdl'], ids=_id)
+def test_mdl_skins_equal_their_palette_decode(path):
+    palette = np.frombuffer((CORPUS / 'mdl/librequake/gfx/palette.lmp').read_bytes(), np.uint8).reshape(256, 3)
+    model = pq.load(path)
+    for index, entry in enumerate(model.data.skins):
+        for picture in range(len(entry.pictures)):
+            np.testing.assert_array_equal(model.skin_image(index, picture), palette[entry.pictures[picture]])
+    mesh = pv.read(path)
+    np.testing.assert_array_equal(mesh.quake.image(), palette[model.data.skins[0].pictures[0]])

@@ -1,0 +1,314 @@
+"""Skins: resolution rules, archives, decoding, MDL palettes, the accessor and orientation."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+import struct
+import warnings
+import zipfile
+
+from builders import build_md2
+from builders import tetra_md2
+from builders import torch_mdl
+import numpy as np
+from PIL import Image
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake.archives import PakArchive
+from pyvista_quake.formats.tables import QUAKE_PALETTE
+
+RED, GREEN, BLUE, YELLOW = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)
+
+
+def quadrant_image(size=64) -> np.ndarray:
+    image = np.zeros((size, size, 3), np.uint8)
+    half = size // 2
+    image[:half, :half], image[:half, half:] = RED, GREEN
+    image[half:, :half], image[half:, half:] = BLUE, YELLOW
+    return image
+
+
+def encode(image: np.ndarray, fmt: str = 'PNG') -> bytes:
+    out = io.BytesIO()
+    Image.fromarray(image).save(out, format=fmt)
+    return out.getvalue()
+
+
+def write_model(path: Path, skins=('models/test/skin.pcx',), **kwargs) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(tetra_md2(skins=list(skins), **kwargs))
+    return path
+
+
+def write_pak(path: Path, members: dict[str, bytes]) -> Path:
+    body, directory = b'', b''
+    position = 12
+    for name, data in members.items():
+        directory += name.encode().ljust(56, b'\0') + struct.pack('<ii', position + len(body), len(data))
+        body += data
+    path.write_bytes(b'PACK' + struct.pack('<ii', 12 + len(body), len(directory)) + body + directory)
+    return path
+
+
+def found(model) -> str | None:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', pq.QuakeWarning)
+        skin = model.skin_file(0)
+    return None if skin is None else skin.location
+
+
+# -- resolution rules, one by one --------------------------------------------------------
+
+
+def test_game_root(tmp_path):
+    model = write_model(tmp_path / 'game/models/monsters/tank/tris.md2', skins=['models/skins/tank.pcx'])
+    (tmp_path / 'game/models/skins').mkdir(parents=True)
+    (tmp_path / 'game/models/skins/tank.pcx').write_bytes(encode(quadrant_image(), 'PCX'))
+    assert found(pq.load(model)) == str(tmp_path / 'game/models/skins/tank.pcx')
+
+
+def test_model_folder_by_last_component(tmp_path):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['settings/elias1/desktop/frames/skin.png'])
+    (tmp_path / 'm/skin.png').write_bytes(encode(quadrant_image()))
+    assert found(pq.load(model)) == str(tmp_path / 'm/skin.png')
+
+
+def test_other_extension(tmp_path):
+    model = write_model(tmp_path / 'game/models/m/tris.md2', skins=['models/m/skin.pcx'])
+    (tmp_path / 'game/models/m/skin.tga').write_bytes(encode(quadrant_image(), 'TGA'))
+    assert found(pq.load(model)).endswith('skin.tga')
+    np.testing.assert_array_equal(pq.load(model).skin_image(), quadrant_image())
+
+
+def test_exact_name_wins_over_other_extension(tmp_path):
+    model = write_model(tmp_path / 'game/models/m/tris.md2', skins=['models/m/skin.pcx'])
+    (tmp_path / 'game/models/m/skin.png').write_bytes(encode(quadrant_image()))
+    (tmp_path / 'game/models/m/skin.pcx').write_bytes(encode(quadrant_image(), 'PCX'))
+    assert found(pq.load(model)).endswith('skin.pcx')
+
+
+def test_ufo_dot_names(tmp_path):
+    model = write_model(tmp_path / 'models/objects/crate.md2', skins=['.plating'])
+    (tmp_path / 'models/objects/plating.jpg').write_bytes(encode(quadrant_image(), 'JPEG'))
+    assert found(pq.load(model)).endswith('plating.jpg')
+
+
+def test_no_skin_named_takes_the_model_stem(tmp_path):
+    model = write_model(tmp_path / 'sydney.md2', skins=[])
+    (tmp_path / 'sydney.bmp').write_bytes(encode(quadrant_image(), 'BMP'))
+    loaded = pq.load(model)
+    assert found(loaded).endswith('sydney.bmp')
+    np.testing.assert_array_equal(loaded.skin_image(), quadrant_image())
+
+
+def test_letter_case_is_ignored(tmp_path):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/Skin.PCX'])
+    (tmp_path / 'm/skin.pcx').write_bytes(encode(quadrant_image(), 'PCX'))
+    assert found(pq.load(model)).endswith('skin.pcx')
+
+
+def test_search_paths_and_environment(tmp_path, monkeypatch):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['textures/x.png'])
+    (tmp_path / 'root/textures').mkdir(parents=True)
+    (tmp_path / 'root/textures/x.png').write_bytes(encode(quadrant_image()))
+    assert found(pq.load(model)) is None
+    assert found(pq.load(model, search_paths=[tmp_path / 'root'])) == str(tmp_path / 'root/textures/x.png')
+    monkeypatch.setenv('PYVISTA_QUAKE_PATH', f'{tmp_path / "nowhere"}{__import__("os").pathsep}{tmp_path / "root"}')
+    assert found(pq.load(model)) == str(tmp_path / 'root/textures/x.png')
+
+
+def test_pak_in_a_search_root_and_in_the_game_root(tmp_path):
+    png = encode(quadrant_image())
+    model = write_model(tmp_path / 'game/models/m/tris.md2', skins=['models/m/skin.pcx'])
+    write_pak(tmp_path / 'game/pak0.pak', {'models/m/skin.png': png, 'other': b'x'})
+    assert found(pq.load(model)) == f'{(tmp_path / "game/pak0.pak").resolve()}:models/m/skin.png'
+    elsewhere = write_model(tmp_path / 'loose/tris.md2', skins=['models/m/skin.pcx'])
+    assert found(pq.load(elsewhere, search_paths=[tmp_path / 'game/pak0.pak'])).endswith('pak0.pak:models/m/skin.png')
+    np.testing.assert_array_equal(pq.load(elsewhere, search_paths=[tmp_path / 'game']).skin_image(), quadrant_image())
+
+
+def test_pk3(tmp_path):
+    with zipfile.ZipFile(tmp_path / 'textures.pk3', 'w') as archive:
+        archive.writestr('models/m/skin.tga', encode(quadrant_image(), 'TGA'))
+    model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/skin.pcx'])
+    loaded = pq.load(model, search_paths=[tmp_path / 'textures.pk3'])
+    assert found(loaded).endswith('textures.pk3:models/m/skin.tga')
+    np.testing.assert_array_equal(loaded.skin_image(), quadrant_image())
+
+
+def test_models_inside_archives_take_skins_from_the_same_archive(tmp_path):
+    md2 = tetra_md2(skins=['models/m/skin.pcx'])
+    pak = write_pak(tmp_path / 'pak0.pak', {'models/m/tris.md2': md2, 'models/m/skin.pcx': encode(quadrant_image(), 'PCX'),
+                                             'progs/torch.mdl': torch_mdl()})  # fmt: skip
+    model = pq.load(pak, member='models/m/tris.md2')
+    assert model.source == f'{pak}:models/m/tris.md2'
+    np.testing.assert_array_equal(model.skin_image(), quadrant_image())
+    assert pq.load(pak, member='PROGS/Torch.MDL').format == 'mdl'
+    with zipfile.ZipFile(tmp_path / 'pak1.pk3', 'w') as archive:
+        archive.writestr('models/m/tris.md2', tetra_md2(skins=['.skin']))
+        archive.writestr('models/m/skin.png', encode(quadrant_image()))
+    model = pq.load(tmp_path / 'pak1.pk3', member='models/m/tris.md2')
+    np.testing.assert_array_equal(model.skin_image(), quadrant_image())
+    with pytest.raises(KeyError):
+        pq.load(pak, member='progs/missing.mdl')
+
+
+def test_traversal_is_refused(tmp_path):
+    (tmp_path / 'secret.png').write_bytes(encode(quadrant_image()))
+    model = write_model(tmp_path / 'game/models/m/tris.md2', skins=['../../../secret.png'])
+    with pytest.warns(pq.QuakeWarning, match='leaves the game folder'):
+        assert pq.load(model).skin_file(0) is None
+    absolute = write_model(tmp_path / 'game/models/m/abs.md2', skins=[str(tmp_path / 'secret.png')])
+    with pytest.warns(pq.QuakeWarning):
+        assert pq.load(absolute).skin_file(0) is None
+
+
+def test_zip_and_pak_names_that_escape_are_ignored(tmp_path):
+    with zipfile.ZipFile(tmp_path / 'evil.pk3', 'w') as archive:
+        archive.writestr('../models/m/skin.png', encode(quadrant_image()))
+    model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/skin.png'])
+    with pytest.warns(pq.QuakeWarning, match='not found'):
+        assert pq.load(model, search_paths=[tmp_path / 'evil.pk3']).skin_file(0) is None
+    pak = PakArchive(write_pak(tmp_path / 'evil.pak', {'../up.png': b'x', 'ok.png': b'y'}))
+    assert pak.names() == ['ok.png']
+
+
+def test_broken_pak_directory(tmp_path):
+    (tmp_path / 'bad.pak').write_bytes(b'PACK' + struct.pack('<ii', 10**6, 64))
+    with pytest.raises(pq.QuakeFormatError, match='dirofs'):
+        PakArchive(tmp_path / 'bad.pak')
+    model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/skin.png'])
+    with pytest.warns(pq.QuakeWarning, match='skipped'):
+        pq.load(model, search_paths=[tmp_path / 'bad.pak']).skin_file(0)
+
+
+def test_missing_skin_warns_with_places_tried_and_mesh_loads(tmp_path):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/nothing.pcx'])
+    with pytest.warns(pq.QuakeWarning, match=r'nothing\.pcx not found; tried .*nothing\.png'):
+        mesh = pv.read(model)
+    assert mesh.n_points == 5
+    assert mesh.quake.texture is None
+
+
+def test_broken_image_warns(tmp_path):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['skin.png'])
+    (tmp_path / 'm/skin.png').write_bytes(b'\x89PNG\r\n\x1a\n' + b'\0' * 40)
+    with pytest.warns(pq.QuakeWarning, match='not decoded'):
+        assert pq.load(model).skin_image() is None
+
+
+def test_decompression_bomb_is_refused(tmp_path):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['skin.png'])
+    header = bytearray(encode(np.zeros((1, 1, 3), np.uint8)))
+    struct.pack_into('>II', header, 16, 100_000, 100_000)  # IHDR claims 10^10 pixels
+    (tmp_path / 'm/skin.png').write_bytes(bytes(header))
+    with pytest.warns(pq.QuakeWarning, match='not decoded'):
+        assert pq.load(model).skin_image() is None
+
+
+# -- decoding ------------------------------------------------------------------------------
+
+
+def test_pcx_with_its_own_palette(tmp_path):
+    indices = np.array([[0, 1], [2, 3]], np.uint8)
+    palette = [10, 20, 30, 200, 100, 50, 1, 2, 3, 255, 254, 253] + [0] * (768 - 12)
+    image = Image.fromarray(indices, mode='P')
+    image.putpalette(palette)
+    out = io.BytesIO()
+    image.save(out, format='PCX')
+    model = write_model(tmp_path / 'm/tris.md2', skins=['skin.pcx'])
+    (tmp_path / 'm/skin.pcx').write_bytes(out.getvalue())
+    expected = np.array(palette[:12], np.uint8).reshape(4, 3)[indices]
+    np.testing.assert_array_equal(pq.load(model).skin_image(), expected)
+
+
+def test_mdl_skin_through_the_palette():
+    picture = np.arange(64, dtype=np.uint8).reshape(8, 8) * 4
+    model = pq.load(torch_mdl(skins=[picture]))
+    np.testing.assert_array_equal(model.skin_image(), QUAKE_PALETTE[picture])
+    np.testing.assert_array_equal(model.fullbright(), picture >= 224)
+    mesh = model.frame(0)
+    np.testing.assert_array_equal(mesh.quake.image(), QUAKE_PALETTE[picture])
+    np.testing.assert_array_equal(mesh.quake.fullbright, picture >= 224)
+
+
+def test_mdl_palette_argument_and_game_palette(tmp_path):
+    picture = np.full((8, 8), 7, np.uint8)
+    custom = np.zeros((256, 3), np.uint8)
+    custom[7] = (1, 2, 3)
+    assert tuple(pq.load(torch_mdl(skins=[picture]), palette=custom).skin_image()[0, 0]) == (1, 2, 3)
+    (tmp_path / 'gfx').mkdir()
+    (tmp_path / 'gfx/palette.lmp').write_bytes(custom.tobytes())
+    (tmp_path / 'progs').mkdir()
+    (tmp_path / 'progs/torch.mdl').write_bytes(torch_mdl(skins=[picture]))
+    assert tuple(pq.load(tmp_path / 'progs/torch.mdl').skin_image()[0, 0]) == (1, 2, 3)
+    assert tuple(pq.load(torch_mdl(skins=[picture]), search_paths=[tmp_path]).skin_image()[0, 0]) == (1, 2, 3)
+    assert tuple(pq.load(torch_mdl(skins=[picture])).skin_image()[0, 0]) == tuple(QUAKE_PALETTE[7])
+
+
+def test_mdl_skin_group_keeps_every_picture_with_its_time():
+    pictures = np.stack([np.full((8, 8), 1, np.uint8), np.full((8, 8), 2, np.uint8)])
+    model = pq.load(torch_mdl(skins=[(np.array([0.1, 0.3], np.float32), pictures)]))
+    np.testing.assert_array_equal(model.skin_image(0, picture=1), QUAKE_PALETTE[pictures[1]])
+    mesh = model.frame(0)
+    np.testing.assert_allclose(mesh.quake.skin_times, [0.1, 0.3])
+    np.testing.assert_array_equal(mesh.quake.image(1), QUAKE_PALETTE[pictures[1]])
+
+
+def test_skin_option_and_switch(tmp_path):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['a.png', 'b.png'])
+    (tmp_path / 'm/a.png').write_bytes(encode(quadrant_image()))
+    (tmp_path / 'm/b.png').write_bytes(encode(quadrant_image()[::-1].copy()))
+    mesh = pv.read(model)
+    assert mesh.quake.skins == ['a.png', 'b.png'] and mesh.quake.skin == 0
+    np.testing.assert_array_equal(mesh.quake.image(), quadrant_image())
+    mesh.quake.set_skin(1)
+    assert mesh.quake.skin == 1
+    np.testing.assert_array_equal(mesh.quake.image(), quadrant_image()[::-1])
+    np.testing.assert_array_equal(pq.load(model, skin=1).frame(0).quake.image(), quadrant_image()[::-1])
+    assert 'skin_file' not in pq.load(model, skin=None).frame(0).field_data
+
+
+def test_skin_survives_copy_slicing_and_vtp(tmp_path):
+    model = write_model(tmp_path / 'm/tris.md2', skins=['a.png'])
+    (tmp_path / 'm/a.png').write_bytes(encode(quadrant_image()))
+    mesh = pv.read(model)
+    for other in (mesh.copy(), mesh.extract_cells([0, 1]).extract_surface(), mesh.clip('x', invert=False)):
+        np.testing.assert_array_equal(other.quake.image(), quadrant_image())
+    mesh.save(tmp_path / 'frame.vtp')
+    again = pv.read(tmp_path / 'frame.vtp')
+    assert isinstance(again.quake.texture, pv.Texture)
+    np.testing.assert_array_equal(again.quake.image(), quadrant_image())
+
+
+def test_accessor_on_other_datasets():
+    assert pv.Sphere().quake.texture is None
+    assert pv.Sphere().quake.format is None and pv.Sphere().quake.skins == []
+
+
+# -- orientation: a rendered quad shows each quadrant where its UVs put it -------------------
+
+
+def test_rendered_quadrants(tmp_path):
+    # A square facing the camera on +x: y is screen right, z up. The corner at
+    # screen top-left takes skin pixel (0, 0), the skin's top-left.
+    size = 64
+    verts = np.array([[[0, 0, 255, 0], [0, 255, 255, 0], [0, 0, 0, 0], [0, 255, 0, 0]]], np.uint8)
+    st = [[0, 0], [size, 0], [0, size], [size, size]]
+    data = build_md2(verts, [[0, 2, 1], [1, 2, 3]], [[0, 2, 1], [1, 2, 3]], st, skins=['quad.png'],
+                     skinwidth=size, skinheight=size, scale=[1, 2 / 255, 2 / 255], translate=[0, -1, -1])  # fmt: skip
+    (tmp_path / 'quad.md2').write_bytes(data)
+    (tmp_path / 'quad.png').write_bytes(encode(quadrant_image(size)))
+    mesh = pv.read(tmp_path / 'quad.md2')
+    plotter = pv.Plotter(off_screen=True, window_size=(200, 200))
+    plotter.add_mesh(mesh, texture=mesh.quake.texture, lighting=False)
+    plotter.camera_position = [(5, 0, 0), (0, 0, 0), (0, 0, 1)]
+    plotter.enable_parallel_projection()
+    plotter.camera.parallel_scale = 1.0
+    image = plotter.screenshot(return_img=True)
+    plotter.close()
+    for (row, col), colour in {(50, 50): RED, (50, 150): GREEN, (150, 50): BLUE, (150, 150): YELLOW}.items():
+        np.testing.assert_allclose(image[row, col, :3], colour, atol=30, err_msg=f'pixel {row, col}')
