@@ -123,6 +123,24 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
         self._reload(fps=float(value))
 
     @property
+    def skin(self) -> int | None:
+        """Which skin travels with the frames; ``None`` for none."""
+        return self._source.options.get('skin', 0)
+
+    @skin.setter
+    def skin(self, value: int | None) -> None:
+        self._reload(skin=value)
+
+    @property
+    def search_paths(self) -> list:
+        """Extra folders or PAK/PK3 files to look for skins in."""
+        return list(self._source.options.get('search_paths') or [])
+
+    @search_paths.setter
+    def search_paths(self, value) -> None:
+        self._reload(search_paths=value)
+
+    @property
     def model(self) -> QuakeModel:
         """The loaded :class:`~pyvista_quake.QuakeModel`.
 

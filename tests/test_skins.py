@@ -116,6 +116,7 @@ def test_search_paths_and_environment(tmp_path, monkeypatch):
     (tmp_path / 'root/textures/x.png').write_bytes(encode(quadrant_image()))
     assert found(pq.load(model)) is None
     assert found(pq.load(model, search_paths=[tmp_path / 'root'])) == str(tmp_path / 'root/textures/x.png')
+    np.testing.assert_array_equal(pv.read(model, search_paths=[tmp_path / 'root']).quake.image(), quadrant_image())
     monkeypatch.setenv('PYVISTA_QUAKE_PATH', f'{tmp_path / "nowhere"}{__import__("os").pathsep}{tmp_path / "root"}')
     assert found(pq.load(model)) == str(tmp_path / 'root/textures/x.png')
 
@@ -270,6 +271,8 @@ def test_skin_option_and_switch(tmp_path):
     np.testing.assert_array_equal(mesh.quake.image(), quadrant_image()[::-1])
     np.testing.assert_array_equal(pq.load(model, skin=1).frame(0).quake.image(), quadrant_image()[::-1])
     assert 'skin_file' not in pq.load(model, skin=None).frame(0).field_data
+    np.testing.assert_array_equal(pv.read(model, skin=1).quake.image(), quadrant_image()[::-1])
+    assert pv.read(model, skin=None).quake.texture is None
 
 
 def test_skin_survives_copy_slicing_and_vtp(tmp_path):
