@@ -7,6 +7,8 @@ format-neutral :class:`QuakeModel`, with every frame and animation.
 
 from __future__ import annotations
 
+import mmap
+import os
 from pathlib import Path
 from typing import BinaryIO
 
@@ -100,8 +102,6 @@ def load(
     >>> mesh = model.frame(0)  # doctest: +SKIP
 
     """
-    from pyvista_quake.animation import sidecar_anm
-
     path = None
     archive = None
     if member is not None:
@@ -110,7 +110,7 @@ def load(
         name = f'{source}:{member}'
     elif isinstance(source, (str, Path)):
         path = Path(source)
-        buffer = path.read_bytes()
+        buffer = _read_file(path)
         name = str(source)
     elif isinstance(source, (bytes, bytearray, memoryview)):
         buffer, name = bytes(source), '<bytes>'
@@ -120,10 +120,6 @@ def load(
     else:
         raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
     data = read_buffer(buffer, name, strict=strict)
-    if anm is True:
-        anm_path = sidecar_anm(path) if path is not None else None
-    else:
-        anm_path = Path(anm) if anm else None
     if isinstance(search_paths, (str, Path)):
         search_paths = [search_paths]
     search = SkinSearch(
@@ -135,8 +131,21 @@ def load(
         strict=strict,
         fps=fps,
         animations=animations,
-        anm=anm_path,
+        anm=anm,
         skin=skin,
         search=search,
         palette=palette,
     )
+
+
+#: Files from this size up are mapped, not read: opening a 1000-frame model then
+#: costs what a 1-frame one does, and frames are paged in only when decoded.
+MAP_FROM_BYTES = 1 << 20
+
+
+def _read_file(path: Path) -> bytes | mmap.mmap:
+    with path.open('rb') as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size >= MAP_FROM_BYTES:
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        return handle.read()

@@ -17,6 +17,14 @@ import warnings
 
 import numpy as np
 import pyvista as pv
+from vtkmodules.vtkCommonCore import vtkDoubleArray
+from vtkmodules.vtkCommonCore import vtkFloatArray
+from vtkmodules.vtkCommonCore import vtkIntArray
+from vtkmodules.vtkCommonCore import vtkLongLongArray
+from vtkmodules.vtkCommonCore import vtkPoints
+from vtkmodules.vtkCommonCore import vtkStringArray
+from vtkmodules.vtkCommonCore import vtkUnsignedCharArray
+from vtkmodules.vtkCommonDataModel import vtkCellArray
 
 from pyvista_quake import animation as anim
 from pyvista_quake.animation import Animation
@@ -85,8 +93,9 @@ class QuakeModel:
     animations : mapping, optional
         Extra animations, ``{name: frames}`` or ``{name: (frames, times)}``;
         they override those found in the file.
-    anm : str or pathlib.Path, optional
-        A UFO: Alien Invasion ``.anm`` file naming animations.
+    anm : str, pathlib.Path or bool, optional
+        A UFO: Alien Invasion ``.anm`` file naming animations; ``True`` looks for
+        one beside the model file (same stem) when animations are first asked for.
     skin : int or None, default: 0
         The skin that travels with every frame in its field data; ``None`` for none.
     search : SkinSearch, optional
@@ -111,7 +120,7 @@ class QuakeModel:
         strict: bool = False,
         fps: float = anim.DEFAULT_FPS,
         animations: dict | None = None,
-        anm: str | Path | None = None,
+        anm: str | Path | bool | None = None,
         skin: int | None = 0,
         search: SkinSearch | None = None,
         palette: str | Path | np.ndarray | None = None,
@@ -125,7 +134,7 @@ class QuakeModel:
             raise ValueError(f'fps must be a positive number, not {fps!r}')
         self.fps = float(fps)
         self._user_animations = dict(animations or {})
-        self.anm = Path(anm) if anm is not None else None
+        self._anm = anm
         if glcmds and data.gl_commands is None:
             raise ValueError(f'{data.source}: only MD2 models have OpenGL commands')
         self.glcmds = glcmds
@@ -163,6 +172,14 @@ class QuakeModel:
         from pyvista_quake.formats._common import cstrings  # decoding bytes is the formats' job
 
         return cstrings(self.data.frame_names)
+
+    def frame_name(self, index: int) -> str:
+        """Name of one frame (decodes that name only)."""
+        if 'frame_names' in self.__dict__:
+            return self.frame_names[index]
+        from pyvista_quake.formats._common import cstrings  # decoding bytes is the formats' job
+
+        return cstrings(self.data.frame_names[index : index + 1 or None])[0]
 
     @property
     def skin_names(self) -> list[str]:
@@ -296,7 +313,16 @@ class QuakeModel:
         corner_key = data.triangle_st_key.ravel()
         # One point per distinct (vertex, texture coordinate) pair.
         pair = corner_vertex * (int(corner_key.max()) + 1) + corner_key
-        unique_pair, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+        # np.unique without its stable sort: corners with one key share their st,
+        # so any corner of a key may stand for it.
+        order = np.argsort(pair)
+        ordered = pair[order]
+        starts = np.empty(len(ordered), bool)
+        starts[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+        inverse = np.empty(len(pair), np.int64)
+        inverse[order] = np.cumsum(starts) - 1
+        first = order[starts]
         st = data.triangle_st.reshape(-1, 2)[first]
         # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
         triangles = inverse.reshape(-1, 3)[:, ::-1].astype(np.int32)
@@ -379,6 +405,36 @@ class QuakeModel:
         out += self.data.frame_translate[index][:, None, :]
         return out
 
+    #: Point-frames decoded per step of :meth:`positions` and :meth:`normals`: bounds
+    #: their temporaries to a few MB whatever the animation's length.
+    CHUNK = 1 << 18
+
+    def _decode(self, frames: FrameSelection):
+        """Yield ``(chunk, frame_indices, packed)`` over the frames, a bounded step at a time.
+
+        ``packed`` holds the mesh points' packed bytes ``(n, points, 4)`` in one
+        scratch buffer reused by every step, so the temporaries cost neither
+        memory nor fresh pages whatever the animation's length.
+        """
+        index = np.arange(len(self)) if frames is None else self._frame_indices(frames)
+        point_vertex = self.topology.point_vertex
+        step = max(1, min(len(index), self.CHUNK // max(1, len(point_vertex))))
+        scratch = np.empty((step, len(point_vertex), 4), np.uint8)
+        verts = self.data.frame_verts
+        for start in range(0, len(index), step):
+            chunk = slice(start, start + step)
+            frame = index[chunk]
+            packed = scratch[: len(frame)]
+            run = len(frame) == 1 or bool(np.all(np.diff(frame) == 1))
+            source = verts[frame[0] : frame[0] + len(frame)] if run else verts[frame]  # a run: a view, no copy
+            # np.take along the vertex axis is several times faster than fancy indexing.
+            np.take(source, point_vertex, axis=1, out=packed)
+            yield chunk, frame, packed
+
+    def _output(self, frames: FrameSelection) -> np.ndarray:
+        count = len(self) if frames is None else len(self._frame_indices(frames))
+        return np.empty((count, len(self.topology.point_vertex), 3), np.float32)
+
     def positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Point positions of the given frames, ``float32`` ``(frames, points, 3)``.
 
@@ -390,11 +446,14 @@ class QuakeModel:
             Which frames; all of them by default.
 
         """
-        index = self._frame_indices(frames)
-        packed = self.data.frame_verts[index][:, self.topology.point_vertex, :3]
-        out = packed.astype(np.float32)
-        out *= self.data.frame_scale[index][:, None, :]
-        out += self.data.frame_translate[index][:, None, :]
+        out = self._output(frames)
+        scale, translate = self.data.frame_scale, self.data.frame_translate
+        for chunk, frame, packed in self._decode(frames):
+            # One coordinate at a time keeps numpy's inner loop long (points), not 3.
+            for axis in range(3):
+                target = out[chunk, :, axis]
+                np.multiply(packed[..., axis], scale[frame, axis, None], out=target)
+                target += translate[frame, axis, None]
         return out
 
     def normals(self, frames: FrameSelection = None) -> np.ndarray:
@@ -404,12 +463,25 @@ class QuakeModel:
         whose index lies past the table gets the mean normal of its faces, with a
         :class:`~pyvista_quake.QuakeWarning` (an error under ``strict``).
         """
-        index = self._frame_indices(frames)
-        light = self.data.frame_verts[index][..., 3]
-        bad = light >= NUM_VERTEX_NORMALS
-        vertex_normals = VERTEX_NORMALS[np.minimum(light, NUM_VERTEX_NORMALS - 1)]
-        if bad.any():
-            self._repair_normals(index, bad, vertex_normals, int(light.max()))
+        out = self._output(frames)
+        lookup = None
+        worst = 0
+        for chunk, _, packed in self._decode(frames):
+            light = packed[..., 3]
+            if lookup is None:
+                lookup = np.empty(packed.shape[:2], np.intp)  # np.take's own index type: no copy
+            index = lookup[: len(light)]
+            np.minimum(light, NUM_VERTEX_NORMALS - 1, out=index, casting='unsafe')
+            worst = max(worst, int(light.max(initial=0)))
+            np.take(VERTEX_NORMALS, index, axis=0, out=out[chunk])
+        if worst < NUM_VERTEX_NORMALS:
+            return out
+        index = np.arange(len(self)) if frames is None else self._frame_indices(frames)
+        # Rare: indices past the table. Those vertices take the mean normal of their faces.
+        light_vertices = self.data.frame_verts[index][..., 3]
+        bad = light_vertices >= NUM_VERTEX_NORMALS
+        vertex_normals = VERTEX_NORMALS[np.minimum(light_vertices, NUM_VERTEX_NORMALS - 1)]
+        self._repair_normals(index, bad, vertex_normals, worst)
         return vertex_normals[:, self.topology.point_vertex]
 
     def _repair_normals(self, index: np.ndarray, bad: np.ndarray, normals: np.ndarray, worst: int) -> None:
@@ -453,6 +525,13 @@ class QuakeModel:
             found.update(anim.parse_anm(text, len(self), str(self.anm)))
         found.update(anim.user_animations(self._user_animations, len(self), self.fps))
         return found
+
+    @cached_property
+    def anm(self) -> Path | None:
+        """The ``.anm`` file the animations come from, if any."""
+        if self._anm is True:
+            return anim.sidecar_anm(self.search.model_path) if self.search.model_path is not None else None
+        return Path(self._anm) if self._anm else None
 
     @cached_property
     def _timeline(self) -> tuple[np.ndarray, float]:
@@ -573,25 +652,25 @@ class QuakeModel:
         mesh = pv.PolyData()
         mesh.SetPoints(_vtk_points(points))
         if len(topo.triangles):
-            mesh.SetPolys(pv.CellArray.from_regular_cells(topo.triangles.copy()))
+            mesh.SetPolys(_vtk_triangles(topo.triangles))
         if topo.strips is not None and len(topo.strips):
             mesh.strips = topo.strips.copy()
         point_data = mesh.GetPointData()
-        point_data.SetNormals(_vtk_array('Normals', normals))
-        point_data.SetTCoords(_vtk_array('TCoords', topo.texcoords.copy()))
-        point_data.AddArray(_vtk_array('vertex_index', topo.point_vertex.copy()))
+        point_data.SetNormals(vtk_array('Normals', normals))
+        point_data.SetTCoords(vtk_array('TCoords', topo.texcoords.copy()))
+        point_data.AddArray(vtk_array('vertex_index', topo.point_vertex.copy()))
         if topo.cell_command is not None:
-            mesh.GetCellData().AddArray(_vtk_array('glcmd', topo.cell_command.copy()))
+            mesh.GetCellData().AddArray(vtk_array('glcmd', topo.cell_command.copy()))
         field_data = mesh.GetFieldData()
         # Model-wide metadata and the skin: one set of VTK arrays shared by every frame.
         for array in self._shared_field_arrays:
             field_data.AddArray(array)
         for key, value in self._frame_fields(frame).items():
-            field_data.AddArray(_vtk_array(key, value))
+            field_data.AddArray(vtk_array(key, value))
         return mesh
 
     def _frame_fields(self, frame: int) -> dict:
-        fields = {'frame_name': [self.frame_names[frame]], 'frame_index': np.array([frame], np.int32)}
+        fields = {'frame_name': [self.frame_name(frame)], 'frame_index': np.array([frame], np.int32)}
         if self.format == 'md2':
             fields['scale'] = np.array(self.data.frame_scale[frame], np.float32)
             fields['translate'] = np.array(self.data.frame_translate[frame], np.float32)
@@ -635,7 +714,7 @@ class QuakeModel:
         fields = dict(self.metadata)
         if self.skin is not None:
             fields.update(self.skin_fields(self.skin))
-        return [_vtk_array(key, value) for key, value in fields.items()]
+        return [vtk_array(key, value) for key, value in fields.items()]
 
 
 def image_texture(image: np.ndarray) -> pv.Texture:
@@ -647,21 +726,46 @@ def image_texture(image: np.ndarray) -> pv.Texture:
     return pv.Texture(np.ascontiguousarray(image))
 
 
-def _vtk_points(points: np.ndarray) -> pv._vtk.vtkPoints:
-    vtk_points = pv._vtk.vtkPoints()
-    vtk_points.SetData(_vtk_array('Points', points))
+def _vtk_points(points: np.ndarray) -> vtkPoints:
+    vtk_points = vtkPoints()
+    vtk_points.SetData(vtk_array('Points', points))
     return vtk_points
 
 
-def _vtk_array(name: str, value):
-    """A named VTK array over ``value`` (numpy, kept alive by VTK) or a string array for a list."""
+def _vtk_triangles(triangles: np.ndarray) -> vtkCellArray:
+    cells = vtkCellArray()
+    cells.Use32BitStorage()
+    cells.SetData(3, vtk_array('', triangles.astype(np.int32).ravel()))
+    return cells
+
+
+_VTK_ARRAY_TYPES = {
+    np.dtype(np.float32): vtkFloatArray,
+    np.dtype(np.float64): vtkDoubleArray,
+    np.dtype(np.int32): vtkIntArray,
+    np.dtype(np.int64): vtkLongLongArray,
+    np.dtype(np.uint8): vtkUnsignedCharArray,
+}
+
+
+def vtk_array(name: str, value):
+    """A named VTK array over ``value`` without a copy, or a string array for a list.
+
+    A lean ``numpy_to_vtk``: frames are built often, and its checks cost more
+    than the small arrays themselves.
+    """
     if isinstance(value, list):
-        array = pv._vtk.vtkStringArray()
+        array = vtkStringArray()
         array.SetNumberOfValues(len(value))
         for i, text in enumerate(value):  # VTK string arrays hold ASCII only
             array.SetValue(i, text.encode('ascii', 'backslashreplace').decode('ascii'))
-    else:
-        array = pv._vtk.numpy_to_vtk(np.ascontiguousarray(value), deep=False)
+        array.SetName(name)
+        return array
+    data = np.ascontiguousarray(value)
+    array = _VTK_ARRAY_TYPES[data.dtype]()
+    array.SetNumberOfComponents(data.shape[1] if data.ndim == 2 else 1)
+    array.SetVoidArray(data, data.size, 1)  # 1: VTK does not free numpy's memory
+    array._numpy_reference = data  # and numpy's memory lives as long as the VTK array
     array.SetName(name)
     return array
 

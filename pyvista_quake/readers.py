@@ -17,6 +17,7 @@ from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.model import QuakeModel
+from pyvista_quake.model import vtk_array
 
 
 class _QuakeSource(pv.BaseVTKReader):
@@ -27,14 +28,14 @@ class _QuakeSource(pv.BaseVTKReader):
         self.options: dict[str, Any] = {'strict': False, 'glcmds': False, 'fps': DEFAULT_FPS}
         self.model: QuakeModel | None = None
         self.error: QuakeFormatError | None = None
-        self.animation: Animation | None = None
+        self._animation: Animation | None = None
         self.time_point = 0
 
     def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
         """Load the model (its header and sections, no frame yet)."""
         from pyvista_quake import load  # noqa: PLC0415 - the package imports this module's neighbours
 
-        self.model, self.animation, self.error = None, None, None
+        self.model, self._animation, self.error = None, None, None
         self.time_point = 0
         try:
             self.model = load(self._filename, **self.options)
@@ -42,8 +43,6 @@ class _QuakeSource(pv.BaseVTKReader):
             # pv.read turns a ValueError raised while making the reader into a bare
             # OSError; keep ours for read(), where it reaches the user intact.
             self.error = error
-            return
-        self.animation = self.model.animation(None)
 
     def loaded(self) -> QuakeModel:
         """Return the model, or raise the error that loading it gave."""
@@ -52,13 +51,27 @@ class _QuakeSource(pv.BaseVTKReader):
         assert self.model is not None
         return self.model
 
+    @property
+    def animation(self) -> Animation:
+        """The active animation (the whole file until one is chosen)."""
+        if self._animation is None:
+            self._animation = self.loaded().animation(None)
+        return self._animation
+
+    @animation.setter
+    def animation(self, value: Animation) -> None:
+        self._animation = value
+
     def Update(self) -> None:  # noqa: N802 - VTK's name
         """Build the PolyData of the active frame."""
-        self.loaded()
-        assert self.model is not None and self.animation is not None
-        frame = int(self.animation.frames[self.time_point])
-        mesh = self.model.frame(frame)
-        mesh.field_data['time'] = np.array([self.animation.times[self.time_point]], np.float64)
+        model = self.loaded()
+        if self._animation is None and self.time_point == 0:
+            mesh = model.frame(0)  # the common pv.read: no timeline needed
+            time = 0.0
+        else:
+            mesh = model.frame(int(self.animation.frames[self.time_point]))
+            time = float(self.animation.times[self.time_point])
+        mesh.GetFieldData().AddArray(vtk_array('time', np.array([time], np.float64)))
         self._data_object = mesh
 
 
@@ -161,7 +174,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     @property
     def active_animation(self) -> str | None:
         """Name of the animation the time points are restricted to (``None``: every frame)."""
-        active = self._source.animation
+        active = self._source._animation
         return None if active is None or active.source == 'file' else active.name
 
     @active_animation.setter
@@ -194,9 +207,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     # -- TimeReader ----------------------------------------------------------------
     @property
     def _clip(self) -> Animation:
-        self.model  # noqa: B018 - raises the loading error, if any
-        assert self._source.animation is not None
-        return self._source.animation
+        return self._source.animation  # raises the loading error, if any
 
     @property
     def number_time_points(self) -> int:

@@ -101,12 +101,8 @@ def record_view(
 
 def cstrings(names: np.ndarray) -> list[str]:
     """Decode fixed-size, zero-terminated byte strings; what follows the first zero byte is junk."""
-    if names.size == 0:
-        return []
-    width = names.dtype.itemsize
-    raw = np.ascontiguousarray(names).view(np.uint8).reshape(-1, width)
-    cleaned = np.where(np.cumsum(raw == 0, axis=1) > 0, 0, raw).astype(np.uint8)
-    return np.char.decode(cleaned.view(f'S{width}').ravel(), 'latin-1').tolist()
+    # numpy's S dtype already drops trailing zero bytes; cut at the first one left.
+    return [raw.split(b'\0', 1)[0].decode('latin-1') for raw in names.tolist()]
 
 
 @dataclass(frozen=True)

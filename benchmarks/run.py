@@ -1,0 +1,244 @@
+"""pyvista-quake benchmarks: ratios against references measured in the same run.
+
+Run from the repository's root (needs the benchmark extras and ../shared/corpus)::
+
+    python -m pip install -e ".[bench]"
+    python benchmarks/run.py [--rounds 15] [--markdown]
+
+Machines are noisy; ratios measured side by side in one run hold, absolute
+times do not.  Every time is the median of ``--rounds`` rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.metadata as metadata
+from pathlib import Path
+import platform
+import statistics
+import sys
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+import pyvista as pv
+
+import pyvista_quake as pq
+
+CORPUS = Path(__file__).resolve().parents[2] / 'shared' / 'corpus'
+LARGEST = CORPUS / 'md2/ufoai/models/soldiers/male/body.md2'
+
+
+def models() -> list[Path]:
+    found = sorted(p for p in CORPUS.rglob('*') if p.suffix.lower() in ('.md2', '.mdl'))
+    return [p for p in found if 'malformed' not in p.name]
+
+
+def median_time(fn, rounds: int) -> float:
+    """Median seconds of ``fn()`` over ``rounds`` rounds (after one warm-up)."""
+    fn()
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def geometric_mean(values) -> float:
+    return float(np.exp(np.mean(np.log(values))))
+
+
+# -- references ----------------------------------------------------------------------------
+
+
+def assimp_frame0(path: Path):
+    import assimp_py  # noqa: PLC0415 - benchmark-only dependency
+
+    return assimp_py.import_file(str(path), 0).meshes[0]
+
+
+def vgio_read(path: Path):
+    if path.suffix.lower() == '.md2':
+        from vgio.quake2.md2 import Md2  # noqa: PLC0415
+
+        with Md2.open(str(path)) as model:
+            return model
+    from vgio.quake.mdl import Mdl  # noqa: PLC0415
+
+    with Mdl.open(str(path)) as model:
+        return model
+
+
+def numpy_positions(path: Path) -> np.ndarray:
+    """The plain reference decode: frombuffer of the frames, ``v * scale + translate`` in float32."""
+    data = path.read_bytes()
+    header = np.frombuffer(data, '<i4', 17)
+    framesize, num_xyz, num_frames, ofs_frames = int(header[4]), int(header[6]), int(header[10]), int(header[14])
+    frame = np.dtype({'names': ['scale', 'translate', 'verts'], 'formats': [('<f4', 3), ('<f4', 3), ('u1', (num_xyz, 4))],
+                      'offsets': [0, 12, 40], 'itemsize': framesize})  # fmt: skip
+    frames = np.frombuffer(data, frame, num_frames, ofs_frames)
+    return frames['verts'][..., :3] * frames['scale'][:, None, :] + frames['translate'][:, None, :]
+
+
+class _NullReader(pv.BaseReader):
+    """A registered reader that returns an empty mesh: PyVista's own per-call cost."""
+
+    class _Source(pv.BaseVTKReader):
+        def UpdateInformation(self):  # noqa: N802
+            pass
+
+        def Update(self):  # noqa: N802
+            self._data_object = pv.PolyData()
+
+    _class_reader = _Source
+
+
+# -- the measurements --------------------------------------------------------------------
+
+
+def first_frame(rounds: int) -> dict:
+    rows = []
+    for path in models():
+        try:
+            assimp_frame0(path)
+        except Exception:  # noqa: BLE001 - files assimp cannot read are left out of this comparison
+            continue
+        assimp = median_time(lambda p=path: assimp_frame0(p), rounds)
+        ours = median_time(lambda p=path: pq.load(p, skin=None).frame(0), rounds)
+        ours_skin = median_time(lambda p=path: pq.load(p).frame(0), rounds)
+        read = median_time(lambda p=path: pv.read(p), rounds)
+        rows.append((path, assimp, ours, ours_skin, read))
+    null = CORPUS.parent.parent / '.benchmark-null.pqnull'
+    return {'rows': rows}
+
+
+def pyvista_machinery(rounds: int, tmp: Path) -> float:
+    path = tmp / 'empty.pqnull'
+    path.write_bytes(b'')
+    pv.register_reader('.pqnull', _NullReader, override=True)
+    return median_time(lambda: pv.read(path), rounds)
+
+
+def throughput(rounds: int) -> dict:
+    paths = [p for p in models() if p.suffix.lower() == '.md2']
+    vertex_frames = 0
+    for path in paths:
+        model = pq.load(path)
+        vertex_frames += len(model) * model.topology.point_vertex.size
+
+    def ours():
+        for path in paths:
+            model = pq.load(path, skin=None)
+            model.positions()
+            model.normals()
+
+    def reference():
+        for path in paths:
+            numpy_positions(path)
+
+    reference_vertex_frames = sum(numpy_positions(p).shape[0] * numpy_positions(p).shape[1] for p in paths)
+    t_ours, t_ref = median_time(ours, rounds), median_time(reference, rounds)
+    return {
+        'ours': vertex_frames / t_ours,
+        'reference': reference_vertex_frames / t_ref,
+        'files': len(paths),
+        'vertex_frames': vertex_frames,
+    }
+
+
+def memory() -> dict:
+    model = pq.load(LARGEST, skin=None)
+    model.topology  # noqa: B018 - built once per model, not per frame
+    gc.collect()
+    tracemalloc.start()
+    positions = model.positions()
+    normals = model.normals()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    output = positions.nbytes + normals.nbytes
+    return {'peak': peak, 'output': output, 'frames': len(model)}
+
+
+def open_cost(rounds: int) -> dict:
+    large = median_time(lambda: pq.load(LARGEST), rounds)
+    small = median_time(lambda: pq.load(CORPUS / 'md2/ufoai/models/soldiers/male/head05.md2'), rounds)
+    return {'large': large, 'small': small}
+
+
+def vgio_scale(rounds: int) -> list:
+    rows = []
+    for path in models():
+        try:
+            vgio_read(path)
+        except Exception:  # noqa: BLE001 - files vgio cannot read are left out
+            continue
+        rows.append((path, median_time(lambda p=path: vgio_read(p), max(3, rounds // 3)),
+                     median_time(lambda p=path: pq.load(p, skin=None).frame(0), rounds)))  # fmt: skip
+    return rows
+
+
+def versions() -> str:
+    names = ['pyvista', 'vtk', 'numpy', 'assimp-py', 'vgio']
+    found = []
+    for name in names:
+        try:
+            found.append(f'{name} {metadata.version(name)}')
+        except metadata.PackageNotFoundError:
+            found.append(f'{name} (absent)')
+    return f'Python {platform.python_version()}, {", ".join(found)}; {platform.machine()}, {platform.processor() or "cpu"}'
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--rounds', type=int, default=15)
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        print(f'the corpus is not at {CORPUS}; nothing to measure')
+        return 1
+    warnings.simplefilter('ignore')
+    import tempfile  # noqa: PLC0415
+
+    print(versions())
+    with tempfile.TemporaryDirectory() as tmp:
+        machinery = pyvista_machinery(args.rounds, Path(tmp))
+
+    first = first_frame(args.rounds)['rows']
+    assimp = np.array([r[1] for r in first])
+    ours = np.array([r[2] for r in first])
+    ours_skin = np.array([r[3] for r in first])
+    read = np.array([r[4] for r in first])
+    print(f'\nFirst-frame latency over the {len(first)} files assimp reads (median of {args.rounds} rounds each):')
+    print(f'  assimp-py import_file          {1e3 * assimp.mean():7.3f} ms mean')
+    print(f'  load(f, skin=None).frame(0)    {1e3 * ours.mean():7.3f} ms mean   ratio {geometric_mean(ours / assimp):.2f} x assimp (geometric mean), worst file {np.max(ours / assimp):.2f}')
+    print(f'  load(f).frame(0) with skin     {1e3 * ours_skin.mean():7.3f} ms mean   ratio {geometric_mean(ours_skin / assimp):.2f} x assimp')
+    print(f'  pv.read(f)                     {1e3 * read.mean():7.3f} ms mean   ratio {geometric_mean(read / assimp):.2f} x assimp')
+    print(f'  PyVista reader machinery       {1e3 * machinery:7.3f} ms a call (pv.read of an empty registered reader)')
+    print(f'  pv.read - load().frame(0)      {1e3 * (read - ours_skin).mean():7.3f} ms mean')
+
+    rate = throughput(max(3, args.rounds // 3))
+    print(f'\nWhole-animation throughput, {rate["files"]} MD2 files, {rate["vertex_frames"]:,} point-frames:')
+    print(f'  load + positions() + normals()  {rate["ours"] / 1e6:8.1f} M point-frames/s')
+    print(f'  numpy positions only            {rate["reference"] / 1e6:8.1f} M vertex-frames/s')
+    print(f'  ratio                           {rate["ours"] / rate["reference"]:8.2f} x (target >= 1.0)')
+
+    mem = memory()
+    print(f'\nPeak memory, every frame of {LARGEST.name} ({mem["frames"]} frames):')
+    print(f'  output arrays {mem["output"] / 2**20:.1f} MiB, peak traced {mem["peak"] / 2**20:.1f} MiB, '
+          f'ratio {mem["peak"] / mem["output"]:.2f} (target <= 1.5)')  # fmt: skip
+
+    cost = open_cost(args.rounds)
+    print(f'\nOpening cost: 1007-frame model {1e3 * cost["large"]:.3f} ms, 1-frame model {1e3 * cost["small"]:.3f} ms, '
+          f'ratio {cost["large"] / cost["small"]:.2f}')  # fmt: skip
+
+    scale = vgio_scale(args.rounds)
+    if scale:
+        ratio = geometric_mean([r[1] / r[2] for r in scale])
+        print(f'\nvgio (pure Python) on the {len(scale)} files it reads: {ratio:.0f} x slower than load().frame(0)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
