@@ -63,11 +63,11 @@ class Bounds:
         """Check that every index lies in ``[0, limit)``."""
         if values.size == 0:
             return
-        low, high = int(values.min()), int(values.max())
-        if low < 0:
-            raise self.error(field, low, f'index out of range 0..{limit - 1}')
-        if high >= limit:
-            raise self.error(field, high, f'index out of range 0..{limit - 1}')
+        # Seen as unsigned, a negative index is huge: one reduction checks both ends.
+        if int(values.view(f'u{values.itemsize}').max()) < limit:
+            return
+        bad = values[(values < 0) | (values >= limit)]
+        raise self.error(field, int(bad[0]), f'index out of range 0..{limit - 1}')
 
     def finite(self, field: str, values: np.ndarray) -> None:
         """Check that no value is NaN or infinite."""

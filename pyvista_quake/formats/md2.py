@@ -7,6 +7,8 @@ format-neutral :class:`~pyvista_quake.data.ModelData`.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pyvista_quake.data import GLCommand
@@ -56,6 +58,7 @@ FRAME_HEADER_SIZE = 40
 GLVERTEX = np.dtype([('s', '<f4'), ('t', '<f4'), ('index', '<i4')])
 
 
+@functools.lru_cache(maxsize=64)
 def frame_dtype(num_xyz: int, framesize: int) -> np.dtype:
     """Return the ``daliasframe_t`` layout for ``num_xyz`` vertices, ``framesize`` bytes apart."""
     return np.dtype(
@@ -96,8 +99,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
     check = Bounds(source, len(buffer))
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    header_record = np.frombuffer(buffer, HEADER, 1)[0]
-    h = {name: header_record[name].item() for name in HEADER.names}
+    h = dict(zip(HEADER.names, np.frombuffer(buffer, HEADER, 1)[0].item()))
     if h['ident'] != IDENT:
         raise check.error('ident', h['ident'], f'expected {IDENT!r}')
     if h['version'] != VERSION:
@@ -156,7 +158,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
     glcmds = np.frombuffer(buffer, '<i4', h['num_glcmds'], h['ofs_glcmds'] if h['num_glcmds'] else 0)
     end = max([HEADER.itemsize] + [h[f] + c * s for f, c, s in sections if c])
 
-    st_pixels = np.stack([st['s'], st['t']], axis=-1).astype(np.int32)
+    st_pixels = st.view(np.int16).reshape(-1, 2)  # (s, t) pairs
     return ModelData(
         format='md2',
         source=source,
@@ -169,7 +171,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
         frame_translate=translate,
         frame_names=frames['name'],
         triangle_vertices=index_xyz,
-        triangle_st=st_pixels[index_st],
+        triangle_st=st_pixels[index_st].astype(np.int32),
         triangle_st_key=index_st.astype(np.int64),
         gl_commands=lambda: parse_glcmds(glcmds, num_xyz, check),
         trailing=bytes(buffer[end:]),
