@@ -14,6 +14,7 @@ import zipfile
 
 import numpy as np
 
+from pyvista_quake.data import cstrings
 from pyvista_quake.errors import QuakeFormatError
 
 PAK_IDENT = b'PACK'
@@ -97,8 +98,6 @@ class PakArchive(Archive):
         start = entries['filepos'].astype(np.int64)
         end = start + entries['filelen']
         inside = (start >= 0) & (entries['filelen'] >= 0) & (end <= size)
-        from pyvista_quake.formats._common import cstrings  # zero-terminated names, as in the models
-
         for name, ok, first, last in zip(cstrings(entries['name']), inside, start, end):
             key = normalise_member(name)
             if ok and key is not None:  # an entry outside the file or the archive is skipped

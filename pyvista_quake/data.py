@@ -16,6 +16,12 @@ from typing import Callable
 
 import numpy as np
 
+def cstrings(names: np.ndarray) -> list[str]:
+    """Decode fixed-size, zero-terminated byte strings; what follows the first zero byte is junk."""
+    # numpy's S dtype already drops trailing zero bytes; cut at the first one left.
+    return [raw.split(b'\0', 1)[0].decode('latin-1') for raw in names.tolist()]
+
+
 @dataclass(frozen=True)
 class SkinPicture:
     """One embedded skin: a group of one or more palette-indexed pictures.
@@ -86,7 +92,8 @@ class ModelData:
     source : str
         Where the bytes came from, for messages.
     header : dict
-        Every header field, named as in the format's spec.
+        Every header field, named as in the format's spec, plus readable
+        names where the spec gives them (MDL ``flag_names``, ``synctype_name``).
     skin_width, skin_height : int
         Skin size in pixels.
     skin_names : list of str
@@ -143,6 +150,14 @@ class ModelData:
     def num_frames(self) -> int:
         """Number of frames, each picture of a frame group counted."""
         return self.frame_verts.shape[0]
+
+    def frame_name(self, index: int) -> str:
+        """Decode one frame's name."""
+        return cstrings(self.frame_names[index : index + 1 or None])[0]
+
+    def decoded_frame_names(self) -> list[str]:
+        """Decode every frame's name."""
+        return cstrings(self.frame_names)
 
     @property
     def num_vertices(self) -> int:

@@ -32,8 +32,6 @@ from pyvista_quake.data import GLCommand
 from pyvista_quake.data import ModelData
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.errors import QuakeWarning
-from pyvista_quake.formats.mdl import SYNCTYPES
-from pyvista_quake.formats.mdl import flag_names
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
 from pyvista_quake.skins import FoundSkin
@@ -169,17 +167,13 @@ class QuakeModel:
     @cached_property
     def frame_names(self) -> list[str]:
         """Name of each frame, such as ``'stand01'``."""
-        from pyvista_quake.formats._common import cstrings  # decoding bytes is the formats' job
-
-        return cstrings(self.data.frame_names)
+        return self.data.decoded_frame_names()
 
     def frame_name(self, index: int) -> str:
         """Name of one frame (decodes that name only)."""
         if 'frame_names' in self.__dict__:
             return self.frame_names[index]
-        from pyvista_quake.formats._common import cstrings  # decoding bytes is the formats' job
-
-        return cstrings(self.data.frame_names[index : index + 1 or None])[0]
+        return self.data.frame_name(index)
 
     @property
     def skin_names(self) -> list[str]:
@@ -696,9 +690,9 @@ class QuakeModel:
         h = self.header
         if self.format == 'mdl':
             meta['flags'] = np.array([h['flags']], np.int32)
-            meta['flag_names'] = flag_names(h['flags']) or ['']
+            meta['flag_names'] = h['flag_names'] or ['']
             meta['synctype'] = np.array([h['synctype']], np.int32)
-            meta['synctype_name'] = [SYNCTYPES.get(h['synctype'], str(h['synctype']))]
+            meta['synctype_name'] = [h['synctype_name']]
             meta['eyeposition'] = np.array(h['eyeposition'], np.float32)
             meta['boundingradius'] = np.array([h['boundingradius']], np.float32)
             meta['size'] = np.array([h['size']], np.float32)

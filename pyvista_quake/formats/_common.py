@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from pyvista_quake.data import ModelData
+from pyvista_quake.data import cstrings  # noqa: F401 - re-exported for the format modules
 from pyvista_quake.errors import QuakeFormatError
 
 
@@ -97,12 +98,6 @@ def record_view(
     raw = np.frombuffer(buffer, np.uint8)
     gathered = raw[offsets[:, None] + np.arange(dtype.itemsize)]
     return gathered.view(dtype).reshape(len(offsets))
-
-
-def cstrings(names: np.ndarray) -> list[str]:
-    """Decode fixed-size, zero-terminated byte strings; what follows the first zero byte is junk."""
-    # numpy's S dtype already drops trailing zero bytes; cut at the first one left.
-    return [raw.split(b'\0', 1)[0].decode('latin-1') for raw in names.tolist()]
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,8 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
     n = len(frames)
     header = dict(h)
     header['ident'] = h['ident'].decode('latin-1')
+    header['flag_names'] = flag_names(h['flags'])
+    header['synctype_name'] = SYNCTYPES.get(h['synctype'], str(h['synctype']))
     return ModelData(
         format='mdl',
         source=source,
