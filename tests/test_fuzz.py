@@ -83,3 +83,82 @@ def test_mutated_real_models(data):
     else:
         mutated = set_int(seed, data.draw(st.integers(0, len(seed) - 4)), data.draw(st.integers(-(2**31), 2**31 - 1)))
     exercise(mutated)
+
+
+# -- skins and archives: warnings or clear errors, never a crash, never outside the roots ----
+
+
+def _pak(members: dict[str, bytes]) -> bytes:
+    import struct  # noqa: PLC0415
+
+    body, directory = b'', b''
+    for name, data in members.items():
+        directory += name.encode().ljust(56, b'\0') + struct.pack('<ii', 12 + len(body), len(data))
+        body += data
+    return b'PACK' + struct.pack('<ii', 12 + len(body), len(directory)) + body + directory
+
+
+def _pcx() -> bytes:
+    import io  # noqa: PLC0415
+
+    import numpy as np  # noqa: PLC0415
+    from PIL import Image  # noqa: PLC0415
+
+    image = Image.fromarray(np.arange(64, dtype=np.uint8).reshape(8, 8), mode='P')
+    image.putpalette(list(range(256)) * 3)
+    out = io.BytesIO()
+    image.save(out, format='PCX')
+    return out.getvalue()
+
+
+PCX = _pcx()
+
+
+def _exercise_archive(tmp_path, data: bytes) -> None:
+    import warnings  # noqa: PLC0415
+
+    import pyvista_quake as pq  # noqa: PLC0415
+
+    path = tmp_path / 'pak0.pak'
+    path.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        try:
+            model = pq.load(path, member='models/m/tris.md2')
+        except (pq.QuakeFormatError, KeyError):
+            return
+        image = model.skin_image()
+        assert image is None or image.ndim == 3
+        mesh = model.frame(0)
+        texture = mesh.quake.texture
+        assert texture is None or texture.dimensions[0] > 0
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=6),
+       cut=st.integers(0, 10**6))  # fmt: skip
+def test_mutated_pak_with_model_and_pcx_skin(tmp_path_factory, flips, cut):
+    from builders import tetra_md2  # noqa: PLC0415
+
+    data = bytearray(_pak({'models/m/tris.md2': tetra_md2(skins=['models/m/skin.pcx']), 'models/m/skin.pcx': PCX}))
+    for position, value in flips:
+        data[position % len(data)] = value
+    if cut % 3 == 0:
+        data = data[: cut % (len(data) + 1)]
+    _exercise_archive(tmp_path_factory.mktemp('pak'), bytes(data))
+
+
+@FUZZ
+@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=6),
+       width=st.sampled_from([0, 1, 0xFFFF]), height=st.sampled_from([0, 1, 0xFFFF]))  # fmt: skip
+def test_broken_pcx_skins(tmp_path_factory, flips, width, height):
+    import struct  # noqa: PLC0415
+
+    from builders import tetra_md2  # noqa: PLC0415
+
+    pcx = bytearray(PCX)
+    struct.pack_into('<HH', pcx, 8, width, height)  # xmax, ymax: the size the header claims
+    for position, value in flips:
+        pcx[position % len(pcx)] = value
+    data = _pak({'models/m/tris.md2': tetra_md2(skins=['models/m/skin.pcx']), 'models/m/skin.pcx': bytes(pcx)})
+    _exercise_archive(tmp_path_factory.mktemp('pcx'), data)
