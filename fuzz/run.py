@@ -87,7 +87,7 @@ def run_atheris(args) -> int:
     for number, seed in enumerate(seeds()):
         (corpus_dir / f'seed{number:03d}').write_bytes(seed)
     argv = [sys.argv[0], str(corpus_dir), f'-seed={args.seed}', f'-max_total_time={int(args.minutes * 60) + 30}',
-            f'-artifact_prefix={args.out}{os.sep}', '-max_len=262144', '-rss_limit_mb=4096', '-print_final_stats=1']  # fmt: skip
+            f'-artifact_prefix={args.out}{os.sep}', '-max_len=262144', '-rss_limit_mb=8192', '-print_final_stats=1']  # fmt: skip
     atheris.Setup(argv, one_input)
     atheris.Fuzz()
     return 0

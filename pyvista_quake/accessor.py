@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 import pyvista as pv
 
-from pyvista_quake.model import image_texture
+from pyvista_quake.mesh import image_texture
 from pyvista_quake.skins import decode_image
 from pyvista_quake.skins import fullbright_mask
 

@@ -17,14 +17,6 @@ import warnings
 
 import numpy as np
 import pyvista as pv
-from vtkmodules.vtkCommonCore import vtkDoubleArray
-from vtkmodules.vtkCommonCore import vtkFloatArray
-from vtkmodules.vtkCommonCore import vtkIntArray
-from vtkmodules.vtkCommonCore import vtkLongLongArray
-from vtkmodules.vtkCommonCore import vtkPoints
-from vtkmodules.vtkCommonCore import vtkStringArray
-from vtkmodules.vtkCommonCore import vtkUnsignedCharArray
-from vtkmodules.vtkCommonDataModel import vtkCellArray
 
 from pyvista_quake import animation as anim
 from pyvista_quake.animation import Animation
@@ -32,6 +24,9 @@ from pyvista_quake.data import GLCommand
 from pyvista_quake.data import ModelData
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.errors import QuakeWarning
+from pyvista_quake.mesh import build_polydata
+from pyvista_quake.mesh import image_texture
+from pyvista_quake.mesh import vtk_array
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
 from pyvista_quake.skins import FoundSkin
@@ -643,25 +638,17 @@ class QuakeModel:
 
     def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
         topo = self.topology
-        mesh = pv.PolyData()
-        mesh.SetPoints(_vtk_points(points))
-        if len(topo.triangles):
-            mesh.SetPolys(_vtk_triangles(topo.triangles))
-        if topo.strips is not None and len(topo.strips):
-            mesh.strips = topo.strips.copy()
-        point_data = mesh.GetPointData()
-        point_data.SetNormals(vtk_array('Normals', normals))
-        point_data.SetTCoords(vtk_array('TCoords', topo.texcoords.copy()))
-        point_data.AddArray(vtk_array('vertex_index', topo.point_vertex.copy()))
-        if topo.cell_command is not None:
-            mesh.GetCellData().AddArray(vtk_array('glcmd', topo.cell_command.copy()))
-        field_data = mesh.GetFieldData()
-        # Model-wide metadata and the skin: one set of VTK arrays shared by every frame.
-        for array in self._shared_field_arrays:
-            field_data.AddArray(array)
-        for key, value in self._frame_fields(frame).items():
-            field_data.AddArray(vtk_array(key, value))
-        return mesh
+        return build_polydata(
+            points,
+            normals,
+            topo.texcoords,
+            topo.triangles,
+            strips=topo.strips,
+            point_arrays={'vertex_index': topo.point_vertex},
+            cell_arrays={} if topo.cell_command is None else {'glcmd': topo.cell_command},
+            shared_fields=self._shared_field_arrays,
+            fields=self._frame_fields(frame),
+        )
 
     def _frame_fields(self, frame: int) -> dict:
         fields = {'frame_name': [self.frame_name(frame)], 'frame_index': np.array([frame], np.int32)}
@@ -708,60 +695,8 @@ class QuakeModel:
         fields = dict(self.metadata)
         if self.skin is not None:
             fields.update(self.skin_fields(self.skin))
+        # One set of VTK arrays, shared by every frame the model builds.
         return [vtk_array(key, value) for key, value in fields.items()]
-
-
-def image_texture(image: np.ndarray) -> pv.Texture:
-    """A :class:`pyvista.Texture` from an image whose rows run from the top.
-
-    PyVista puts an array's first row at the top of the texture (``v = 1``),
-    which is where the frames' ``v = 1 - t / height`` puts the skin's top row.
-    """
-    return pv.Texture(np.ascontiguousarray(image))
-
-
-def _vtk_points(points: np.ndarray) -> vtkPoints:
-    vtk_points = vtkPoints()
-    vtk_points.SetData(vtk_array('Points', points))
-    return vtk_points
-
-
-def _vtk_triangles(triangles: np.ndarray) -> vtkCellArray:
-    cells = vtkCellArray()
-    cells.Use32BitStorage()
-    cells.SetData(3, vtk_array('', triangles.astype(np.int32).ravel()))
-    return cells
-
-
-_VTK_ARRAY_TYPES = {
-    np.dtype(np.float32): vtkFloatArray,
-    np.dtype(np.float64): vtkDoubleArray,
-    np.dtype(np.int32): vtkIntArray,
-    np.dtype(np.int64): vtkLongLongArray,
-    np.dtype(np.uint8): vtkUnsignedCharArray,
-}
-
-
-def vtk_array(name: str, value):
-    """A named VTK array over ``value`` without a copy, or a string array for a list.
-
-    A lean ``numpy_to_vtk``: frames are built often, and its checks cost more
-    than the small arrays themselves.
-    """
-    if isinstance(value, list):
-        array = vtkStringArray()
-        array.SetNumberOfValues(len(value))
-        for i, text in enumerate(value):  # VTK string arrays hold ASCII only
-            array.SetValue(i, text.encode('ascii', 'backslashreplace').decode('ascii'))
-        array.SetName(name)
-        return array
-    data = np.ascontiguousarray(value)
-    array = _VTK_ARRAY_TYPES[data.dtype]()
-    array.SetNumberOfComponents(data.shape[1] if data.ndim == 2 else 1)
-    array.SetVoidArray(data, data.size, 1)  # 1: VTK does not free numpy's memory
-    array._numpy_reference = data  # and numpy's memory lives as long as the VTK array
-    array.SetName(name)
-    return array
 
 
 def vertex_face_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:

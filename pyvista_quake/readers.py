@@ -17,7 +17,7 @@ from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.model import QuakeModel
-from pyvista_quake.model import vtk_array
+from pyvista_quake.mesh import vtk_array
 
 
 class _QuakeSource(pv.BaseVTKReader):
