@@ -21,6 +21,7 @@ from vtkmodules.vtkCommonCore import vtkPoints
 from vtkmodules.vtkCommonCore import vtkStringArray
 from vtkmodules.vtkCommonCore import vtkUnsignedCharArray
 from vtkmodules.vtkCommonDataModel import vtkCellArray
+from vtkmodules.util.numpy_support import numpy_to_vtk
 
 
 def build_polydata(
@@ -99,6 +100,10 @@ def vtk_array(name: str, value):
         array.SetName(name)
         return array
     data = np.ascontiguousarray(value)
+    if data.dtype not in _VTK_ARRAY_TYPES:
+        array = numpy_to_vtk(data, deep=True)  # anything else: VTK's general converter
+        array.SetName(name)
+        return array
     array = _VTK_ARRAY_TYPES[data.dtype]()
     array.SetNumberOfComponents(data.shape[1] if data.ndim == 2 else 1)
     array.SetVoidArray(data, data.size, 1)  # 1: VTK does not free numpy's memory
