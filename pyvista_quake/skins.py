@@ -161,9 +161,14 @@ class SkinSearch:
     def find(self, name: str) -> tuple[FoundSkin | None, list[str]]:
         """Find a skin by the name a model gives; return it and every place tried."""
         tried: list[str] = []
-        if _escapes(name):
+        clean = name.replace('\\', '/')
+        if '..' in PurePosixPath(clean).parts:
             warnings.warn(f'skin name {name!r} leaves the game folder; refused', QuakeWarning, stacklevel=2)
             return None, tried
+        if _is_absolute(clean):
+            # Someone's own disk path (C:\\models\\skin.bmp): only its last component
+            # is looked for, inside the roots.
+            name = PurePosixPath(clean).name
         for place, relative in self.candidates(name):
             label, data = _read_place(place, relative)
             tried.append(label)
@@ -206,9 +211,9 @@ def _safe_open(path: Path) -> Archive | None:
         return None
 
 
-def _escapes(name: str) -> bool:
-    clean = name.replace('\\', '/')
-    return clean.startswith('/') or '..' in PurePosixPath(clean).parts or (len(clean) > 1 and clean[1] == ':')
+def _is_absolute(name: str) -> bool:
+    """A POSIX absolute path or a Windows drive path (``C:/...``)."""
+    return name.startswith('/') or (len(name) > 1 and name[1] == ':')
 
 
 def _with_extensions(name: str, keep: bool = True) -> list[str]:

@@ -163,8 +163,15 @@ def test_traversal_is_refused(tmp_path):
     with pytest.warns(pq.QuakeWarning, match='leaves the game folder'):
         assert pq.load(model).skin_file(0) is None
     absolute = write_model(tmp_path / 'game/models/m/abs.md2', skins=[str(tmp_path / 'secret.png')])
-    with pytest.warns(pq.QuakeWarning):
-        assert pq.load(absolute).skin_file(0) is None
+    with pytest.warns(pq.QuakeWarning, match='not found'):
+        assert pq.load(absolute).skin_file(0) is None  # only its last component, inside the roots
+
+
+def test_someone_elses_absolute_disk_path_falls_back_to_its_last_component(tmp_path):
+    for name in ('C:\\quake2\\models\\dolphin\\dolphin_f.bmp', '/home/elias/frames/dolphin_f.bmp'):
+        model = write_model(tmp_path / 'm/dolphin.md2', skins=[name])
+        (tmp_path / 'm/dolphin_f.bmp').write_bytes(encode(quadrant_image(), 'BMP'))
+        assert found(pq.load(model)) == str(tmp_path / 'm/dolphin_f.bmp')
 
 
 def test_zip_and_pak_names_that_escape_are_ignored(tmp_path):
