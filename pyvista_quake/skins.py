@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+import functools
 import io
 import os
 from pathlib import Path
@@ -96,7 +97,7 @@ class SkinSearch:
         for candidate in (folder, *folder.parents):
             if (candidate / first).is_dir():
                 return candidate
-            hit = next((c for c in _listdir(candidate) if c.lower() == first.lower()), None)
+            hit = _listdir(candidate).get(first.lower())
             if hit is not None and (candidate / hit).is_dir():
                 return candidate
         return None
@@ -190,16 +191,27 @@ class SkinSearch:
         return None, tried
 
 
-def _listdir(folder: Path) -> list[str]:
+@functools.lru_cache(maxsize=256)
+def _listing(folder: Path, mtime_ns: int) -> dict[str, str]:
+    """A folder's entries by lower-case name (cached while the folder is unchanged)."""
     try:
-        return os.listdir(folder)
+        return {name.lower(): name for name in os.listdir(folder)}
     except OSError:
-        return []
+        return {}
+
+
+def _listdir(folder: Path) -> dict[str, str]:
+    """Entries of a folder by lower-case name: one listing per folder, not one per name tried."""
+    try:
+        mtime = os.stat(folder).st_mtime_ns
+    except OSError:
+        return {}
+    return _listing(folder, mtime)
 
 
 def _archives_in(folder: Path) -> list[Archive]:
     """The PAK/PK3 files directly in a folder, in name order (pak0 before pak1)."""
-    names = sorted(n for n in _listdir(folder) if Path(n).suffix.lower() in ('.pak', '.pk3'))
+    names = sorted(real for low, real in _listdir(folder).items() if low.endswith(('.pak', '.pk3')))
     return [a for a in (_safe_open(folder / n) for n in names) if a is not None]
 
 
@@ -250,19 +262,16 @@ def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None
             return label, None
     target = place / relative
     label = str(target)
+    # Letter case matched loosely, as on the game's own file systems.
+    hit = _listdir(target.parent).get(target.name.lower())
+    if hit is None:
+        return label, None
+    found = target.parent / hit
     try:
-        resolved_root = place.resolve()
-        resolved = target.resolve()
-        if not resolved.is_relative_to(resolved_root):
+        if not found.resolve().is_relative_to(place.resolve()):
             return label, None  # a link or name pointing out of the root
-        if resolved.is_file():
-            return label, resolved.read_bytes()
-        # Case-insensitive match of the last component, as on the game's own file systems.
-        parent = resolved.parent
-        if parent.is_dir():
-            hit = next((n for n in _listdir(parent) if n.lower() == resolved.name.lower()), None)
-            if hit is not None and (parent / hit).is_file():
-                return str(parent / hit), (parent / hit).read_bytes()
+        if found.is_file():
+            return str(found), found.read_bytes()
     except OSError:
         pass
     return label, None
@@ -317,11 +326,20 @@ def find_palette(search: SkinSearch) -> np.ndarray | None:
 
 
 def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[str]]:
+    """Find a file by its path from the game folder: the model's archive, the
+    folders just above the model (Quake's ``id1/progs/x.mdl`` sits one level
+    below ``id1/gfx/``) and their archives, then the search roots."""
+    places: list[Path | Archive | None] = [search.archive]
+    folder = search._model_folder()
+    if folder is not None:
+        near = [folder, *folder.parents][:3]
+        places += near
+        for candidate in near:
+            places += _archives_in(candidate)
+    places += search._later_roots(None)
     tried = []
-    game_root = search._game_root(name.split('/', 1)[0])
-    roots = [search.archive, game_root, *search._later_roots(game_root)]
-    for root in (r for r in roots if r is not None):
-        label, data = _read_place(root, name)
+    for place in (p for p in places if p is not None):
+        label, data = _read_place(place, name)
         tried.append(label)
         if data is not None:
             return FoundSkin(name, label, data), tried
