@@ -35,18 +35,10 @@ def test_truncation_at_every_byte(seed):
 
 
 @FUZZ
-@given(seed=st.sampled_from(SEEDS), data=st.data())
-def test_header_fields(seed, data):
-    offsets = header_int_offsets(seed)
-    field = data.draw(st.sampled_from(offsets))
-    value = data.draw(st.one_of(st.sampled_from(INT_EXTREMES), st.integers(-(2**31), 2**31 - 1)))
-    exercise(set_int(seed, field, value))
-
-
-@FUZZ
-@given(seed=st.sampled_from(SEEDS), data=st.data())
-def test_any_int_anywhere(seed, data):
-    offset = data.draw(st.integers(0, len(seed) - 4))
+@given(seed=st.sampled_from(SEEDS), in_header=st.booleans(), data=st.data())
+def test_ints_in_the_header_and_anywhere(seed, in_header, data):
+    where = st.sampled_from(header_int_offsets(seed)) if in_header else st.integers(0, len(seed) - 4)
+    offset = data.draw(where)
     value = data.draw(st.one_of(st.sampled_from(INT_EXTREMES), st.integers(-(2**31), 2**31 - 1)))
     exercise(set_int(seed, offset, value))
 
