@@ -633,8 +633,20 @@ class QuakeModel:
             Frame number; negative numbers count from the end.
 
         """
-        frame = int(self._frame_indices([index])[0])
-        return self._polydata(frame, self.positions([frame])[0], self.normals([frame])[0])
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(f'frame {index} out of range for a model of {n} frames')
+        frame = int(index) % n
+        # One frame: a single gather, no chunking machinery.
+        packed = np.take(self.data.frame_verts[frame], self.topology.point_vertex, axis=0)
+        points = np.multiply(packed[:, :3], self.data.frame_scale[frame], dtype=np.float32)
+        points += self.data.frame_translate[frame]
+        light = packed[:, 3]
+        if int(light.max(initial=0)) < NUM_VERTEX_NORMALS:
+            normals = VERTEX_NORMALS.take(light, axis=0)
+        else:
+            normals = self.normals([frame])[0]
+        return self._polydata(frame, points, normals)
 
     def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
         topo = self.topology
