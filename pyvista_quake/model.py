@@ -398,14 +398,20 @@ class QuakeModel:
     #: their temporaries to a few MB whatever the animation's length.
     CHUNK = 1 << 18
 
-    def _decode(self, frames: FrameSelection):
+    def _selection(self, frames: FrameSelection) -> tuple[np.ndarray, bool]:
+        """Frame indices, and whether they are one run of consecutive frames."""
+        if frames is None:
+            return np.arange(len(self)), True
+        index = self._frame_indices(frames)
+        return index, len(index) < 2 or bool(np.all(np.diff(index) == 1))
+
+    def _decode(self, index: np.ndarray, run: bool):
         """Yield ``(chunk, frame_indices, packed)`` over the frames, a bounded step at a time.
 
         ``packed`` holds the mesh points' packed bytes ``(n, points, 4)`` in one
         scratch buffer reused by every step, so the temporaries cost neither
         memory nor fresh pages whatever the animation's length.
         """
-        index = np.arange(len(self)) if frames is None else self._frame_indices(frames)
         point_vertex = self.topology.point_vertex
         step = max(1, min(len(index), self.CHUNK // max(1, len(point_vertex))))
         scratch = np.empty((step, len(point_vertex), 4), np.uint8)
@@ -414,15 +420,13 @@ class QuakeModel:
             chunk = slice(start, start + step)
             frame = index[chunk]
             packed = scratch[: len(frame)]
-            run = len(frame) == 1 or bool(np.all(np.diff(frame) == 1))
             source = verts[frame[0] : frame[0] + len(frame)] if run else verts[frame]  # a run: a view, no copy
             # np.take along the vertex axis is several times faster than fancy indexing.
             np.take(source, point_vertex, axis=1, out=packed)
             yield chunk, frame, packed
 
-    def _output(self, frames: FrameSelection) -> np.ndarray:
-        count = len(self) if frames is None else len(self._frame_indices(frames))
-        return np.empty((count, len(self.topology.point_vertex), 3), np.float32)
+    def _output(self, index: np.ndarray) -> np.ndarray:
+        return np.empty((len(index), len(self.topology.point_vertex), 3), np.float32)
 
     def positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Point positions of the given frames, ``float32`` ``(frames, points, 3)``.
@@ -435,9 +439,10 @@ class QuakeModel:
             Which frames; all of them by default.
 
         """
-        out = self._output(frames)
+        index, run = self._selection(frames)
+        out = self._output(index)
         scale, translate = self.data.frame_scale, self.data.frame_translate
-        for chunk, frame, packed in self._decode(frames):
+        for chunk, frame, packed in self._decode(index, run):
             # One coordinate at a time keeps numpy's inner loop long (points), not 3.
             for axis in range(3):
                 target = out[chunk, :, axis]
@@ -452,20 +457,20 @@ class QuakeModel:
         whose index lies past the table gets the mean normal of its faces, with a
         :class:`~pyvista_quake.QuakeWarning` (an error under ``strict``).
         """
-        out = self._output(frames)
+        index, run = self._selection(frames)
+        out = self._output(index)
         lookup = None
         worst = 0
-        for chunk, _, packed in self._decode(frames):
+        for chunk, _, packed in self._decode(index, run):
             light = packed[..., 3]
             if lookup is None:
                 lookup = np.empty(packed.shape[:2], np.intp)  # np.take's own index type: no copy
-            index = lookup[: len(light)]
-            np.minimum(light, NUM_VERTEX_NORMALS - 1, out=index, casting='unsafe')
+            table_index = lookup[: len(light)]
+            np.minimum(light, NUM_VERTEX_NORMALS - 1, out=table_index, casting='unsafe')
             worst = max(worst, int(light.max(initial=0)))
-            np.take(VERTEX_NORMALS, index, axis=0, out=out[chunk])
+            np.take(VERTEX_NORMALS, table_index, axis=0, out=out[chunk])
         if worst < NUM_VERTEX_NORMALS:
             return out
-        index = np.arange(len(self)) if frames is None else self._frame_indices(frames)
         # Rare: indices past the table. Those vertices take the mean normal of their faces.
         light_vertices = self.data.frame_verts[index][..., 3]
         bad = light_vertices >= NUM_VERTEX_NORMALS
