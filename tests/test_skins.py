@@ -322,3 +322,19 @@ def test_rendered_quadrants(tmp_path):
     plotter.close()
     for (row, col), colour in {(50, 50): RED, (50, 150): GREEN, (150, 50): BLUE, (150, 150): YELLOW}.items():
         np.testing.assert_allclose(image[row, col, :3], colour, atol=30, err_msg=f'pixel {row, col}')
+
+
+def test_accessor_without_importing_the_package(tmp_path):
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    (tmp_path / 'torch.mdl').write_bytes(torch_mdl(skins=[np.full((8, 8), 9, np.uint8)]))
+    pq.load(tmp_path / 'torch.mdl').frame(0).save(tmp_path / 'torch.vtp')
+    code = (
+        'import sys, pyvista as pv\n'
+        f'mesh = pv.read({str(tmp_path / "torch.vtp")!r})\n'
+        'assert "pyvista_quake" not in sys.modules\n'
+        'print(tuple(mesh.quake.image()[0, 0].tolist()), type(mesh.quake.texture).__name__)\n'
+    )
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
+    assert out.stdout.split('\n')[0] == f'{tuple(int(v) for v in QUAKE_PALETTE[9])} Texture'
