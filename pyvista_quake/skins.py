@@ -95,9 +95,7 @@ class SkinSearch:
         if folder is None:
             return None
         for candidate in (folder, *folder.parents):
-            if (candidate / first).is_dir():
-                return candidate
-            hit = _listdir(candidate).get(first.lower())
+            hit = _listdir(candidate).get(first.lower())  # any letter case
             if hit is not None and (candidate / hit).is_dir():
                 return candidate
         return None
@@ -344,11 +342,6 @@ def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[s
         if data is not None:
             return FoundSkin(name, label, data), tried
     return None, tried
-
-
-def palette_rgb(indices: np.ndarray, palette: np.ndarray) -> np.ndarray:
-    """Map palette indices to RGB: ``uint8`` of shape ``indices.shape + (3,)``."""
-    return palette[indices]
 
 
 def fullbright_mask(indices: np.ndarray) -> np.ndarray:
