@@ -422,7 +422,7 @@ class QuakeModel:
             packed = scratch[: len(frame)]
             source = verts[frame[0] : frame[0] + len(frame)] if run else verts[frame]  # a run: a view, no copy
             # np.take along the vertex axis is several times faster than fancy indexing.
-            np.take(source, point_vertex, axis=1, out=packed)
+            np.take(source, point_vertex, axis=1, out=packed, mode='clip')  # 'raise' would buffer 'out'
             yield chunk, frame, packed
 
     def _output(self, index: np.ndarray) -> np.ndarray:
@@ -468,7 +468,7 @@ class QuakeModel:
             table_index = lookup[: len(light)]
             np.minimum(light, NUM_VERTEX_NORMALS - 1, out=table_index, casting='unsafe')
             worst = max(worst, int(light.max(initial=0)))
-            np.take(VERTEX_NORMALS, table_index, axis=0, out=out[chunk])
+            np.take(VERTEX_NORMALS, table_index, axis=0, out=out[chunk], mode='clip')
         if worst < NUM_VERTEX_NORMALS:
             return out
         # Rare: indices past the table. Those vertices take the mean normal of their faces.
