@@ -405,25 +405,20 @@ class QuakeModel:
         index = self._frame_indices(frames)
         return index, len(index) < 2 or bool(np.all(np.diff(index) == 1))
 
-    def _decode(self, index: np.ndarray, run: bool):
-        """Yield ``(chunk, frame_indices, packed)`` over the frames, a bounded step at a time.
+    def _chunks(self, index: np.ndarray, run: bool):
+        """Yield ``(chunk, frame_indices, verts)`` over the frames, a bounded step at a time.
 
-        ``packed`` holds the mesh points' packed bytes ``(n, points, 4)`` in one
-        scratch buffer reused by every step, so the temporaries cost neither
-        memory nor fresh pages whatever the animation's length.
+        ``verts`` is the packed ``(n, vertices, 4)`` bytes of those frames (a view
+        for a run of consecutive frames).  Callers decode into scratch buffers
+        sized for one step and reused, so temporaries cost neither memory nor
+        fresh pages whatever the animation's length.
         """
-        point_vertex = self.topology.point_vertex
-        step = max(1, min(len(index), self.CHUNK // max(1, len(point_vertex))))
-        scratch = np.empty((step, len(point_vertex), 4), np.uint8)
+        step = max(1, min(len(index), self.CHUNK // max(1, len(self.topology.point_vertex))))
         verts = self.data.frame_verts
         for start in range(0, len(index), step):
             chunk = slice(start, start + step)
             frame = index[chunk]
-            packed = scratch[: len(frame)]
-            source = verts[frame[0] : frame[0] + len(frame)] if run else verts[frame]  # a run: a view, no copy
-            # np.take along the vertex axis is several times faster than fancy indexing.
-            np.take(source, point_vertex, axis=1, out=packed, mode='clip')  # 'raise' would buffer 'out'
-            yield chunk, frame, packed
+            yield chunk, frame, (verts[frame[0] : frame[0] + len(frame)] if run else verts[frame])
 
     def _output(self, index: np.ndarray) -> np.ndarray:
         return np.empty((len(index), len(self.topology.point_vertex), 3), np.float32)
@@ -441,13 +436,21 @@ class QuakeModel:
         """
         index, run = self._selection(frames)
         out = self._output(index)
+        point_vertex = self.topology.point_vertex
         scale, translate = self.data.frame_scale, self.data.frame_translate
-        for chunk, frame, packed in self._decode(index, run):
-            # One coordinate at a time keeps numpy's inner loop long (points), not 3.
+        scratch = None
+        for chunk, frame, verts in self._chunks(index, run):
+            if scratch is None:
+                scratch = np.empty(verts.shape[:2] + (3,), np.float32)
+            vertex_positions = scratch[: len(frame)]
+            # The arithmetic once per file vertex, one coordinate at a time so numpy's
+            # inner loop runs over vertices rather than over 3 ...
             for axis in range(3):
-                target = out[chunk, :, axis]
-                np.multiply(packed[..., axis], scale[frame, axis, None], out=target)
+                target = vertex_positions[..., axis]
+                np.multiply(verts[..., axis], scale[frame, axis, None], out=target)
                 target += translate[frame, axis, None]
+            # ... then whole rows gathered to the mesh points ('raise' would buffer 'out').
+            np.take(vertex_positions, point_vertex, axis=1, out=out[chunk], mode='clip')
         return out
 
     def normals(self, frames: FrameSelection = None) -> np.ndarray:
@@ -459,15 +462,18 @@ class QuakeModel:
         """
         index, run = self._selection(frames)
         out = self._output(index)
-        lookup = None
+        point_vertex = self.topology.point_vertex
+        light_buffer = table_buffer = None
         worst = 0
-        for chunk, _, packed in self._decode(index, run):
-            light = packed[..., 3]
-            if lookup is None:
-                lookup = np.empty(packed.shape[:2], np.intp)  # np.take's own index type: no copy
-            table_index = lookup[: len(light)]
-            np.minimum(light, NUM_VERTEX_NORMALS - 1, out=table_index, casting='unsafe')
+        for chunk, frame, verts in self._chunks(index, run):
+            if light_buffer is None:
+                light_buffer = np.empty((len(frame), len(point_vertex)), np.uint8)
+                table_buffer = np.empty((len(frame), len(point_vertex)), np.intp)  # np.take's index type
+            light = light_buffer[: len(frame)]
+            np.take(verts[..., 3], point_vertex, axis=1, out=light, mode='clip')
             worst = max(worst, int(light.max(initial=0)))
+            table_index = table_buffer[: len(frame)]
+            np.minimum(light, NUM_VERTEX_NORMALS - 1, out=table_index, casting='unsafe')
             np.take(VERTEX_NORMALS, table_index, axis=0, out=out[chunk], mode='clip')
         if worst < NUM_VERTEX_NORMALS:
             return out
