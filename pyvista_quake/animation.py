@@ -91,7 +91,8 @@ def name_prefix(frame_name: str) -> str:
     return _TRAILING_DIGITS.match(frame_name).group(1)  # type: ignore[union-attr]
 
 
-def _unique_key(name: str, taken: Mapping[str, object]) -> str:
+def unique_key(name: str, taken: Mapping[str, object]) -> str:
+    """``name``, or ``name_2``, ``name_3``... whichever is not taken yet."""
     if name not in taken:
         return name
     k = 2
@@ -113,7 +114,7 @@ def group_by_name(frame_names: list[str], fps: float = DEFAULT_FPS) -> dict[str,
         if end < len(frame_names) and name_prefix(frame_names[end]) == name_prefix(frame_names[start]):
             continue
         prefix = name_prefix(frame_names[start]) or 'frame'
-        key = _unique_key(prefix, animations)
+        key = unique_key(prefix, animations)
         animations[key] = Animation.at_fps(key, range(start, end), fps, 'names')
         start = end
     return animations
@@ -128,7 +129,7 @@ def group_animations(groups: list[FrameGroup], frame_names: list[str], source: s
     animations: dict[str, Animation] = {}
     for group in groups:
         frames = range(group.start, group.start + group.count)
-        key = _unique_key(name_prefix(frame_names[group.start]) or 'group', animations)
+        key = unique_key(name_prefix(frame_names[group.start]) or 'group', animations)
         ends = np.asarray(group.intervals, np.float64)
         if np.all(np.isfinite(ends)) and ends[0] > 0 and np.all(np.diff(ends) > 0):
             animations[key] = Animation.from_end_times(key, frames, ends, 'group')

@@ -387,12 +387,22 @@ class QuakeModel:
 
         Each coordinate is ``v * scale + translate`` in float32, in Quake's axes.
         """
-        index = self._frame_indices(frames)
-        packed = self.data.frame_verts[index][..., :3]
-        out = packed.astype(np.float32)
-        out *= self.data.frame_scale[index][:, None, :]
-        out += self.data.frame_translate[index][:, None, :]
+        index, run = self._selection(frames)
+        out = np.empty((len(index), self.data.num_vertices, 3), np.float32)
+        for chunk, frame, verts in self._chunks(index, run):
+            self._scale_into(verts, frame, out[chunk])
         return out
+
+    def _scale_into(self, verts: np.ndarray, frame: np.ndarray, out: np.ndarray) -> None:
+        """``v * scale + translate`` of packed vertices into ``out``, in float32.
+
+        One coordinate at a time, so numpy's inner loop runs over vertices rather than over 3.
+        """
+        scale, translate = self.data.frame_scale, self.data.frame_translate
+        for axis in range(3):
+            target = out[..., axis]
+            np.multiply(verts[..., axis], scale[frame, axis, None], out=target)
+            target += translate[frame, axis, None]
 
     #: Point-frames decoded per step of :meth:`positions` and :meth:`normals`: bounds
     #: their temporaries to a few MB whatever the animation's length.
@@ -437,19 +447,14 @@ class QuakeModel:
         index, run = self._selection(frames)
         out = self._output(index)
         point_vertex = self.topology.point_vertex
-        scale, translate = self.data.frame_scale, self.data.frame_translate
         scratch = None
         for chunk, frame, verts in self._chunks(index, run):
             if scratch is None:
                 scratch = np.empty(verts.shape[:2] + (3,), np.float32)
+            # The arithmetic once per file vertex, then whole rows gathered to the
+            # mesh points ('raise' would buffer 'out').
             vertex_positions = scratch[: len(frame)]
-            # The arithmetic once per file vertex, one coordinate at a time so numpy's
-            # inner loop runs over vertices rather than over 3 ...
-            for axis in range(3):
-                target = vertex_positions[..., axis]
-                np.multiply(verts[..., axis], scale[frame, axis, None], out=target)
-                target += translate[frame, axis, None]
-            # ... then whole rows gathered to the mesh points ('raise' would buffer 'out').
+            self._scale_into(verts, frame, vertex_positions)
             np.take(vertex_positions, point_vertex, axis=1, out=out[chunk], mode='clip')
         return out
 
@@ -519,7 +524,7 @@ class QuakeModel:
                 in_group[group.start : group.start + group.count] = True
             found = {k: a for k, a in found.items() if not in_group[a.frames].any()}
             for key, value in anim.group_animations(groups, names, self.source).items():
-                found[anim._unique_key(key, found)] = value
+                found[anim.unique_key(key, found)] = value
         if self.anm is not None:
             text = self.anm.read_text(encoding='latin-1')
             found.update(anim.parse_anm(text, len(self), str(self.anm)))
