@@ -231,3 +231,13 @@ def test_strict_count_limits():
     skins = [np.zeros((8, 8), np.uint8)] * 33
     with pytest.raises(pq.QuakeFormatError, match='numskins.*strict'):
         pq.load(torch_mdl(skins=skins), strict=True)
+
+
+def test_strict_normal_index():
+    verts = VERTS.copy()
+    verts[2, 3] = 170
+    data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]], [('single', 'a1', verts)])
+    with pytest.warns(pq.QuakeWarning, match='normal table'):
+        pq.load(data).frame(0)
+    with pytest.raises(pq.QuakeFormatError, match='lightnormalindex = 170'):
+        pq.load(data, strict=True)

@@ -121,3 +121,29 @@ def test_malformed_file_raises_quake_format_error(tmp_path):
     path.write_bytes(tetra_md2(header={'num_xyz': 0}))
     with pytest.raises(pq.QuakeFormatError, match='bad.md2.*num_xyz = 0'):
         pv.read(path)
+
+
+def test_reader_frame_and_time_edges(md2_path):
+    reader = pv.get_reader(md2_path)
+    reader.frame = -1
+    assert reader.frame == 2 and reader.read().field_data['frame_name'][0] == 'run1'
+    reader.set_active_time_value(0.0)
+    assert reader.frame == 0
+    reader.set_active_time_value(0.3)  # the end of the last frame's interval
+    assert reader.frame == 2
+    with pytest.raises(ValueError):
+        reader.set_active_time_value(0.31)
+    with pytest.raises(ValueError):
+        reader.set_active_time_value(-0.01)
+    with pytest.raises(ValueError):
+        reader.time_point_value(3)
+    assert reader.read().field_data['time'][0] == pytest.approx(0.2)
+
+
+def test_reader_options_reload_the_model(md2_path):
+    reader = pv.get_reader(md2_path)
+    first = reader.model
+    reader.fps = 20
+    assert reader.model is not first
+    assert reader.time_values == pytest.approx([0.0, 0.05, 0.1])
+    assert reader.strict is False and reader.glcmds is False and reader.skin == 0
