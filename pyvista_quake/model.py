@@ -120,6 +120,7 @@ class QuakeModel:
     ) -> None:
         self.data = data
         self.search = search if search is not None else SkinSearch()
+        self._skin_files: dict[int, FoundSkin | None] = {}
         self._palette = palette
         self.skin = self._check_skin(skin)
         self.strict = strict
@@ -223,7 +224,7 @@ class QuakeModel:
 
     def skin_file(self, index: int = 0) -> FoundSkin | None:
         """Find an MD2 skin's image file; a missing one warns, naming the places tried."""
-        cache = self.__dict__.setdefault('_skin_files', {})
+        cache = self._skin_files
         if index in cache:
             return cache[index]
         if self.skin_names:
@@ -649,20 +650,17 @@ class QuakeModel:
             Frame number; negative numbers count from the end.
 
         """
-        n = len(self)
-        if not -n <= index < n:
-            raise IndexError(f'frame {index} out of range for a model of {n} frames')
-        frame = int(index) % n
-        # One frame: a single gather, no chunking machinery.
-        packed = np.take(self.data.frame_verts[frame], self.topology.point_vertex, axis=0)
-        points = np.multiply(packed[:, :3], self.data.frame_scale[frame], dtype=np.float32)
-        points += self.data.frame_translate[frame]
-        light = packed[:, 3]
+        frame = int(self._frame_indices([index])[0])
+        # One frame: a single gather of its points' packed bytes, no chunking machinery.
+        packed = np.take(self.data.frame_verts[frame : frame + 1], self.topology.point_vertex, axis=1)
+        points = np.empty(packed.shape[:2] + (3,), np.float32)
+        self._scale_into(packed, np.array([frame]), points)
+        light = packed[0, :, 3]
         if int(light.max(initial=0)) < NUM_VERTEX_NORMALS:
             normals = VERTEX_NORMALS.take(light, axis=0)
         else:
             normals = self.normals([frame])[0]
-        return self._polydata(frame, points, normals)
+        return self._polydata(frame, points[0], normals)
 
     def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
         topo = self.topology

@@ -202,7 +202,8 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     @frame.setter
     def frame(self, index: int) -> None:
         self.set_active_animation(None)
-        self.set_active_time_point(int(index) % len(self.model) if -len(self.model) <= index < 0 else index)
+        index = int(index)
+        self.set_active_time_point(index + len(self.model) if index < 0 else index)
 
     # -- TimeReader ----------------------------------------------------------------
     @property
