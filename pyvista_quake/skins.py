@@ -303,10 +303,10 @@ def read_palette(palette: str | Path | np.ndarray | None) -> np.ndarray:
     if palette is None:
         return QUAKE_PALETTE
     if isinstance(palette, (str, Path)):
-        raw = np.frombuffer(Path(palette).read_bytes(), np.uint8)
-        if raw.size < 768:
-            raise QuakeFormatError(str(palette), 'palette', raw.size, 'a palette.lmp holds 768 bytes')
-        return raw[:768].reshape(256, 3)
+        found = _palette_from_bytes(Path(palette).read_bytes())
+        if found is None:
+            raise QuakeFormatError(str(palette), 'palette', Path(palette).stat().st_size, 'a palette.lmp holds 768 bytes')
+        return found
     array = np.asarray(palette)
     if array.shape != (256, 3):
         raise ValueError(f'a palette is 256 x 3 values, not {array.shape}')
@@ -318,9 +318,14 @@ def read_palette(palette: str | Path | np.ndarray | None) -> np.ndarray:
 def find_palette(search: SkinSearch) -> np.ndarray | None:
     """The game's own ``gfx/palette.lmp`` in the search roots, if there is one."""
     found, _ = _find_exact(search, 'gfx/palette.lmp')
-    if found is None or len(found.data) < 768:
+    return None if found is None else _palette_from_bytes(found.data)
+
+
+def _palette_from_bytes(data: bytes) -> np.ndarray | None:
+    """The 256 RGB entries of a ``palette.lmp``, or ``None`` for a file too short to be one."""
+    if len(data) < 768:
         return None
-    return np.frombuffer(found.data, np.uint8)[:768].reshape(256, 3)
+    return np.frombuffer(data, np.uint8)[:768].reshape(256, 3)
 
 
 def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[str]]:
