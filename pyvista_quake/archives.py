@@ -132,6 +132,8 @@ class ZipArchive(Archive):
 
 
 _OPEN: dict[Path, Archive] = {}
+#: Archives kept open for reuse, most recent last.
+MAX_OPEN = 16
 
 
 def open_archive(path: str | Path) -> Archive:
@@ -153,7 +155,10 @@ def open_archive(path: str | Path) -> Archive:
         head = handle.read(4)
     archive: Archive = PakArchive(path) if head == PAK_IDENT else ZipArchive(path)
     archive._stat = (stat.st_size, stat.st_mtime_ns)  # type: ignore[attr-defined]
+    _OPEN.pop(key, None)
     _OPEN[key] = archive
+    while len(_OPEN) > MAX_OPEN:  # a PAK is held in memory: keep only the latest few
+        del _OPEN[next(iter(_OPEN))]
     return archive
 
 
