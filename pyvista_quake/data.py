@@ -125,6 +125,9 @@ class ModelData:
         for a malformed list.
     trailing : bytes
         Data after the last section (Quake ME's ``QMEX`` block, for one).
+    file : object
+        The format's records this data was read from (``MD2File`` or
+        ``MDLFile``): every byte of the file, written back as it was.
 
     """
 
@@ -145,6 +148,7 @@ class ModelData:
     frame_groups: list[FrameGroup] = field(default_factory=list)
     gl_commands: Callable[[], list[GLCommand]] | None = None
     trailing: bytes = b''
+    file: Any = None
 
     @property
     def num_frames(self) -> int:

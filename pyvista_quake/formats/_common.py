@@ -77,6 +77,33 @@ class Bounds:
             raise self.error(field, float(values[bad].flat[0]), 'must be a finite number')
 
 
+def unclaimed(buffer: bytes | memoryview, claimed: list[tuple[int, int]]) -> list[tuple[int, bytes]]:
+    """The runs of ``buffer`` outside every ``[start, end)`` range of ``claimed``, as ``(offset, bytes)``.
+
+    Works on the handful of section ranges, never byte by byte.
+    """
+    gaps = []
+    position = 0
+    for start, end in sorted(claimed):
+        if start > position:
+            gaps.append((position, bytes(buffer[position:start])))
+        position = max(position, end)
+    if position < len(buffer):
+        gaps.append((position, bytes(buffer[position:])))
+    return gaps
+
+
+def place(parts: list[tuple[int, np.ndarray | bytes]], gaps: list[tuple[int, bytes]] = ()) -> bytes:
+    """Lay records out at their byte offsets, over the given gap bytes (zeros elsewhere)."""
+    blobs = [(offset, data if isinstance(data, bytes) else data.tobytes()) for offset, data in parts]
+    blobs = list(gaps) + blobs
+    size = max((offset + len(data) for offset, data in blobs), default=0)
+    out = bytearray(size)
+    for offset, data in blobs:
+        out[offset : offset + len(data)] = data
+    return bytes(out)
+
+
 def record_view(
     buffer: bytes | memoryview, dtype: np.dtype, offsets: np.ndarray
 ) -> np.ndarray:
@@ -114,6 +141,14 @@ class FormatSpec:
         File extensions, lower case with the dot.
     read : callable
         ``read(buffer, source, strict=False) -> ModelData``.
+    write : callable
+        ``write(data: ModelData) -> bytes``: the file of a model.
+    encode : callable
+        ``encode(data: ModelData, base=None) -> record``: the records of a
+        changed model, keeping what is unchanged from the ``base`` records.
+    quantize : callable
+        ``quantize(data, frames, positions) -> (verts, scale, translate)``:
+        packs float positions of some frames as the format does.
 
     """
 
@@ -121,16 +156,34 @@ class FormatSpec:
     magic: bytes
     extensions: tuple[str, ...]
     read: Callable[..., ModelData]
+    write: Callable[..., bytes]
+    encode: Callable[..., object]
+    quantize: Callable[..., tuple]
 
 
 FORMATS: dict[str, FormatSpec] = {}
 
 
-def register_format(
-    name: str, magic: bytes, extensions: tuple[str, ...], read: Callable[..., ModelData]
-) -> None:
-    """Make a format known to :func:`read_buffer` by its magic bytes."""
-    FORMATS[name] = FormatSpec(name, magic, extensions, read)
+def register_format(name: str, magic: bytes, extensions: tuple[str, ...], **functions: Callable) -> None:
+    """Make a format known to :func:`read_buffer` by its magic bytes, and to the writers by its extensions."""
+    FORMATS[name] = FormatSpec(name, magic, extensions, **functions)
+
+
+def format_for_path(path: str) -> FormatSpec:
+    """The format a file name's extension names (any letter case).
+
+    Raises
+    ------
+    ValueError
+        If no format has that extension.
+
+    """
+    suffix = '.' + str(path).rsplit('.', 1)[-1].lower() if '.' in str(path) else ''
+    for spec in FORMATS.values():
+        if suffix in spec.extensions:
+            return spec
+    known = ', '.join(e for s in FORMATS.values() for e in s.extensions)
+    raise ValueError(f'{path}: cannot tell the Quake model format from the extension {suffix or "(none)"!r}; use {known}')
 
 
 def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool = False) -> ModelData:

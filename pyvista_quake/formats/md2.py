@@ -7,16 +7,21 @@ format-neutral :class:`~pyvista_quake.data.ModelData`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from dataclasses import field
 import functools
 
 import numpy as np
 
 from pyvista_quake.data import GLCommand
 from pyvista_quake.data import ModelData
+from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import cstrings
-from pyvista_quake.formats._common import record_view
+from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
+from pyvista_quake.formats._common import unclaimed
+from pyvista_quake.formats._strips import strips_and_fans
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDP2'
@@ -71,8 +76,52 @@ def frame_dtype(num_xyz: int, framesize: int) -> np.dtype:
     )
 
 
+@dataclass
+class MD2File:
+    """Every byte of an MD2, as records of the layout's dtypes.
+
+    Attributes
+    ----------
+    header : numpy.ndarray
+        One :data:`HEADER` record, shape ``(1,)``.
+    skins : numpy.ndarray
+        :data:`SKIN` records: 64-byte names, kept whole (bytes after the zero too).
+    st : numpy.ndarray
+        :data:`ST` records (``dstvert_t``), used by a triangle or not.
+    triangles : numpy.ndarray
+        :data:`TRIANGLE` records (``dtriangle_t``).
+    frames : numpy.ndarray
+        :func:`frame_dtype` records, ``framesize`` bytes each (padding kept).
+    glcmds : numpy.ndarray
+        The OpenGL command list as ``int32`` words, as stored.
+    gaps : list of (int, bytes)
+        Bytes no section claims, by offset: holes between sections and
+        whatever follows the last one.
+    source : str
+        Where the bytes came from, for messages.
+
+    """
+
+    header: np.ndarray
+    skins: np.ndarray
+    st: np.ndarray
+    triangles: np.ndarray
+    frames: np.ndarray
+    glcmds: np.ndarray
+    gaps: list[tuple[int, bytes]] = field(default_factory=list)
+    source: str = '<bytes>'
+
+    def sections(self) -> list[tuple[str, np.ndarray]]:
+        """``(offset field, records)`` of each section, in the header's field order."""
+        return list(zip(OFFSET_FIELDS, (self.skins, self.st, self.triangles, self.frames, self.glcmds)))
+
+
+#: Offset fields of the header, in id's section order (``qdata`` writes them so).
+OFFSET_FIELDS = ('ofs_skins', 'ofs_st', 'ofs_tris', 'ofs_frames', 'ofs_glcmds')
+
+
 def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = False) -> ModelData:
-    """Parse an MD2 model.
+    """Parse an MD2 model into format-neutral data.
 
     Parameters
     ----------
@@ -87,7 +136,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
     Returns
     -------
     ModelData
-        The model's content, frames still packed.
+        The model's content, frames still packed; ``file`` holds every byte.
 
     Raises
     ------
@@ -96,10 +145,16 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
         ``strict``).
 
     """
+    return to_data(parse(buffer, source, strict=strict))
+
+
+def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = False) -> MD2File:
+    """Parse an MD2 into its records, keeping every byte (see :func:`read`)."""
     check = Bounds(source, len(buffer))
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    h = dict(zip(HEADER.names, np.frombuffer(buffer, HEADER, 1)[0].item()))
+    header = np.frombuffer(buffer, HEADER, 1).copy()
+    h = dict(zip(HEADER.names, header[0].item()))
     if h['ident'] != IDENT:
         raise check.error('ident', h['ident'], f'expected {IDENT!r}')
     if h['version'] != VERSION:
@@ -119,63 +174,86 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
     if strict:
         _check_limits(check, h)
 
-    sections = (
-        ('ofs_skins', h['num_skins'], SKIN.itemsize),
-        ('ofs_st', num_st, ST.itemsize),
-        ('ofs_tris', num_tris, TRIANGLE.itemsize),
-        ('ofs_frames', num_frames, framesize),
-        ('ofs_glcmds', h['num_glcmds'], 4),
-    )
-    for field, count, itemsize in sections:
-        check.section(field, h[field], count, itemsize)
-        if count and h[field] < HEADER.itemsize:
-            raise check.error(field, h[field], f'section overlaps the {HEADER.itemsize}-byte header')
+    sizes = (SKIN.itemsize, ST.itemsize, TRIANGLE.itemsize, framesize, 4)
+    counts = (h['num_skins'], num_st, num_tris, num_frames, h['num_glcmds'])
+    for field_name, count, itemsize in zip(OFFSET_FIELDS, counts, sizes):
+        check.section(field_name, h[field_name], count, itemsize)
+        if count and h[field_name] < HEADER.itemsize:
+            raise check.error(field_name, h[field_name], f'section overlaps the {HEADER.itemsize}-byte header')
 
-    skins = np.frombuffer(buffer, SKIN, h['num_skins'], h['ofs_skins'] if h['num_skins'] else 0)
-    if strict and (skins['name'].view(np.uint8).reshape(-1, MAX_SKINNAME)[:, -1] != 0).any():
+    def view(dtype, count: int, offset_field: str) -> np.ndarray:
+        return np.ndarray((count,), dtype=dtype, buffer=buffer, offset=h[offset_field] if count else 0)
+
+    record = MD2File(
+        header=header,
+        skins=view(SKIN, h['num_skins'], 'ofs_skins'),
+        st=view(ST, num_st, 'ofs_st'),
+        triangles=view(TRIANGLE, num_tris, 'ofs_tris'),
+        frames=view(frame_dtype(num_xyz, framesize), num_frames, 'ofs_frames'),
+        glcmds=view(np.dtype('<i4'), h['num_glcmds'], 'ofs_glcmds'),
+        source=source,
+    )
+    claimed = [(0, HEADER.itemsize)] + [
+        (h[f], h[f] + c * s) for f, c, s in zip(OFFSET_FIELDS, counts, sizes) if c
+    ]
+    record.gaps = unclaimed(buffer, claimed)
+
+    if strict and (record.skins['name'].view(np.uint8).reshape(-1, MAX_SKINNAME)[:, -1] != 0).any():
         raise check.error('skin name', '', f'not ended by a zero byte within {MAX_SKINNAME} bytes')
-    st = np.frombuffer(buffer, ST, num_st, h['ofs_st'])
-    tris = np.frombuffer(buffer, TRIANGLE, num_tris, h['ofs_tris'])
-    index_xyz = tris['index_xyz'].astype(np.int32)
-    index_st = tris['index_st'].astype(np.int32)
-    check.indices('index_xyz', index_xyz, num_xyz)
-    check.indices('index_st', index_st, num_st)
-
-    frames = np.ndarray(
-        (num_frames,),
-        dtype=frame_dtype(num_xyz, framesize),
-        buffer=buffer,
-        offset=h['ofs_frames'],
-    )
-    scale = frames['scale']
-    translate = frames['translate']
-    check.finite('frame scale', scale)
-    check.finite('frame translate', translate)
-    verts = frames['verts']
+    check.indices('index_xyz', record.triangles['index_xyz'], num_xyz)
+    check.indices('index_st', record.triangles['index_st'], num_st)
+    check.finite('frame scale', record.frames['scale'])
+    check.finite('frame translate', record.frames['translate'])
     if strict:
-        _check_normals(check, verts)
+        _check_normals(check, record.frames['verts'])
+    return record
 
-    glcmds = np.frombuffer(buffer, '<i4', h['num_glcmds'], h['ofs_glcmds'] if h['num_glcmds'] else 0)
-    end = max([HEADER.itemsize] + [h[f] + c * s for f, c, s in sections if c])
 
-    st_pixels = st.view(np.int16).reshape(-1, 2)  # (s, t) pairs
+def to_data(record: MD2File) -> ModelData:
+    """The format-neutral view of an MD2's records (no copy of the frames)."""
+    h = dict(zip(HEADER.names, record.header[0].item()))
+    check = Bounds(record.source, 0)
+    index_xyz = record.triangles['index_xyz'].astype(np.int32)
+    index_st = record.triangles['index_st'].astype(np.int32)
+    st_pixels = record.st.view(np.int16).reshape(-1, 2)  # (s, t) pairs
+    end = max([HEADER.itemsize] + [int(h[f]) + len(a) * a.dtype.itemsize for f, a in record.sections() if len(a)])
+    glcmds = record.glcmds
+    num_xyz = h['num_xyz']
     return ModelData(
         format='md2',
-        source=source,
+        source=record.source,
         header={k: (v.decode('latin-1') if isinstance(v, bytes) else v) for k, v in h.items()},
         skin_width=h['skinwidth'],
         skin_height=h['skinheight'],
-        skin_names=cstrings(skins['name']),
-        frame_verts=verts,
-        frame_scale=scale,
-        frame_translate=translate,
-        frame_names=frames['name'],
+        skin_names=cstrings(record.skins['name']),
+        frame_verts=record.frames['verts'],
+        frame_scale=record.frames['scale'],
+        frame_translate=record.frames['translate'],
+        frame_names=record.frames['name'],
         triangle_vertices=index_xyz,
         triangle_st=st_pixels[index_st].astype(np.int32),
         triangle_st_key=index_st.astype(np.int64),
         gl_commands=lambda: parse_glcmds(glcmds, num_xyz, check),
-        trailing=bytes(buffer[end:]),
+        trailing=b''.join(data for offset, data in record.gaps if offset >= end),
+        file=record,
     )
+
+
+def write(record: MD2File) -> bytes:
+    """The bytes of an MD2: the header, each section at its offset, the gaps between.
+
+    A record read by :func:`parse` and not changed gives back the file it was
+    read from, byte for byte.
+    """
+    h = record.header[0]
+    expected = {'num_skins': record.skins, 'num_st': record.st, 'num_tris': record.triangles,
+                'num_frames': record.frames, 'num_glcmds': record.glcmds}  # fmt: skip
+    for count_field, records in expected.items():
+        if int(h[count_field]) != len(records):
+            raise ValueError(f'{record.source}: header {count_field} = {int(h[count_field])}, records hold {len(records)}')
+    if int(h['framesize']) != record.frames.dtype.itemsize:
+        raise ValueError(f'{record.source}: header framesize does not match the frame records')
+    return place([(0, record.header)] + [(int(h[f]), a) for f, a in record.sections() if len(a)], record.gaps)
 
 
 def parse_glcmds(words: np.ndarray, num_xyz: int, check: Bounds) -> list[GLCommand]:
@@ -229,5 +307,147 @@ def _check_normals(check: Bounds, verts: np.ndarray) -> None:
     if top >= NUM_VERTEX_NORMALS:
         raise check.error('lightnormalindex', top, f'past the {NUM_VERTEX_NORMALS}-entry normal table (strict)')
 
+# -- writing a changed model ------------------------------------------------------------
+def quantize(data: ModelData, frames: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pack new positions of some frames, each over its own bounds (``scale``/``translate`` per frame).
 
-register_format('md2', IDENT, ('.md2',), read)
+    Returns the whole model's ``uint8`` ``(frames, vertices, 3)`` coordinates,
+    ``scale`` and ``translate``, the other frames unchanged.
+    """
+    xyz = np.array(data.frame_verts[..., :3])
+    scale = np.array(data.frame_scale, np.float32)
+    translate = np.array(data.frame_translate, np.float32)
+    if len(frames):
+        packed, scale[frames], translate[frames] = _pack.quantize(positions, positions.min(axis=1), positions.max(axis=1))
+        xyz[frames] = packed
+    return xyz, scale, translate
+
+
+def encode(data: ModelData, base: MD2File | None = None) -> MD2File:
+    """The records of a model, laid out afresh in id's section order.
+
+    What ``data`` shares with the ``base`` records (skin names, texture
+    coordinates and triangles, GL commands for unchanged triangles) is kept
+    from them; a new triangle or texture coordinate gets a new ``st`` table and
+    a new OpenGL command list of strips and fans.
+
+    Raises
+    ------
+    ValueError
+        If the model does not fit the format (indices past ``int16``, a skin
+        name longer than 63 bytes).
+
+    """
+    source = data.source
+    num_frames, num_xyz = data.frame_verts.shape[:2]
+    if num_frames < 1 or num_xyz < 1 or len(data.triangle_vertices) < 1:
+        raise ValueError(f'{source}: an MD2 needs at least one frame, vertex and triangle')
+    _fits('num_xyz', num_xyz - 1, np.int16, source)
+    _fits('num_tris', len(data.triangle_vertices), np.int32, source)
+    tv = np.asarray(data.triangle_vertices, np.int64)
+    st_pixels = np.asarray(data.triangle_st, np.int64)
+    same = base is not None and _same_triangles(base, tv, st_pixels)
+    if same:
+        st, triangles = base.st, base.triangles
+    else:
+        _fits('texture coordinate', int(np.abs(st_pixels).max(initial=0)), np.int16, source)
+        pairs, index_st = np.unique(st_pixels.reshape(-1, 2), axis=0, return_inverse=True)
+        _fits('num_st', len(pairs) - 1, np.int16, source)
+        st = np.zeros(len(pairs), ST)
+        st['s'], st['t'] = pairs[:, 0], pairs[:, 1]
+        triangles = np.zeros(len(tv), TRIANGLE)
+        triangles['index_xyz'] = tv
+        triangles['index_st'] = index_st.reshape(-1, 3)
+
+    if base is not None and cstrings(base.skins['name']) == list(data.skin_names):
+        skins = base.skins
+    else:
+        skins = np.zeros(len(data.skin_names), SKIN)
+        for i, name in enumerate(data.skin_names):
+            raw = name.encode('latin-1')
+            if len(raw) >= MAX_SKINNAME:
+                raise ValueError(f'{source}: skin name {name!r} is longer than {MAX_SKINNAME - 1} bytes')
+            skins['name'][i] = raw
+
+    framesize = FRAME_HEADER_SIZE + 4 * num_xyz
+    frames = np.zeros(num_frames, frame_dtype(num_xyz, framesize))
+    frames['scale'] = data.frame_scale
+    frames['translate'] = data.frame_translate
+    frames['name'] = data.frame_names
+    frames['verts'] = data.frame_verts
+
+    if same and len(base.glcmds):
+        glcmds = base.glcmds
+    else:
+        glcmds = build_glcmds(triangles, st, data.skin_width, data.skin_height)
+
+    header = np.zeros(1, HEADER)
+    header['ident'], header['version'] = IDENT, VERSION
+    header['skinwidth'], header['skinheight'] = data.skin_width, data.skin_height
+    header['framesize'] = framesize
+    counts = {'num_skins': skins, 'num_xyz': range(num_xyz), 'num_st': st, 'num_tris': triangles,
+              'num_glcmds': glcmds, 'num_frames': frames}  # fmt: skip
+    for name, items in counts.items():
+        header[name] = len(items)
+    record = MD2File(header, skins, st, triangles, frames, glcmds, [], source)
+    position = HEADER.itemsize
+    for offset_field, records in record.sections():
+        header[offset_field] = position
+        position += len(records) * records.dtype.itemsize
+    header['ofs_end'] = position
+    return record
+
+
+def engine_limits(record: MD2File) -> list[str]:
+    """What Quake II would refuse in a file the format can hold, one sentence each."""
+    h = record.header[0]
+    limits = (('num_xyz', MAX_VERTS, 'MAX_VERTS'), ('num_frames', MAX_FRAMES, 'MAX_FRAMES'),
+              ('skinheight', MAX_SKINHEIGHT, 'MAX_LBM_HEIGHT'), ('num_tris', MAX_TRIANGLES, 'MAX_TRIANGLES'),
+              ('num_skins', MAX_MD2SKINS, 'MAX_MD2SKINS'))  # fmt: skip
+    return [
+        f'{field_name} = {int(h[field_name])} exceeds Quake II\'s {name} ({limit}); the game will not load it'
+        for field_name, limit, name in limits
+        if int(h[field_name]) > limit
+    ]
+
+
+def build_glcmds(triangles: np.ndarray, st: np.ndarray, skinwidth: int, skinheight: int) -> np.ndarray:
+    """A fresh OpenGL command list: strips and fans covering each triangle once, ended by a zero word.
+
+    Texture coordinates are texel centres, ``(s + 0.5) / skinwidth``, as
+    Quake II's tools store them.
+    """
+    index_xyz = triangles['index_xyz'].astype(np.int64)
+    index_st = triangles['index_st'].astype(np.int64)
+    commands = strips_and_fans(index_xyz * max(len(st), 1) + index_st)
+    lengths = np.array([len(corners) for _, corners in commands], np.int64)
+    corners = np.concatenate([np.asarray(c, np.int64) for _, c in commands])
+    words = np.zeros(int(lengths.sum()) * 3 + len(commands) + 1, '<i4')
+    # Each command: its count word, then three words per vertex.
+    starts = np.concatenate([[0], np.cumsum(1 + 3 * lengths)[:-1]])
+    kinds = np.array([1 if kind == 'strip' else -1 for kind, _ in commands], np.int64)
+    words[starts] = kinds * lengths
+    vertex_words = np.repeat(starts + 1, lengths) + 3 * (np.arange(len(corners)) - np.repeat(np.cumsum(lengths) - lengths, lengths))
+    st_index = index_st.ravel()[corners]
+    texel = np.empty((len(corners), 2), '<f4')
+    texel[:, 0] = (st['s'][st_index] + np.float32(0.5)) / np.float32(max(skinwidth, 1))
+    texel[:, 1] = (st['t'][st_index] + np.float32(0.5)) / np.float32(max(skinheight, 1))
+    words[vertex_words] = texel[:, 0].view('<i4')
+    words[vertex_words + 1] = texel[:, 1].view('<i4')
+    words[vertex_words + 2] = index_xyz.ravel()[corners]
+    return words
+
+
+def _same_triangles(base: MD2File, tv: np.ndarray, st_pixels: np.ndarray) -> bool:
+    if len(base.triangles) != len(tv):
+        return False
+    base_st = base.st.view(np.int16).reshape(-1, 2)[base.triangles['index_st']]
+    return bool(np.array_equal(base.triangles['index_xyz'], tv) and np.array_equal(base_st, st_pixels))
+
+
+def _fits(name: str, value: int, dtype, source: str) -> None:
+    if value > np.iinfo(dtype).max:
+        raise ValueError(f'{source}: {name} {value} does not fit the MD2 format ({np.dtype(dtype).name} on disk)')
+
+
+register_format('md2', IDENT, ('.md2',), read=read, write=write, encode=encode, quantize=quantize)
