@@ -13,6 +13,7 @@ from functools import cached_property
 import numpy as np
 import pyvista as pv
 
+from pyvista_quake import fields as keys
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.skins import decode_image
 from pyvista_quake.skins import fullbright_mask
@@ -48,59 +49,59 @@ class QuakeAccessor:
     @property
     def format(self) -> str | None:
         """``'md2'``, ``'mdl'``, or ``None`` for a dataset that is not a Quake frame."""
-        return self._text('format')
+        return self._text(keys.FORMAT)
 
     @property
     def frame_name(self) -> str | None:
         """Name of the frame."""
-        return self._text('frame_name')
+        return self._text(keys.FRAME_NAME)
 
     @property
     def skins(self) -> list[str]:
         """Names of the model's skins (MD2 image paths; ``skin N`` for MDL pictures)."""
-        names = self._field('skin_names')
+        names = self._field(keys.SKIN_NAMES)
         if names is not None:
             return [str(n) for n in names]
-        count = self._field('num_skins')
+        count = self._field(keys.NUM_SKINS)
         return [f'skin {i}' for i in range(int(count[0]))] if count is not None else []
 
     @property
     def skin(self) -> int | None:
         """Index of the skin the mesh carries, or ``None``."""
-        index = self._field('skin_index')
+        index = self._field(keys.SKIN_INDEX)
         return int(index[0]) if index is not None else None
 
     @property
     def skin_location(self) -> str | None:
         """Where an MD2 skin was found (a path, or ``archive:member``)."""
-        return self._text('skin_location')
+        return self._text(keys.SKIN_LOCATION)
 
     @cached_property
     def _pictures(self) -> np.ndarray | None:
         """All RGB(A) pictures of the skin, ``(n, height, width, channels)``."""
-        encoded = self._field('skin_file')
+        encoded = self._field(keys.SKIN_FILE)
         if encoded is not None:
             image = decode_image(np.asarray(encoded, np.uint8).tobytes(), self.skin_location or '<skin>')
             return None if image is None else image[None]
         indices = self.palette_indices
         if indices is None:
             return None
-        palette = np.asarray(self._field('skin_palette'), np.uint8).reshape(256, 3)
+        palette = np.asarray(self._field(keys.SKIN_PALETTE), np.uint8).reshape(256, 3)
         return palette[indices]
 
     @property
     def palette_indices(self) -> np.ndarray | None:
         """An MDL skin's palette indices, ``(n, height, width)``; ``None`` for MD2."""
-        pixels = self._field('skin_pixels')
+        pixels = self._field(keys.SKIN_PIXELS)
         if pixels is None:
             return None
-        shape = tuple(int(v) for v in self._field('skin_picture_shape'))
+        shape = tuple(int(v) for v in self._field(keys.SKIN_PICTURE_SHAPE))
         return np.asarray(pixels, np.uint8).reshape(shape)
 
     @property
     def skin_times(self) -> np.ndarray | None:
         """End time of each picture of an animated MDL skin group; ``None`` otherwise."""
-        times = self._field('skin_times')
+        times = self._field(keys.SKIN_TIMES)
         return None if times is None else np.asarray(times, np.float64)
 
     def image(self, picture: int = 0) -> np.ndarray | None:
@@ -136,12 +137,13 @@ class QuakeAccessor:
         """
         from pyvista_quake import load  # noqa: PLC0415 - the accessor module loads lazily
 
-        source = self._text('source')
+        source = self._text(keys.SOURCE)
         if source is None:
             raise ValueError('this mesh does not name the model file it came from; load it with skin=...')
         model = load(source, skin=index)
-        for name in [n for n in self._mesh.field_data.keys() if n.startswith('skin_') and n != 'skin_names']:
-            del self._mesh.field_data[name]
+        for name in keys.SKIN_KEYS:
+            if name in self._mesh.field_data:
+                del self._mesh.field_data[name]
         if model.skin is not None:
             for key, value in model.skin_fields(model.skin).items():
                 self._mesh.field_data[key] = value

@@ -20,13 +20,12 @@ from pathlib import Path
 import re
 from typing import Iterable
 from typing import Mapping
-import warnings
 
 import numpy as np
 
 from pyvista_quake.data import FrameGroup
 from pyvista_quake.errors import QuakeFormatError
-from pyvista_quake.errors import QuakeWarning
+from pyvista_quake._warnings import warn_external
 
 #: Frames per second of a frame that has no timing of its own: Quake II's
 #: server frame is 0.1 s and Quake animates its monsters at 10 Hz.
@@ -134,12 +133,9 @@ def group_animations(groups: list[FrameGroup], frame_names: list[str], source: s
         if np.all(np.isfinite(ends)) and ends[0] > 0 and np.all(np.diff(ends) > 0):
             animations[key] = Animation.from_end_times(key, frames, ends, 'group')
         else:
-            warnings.warn(
+            warn_external(
                 f'{source}: frame group at frame {group.start} has intervals {ends.tolist()} that do not '
-                f'increase from above 0; playing it at {DEFAULT_FPS:g} fps',
-                QuakeWarning,
-                stacklevel=3,
-            )
+                f'increase from above 0; playing it at {DEFAULT_FPS:g} fps')
             animations[key] = Animation.at_fps(key, frames, DEFAULT_FPS, 'group')
     return animations
 
@@ -259,3 +255,32 @@ def sample(times: np.ndarray, duration: float, t: float, *, loop: bool = True) -
     alpha = (t - times[k]) / span if span > 0 else 0.0
     k_next = k + 1 if k + 1 < n else (0 if loop else k)
     return k, k_next, float(min(max(alpha, 0.0), 1.0))
+
+
+def model_animations(
+    frame_names: list[str],
+    groups: list[FrameGroup],
+    fps: float,
+    anm: Path | None,
+    user: Mapping,
+    source: str,
+) -> dict[str, Animation]:
+    """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller.
+
+    Each source overrides the one before: a frame group replaces the
+    name-based animation of its frames, a ``.anm`` or caller entry replaces
+    one of the same name.
+    """
+    n = len(frame_names)
+    found = group_by_name(frame_names, fps)
+    if groups:
+        in_group = np.zeros(n, bool)
+        for group in groups:
+            in_group[group.start : group.start + group.count] = True
+        found = {k: a for k, a in found.items() if not in_group[a.frames].any()}
+        for key, value in group_animations(groups, frame_names, source).items():
+            found[unique_key(key, found)] = value
+    if anm is not None:
+        found.update(parse_anm(anm.read_text(encoding='latin-1'), n, str(anm)))
+    found.update(user_animations(user, n, fps))
+    return found

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pyvista as pv
 
-from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
 from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.loading import LoadOptions
 from pyvista_quake.model import QuakeModel
 from pyvista_quake.mesh import vtk_array
 
@@ -25,7 +25,7 @@ class _QuakeSource(pv.BaseVTKReader):
 
     def __init__(self) -> None:
         super().__init__()
-        self.options: dict[str, Any] = {'strict': False, 'glcmds': False, 'fps': DEFAULT_FPS}
+        self.options = LoadOptions()
         self.model: QuakeModel | None = None
         self.error: QuakeFormatError | None = None
         self._animation: Animation | None = None
@@ -38,7 +38,7 @@ class _QuakeSource(pv.BaseVTKReader):
         self.model, self._animation, self.error = None, None, None
         self.time_point = 0
         try:
-            self.model = load(self._filename, **self.options)
+            self.model = load(self._filename, **vars(self.options))
         except QuakeFormatError as error:
             # pv.read turns a ValueError raised while making the reader into a bare
             # OSError; keep ours for read(), where it reaches the user intact.
@@ -104,14 +104,14 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
         return self.reader
 
     def _reload(self, **options: Any) -> None:
-        self._source.options.update(options)
+        self._source.options = self._source.options.replace(**options)
         self._update_information()
 
     # -- options ------------------------------------------------------------------
     @property
     def strict(self) -> bool:
         """Apply the game engine's own limits as errors."""
-        return self._source.options['strict']
+        return self._source.options.strict
 
     @strict.setter
     def strict(self, value: bool) -> None:
@@ -120,7 +120,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     @property
     def glcmds(self) -> bool:
         """Build frames from an MD2's OpenGL commands (strips and fans) instead of its triangles."""
-        return self._source.options['glcmds']
+        return self._source.options.glcmds
 
     @glcmds.setter
     def glcmds(self, value: bool) -> None:
@@ -129,7 +129,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     @property
     def fps(self) -> float:
         """Frame rate of frames that have no timing of their own."""
-        return self._source.options['fps']
+        return self._source.options.fps
 
     @fps.setter
     def fps(self, value: float) -> None:
@@ -138,7 +138,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     @property
     def skin(self) -> int | None:
         """Which skin travels with the frames; ``None`` for none."""
-        return self._source.options.get('skin', 0)
+        return self._source.options.skin
 
     @skin.setter
     def skin(self, value: int | None) -> None:
@@ -147,7 +147,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     @property
     def search_paths(self) -> list:
         """Extra folders or PAK/PK3 files to look for skins in."""
-        return list(self._source.options.get('search_paths') or [])
+        return list(self._source.options.search_paths)
 
     @search_paths.setter
     def search_paths(self, value) -> None:

@@ -28,7 +28,7 @@ from pyvista_quake.archives import is_archive
 from pyvista_quake.archives import normalise_member
 from pyvista_quake.archives import open_archive
 from pyvista_quake.errors import QuakeFormatError
-from pyvista_quake.errors import QuakeWarning
+from pyvista_quake._warnings import warn_external
 from pyvista_quake.formats.tables import FULLBRIGHT_START
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 
@@ -162,7 +162,7 @@ class SkinSearch:
         tried: list[str] = []
         clean = name.replace('\\', '/')
         if '..' in PurePosixPath(clean).parts:
-            warnings.warn(f'skin name {name!r} leaves the game folder; refused', QuakeWarning, stacklevel=2)
+            warn_external(f'skin name {name!r} leaves the game folder; refused')
             return None, tried
         if _is_absolute(clean):
             # Someone's own disk path (C:\\models\\skin.bmp): only its last component
@@ -217,7 +217,7 @@ def _safe_open(path: Path) -> Archive | None:
     try:
         return open_archive(path)
     except (QuakeFormatError, OSError) as error:
-        warnings.warn(f'archive {path} skipped: {error}', QuakeWarning, stacklevel=4)
+        warn_external(f'archive {path} skipped: {error}')
         return None
 
 
@@ -256,7 +256,7 @@ def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None
         try:
             return label, place.read(key)
         except QuakeFormatError as error:
-            warnings.warn(str(error), QuakeWarning, stacklevel=4)
+            warn_external(str(error))
             return label, None
     target = place / relative
     label = str(target)
@@ -294,7 +294,7 @@ def decode_image(data: bytes, label: str = '<image>') -> np.ndarray | None:
                 mode = 'RGBA' if 'A' in image.getbands() or 'transparency' in image.info else 'RGB'
                 return np.asarray(image.convert(mode))
     except Exception as error:  # noqa: BLE001 - Pillow raises many kinds for a broken file
-        warnings.warn(f'{label}: skin not decoded ({type(error).__name__}: {error})', QuakeWarning, stacklevel=2)
+        warn_external(f'{label}: skin not decoded ({type(error).__name__}: {error})')
         return None
 
 
@@ -352,3 +352,176 @@ def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[s
 def fullbright_mask(indices: np.ndarray) -> np.ndarray:
     """Which pixels Quake draws fullbright (palette indices 224-255)."""
     return indices >= FULLBRIGHT_START
+
+
+# -- a model's skins ----------------------------------------------------------------------
+
+
+class ModelSkins:
+    """The skins of one model: found (MD2) or embedded (MDL), decoded on demand.
+
+    Parameters
+    ----------
+    data : ModelData
+        The model's content.
+    search : SkinSearch
+        Where an MD2's skin files are looked for.
+    palette : str, pathlib.Path or array, optional
+        Palette for MDL skins; the game's ``gfx/palette.lmp`` in the search roots,
+        else Quake's own.
+
+    """
+
+    def __init__(self, data, search: SkinSearch, palette: str | Path | np.ndarray | None = None) -> None:
+        self.data = data
+        self.search = search
+        self._palette = palette
+        self._files: dict[int, FoundSkin | None] = {}
+        #: Images given for MD2 skins by name, written beside the model when it is saved.
+        self.images: dict[str, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        """Skins the model has: names an MD2 gives, pictures an MDL embeds."""
+        return len(self.data.skins) if self.data.format == 'mdl' else len(self.data.skin_names)
+
+    def check(self, index: int | None) -> int | None:
+        """Normalise a skin index (``None`` for none); an MD2 naming no skin still has skin 0 beside it.
+
+        Raises
+        ------
+        IndexError
+            If the model has no such skin.
+
+        """
+        if index is None:
+            return None
+        count = len(self) if self.data.format == 'mdl' else max(len(self), 1)
+        if count == 0:
+            return None  # an MDL with no skins
+        if not -count <= index < count:
+            raise IndexError(f'{self.data.source}: skin {index} out of range; the model has {count}')
+        return int(index) % count
+
+    @functools.cached_property
+    def palette(self) -> np.ndarray:
+        """The palette for MDL skins, ``uint8`` ``(256, 3)``: given, the game's own, or Quake's."""
+        if self._palette is not None:
+            return read_palette(self._palette)
+        found = find_palette(self.search)
+        return found if found is not None else read_palette(None)
+
+    def file(self, index: int = 0) -> FoundSkin | None:
+        """Find an MD2 skin's image file; a missing one warns, naming the places tried."""
+        if index in self._files:
+            return self._files[index]
+        names = self.data.skin_names
+        if names and names[index] in self.images:
+            found, tried = FoundSkin(names[index], '<image given>', _png_bytes(self.images[names[index]])), []
+        elif names:
+            found, tried = self.search.find(names[index])
+        else:
+            found, tried = self.search.find_beside_model()
+        if found is None:
+            wanted = names[index] if names else "(no skin named; an image with the model's name)"
+            shown = ', '.join(tried[:12]) + (f' and {len(tried) - 12} more' if len(tried) > 12 else '')
+            warn_external(f'{self.data.source}: skin {index} {wanted} not found; tried {shown or "nowhere"}')
+        self._files[index] = found
+        return found
+
+    def fields(self, index: int = 0) -> dict:
+        """The skin in the form it travels in field data (still encoded, decoded on demand).
+
+        MD2: ``skin_file`` (the image file's bytes) and ``skin_location``; MDL:
+        ``skin_pixels`` (palette indices), ``skin_picture_shape``, ``skin_palette``
+        and ``skin_times`` (end times of an animated group).
+        """
+        from pyvista_quake import fields as keys  # noqa: PLC0415 - keys live beside the model
+
+        out: dict = {keys.SKIN_INDEX: np.array([index], np.int32)}
+        if self.data.format == 'mdl':
+            if not self.data.skins:
+                return {}
+            entry = self.data.skins[index]
+            out[keys.SKIN_PIXELS] = np.ascontiguousarray(entry.pictures).ravel()
+            out[keys.SKIN_PICTURE_SHAPE] = np.array(entry.pictures.shape, np.int32)
+            out[keys.SKIN_PALETTE] = np.ascontiguousarray(self.palette, np.uint8).ravel()
+            if entry.times is not None:
+                out[keys.SKIN_TIMES] = np.asarray(entry.times, np.float32)
+            return out
+        found = self.file(index)
+        if found is None:
+            return {}
+        out[keys.SKIN_NAME] = [found.name]
+        out[keys.SKIN_LOCATION] = [found.location]
+        out[keys.SKIN_FILE] = np.frombuffer(found.data, np.uint8)
+        return out
+
+    def image(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
+        """A skin as an RGB(A) ``uint8`` image ``(height, width, channels)``, rows from the top.
+
+        MDL pictures go through the palette; ``picture`` picks one of an animated
+        group.  ``None`` (with a warning) when an MD2 skin is missing or undecodable.
+        """
+        if self.data.format == 'mdl':
+            return self.palette[self.data.skins[index].pictures[picture]] if self.data.skins else None
+        names = self.data.skin_names
+        if names and names[index] in self.images:
+            return self.images[names[index]]
+        found = self.file(index)
+        return decode_image(found.data, found.location) if found is not None else None
+
+    def fullbright(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
+        """Mask of the pixels of an MDL skin that Quake draws fullbright (indices 224-255)."""
+        if self.data.format != 'mdl' or not self.data.skins:
+            return None
+        return fullbright_mask(self.data.skins[index].pictures[picture])
+
+
+def image_array(image) -> np.ndarray:
+    """An image file's path, a PIL image or an array as ``uint8`` ``(height, width, 3 or 4)``.
+
+    A 2-D array stays 2-D (palette indices, for an MDL skin).
+    """
+    if isinstance(image, (str, Path)):
+        data = Path(image).read_bytes()
+        decoded = decode_image(data, str(image))
+        if decoded is None:
+            raise ValueError(f'{image}: not an image Pillow can read')
+        return decoded
+    if hasattr(image, 'convert') and hasattr(image, 'getbands'):  # a PIL image
+        mode = 'RGBA' if 'A' in image.getbands() else ('P' if image.mode == 'P' else 'RGB')
+        return np.asarray(image if mode == 'P' else image.convert(mode))
+    array = np.asarray(image)
+    if array.ndim not in (2, 3) or (array.ndim == 3 and array.shape[2] not in (3, 4)):
+        raise ValueError(f'a skin image is (height, width[, 3 or 4]), not {array.shape}')
+    if array.dtype.kind == 'f':
+        array = np.clip(np.rint(array * 255 if array.max() <= 1.0 else array), 0, 255)
+    return array.astype(np.uint8)
+
+
+def palette_indices(image: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """Nearest palette entry of each RGB(A) pixel, ``uint8`` ``(height, width)``; 2-D input is kept.
+
+    Nearest in RGB, matched once per distinct colour of the image.
+    """
+    if image.ndim == 2:
+        return image.astype(np.uint8)
+    rgb = np.ascontiguousarray(image[..., :3], np.uint8)
+    packed = (rgb[..., 0].astype(np.int32) << 16) | (rgb[..., 1].astype(np.int32) << 8) | rgb[..., 2]
+    colours, inverse = np.unique(packed.ravel(), return_inverse=True)
+    channels = np.stack([(colours >> 16) & 255, (colours >> 8) & 255, colours & 255], axis=1).astype(np.int32)
+    table = np.asarray(palette, np.int32)
+    nearest = np.empty(len(colours), np.uint8)
+    for start in range(0, len(colours), 4096):
+        block = channels[start : start + 4096]
+        distance = ((block[:, None, :] - table[None, :, :]) ** 2).sum(-1)
+        nearest[start : start + len(block)] = distance.argmin(axis=1)
+    return nearest[inverse.ravel()].reshape(image.shape[:2])
+
+
+def _png_bytes(image: np.ndarray) -> bytes:
+    from PIL import Image  # noqa: PLC0415
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG')
+    return buffer.getvalue()

@@ -149,6 +149,11 @@ class FormatSpec:
     quantize : callable
         ``quantize(data, frames, positions) -> (verts, scale, translate)``:
         packs float positions of some frames as the format does.
+    decode : callable
+        ``decode(record) -> ModelData``: the format-neutral view of records.
+    limits : callable
+        ``limits(record) -> list of str``: what the game engines would refuse
+        in a file the format can hold.
 
     """
 
@@ -159,6 +164,8 @@ class FormatSpec:
     write: Callable[..., bytes]
     encode: Callable[..., object]
     quantize: Callable[..., tuple]
+    decode: Callable[..., ModelData]
+    limits: Callable[..., list]
 
 
 FORMATS: dict[str, FormatSpec] = {}

@@ -450,4 +450,4 @@ def _fits(name: str, value: int, dtype, source: str) -> None:
         raise ValueError(f'{source}: {name} {value} does not fit the MD2 format ({np.dtype(dtype).name} on disk)')
 
 
-register_format('md2', IDENT, ('.md2',), read=read, write=write, encode=encode, quantize=quantize)
+register_format('md2', IDENT, ('.md2',), read=read, write=write, encode=encode, quantize=quantize, decode=to_data, limits=engine_limits)

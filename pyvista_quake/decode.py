@@ -1,0 +1,178 @@
+"""Decoding packed frames into float positions and normals, in numpy only.
+
+``v * scale + translate`` for positions and the 162-entry table for normals,
+over whole animations in bounded chunks.  No PyVista here: the model, the
+readers and export all build on these arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+from typing import Sequence
+
+import numpy as np
+
+from pyvista_quake._warnings import warn_external
+from pyvista_quake.data import ModelData
+from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.formats._pack import vertex_face_normals
+from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
+from pyvista_quake.formats.tables import VERTEX_NORMALS
+
+FrameSelection = int | slice | Sequence[int] | np.ndarray | None
+
+#: Point-frames decoded per step of :meth:`FrameDecoder.positions` and ``normals``:
+#: bounds their temporaries to a few MB whatever the animation's length.
+CHUNK = 1 << 18
+
+
+def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:
+    """Frame numbers of a selection (``None`` for all), negative ones counted from the end.
+
+    Raises
+    ------
+    IndexError
+        If a frame is out of range.
+
+    """
+    if frames is None:
+        return np.arange(n)
+    if isinstance(frames, slice):
+        return np.arange(n)[frames]
+    index = np.asarray(frames, dtype=np.int64).reshape(-1)
+    if index.size and (index.min() < -n or index.max() >= n):
+        bad = index[(index < -n) | (index >= n)][0]
+        raise IndexError(f'frame {bad} out of range for a model of {n} frames')
+    return index % n if n else index
+
+
+class FrameDecoder:
+    """Positions and normals of a model's frames, gathered to its mesh points.
+
+    Parameters
+    ----------
+    data : ModelData
+        The model's content.
+    point_vertex : numpy.ndarray
+        The file's vertex of each mesh point (from the topology).
+    strict : bool, default: False
+        Raise instead of warn for normal indices past the table.
+
+    """
+
+    def __init__(self, data: ModelData, point_vertex: np.ndarray, strict: bool = False) -> None:
+        self.data = data
+        self.point_vertex = point_vertex
+        self.strict = strict
+
+    def selection(self, frames: FrameSelection) -> tuple[np.ndarray, bool]:
+        """Frame indices, and whether they are one run of consecutive frames."""
+        if frames is None:
+            return np.arange(self.data.num_frames), True
+        index = frame_indices(frames, self.data.num_frames)
+        return index, len(index) < 2 or bool(np.all(np.diff(index) == 1))
+
+    def scale_into(self, verts: np.ndarray, frame: np.ndarray, out: np.ndarray) -> None:
+        """``v * scale + translate`` of packed vertices into ``out``, in float32.
+
+        One coordinate at a time, so numpy's inner loop runs over vertices rather than over 3.
+        """
+        scale, translate = self.data.frame_scale, self.data.frame_translate
+        for axis in range(3):
+            target = out[..., axis]
+            np.multiply(verts[..., axis], scale[frame, axis, None], out=target)
+            target += translate[frame, axis, None]
+
+    def chunks(self, index: np.ndarray, run: bool) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+        """Yield ``(chunk, frame_indices, verts)`` over the frames, a bounded step at a time.
+
+        ``verts`` is the packed ``(n, vertices, 4)`` bytes of those frames (a view
+        for a run of consecutive frames).  Callers decode into scratch buffers
+        sized for one step and reused.
+        """
+        step = max(1, min(len(index), CHUNK // max(1, len(self.point_vertex))))
+        verts = self.data.frame_verts
+        for start in range(0, len(index), step):
+            chunk = slice(start, start + step)
+            frame = index[chunk]
+            yield chunk, frame, (verts[frame[0] : frame[0] + len(frame)] if run else verts[frame])
+
+    def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Positions of the file's vertices (not the mesh's points), ``(frames, vertices, 3)``."""
+        index, run = self.selection(frames)
+        out = np.empty((len(index), self.data.num_vertices, 3), np.float32)
+        for chunk, frame, verts in self.chunks(index, run):
+            self.scale_into(verts, frame, out[chunk])
+        return out
+
+    def positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Point positions of the given frames, ``float32`` ``(frames, points, 3)``."""
+        index, run = self.selection(frames)
+        out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
+        scratch = None
+        for chunk, frame, verts in self.chunks(index, run):
+            if scratch is None:
+                scratch = np.empty(verts.shape[:2] + (3,), np.float32)
+            # The arithmetic once per file vertex, then whole rows gathered to the
+            # mesh points ('raise' would buffer 'out').
+            vertex_positions = scratch[: len(frame)]
+            self.scale_into(verts, frame, vertex_positions)
+            np.take(vertex_positions, self.point_vertex, axis=1, out=out[chunk], mode='clip')
+        return out
+
+    def normals(self, frames: FrameSelection = None) -> np.ndarray:
+        """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``.
+
+        Looked up in the 162-entry normal table by ``lightnormalindex``.  A vertex
+        whose index lies past the table gets the mean normal of its faces, with a
+        :class:`~pyvista_quake.QuakeWarning` (an error under ``strict``).
+        """
+        index, run = self.selection(frames)
+        point_vertex = self.point_vertex
+        out = np.empty((len(index), len(point_vertex), 3), np.float32)
+        light_buffer = table_buffer = None
+        worst = 0
+        for chunk, frame, verts in self.chunks(index, run):
+            if light_buffer is None:
+                light_buffer = np.empty((len(frame), len(point_vertex)), np.uint8)
+                table_buffer = np.empty((len(frame), len(point_vertex)), np.intp)  # np.take's index type
+            light = light_buffer[: len(frame)]
+            np.take(verts[..., 3], point_vertex, axis=1, out=light, mode='clip')
+            worst = max(worst, int(light.max(initial=0)))
+            table_index = table_buffer[: len(frame)]
+            np.minimum(light, NUM_VERTEX_NORMALS - 1, out=table_index, casting='unsafe')
+            np.take(VERTEX_NORMALS, table_index, axis=0, out=out[chunk], mode='clip')
+        if worst < NUM_VERTEX_NORMALS:
+            return out
+        # Rare: indices past the table. Those vertices take the mean normal of their faces.
+        light_vertices = self.data.frame_verts[index][..., 3]
+        bad = light_vertices >= NUM_VERTEX_NORMALS
+        vertex_normals = VERTEX_NORMALS[np.minimum(light_vertices, NUM_VERTEX_NORMALS - 1)]
+        self._repair_normals(index, bad, vertex_normals, worst)
+        return vertex_normals[:, point_vertex]
+
+    def _repair_normals(self, index: np.ndarray, bad: np.ndarray, normals: np.ndarray, worst: int) -> None:
+        source = self.data.source
+        if self.strict:
+            raise QuakeFormatError(source, 'lightnormalindex', worst, f'past the {NUM_VERTEX_NORMALS}-entry normal table')
+        warn_external(
+            f'{source}: {int(bad.sum())} vertex normals index past the {NUM_VERTEX_NORMALS}-entry '
+            f'normal table (up to {worst}); those vertices take the mean normal of their faces'
+        )
+        rows = np.flatnonzero(bad.any(axis=1))
+        face_normals = vertex_face_normals(self.vertex_positions(index[rows]), self.data.triangle_vertices)
+        target = normals[rows]
+        target[bad[rows]] = face_normals[bad[rows]]
+        normals[rows] = target
+
+    def frame(self, frame: int) -> tuple[np.ndarray, np.ndarray]:
+        """Points and normals of one frame: a single gather of its points' packed bytes."""
+        packed = np.take(self.data.frame_verts[frame : frame + 1], self.point_vertex, axis=1)
+        points = np.empty(packed.shape[:2] + (3,), np.float32)
+        self.scale_into(packed, np.array([frame]), points)
+        light = packed[0, :, 3]
+        if int(light.max(initial=0)) < NUM_VERTEX_NORMALS:
+            normals = VERTEX_NORMALS.take(light, axis=0)
+        else:
+            normals = self.normals([frame])[0]
+        return points[0], normals

@@ -1,0 +1,443 @@
+"""Changing models and making new ones: every edit gives new, encoded data.
+
+Each function takes a :class:`~pyvista_quake.data.ModelData` and returns a
+new one that went through the format's encoder and back, so what a model
+shows after an edit is exactly what :meth:`QuakeModel.save` writes:
+positions quantised to 8 bits (MD2 per frame, MDL over the model), normals
+the nearest of the 162 table entries, texture coordinates whole skin pixels.
+What an edit leaves alone keeps its bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+from typing import Sequence
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake.data import FrameGroup
+from pyvista_quake.data import ModelData
+from pyvista_quake.data import SkinPicture
+from pyvista_quake.decode import frame_indices
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats._pack import nearest_normals
+from pyvista_quake.formats._pack import vertex_face_normals
+from pyvista_quake.formats.tables import QUAKE_PALETTE
+from pyvista_quake.formats.tables import VERTEX_NORMALS
+from pyvista_quake.skins import ModelSkins
+from pyvista_quake.skins import image_array
+from pyvista_quake.skins import palette_indices
+from pyvista_quake.topology import Topology
+from pyvista_quake.topology import skin_pixels
+
+#: Bytes of a frame name, its terminating zero included.
+FRAME_NAME_BYTES = 16
+#: Skin size of a model made from meshes with texture coordinates but no skin.
+DEFAULT_SKIN_SIZE = (256, 256)
+
+
+def rebuild(data: ModelData, **changes: Any) -> ModelData:
+    """``data`` with some fields changed, encoded by its format and read back.
+
+    Parameters
+    ----------
+    data : ModelData
+        The model's content; its ``file`` records are kept where unchanged.
+    **changes
+        Fields of :class:`ModelData` to replace.
+
+    """
+    spec = FORMATS[data.format]
+    changed = dataclasses.replace(data, **changes)
+    record = spec.encode(changed, base=data.file)
+    return spec.decode(record)
+
+
+def set_frames(
+    data: ModelData,
+    topology: Topology | None,
+    frames: Sequence[int],
+    points: Sequence,
+    normals: Sequence | None = None,
+) -> ModelData:
+    """New positions (and normals) for some frames.
+
+    Parameters
+    ----------
+    data : ModelData
+        The model.
+    topology : Topology or None
+        The model's points, to map ``(points, 3)`` arrays and PolyData to its vertices.
+    frames : sequence of int
+        The frames.
+    points : sequence
+        For each frame, ``(vertices, 3)``, ``(points, 3)`` or a PolyData.
+    normals : sequence, optional
+        For each frame, normals shaped as its points; computed from the geometry by default.
+
+    """
+    index = frame_indices(list(frames), data.num_frames)
+    if len(points) != len(index):
+        raise ValueError(f'{len(index)} frames but {len(points)} sets of points')
+    positions = np.empty((len(index), data.num_vertices, 3), np.float32)
+    for k, (frame, given) in enumerate(zip(index, points)):
+        positions[k] = _to_vertices(data, topology, given, _vertex_positions(data, frame), 'points')
+    if not np.isfinite(positions).all():
+        raise ValueError(f'{data.source}: positions must be finite numbers')
+    if normals is None:
+        vectors = vertex_face_normals(positions, data.triangle_vertices)
+    else:
+        vectors = np.stack([_to_vertices(data, topology, n, np.zeros((data.num_vertices, 3)), 'normals') for n in normals])
+    light = nearest_normals(vectors)
+    # A vertex with no faces has no normal of its own: it keeps the one it had.
+    unknown = ~np.any(vectors != 0, axis=-1)
+    light[unknown] = data.frame_verts[index][..., 3][unknown]
+    xyz, scale, translate = FORMATS[data.format].quantize(data, index, positions)
+    verts = np.empty(data.frame_verts.shape, np.uint8)
+    verts[..., :3] = xyz
+    verts[..., 3] = data.frame_verts[..., 3]
+    verts[index, :, 3] = light
+    return rebuild(data, frame_verts=verts, frame_scale=scale, frame_translate=translate)
+
+
+def add_frames(
+    data: ModelData, topology: Topology | None, points: Sequence, names: Sequence[str] | None = None, at: int | None = None
+) -> ModelData:
+    """Insert frames before frame ``at`` (at the end by default); see :func:`set_frames` for ``points``."""
+    n, k = data.num_frames, len(points)
+    at = n if at is None else int(at)
+    if not 0 <= at <= n:
+        raise IndexError(f'{data.source}: cannot insert frames at {at} in a model of {n} frames')
+    for group in data.frame_groups:
+        if group.start < at < group.start + group.count:
+            raise ValueError(f'{data.source}: frame {at} is inside the frame group at {group.start}; insert before or after it')
+    names = list(names) if names is not None else [f'frame{n + i:03d}' for i in range(k)]
+    if len(names) != k:
+        raise ValueError(f'{k} frames but {len(names)} names')
+    repeat = np.zeros(k, np.int64)  # placeholders (copies of frame 0) until set_frames fills them
+    groups = [dataclasses.replace(g, start=g.start + k) if g.start >= at else g for g in data.frame_groups]
+    grown = dataclasses.replace(
+        data,
+        frame_verts=np.insert(np.asarray(data.frame_verts), at, np.asarray(data.frame_verts)[repeat], axis=0),
+        frame_scale=np.insert(np.asarray(data.frame_scale), at, np.asarray(data.frame_scale)[repeat], axis=0),
+        frame_translate=np.insert(np.asarray(data.frame_translate), at, np.asarray(data.frame_translate)[repeat], axis=0),
+        frame_names=np.insert(np.asarray(data.frame_names), at, encode_names(names)),
+        frame_groups=groups,
+    )
+    return set_frames(grown, topology, range(at, at + k), points)
+
+
+def remove_frames(data: ModelData, frames) -> ModelData:
+    """Remove frames; frame groups lose those members, and go when they have none left."""
+    index = np.unique(frame_indices(frames, data.num_frames))
+    keep = np.ones(data.num_frames, bool)
+    keep[index] = False
+    if not keep.any():
+        raise ValueError(f'{data.source}: a model keeps at least one frame')
+    before = np.concatenate([[0], np.cumsum(keep)])  # kept frames before each frame
+    groups = []
+    for group in data.frame_groups:
+        members = keep[group.start : group.start + group.count]
+        if members.any():
+            intervals = np.asarray(group.intervals)[members]
+            groups.append(FrameGroup(int(before[group.start]), int(members.sum()), intervals))
+    return rebuild(
+        data,
+        frame_verts=np.asarray(data.frame_verts)[keep],
+        frame_scale=np.asarray(data.frame_scale)[keep],
+        frame_translate=np.asarray(data.frame_translate)[keep],
+        frame_names=np.asarray(data.frame_names)[keep],
+        frame_groups=groups,
+    )
+
+
+def rename_frames(data: ModelData, names: dict[int, str]) -> ModelData:
+    """Give frames new names (each at most 15 bytes of Latin-1)."""
+    raw = np.array(data.frame_names)
+    for frame, name in names.items():
+        raw[int(frame_indices([frame], data.num_frames)[0])] = encode_names([name])[0]
+    return rebuild(data, frame_names=raw)
+
+
+def set_frame_groups(data: ModelData, groups: Sequence) -> ModelData:
+    """Replace an MDL's frame groups by ``FrameGroup`` or ``(start, count, intervals)`` entries."""
+    if data.format != 'mdl':
+        raise ValueError(f'{data.source}: only MDL models have frame groups; an MD2 groups frames by name')
+    made = []
+    for group in groups:
+        if not isinstance(group, FrameGroup):
+            start, count, intervals = group
+            group = FrameGroup(int(start), int(count), np.asarray(intervals, np.float32).reshape(-1))
+        made.append(group)
+    return rebuild(data, frame_groups=sorted(made, key=lambda g: g.start))
+
+
+def set_texcoords(data: ModelData, topology: Topology, texcoords: np.ndarray) -> ModelData:
+    """New texture coordinates ``(points, 2)``, ``(u, v)`` with ``v`` from the bottom, for the model's points."""
+    uv = np.asarray(texcoords, np.float64)
+    if topology.corner_points is None:
+        raise ValueError(f'{data.source}: texture coordinates are set on a model read from its triangles (glcmds=False)')
+    if uv.shape != (len(topology.point_vertex), 2):
+        raise ValueError(f'texture coordinates are ({len(topology.point_vertex)}, 2) for this model, not {uv.shape}')
+    if not np.isfinite(uv).all():
+        raise ValueError('texture coordinates must be finite numbers')
+    return rebuild(data, triangle_st=skin_pixels(uv[topology.corner_points], data.skin_width, data.skin_height))
+
+
+def set_skin(data: ModelData, skins: ModelSkins, index: int, image: Any, name: str | None = None) -> tuple[ModelData, dict]:
+    """Replace or add (``index == len(skins)``) a skin; returns the new data and the MD2 images to write."""
+    count = len(skins)
+    if not 0 <= index <= count:
+        raise IndexError(f'{data.source}: skin {index} out of range; the model has {count} (use {count} to add one)')
+    picture = image_array(image)
+    height, width = picture.shape[:2]
+    changes: dict[str, Any] = {}
+    if (width, height) != (data.skin_width, data.skin_height):
+        if count > 1 or (count == 1 and index != 0):
+            raise ValueError(
+                f'{data.source}: skin is {width} x {height}, the model\'s skins are '
+                f'{data.skin_width} x {data.skin_height}; every skin of a model has one size'
+            )
+        # The only skin changes size: texture coordinates follow it.
+        factor = np.array([width / max(data.skin_width, 1), height / max(data.skin_height, 1)])
+        changes.update(
+            skin_width=width, skin_height=height, triangle_st=np.rint(data.triangle_st * factor).astype(np.int32)
+        )
+    images = {}
+    if data.format == 'mdl':
+        pictures = list(data.skins)
+        entry = SkinPicture(palette_indices(picture, skins.palette)[None])
+        pictures[index:index + 1] = [entry]
+        changes['skins'] = pictures
+    else:
+        if picture.ndim == 2:
+            picture = QUAKE_PALETTE[picture]
+        names = list(data.skin_names)
+        default = names[index] if index < count else f'skin{index}'
+        chosen = name if name is not None else str(Path(default).with_suffix('.png')).replace('\\', '/')
+        names[index:index + 1] = [chosen]
+        changes['skin_names'] = names
+        images[chosen] = picture
+    return rebuild(data, **changes), images
+
+
+# -- new models ---------------------------------------------------------------------------
+
+
+def from_frames(
+    frames: pv.DataSet | Sequence[pv.DataSet],
+    format: str = 'md2',
+    *,
+    skin: Any = None,
+    names: Sequence[str] | None = None,
+    fps: float | None = None,
+):
+    """Build a model from one mesh or a sequence of meshes with the same connectivity.
+
+    Parameters
+    ----------
+    frames : pyvista.DataSet or sequence of them
+        The frames.  Polygons are triangulated; other data sets give their
+        surface.  Texture coordinates are used when present, and point normals
+        (``Normals``) when present; otherwise normals come from the geometry.
+    format : str, default: 'md2'
+        ``'md2'`` or ``'mdl'``.
+    skin : path, PIL image or array, optional
+        The skin.  By default, the Quake skin a mesh read by this package
+        carries (``mesh.quake``), else none (an MDL then gets a grey skin).
+    names : sequence of str, optional
+        Frame names (at most 15 bytes each); ``frame000``... by default.
+    fps : float, optional
+        The model's playback rate for animations named by frame names.
+
+    Returns
+    -------
+    QuakeModel
+        The new model, already encoded: what it shows is what :meth:`save` writes.
+
+    Raises
+    ------
+    ValueError
+        For no frames, frames of different connectivity, no triangles or
+        points, or a model the format cannot hold.
+
+    """
+    from pyvista_quake.loading import LoadOptions  # noqa: PLC0415
+    from pyvista_quake.model import QuakeModel  # noqa: PLC0415 - the model imports this module
+
+    if format not in FORMATS:
+        raise ValueError(f'unknown format {format!r}; use one of {sorted(FORMATS)}')
+    meshes = _triangle_meshes(frames)
+    first = meshes[0]
+    triangles = first.regular_faces.astype(np.int64)
+    positions = np.stack([np.asarray(m.points, np.float32) for m in meshes])
+    normals = None
+    if all(m.point_data.get('Normals') is not None for m in meshes):
+        normals = np.stack([np.asarray(m.point_data['Normals'], np.float32) for m in meshes])
+    picture = image_array(skin) if skin is not None else _carried_skin(first)
+    uv = first.active_texture_coordinates
+    if picture is not None:
+        size = picture.shape[1], picture.shape[0]
+    else:
+        size = DEFAULT_SKIN_SIZE
+    st = np.zeros((len(triangles), 3, 2), np.int64) if uv is None else skin_pixels(np.asarray(uv)[triangles], *size)
+    names = list(names) if names is not None else [f'frame{i:03d}' for i in range(len(meshes))]
+    if len(names) != len(meshes):
+        raise ValueError(f'{len(meshes)} frames but {len(names)} names')
+    # VTK winds anticlockwise seen from outside; the files clockwise.
+    data, images = new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names)
+    options = LoadOptions(fps=fps) if fps is not None else LoadOptions()
+    model = QuakeModel(data, options)
+    model.skins.images.update(images)
+    return model
+
+
+def convert(model, format: str):
+    """The same model in the other format (its skins converted too; MDL frame groups become plain frames)."""
+    from pyvista_quake.model import QuakeModel  # noqa: PLC0415
+
+    data = model.data
+    light = np.minimum(data.frame_verts[..., 3], len(VERTEX_NORMALS) - 1)
+    picture = model.skin_image(0) if len(model.skins) or model.format == 'md2' else None
+    with np.errstate(all='ignore'):
+        new, images = new_data(
+            format,
+            model.vertex_positions(),
+            VERTEX_NORMALS[light],
+            data.triangle_vertices,
+            data.triangle_st,
+            (data.skin_width, data.skin_height),
+            picture,
+            model.frame_names,
+        )
+    converted = QuakeModel(new, model.options.replace(skin=0, glcmds=False))
+    converted.skins.images.update(images)
+    return converted
+
+
+def new_data(
+    format: str,
+    positions: np.ndarray,
+    normals: np.ndarray | None,
+    triangles: np.ndarray,
+    st: np.ndarray,
+    skin_size: tuple[int, int],
+    picture: np.ndarray | None,
+    names: Sequence[str],
+) -> tuple[ModelData, dict]:
+    """Encoded data of a new model from float frames (file corner order, pixel ``st``)."""
+    frames, vertices = positions.shape[:2]
+    if vertices < 1 or len(triangles) < 1:
+        raise ValueError('a Quake model needs at least one point and one triangle')
+    width, height = skin_size
+    header: dict[str, Any] = {}
+    images = {}
+    skins: list[SkinPicture] = []
+    skin_names: list[str] = []
+    if format == 'mdl':
+        if picture is None:
+            grey = palette_indices(np.full((1, 1, 3), 128, np.uint8), QUAKE_PALETTE)[0, 0]
+            picture = np.full((height, width), grey, np.uint8)
+        skins = [SkinPicture(palette_indices(picture, QUAKE_PALETTE)[None])]
+        corners = positions[0][triangles]
+        area = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1) / 2
+        header = {'eyeposition': (0.0, 0.0, 0.0), 'synctype': 0, 'flags': 0, 'size': float(area.mean())}
+    elif picture is not None:
+        skin_names = ['skin.png']
+        images = {'skin.png': QUAKE_PALETTE[picture] if picture.ndim == 2 else picture}
+    placeholder = ModelData(
+        format=format,
+        source='<new model>',
+        header=header,
+        skin_width=int(width),
+        skin_height=int(height),
+        frame_verts=np.zeros((frames, vertices, 4), np.uint8),
+        frame_scale=np.zeros((frames, 3), np.float32),
+        frame_translate=np.zeros((frames, 3), np.float32),
+        frame_names=encode_names(names),
+        triangle_vertices=np.asarray(triangles, np.int64),
+        triangle_st=np.asarray(st, np.int64),
+        triangle_st_key=np.zeros(np.shape(triangles), np.int64),
+        skin_names=skin_names,
+        skins=skins,
+    )
+    return set_frames(placeholder, None, range(frames), list(positions), None if normals is None else list(normals)), images
+
+
+def encode_names(names: Sequence[str]) -> np.ndarray:
+    """Frame names as the files' 16-byte fields.
+
+    Raises
+    ------
+    ValueError
+        For a name longer than 15 bytes of Latin-1.
+
+    """
+    raw = []
+    for name in names:
+        encoded = str(name).encode('latin-1')
+        if len(encoded) >= FRAME_NAME_BYTES:
+            raise ValueError(f'frame name {name!r} is longer than {FRAME_NAME_BYTES - 1} bytes')
+        raw.append(encoded)
+    return np.array(raw, f'S{FRAME_NAME_BYTES}').reshape(len(raw))
+
+
+def _vertex_positions(data: ModelData, frame: int) -> np.ndarray:
+    verts = np.asarray(data.frame_verts[frame, :, :3], np.float32)
+    return verts * np.asarray(data.frame_scale[frame], np.float32) + np.asarray(data.frame_translate[frame], np.float32)
+
+
+def _to_vertices(data: ModelData, topology: Topology | None, given, current: np.ndarray, what: str) -> np.ndarray:
+    """``(vertices, 3)`` from vertex-shaped or point-shaped values (or a PolyData's points)."""
+    if isinstance(given, pv.DataSet):
+        given = given.points
+    values = np.asarray(given, np.float32)
+    vertices = data.num_vertices
+    if values.ndim == 2 and values.shape == (vertices, 3):
+        return values
+    if topology is not None and values.shape == (len(topology.point_vertex), 3):
+        out = np.array(current, np.float32)
+        out[topology.point_vertex] = values
+        return out
+    points = '' if topology is None else f' or ({len(topology.point_vertex)}, 3) for its points'
+    raise ValueError(f'{what} of a frame are ({vertices}, 3) for the model\'s vertices{points}, not {values.shape}')
+
+
+def _triangle_meshes(frames) -> list[pv.PolyData]:
+    if isinstance(frames, pv.MultiBlock):
+        frames = [block for block in frames if block is not None]
+    elif isinstance(frames, pv.DataSet):
+        frames = [frames]
+    meshes = []
+    for number, mesh in enumerate(frames):
+        mesh = pv.wrap(mesh)
+        if not isinstance(mesh, pv.PolyData):
+            mesh = mesh.extract_surface()
+        if mesh.n_points == 0:
+            raise ValueError(f'frame {number} has no points')
+        if mesh.n_faces == 0:
+            raise ValueError(f'frame {number} has no polygons to make triangles of')
+        if not mesh.is_all_triangles:
+            mesh = mesh.triangulate()
+        meshes.append(mesh)
+    if not meshes:
+        raise ValueError('no frames given')
+    first = meshes[0].regular_faces
+    for number, mesh in enumerate(meshes[1:], 1):
+        if mesh.n_points != meshes[0].n_points or not np.array_equal(mesh.regular_faces, first):
+            raise ValueError(f'frame {number} does not share the first frame\'s points and triangles')
+    return meshes
+
+
+def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:
+    """The skin a frame read by this package carries in its field data, if any."""
+    from pyvista_quake import fields as keys  # noqa: PLC0415
+
+    if keys.SKIN_PIXELS in mesh.field_data:
+        return mesh.quake.palette_indices[0]
+    if keys.SKIN_FILE in mesh.field_data:
+        return mesh.quake.image()
+    return None

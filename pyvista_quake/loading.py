@@ -1,0 +1,156 @@
+"""Loading a model: from a path, bytes, a binary file or an archive member.
+
+The options of :func:`load` live in one :class:`LoadOptions` object, shared by
+:func:`load`, the model and the readers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
+import mmap
+import os
+from pathlib import Path
+from typing import Any
+from typing import BinaryIO
+
+import numpy as np
+
+from pyvista_quake.animation import DEFAULT_FPS
+from pyvista_quake.archives import open_archive
+from pyvista_quake.formats import read_buffer
+from pyvista_quake.skins import SkinSearch
+
+Source = str | Path | bytes | bytearray | memoryview | BinaryIO
+
+#: Files from this size up are mapped, not read: opening a 1000-frame model then
+#: costs what a 1-frame one does, and frames are paged in only when decoded.
+MAP_FROM_BYTES = 1 << 20
+
+
+@dataclass
+class LoadOptions:
+    """How a model is read; each is a keyword of :func:`load` and of ``pv.read``.
+
+    Attributes
+    ----------
+    strict : bool, default: False
+        Apply the game engine's own limits and checks (skin height 480,
+        vertex and frame counts, normal indices...) as errors.  By default
+        only structural faults are errors: real models exceed the limits.
+    glcmds : bool, default: False
+        Build MD2 frames from the OpenGL command list (strips and fans with
+        their float texture coordinates) instead of the triangles.
+    fps : float, default: 10.0
+        Frame rate of frames with no timing of their own.
+    animations : dict, optional
+        Extra animations, ``{"run": range(40, 46)}`` or ``{"run": (frames, times)}``.
+    anm : bool, str or pathlib.Path, default: True
+        A UFO: Alien Invasion ``.anm`` file naming animations; ``True`` uses the
+        one beside the model (same stem) if there is one, ``False`` none.
+    skin : int or None, default: 0
+        Which skin travels with the frames (in their field data); ``None`` for none.
+    search_paths : list of paths
+        Extra places for skins: game folders, or PAK/PK3 files.  The
+        ``PYVISTA_QUAKE_PATH`` environment variable adds more.
+    palette : path or array, optional
+        Palette for MDL skins (a ``palette.lmp`` or a 256 x 3 array); by default
+        the game's own ``gfx/palette.lmp`` when found, else Quake's.
+
+    """
+
+    strict: bool = False
+    glcmds: bool = False
+    fps: float = DEFAULT_FPS
+    animations: dict | None = None
+    anm: str | Path | bool | None = True
+    skin: int | None = 0
+    search_paths: list[Path] = field(default_factory=list)
+    palette: str | Path | np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.search_paths, (str, Path)):
+            self.search_paths = [self.search_paths]
+        self.search_paths = [Path(p) for p in self.search_paths or []]
+        if not (np.isfinite(self.fps) and self.fps > 0):
+            raise ValueError(f'fps must be a positive number, not {self.fps!r}')
+        self.fps = float(self.fps)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The option names."""
+        return tuple(f.name for f in fields(cls))
+
+    def replace(self, **changes: Any) -> LoadOptions:
+        """A copy with some options changed."""
+        return LoadOptions(**{**{name: getattr(self, name) for name in self.names()}, **changes})
+
+
+def load(source: Source, *, member: str | None = None, **options: Any):
+    """Load a Quake model (``.md2`` or ``.mdl``; the format comes from its magic bytes).
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes or binary file object
+        The model.
+    member : str, optional
+        With ``source`` a PAK or PK3 archive: the model inside it, such as
+        ``'progs/player.mdl'``; its skins are then looked for in the same archive.
+    **options
+        Any of :class:`LoadOptions`: ``strict``, ``glcmds``, ``fps``,
+        ``animations``, ``anm``, ``skin``, ``search_paths``, ``palette``.
+
+    Returns
+    -------
+    QuakeModel
+        The model; frames are decoded only when asked for.
+
+    Raises
+    ------
+    QuakeFormatError
+        If the file is malformed; the message names the file, field and value.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('models/monsters/tank/tris.md2')  # doctest: +SKIP
+    >>> len(model), model.frame_names[:2]  # doctest: +SKIP
+    (293, ['stand01', 'stand02'])
+    >>> mesh = model.frame(0)  # doctest: +SKIP
+
+    """
+    from pyvista_quake.model import QuakeModel  # noqa: PLC0415 - the model imports this module's options
+
+    unknown = set(options) - set(LoadOptions.names())
+    if unknown:
+        raise TypeError(f'load() got unknown options {sorted(unknown)}; it takes {list(LoadOptions.names())}')
+    opts = LoadOptions(**options)
+    path = None
+    archive = None
+    if member is not None:
+        archive = open_archive(source)  # type: ignore[arg-type]
+        buffer: bytes | memoryview | mmap.mmap = archive.read(member)
+        name = f'{source}:{member}'
+    elif isinstance(source, (str, Path)):
+        path = Path(source)
+        buffer = _read_file(path)
+        name = str(source)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        buffer, name = bytes(source), '<bytes>'
+    elif hasattr(source, 'read'):
+        buffer = source.read()
+        name = str(getattr(source, 'name', '<file>'))
+    else:
+        raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
+    data = read_buffer(buffer, name, strict=opts.strict)
+    search = SkinSearch(model_path=path, search_paths=list(opts.search_paths), archive=archive, member=member)
+    return QuakeModel(data, opts, search=search)
+
+
+def _read_file(path: Path) -> bytes | mmap.mmap:
+    with path.open('rb') as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size >= MAP_FROM_BYTES:
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        return handle.read()

@@ -1,0 +1,128 @@
+"""Writing models to files: atomically, in the format the extension names.
+
+Also PyVista's ``pyvista.writers`` entry points, so ``mesh.save("out.md2")``
+writes any PolyData (or a frame of a Quake model) as a Quake model.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+import tempfile
+from typing import Any
+
+import numpy as np
+
+from pyvista_quake._warnings import warn_external
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats._common import format_for_path
+
+
+def save(model, path: str | Path) -> None:
+    """Write a model to ``path``; the format follows the extension (``.md2``, ``.mdl``, any case).
+
+    An unchanged model is written back byte for byte.  A model saved in the
+    other format is converted (see :func:`pyvista_quake.edit.convert`).  Skin
+    images given to an MD2 are written as PNG files beside it.  What the game
+    engines would refuse but the format can hold is written, with a
+    :class:`~pyvista_quake.QuakeWarning` naming the engine and its limit.
+
+    Parameters
+    ----------
+    model : QuakeModel
+        The model.
+    path : str or pathlib.Path
+        The file to write.  It is written to a temporary file in the same
+        folder and renamed over the target, so a failure leaves no partial
+        file and the old file untouched.
+
+    Raises
+    ------
+    ValueError
+        For an extension that names no Quake model format, or a model the
+        format cannot hold.
+    OSError
+        If the folder cannot be written.
+
+    """
+    from pyvista_quake.edit import convert  # noqa: PLC0415 - edit imports the model, which imports this
+
+    path = Path(path)
+    spec = format_for_path(str(path))
+    target = model if model.format == spec.name else convert(model, spec.name)
+    # Everything is encoded before anything is written.
+    payload = spec.write(target.data.file)
+    companions = {path.parent / Path(name).name: _png(image) for name, image in target.skins.images.items()}
+    for message in spec.limits(target.data.file):
+        warn_external(f'{path}: {message}')
+    for companion, data in companions.items():
+        atomic_write(companion, data)
+    atomic_write(path, payload)
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
+
+    On any failure the temporary file is removed and ``path`` is left as it was.
+    """
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.part', dir=path.parent)
+    try:
+        with os.fdopen(handle, 'wb') as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, _mode_for(path))
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    """The old file's permissions, or what a new file gets under the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _png(image: np.ndarray) -> bytes:
+    from PIL import Image  # noqa: PLC0415
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(image, np.uint8)).save(buffer, format='PNG')
+    return buffer.getvalue()
+
+
+def write_mesh(dataset: Any, path: str, **kwargs: Any) -> None:
+    """PyVista writer (``pyvista.writers`` entry point): any mesh saved as a Quake model.
+
+    ``mesh.save("out.md2")`` and ``mesh.save("out.mdl")``; keywords pass to
+    :func:`pyvista_quake.edit.from_frames` (``skin``, ``names``, ``fps``).  A
+    MultiBlock of frames with one connectivity gives an animated model.
+    """
+    from pyvista_quake.edit import from_frames  # noqa: PLC0415
+
+    spec = format_for_path(str(path))
+    if 'names' not in kwargs and _frame_name(dataset) is not None:
+        kwargs['names'] = [_frame_name(dataset)]
+    from_frames(dataset, spec.name, **kwargs).save(path)
+
+
+def _frame_name(dataset: Any) -> str | None:
+    from pyvista_quake import fields as keys  # noqa: PLC0415
+
+    data = getattr(dataset, 'field_data', None)
+    if data is None or keys.FRAME_NAME not in data:
+        return None
+    return str(data[keys.FRAME_NAME][0])
+
+
+__all__ = ['FORMATS', 'atomic_write', 'save', 'write_mesh']

@@ -1,0 +1,130 @@
+"""What every frame of a model shares: points, texture coordinates and cells.
+
+Built once per model from its :class:`~pyvista_quake.data.ModelData` (or its
+OpenGL commands), so a frame costs its positions and normals only.  Nothing
+here knows PyVista or byte layouts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pyvista_quake._warnings import warn_external
+from pyvista_quake.data import GLCommand
+from pyvista_quake.data import ModelData
+from pyvista_quake.errors import QuakeFormatError
+
+
+@dataclass(frozen=True)
+class Topology:
+    """What every frame of a model shares.
+
+    Attributes
+    ----------
+    point_vertex : numpy.ndarray
+        ``int32`` ``(points,)``: the file's vertex number of each mesh point.
+    texcoords : numpy.ndarray
+        ``float32`` ``(points, 2)``: ``u`` from the left, ``v`` from the bottom.
+    triangles : numpy.ndarray
+        ``int32`` ``(n, 3)`` point indices, wound so that VTK's right-hand
+        rule points outward.
+    strips : numpy.ndarray or None
+        Triangle strips in VTK's flat ``[n, i0, i1, ...]`` form (GL-command meshes).
+    cell_command : numpy.ndarray or None
+        For GL-command meshes, the command each cell came from (strips first).
+    corner_points : numpy.ndarray or None
+        For triangle meshes, ``(triangles, 3)``: the point of each of the
+        file's triangle corners, in the file's corner order.
+
+    """
+
+    point_vertex: np.ndarray
+    texcoords: np.ndarray
+    triangles: np.ndarray
+    strips: np.ndarray | None = None
+    cell_command: np.ndarray | None = None
+    corner_points: np.ndarray | None = None
+
+
+def triangle_topology(data: ModelData) -> Topology:
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles."""
+    corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
+    corner_key = data.triangle_st_key.ravel()
+    pair = corner_vertex * (int(corner_key.max()) + 1) + corner_key
+    # np.unique without its stable sort: corners with one key share their st,
+    # so any corner of a key may stand for it.
+    order = np.argsort(pair)
+    ordered = pair[order]
+    starts = np.empty(len(ordered), bool)
+    starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    inverse = np.empty(len(pair), np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    first = order[starts]
+    st = data.triangle_st.reshape(-1, 2)[first]
+    corners = inverse.reshape(-1, 3)
+    # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
+    triangles = corners[:, ::-1].astype(np.int32)
+    return Topology(
+        point_vertex=corner_vertex[first].astype(np.int32),
+        texcoords=texcoords(st, data.skin_width, data.skin_height, data.source),
+        triangles=np.ascontiguousarray(triangles),
+        corner_points=corners,
+    )
+
+
+def texcoords(st: np.ndarray, width: int, height: int, source: str = '<model>') -> np.ndarray:
+    """Skin pixels ``(s, t)`` (``t`` from the top) to VTK texture coordinates ``(u, v)``."""
+    if width <= 0 or height <= 0:
+        warn_external(f'{source}: skin size {width} x {height} is empty; texture coordinates are 0')
+        return np.zeros((len(st), 2), np.float32)
+    uv = np.empty((len(st), 2), np.float32)
+    uv[:, 0] = st[:, 0] / np.float32(width)
+    uv[:, 1] = 1 - st[:, 1] / np.float32(height)  # the file's t runs from the top
+    return uv
+
+
+def skin_pixels(uv: np.ndarray, width: int, height: int) -> np.ndarray:
+    """VTK texture coordinates back to whole skin pixels ``(s, t)``, ``t`` from the top."""
+    uv = np.asarray(uv, np.float64)
+    st = np.empty(uv.shape, np.int64)
+    st[..., 0] = np.rint(uv[..., 0] * width)
+    st[..., 1] = np.rint((1 - uv[..., 1]) * height)
+    return st
+
+
+def gl_topology(commands: list[GLCommand], source: str = '<model>') -> Topology:
+    """Points and cells of an MD2's OpenGL commands: strips stay strips, fans become triangles."""
+    if not commands:
+        raise QuakeFormatError(source, 'num_glcmds', 0, 'the model has no OpenGL commands')
+    point_vertex = np.concatenate([c.vertices for c in commands])
+    st = np.concatenate([c.texcoords for c in commands])
+    uv = np.column_stack([st[:, 0], 1 - st[:, 1]]).astype(np.float32)
+    starts = np.cumsum([0] + [len(c.vertices) for c in commands])
+    strips: list[int] = []
+    strip_ids: list[int] = []
+    triangles = []
+    fan_ids = []
+    for number, (command, start) in enumerate(zip(commands, starts)):
+        ids = np.arange(start, start + len(command.vertices))
+        if len(ids) < 3:
+            continue
+        if command.kind == 'strip':
+            # Flip the strip's winding (the files wind clockwise): reversing
+            # does it for an odd length; an even one takes a leading repeat.
+            flipped = ids[::-1] if len(ids) % 2 else np.concatenate([ids[:1], ids])
+            strips += [len(flipped), *flipped.tolist()]
+            strip_ids.append(number)
+        else:
+            fan = np.column_stack([np.full(len(ids) - 2, ids[0]), ids[2:], ids[1:-1]])
+            triangles.append(fan)
+            fan_ids += [number] * len(fan)
+    return Topology(
+        point_vertex=point_vertex.astype(np.int32),
+        texcoords=uv,
+        triangles=np.concatenate(triangles).astype(np.int32) if triangles else np.empty((0, 3), np.int32),
+        strips=np.asarray(strips, np.int64),
+        cell_command=np.asarray(fan_ids + strip_ids, np.int32),
+    )
