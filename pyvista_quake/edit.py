@@ -84,13 +84,14 @@ def set_frames(
         raise ValueError(f'{len(index)} frames but {len(points)} sets of points')
     positions = np.empty((len(index), data.num_vertices, 3), np.float32)
     for k, (frame, given) in enumerate(zip(index, points)):
-        positions[k] = _to_vertices(data, topology, given, _vertex_positions(data, frame), 'points')
+        positions[k] = _to_vertices(data, topology, given, lambda f=frame: _vertex_positions(data, f), 'points')
     if not np.isfinite(positions).all():
         raise ValueError(f'{data.source}: positions must be finite numbers')
     if normals is None:
         vectors = vertex_face_normals(positions, data.triangle_vertices)
     else:
-        vectors = np.stack([_to_vertices(data, topology, n, np.zeros((data.num_vertices, 3)), 'normals') for n in normals])
+        zeros = lambda: np.zeros((data.num_vertices, 3), np.float32)  # noqa: E731 - unknown normals
+        vectors = np.stack([_to_vertices(data, topology, n, zeros, 'normals') for n in normals])
     light = nearest_normals(vectors)
     # A vertex with no faces has no normal of its own: it keeps the one it had.
     unknown = ~np.any(vectors != 0, axis=-1)
@@ -390,8 +391,11 @@ def _vertex_positions(data: ModelData, frame: int) -> np.ndarray:
     return verts * np.asarray(data.frame_scale[frame], np.float32) + np.asarray(data.frame_translate[frame], np.float32)
 
 
-def _to_vertices(data: ModelData, topology: Topology | None, given, current: np.ndarray, what: str) -> np.ndarray:
-    """``(vertices, 3)`` from vertex-shaped or point-shaped values (or a PolyData's points)."""
+def _to_vertices(data: ModelData, topology: Topology | None, given, current, what: str) -> np.ndarray:
+    """``(vertices, 3)`` from vertex-shaped or point-shaped values (or a PolyData's points).
+
+    ``current()`` gives the values of vertices no point names (made only when needed).
+    """
     if isinstance(given, pv.DataSet):
         given = given.points
     values = np.asarray(given, np.float32)
@@ -399,7 +403,7 @@ def _to_vertices(data: ModelData, topology: Topology | None, given, current: np.
     if values.ndim == 2 and values.shape == (vertices, 3):
         return values
     if topology is not None and values.shape == (len(topology.point_vertex), 3):
-        out = np.array(current, np.float32)
+        out = np.array(current(), np.float32)
         out[topology.point_vertex] = values
         return out
     points = '' if topology is None else f' or ({len(topology.point_vertex)}, 3) for its points'

@@ -7,6 +7,8 @@ format modules decide over which frames a scale is shared.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from pyvista_quake.formats.tables import VERTEX_NORMALS
@@ -49,13 +51,80 @@ def pack_on(positions: np.ndarray, scale: np.ndarray, translate: np.ndarray) -> 
 
 
 def nearest_normals(normals: np.ndarray) -> np.ndarray:
-    """Index of the table normal nearest each of ``normals`` (``(..., 3)``), ``uint8``."""
+    """Index of the table normal nearest each of ``normals`` (``(..., 3)``), ``uint8``.
+
+    Exact (the largest dot product), but each direction is compared with the
+    few table normals that can be nearest anywhere in its cell of a cube map
+    (:func:`_candidates`), not with all 162.
+    """
     flat = np.asarray(normals, np.float32).reshape(-1, 3)
     out = np.empty(len(flat), np.uint8)
+    table, cells = _candidates()
     for start in range(0, len(flat), NORMAL_CHUNK):
         rows = flat[start : start + NORMAL_CHUNK]
-        out[start : start + len(rows)] = np.argmax(rows @ VERTEX_NORMALS.T, axis=1)
+        candidates = table[_cube_cell(rows)]  # (n, K)
+        dots = np.einsum('nkj,nj->nk', VERTEX_NORMALS[candidates], rows)
+        out[start : start + len(rows)] = np.take_along_axis(candidates, dots.argmax(axis=1)[:, None], axis=1)[:, 0]
     return out.reshape(np.shape(normals)[:-1])
+
+
+#: Cells along each edge of a cube-map face in :func:`nearest_normals`.
+CUBE_CELLS = 32
+
+
+def _cube_cell(directions: np.ndarray) -> np.ndarray:
+    """Cube-map cell of each direction: face (axis and sign) and the cell on it."""
+    magnitude = np.abs(directions)
+    axis = magnitude.argmax(axis=1)
+    rows = np.arange(len(directions))
+    major = magnitude[rows, axis]
+    major[major == 0] = 1  # a zero vector: any cell does
+    face = 2 * axis + (directions[rows, axis] < 0)
+    u = directions[rows, (axis + 1) % 3] / major
+    v = directions[rows, (axis + 2) % 3] / major
+    n = CUBE_CELLS
+    iu = np.clip(((u + 1) * (n / 2)).astype(np.int64), 0, n - 1)
+    iv = np.clip(((v + 1) * (n / 2)).astype(np.int64), 0, n - 1)
+    return (face * n + iu) * n + iv
+
+
+@functools.lru_cache(maxsize=1)
+def _candidates() -> tuple[np.ndarray, int]:
+    """For each cube-map cell, every table normal that can be nearest to a direction in it.
+
+    A direction ``d`` within angle ``r`` of the cell's centre ``c`` has its
+    nearest normal within ``angle(c, nearest to c) + 2 r`` of ``c``: those
+    normals are the cell's candidates (padded to one width by repeating).
+    """
+    n = CUBE_CELLS
+    edges = np.linspace(-1, 1, n + 1)
+    centres = (edges[:-1] + edges[1:]) / 2
+    table = VERTEX_NORMALS.astype(np.float64)
+    rows = []
+    for face in range(6):
+        axis, sign = divmod(face, 2)
+        sign = -1.0 if sign else 1.0
+
+        def direction(u, v):
+            d = np.zeros(np.broadcast(u, v).shape + (3,))
+            d[..., axis] = sign
+            d[..., (axis + 1) % 3] = u
+            d[..., (axis + 2) % 3] = v
+            return d / np.linalg.norm(d, axis=-1, keepdims=True)
+
+        cu, cv = np.meshgrid(centres, centres, indexing='ij')
+        centre = direction(cu, cv)  # (n, n, 3)
+        radius = np.zeros((n, n))
+        for du in (0, 1):
+            for dv in (0, 1):
+                corner = direction(edges[du : n + du][:, None], edges[dv : n + dv][None, :])
+                radius = np.maximum(radius, np.arccos(np.clip((corner * centre).sum(-1), -1, 1)))
+        angles = np.arccos(np.clip(centre.reshape(-1, 3) @ table.T, -1, 1))  # (n*n, 162)
+        limit = angles.min(axis=1, keepdims=True) + 2 * radius.reshape(-1, 1) + 1e-6
+        rows += [np.flatnonzero(row) for row in angles <= limit]
+    width = max(len(r) for r in rows)
+    padded = np.array([np.pad(r, (0, width - len(r)), mode='edge') for r in rows], np.uint8)
+    return padded, width
 
 
 def vertex_face_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
@@ -78,14 +147,20 @@ def vertex_face_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndar
     """
     positions = np.asarray(positions, np.float32)
     frames, vertices = positions.shape[:2]
-    corners = positions[:, triangles]  # (F, T, 3, 3)
-    # Clockwise corner order, hence (2, 1) for an outward normal.
-    face = np.cross(corners[:, :, 2] - corners[:, :, 0], corners[:, :, 1] - corners[:, :, 0])
-    sums = np.zeros((frames, vertices, 3), np.float64)
-    for axis in range(3):
-        # bincount per axis over (frame, vertex) pairs: np.add.at without its slowness.
-        flat_index = (np.arange(frames)[:, None] * vertices + triangles.reshape(1, -1)).ravel()
-        weights = np.repeat(face[..., axis], 3, axis=1).ravel()
-        sums[..., axis] = np.bincount(flat_index, weights, frames * vertices).reshape(frames, vertices)
+    triangles = np.asarray(triangles, np.int64)
+    a = positions[:, triangles[:, 0]]
+    ab = positions[:, triangles[:, 1]] - a
+    ac = positions[:, triangles[:, 2]] - a
+    # ac x ab: the corner order is clockwise from outside.  Its length is twice the area.
+    face = np.empty_like(ab)
+    face[..., 0] = ac[..., 1] * ab[..., 2] - ac[..., 2] * ab[..., 1]
+    face[..., 1] = ac[..., 2] * ab[..., 0] - ac[..., 0] * ab[..., 2]
+    face[..., 2] = ac[..., 0] * ab[..., 1] - ac[..., 1] * ab[..., 0]
+    # Sum each vertex's faces: corners sorted by vertex, then one reduceat per run.
+    corner_vertex = triangles.ravel()
+    order = np.argsort(corner_vertex, kind='stable')
+    used, starts = np.unique(corner_vertex[order], return_index=True)
+    sums = np.zeros((frames, vertices, 3), np.float32)
+    sums[:, used] = np.add.reduceat(face[:, order // 3], starts, axis=1)
     length = np.linalg.norm(sums, axis=-1, keepdims=True)
-    return np.divide(sums, length, out=np.zeros_like(sums), where=length > 0).astype(np.float32)
+    return np.divide(sums, length, out=np.zeros_like(sums), where=length > 0)
