@@ -16,6 +16,7 @@ from builders import torch_mdl
 import numpy as np
 
 import pyvista_quake as pq
+from pyvista_quake.formats import FORMATS
 
 VERTS = np.array([[0, 0, 0, 5], [10, 0, 0, 5], [0, 10, 0, 5], [0, 0, 10, 5]], np.uint8)
 
@@ -61,6 +62,23 @@ def set_float(data: bytes, offset: int, value: float) -> bytes:
     return bytes(out)
 
 
+def check_written_back(model: pq.QuakeModel, data: bytes) -> None:
+    """A file that loads is written back byte for byte, and an edited copy loads again."""
+    spec = FORMATS[model.format]
+    if spec.write(model.data.file) != data:
+        raise AssertionError('a loaded file was not written back byte for byte')
+    frame = len(model) - 1
+    try:
+        model.set_frame(frame, model.vertex_positions(frame)[0] + 1)
+    except ValueError as error:  # positions past float32 (a huge scale): a clear refusal is right
+        if 'finite' not in str(error):
+            raise
+        return
+    again = pq.load(spec.write(model.data.file))
+    if len(again) != len(model) or not np.array_equal(again.data.frame_verts, model.data.frame_verts):
+        raise AssertionError('an edited model did not read back as written')
+
+
 def exercise(data: bytes) -> str:
     """Apply the rule to one input; return ``'loaded'`` or ``'rejected'``.
 
@@ -80,6 +98,7 @@ def exercise(data: bytes) -> str:
                 commands = model.gl_commands
                 if commands:
                     pq.load(data, glcmds=True).frame(0)
+            check_written_back(model, data)
             pq.load(data, strict=True)
         except pq.QuakeFormatError as error:
             if not str(error):
