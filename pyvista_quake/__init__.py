@@ -11,6 +11,8 @@ from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.errors import QuakeWarning
+from pyvista_quake.exporting import export
+from pyvista_quake.exporting import to_meshio
 from pyvista_quake.loading import LoadOptions
 from pyvista_quake.loading import load
 from pyvista_quake.model import QuakeModel
@@ -26,6 +28,8 @@ __all__ = [
     'QuakeModel',
     'QuakeWarning',
     '__version__',
+    'export',
     'load',
     'save',
+    'to_meshio',
 ]

@@ -6,11 +6,14 @@ writes any PolyData (or a frame of a Quake model) as a Quake model.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 from pathlib import Path
+import shutil
 import tempfile
 from typing import Any
+from typing import Iterator
 
 import numpy as np
 
@@ -83,6 +86,30 @@ def atomic_write(path: str | Path, data: bytes) -> None:
         raise
 
 
+@contextlib.contextmanager
+def staged(folder: str | Path) -> Iterator[Path]:
+    """A temporary folder inside ``folder`` to write files under their final names.
+
+    On success every entry is renamed into ``folder`` (replacing what is
+    there) with the permissions a new file gets; on failure the temporary
+    folder goes, and ``folder`` is as it was.  Each file lands whole.
+    """
+    folder = Path(folder)
+    stage = Path(tempfile.mkdtemp(prefix='.pyvista-quake-', dir=folder))
+    try:
+        yield stage
+        for entry in sorted(stage.iterdir()):
+            target = folder / entry.name
+            if entry.is_dir():
+                if target.is_dir():
+                    shutil.rmtree(target)
+            else:
+                os.chmod(entry, _mode_for(target))
+            os.replace(entry, target)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
 def _mode_for(path: Path) -> int:
     """The old file's permissions, or what a new file gets under the umask."""
     try:
@@ -125,4 +152,4 @@ def _frame_name(dataset: Any) -> str | None:
     return str(data[keys.FRAME_NAME][0])
 
 
-__all__ = ['FORMATS', 'atomic_write', 'save', 'write_mesh']
+__all__ = ['FORMATS', 'atomic_write', 'save', 'staged', 'write_mesh']

@@ -1,0 +1,349 @@
+"""Export: frames and whole animations to the formats other tools open, with their skins.
+
+One frame goes through the writer that keeps the most: VTK's own (``.vtp``,
+``.vtk``, ``.vtu``, ``.ply`` with the skin named in its header, ``.obj``
+with a ``.mtl`` and the skin as PNG, ``.stl``) or meshio (every other mesh
+format it writes).  A whole animation goes to a ParaView ``.pvd`` series, an
+XDMF time series (meshio's ``TimeSeriesWriter``) or glTF 2.0 with each
+animation as morph-target weights (pygltflib).  ``.md2``/``.mdl`` go through
+:mod:`pyvista_quake.saving`.  Every file is written under a temporary name
+and renamed into place; a bad request writes nothing.
+
+Importing this module registers ``md2`` and ``mdl`` with meshio.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import meshio
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake import fields as keys
+from pyvista_quake.animation import Animation
+from pyvista_quake.loading import LoadOptions
+from pyvista_quake.loading import load
+from pyvista_quake.saving import staged
+
+#: Formats whose writer is VTK's, through PyVista or directly.
+VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
+#: Formats that hold a whole animation.
+SERIES_FORMATS = ('.pvd', '.xdmf', '.glb', '.gltf')
+QUAKE_FORMATS = ('.md2', '.mdl')
+
+#: Quake's axes (x forward, y left, z up) to glTF's (y up, +z forward): a rotation.
+GLTF_AXES = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], np.float32)
+
+
+def export(
+    source: Any,
+    path: str | Path,
+    frame: int | None = None,
+    animation: str | None = None,
+    time: float | None = None,
+    **options: Any,
+) -> None:
+    """Export a frame or a whole animation; the format follows the extension.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes, QuakeModel or pyvista.PolyData
+        A model file, a loaded model, or a frame read by this package.
+    path : str or pathlib.Path
+        The file to write.  ``.vtp``, ``.vtk``, ``.vtu``, ``.ply``, ``.obj``,
+        ``.stl`` and meshio's mesh formats take one frame; ``.pvd``,
+        ``.xdmf``, ``.glb`` and ``.gltf`` a whole animation; ``.md2`` and
+        ``.mdl`` the model.
+    frame : int, optional
+        Which frame (of ``animation`` when given); frame 0 by default.
+    animation : str, optional
+        An animation of the model: its frames for the series formats, the
+        frame to count from for the others.  Every frame by default.
+    time : float, optional
+        For one frame: the pose at this time of ``animation`` (interpolated).
+    **options
+        Options of :func:`pyvista_quake.load` (``skin``, ``search_paths``,
+        ...) when ``source`` is a file; ``binary=False`` for ASCII ``.stl``,
+        ``.ply`` and ``.vtk``.
+
+    Raises
+    ------
+    ValueError
+        For an extension no writer knows, or ``frame``/``time`` with a series format.
+    IndexError, KeyError
+        For a frame out of range or an unknown animation.
+
+    Examples
+    --------
+    >>> import pyvista_quake as pq
+    >>> pq.export('tris.md2', 'tank.obj', frame=10)  # doctest: +SKIP
+    >>> pq.export('tris.md2', 'tank.glb')  # every animation, skin embedded  # doctest: +SKIP
+    >>> pq.export('tris.md2', 'run.pvd', animation='run')  # doctest: +SKIP
+
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    meshio_format = _meshio_format(suffix)
+    if suffix not in VTK_FORMATS + SERIES_FORMATS + QUAKE_FORMATS and meshio_format is None:
+        raise ValueError(f'{path}: no writer for {suffix or "a file with no extension"!r}; see pyvista_quake.export')
+    load_options = {k: options.pop(k) for k in list(options) if k in LoadOptions.names()}
+    binary = bool(options.pop('binary', True))
+    if options:
+        raise TypeError(f'export() got unknown options {sorted(options)}')
+    model, given = _resolve(source, load_options)
+
+    if suffix in QUAKE_FORMATS:
+        from pyvista_quake.edit import from_frames  # noqa: PLC0415
+        from pyvista_quake.saving import save  # noqa: PLC0415
+
+        if model is None or frame is not None or time is not None:
+            chosen = given if model is None else _one_frame(model, frame, animation, time)
+            model = from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'])
+        save(model, path)
+        return
+    if suffix in SERIES_FORMATS:
+        if frame is not None or time is not None:
+            raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
+        clips = _clips(model, animation) if model is not None else None
+        with staged(path.parent) as stage:
+            if suffix == '.pvd':
+                _write_pvd(model, given, clips, stage / path.name)
+            elif suffix == '.xdmf':
+                _write_xdmf(model, given, clips, stage / path.name)
+            else:
+                _write_gltf(model, given, clips, stage / path.name)
+        return
+    mesh = given if model is None else _one_frame(model, frame, animation, time)
+    if model is None and (frame is not None or animation is not None or time is not None):
+        raise ValueError('frame=, animation= and time= choose from a model; this source is one frame')
+    skin = _skin_image(model, mesh)
+    with staged(path.parent) as stage:
+        target = stage / path.name
+        if suffix in VTK_FORMATS:
+            _write_vtk(mesh, target, suffix, skin, binary)
+        else:
+            _write_meshio(mesh, target, meshio_format)
+
+
+# -- choosing what to write ---------------------------------------------------------------
+
+
+def _resolve(source: Any, options: dict):
+    """``(model, None)`` for a file or model, ``(None, mesh)`` for a frame given as PolyData."""
+    from pyvista_quake.model import QuakeModel  # noqa: PLC0415
+
+    if isinstance(source, QuakeModel):
+        return source, None
+    if isinstance(source, pv.DataSet):
+        mesh = source if isinstance(source, pv.PolyData) else source.extract_surface()
+        return None, mesh
+    return load(source, **options), None
+
+
+def _one_frame(model, frame: int | None, animation: str | None, time: float | None) -> pv.PolyData:
+    if time is not None:
+        if frame is not None:
+            raise ValueError('give frame= or time=, not both')
+        return model.at(float(time), animation)
+    clip = model.animation(animation)
+    index = 0 if frame is None else int(frame)
+    if not -len(clip) <= index < len(clip):
+        raise IndexError(f'{model.source}: frame {index} out of range; {clip.name!r} has {len(clip)} frames')
+    return model.frame(int(clip.frames[index]))
+
+
+def _clips(model, animation: str | None) -> list[Animation]:
+    """What a series holds: one animation, or every frame (and, for glTF, every animation)."""
+    if animation is not None:
+        return [model.animation(animation)]
+    return [model.animation(None)]
+
+
+def _skin_image(model, mesh: pv.PolyData) -> np.ndarray | None:
+    if model is not None:
+        return model.skin_image(model.skin) if model.skin is not None else None
+    return mesh.quake.image() if keys.FORMAT in mesh.field_data else None
+
+
+def _plain(mesh: pv.PolyData) -> pv.PolyData:
+    """The mesh without the encoded skin arrays (formats that keep field data keep the rest)."""
+    out = mesh.copy(deep=False)
+    for name in keys.SKIN_KEYS:
+        if name in out.field_data:
+            del out.field_data[name]
+    return out
+
+
+def _png(image: np.ndarray) -> bytes:
+    from PIL import Image  # noqa: PLC0415
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(image, np.uint8)).save(buffer, format='PNG')
+    return buffer.getvalue()
+
+
+#: Extensions meshio gives to several formats, and the one users mean.
+PREFERRED_MESHIO = {'.msh': 'gmsh'}
+
+
+def _meshio_format(suffix: str) -> str | None:
+    formats = meshio.extension_to_filetypes.get(suffix, [])
+    if not formats or suffix in QUAKE_FORMATS:
+        return None
+    return PREFERRED_MESHIO.get(suffix, formats[0])
+
+
+def _write_meshio(mesh: pv.PolyData, target: Path, file_format: str) -> None:
+    converted = pv.to_meshio(_plain(mesh))
+    try:
+        meshio.write(target, converted, file_format=file_format)
+    except meshio.WriteError:
+        # Some formats (Gmsh) take 1, 3 or 9 components only: texture coordinates go.
+        converted.point_data = {k: v for k, v in converted.point_data.items() if v.ndim == 1 or v.shape[1] in (1, 3, 9)}
+        meshio.write(target, converted, file_format=file_format)
+
+
+# -- one frame ------------------------------------------------------------------------------
+
+
+def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | None, binary: bool) -> None:
+    import vtk  # noqa: PLC0415
+
+    texture_name = f'{target.stem}.png'
+    if suffix in ('.vtp', '.vtk'):
+        mesh.save(target, binary=binary)
+    elif suffix == '.vtu':
+        mesh.cast_to_unstructured_grid().save(target, binary=binary)
+    elif suffix == '.stl':
+        mesh.save(target, binary=binary)
+    elif suffix == '.ply':
+        writer = vtk.vtkPLYWriter()
+        writer.SetFileName(str(target))
+        writer.SetInputData(_plain(mesh))
+        writer.SetFileTypeToBinary() if binary else writer.SetFileTypeToASCII()
+        writer.SetTextureCoordinatesNameToUV()
+        if skin is not None:
+            writer.AddComment(f'TextureFile {texture_name}')  # read by VTK and MeshLab
+        writer.Write()
+    else:  # .obj
+        writer = vtk.vtkOBJWriter()
+        writer.SetFileName(str(target))
+        writer.SetInputData(0, _plain(mesh))
+        if skin is not None:
+            writer.SetTextureFileName(texture_name)  # writes the .mtl naming it
+        writer.Write()
+    if skin is not None and suffix in ('.ply', '.obj'):
+        (target.parent / texture_name).write_bytes(_png(skin))
+
+
+# -- whole animations ---------------------------------------------------------------------
+
+
+def _series(model, given: pv.PolyData | None, clips) -> tuple[list[pv.PolyData], np.ndarray]:
+    """The frames of a series and their times."""
+    if model is None:
+        return [given], np.zeros(1)
+    clip = clips[0]
+    meshes = model.to_multiblock(clip)
+    return [meshes[k] for k in range(len(meshes))], np.asarray(clip.times, np.float64)
+
+
+def _write_pvd(model, given, clips, target: Path) -> None:
+    meshes, times = _series(model, given, clips)
+    folder = target.parent / target.stem
+    folder.mkdir()
+    collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
+    datasets = ElementTree.SubElement(collection, 'Collection')
+    for k, (mesh, t) in enumerate(zip(meshes, times)):
+        name = f'{target.stem}_{k:04d}.vtp'
+        mesh.save(folder / name)
+        ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
+    ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
+
+
+def _write_xdmf(model, given, clips, target: Path) -> None:
+    meshes, times = _series(model, given, clips)
+    base = np.asarray(meshes[0].points)
+    cells = [('triangle', np.asarray(meshes[0].regular_faces))]
+    uv = meshes[0].active_texture_coordinates
+    # XML keeps it one self-contained file (HDF5 would need h5py).
+    with meshio.xdmf.TimeSeriesWriter(target, data_format='XML') as writer:
+        writer.write_points_cells(base, cells)
+        for mesh, t in zip(meshes, times):
+            point_data = {
+                'positions': np.asarray(mesh.points),
+                'displacement': np.asarray(mesh.points) - base,
+                'Normals': np.asarray(mesh.point_data['Normals']),
+            }
+            if uv is not None:
+                point_data['TextureCoordinates'] = np.asarray(uv)
+            writer.write_data(float(t), point_data=point_data)
+
+
+def _write_gltf(model, given, clips, target: Path) -> None:
+    from pyvista_quake.gltf import build_gltf  # noqa: PLC0415
+
+    if model is None:
+        skin = given.quake.image() if keys.FORMAT in given.field_data else None
+        gltf = build_gltf([np.asarray(given.points)], [np.asarray(given.point_data['Normals'])], given, [], skin)
+    else:
+        clip_list = list(model.animations.values()) if clips[0].source == 'file' and model.animations else clips
+        frames = np.unique(np.concatenate([c.frames for c in clip_list]))
+        first = model.frame(int(frames[0]))
+        skin = model.skin_image(model.skin) if model.skin is not None else None
+        gltf = build_gltf(model.positions(frames), model.normals(frames), first, [(c, frames) for c in clip_list], skin)
+    if target.suffix.lower() == '.glb':
+        gltf.save_binary(str(target))
+    else:
+        from pygltflib import BufferFormat  # noqa: PLC0415
+
+        gltf.convert_buffers(BufferFormat.DATAURI)
+        gltf.save_json(str(target))
+
+
+# -- meshio -------------------------------------------------------------------------------
+
+
+def to_meshio(source: Any, frame: int = 0, **options: Any) -> meshio.Mesh:
+    """One frame as a :class:`meshio.Mesh`: triangles, ``Normals`` and ``TextureCoordinates`` point data.
+
+    ``meshio.read("tris.md2")`` gives frame 0 this way; this function picks any frame.
+    """
+    from pyvista_quake.model import QuakeModel  # noqa: PLC0415
+
+    model = source if isinstance(source, QuakeModel) else load(source, **options)
+    mesh = model.frame(frame)
+    return meshio.Mesh(
+        np.asarray(mesh.points),
+        [('triangle', np.asarray(mesh.regular_faces))],
+        point_data={
+            'Normals': np.asarray(mesh.point_data['Normals']),
+            'TextureCoordinates': np.asarray(mesh.active_texture_coordinates),
+            keys.VERTEX_INDEX: np.asarray(mesh.point_data[keys.VERTEX_INDEX]),
+        },
+    )
+
+
+def _meshio_read(filename) -> meshio.Mesh:
+    return to_meshio(filename, skin=None)
+
+
+def _meshio_write(filename, mesh: meshio.Mesh) -> None:
+    from pyvista_quake.edit import from_frames  # noqa: PLC0415
+    from pyvista_quake.saving import save  # noqa: PLC0415
+
+    suffix = Path(filename).suffix.lower()
+    save(from_frames(pv.from_meshio(mesh), suffix[1:]), filename)
+
+
+def register_meshio() -> None:
+    """Make ``meshio.read``/``meshio.write`` know ``.md2`` and ``.mdl``."""
+    for name in ('md2', 'mdl'):
+        meshio.register_format(name, [f'.{name}'], _meshio_read, {name: _meshio_write})
+
+
+register_meshio()

@@ -1,0 +1,157 @@
+"""glTF 2.0 of a model: one mesh, its skin embedded, animations as morph-target weights.
+
+Built with pygltflib.  Each frame that an animation plays is a morph target
+(position and normal displacements from the first frame); each animation is
+a glTF animation of the mesh's weights, keyframed at the model's own frame
+times with linear blending -- the engines' interpolation -- and a last key at
+the animation's end that blends back into its first frame, as the games loop.
+Positions go from Quake's axes (x forward, y left, z up) to glTF's (y up,
++z forward); units are kept.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pygltflib as gl
+import pyvista as pv
+
+from pyvista_quake.animation import Animation
+
+#: Quake (x forward, y left, z up) to glTF (x left, y up, z forward): a rotation, windings kept.
+QUAKE_TO_GLTF = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], np.float32)
+
+
+class _Blob:
+    """The binary buffer, built view by view (4-byte aligned)."""
+
+    def __init__(self, gltf: gl.GLTF2) -> None:
+        self.gltf = gltf
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def view(self, data: bytes, target: int | None = None) -> int:
+        padding = (-self.size) % 4
+        if padding:
+            self.parts.append(bytes(padding))
+            self.size += padding
+        self.gltf.bufferViews.append(gl.BufferView(buffer=0, byteOffset=self.size, byteLength=len(data), target=target))
+        self.parts.append(data)
+        self.size += len(data)
+        return len(self.gltf.bufferViews) - 1
+
+    def accessor(self, array: np.ndarray, kind: str, target: int | None = None, bounds: bool = False) -> int:
+        array = np.ascontiguousarray(array)
+        component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint32): gl.UNSIGNED_INT, np.dtype(np.uint16): gl.UNSIGNED_SHORT}[array.dtype]
+        view = self.view(array.tobytes(), target)
+        width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3}[kind]
+        flat = array.reshape(-1, width)
+        accessor = gl.Accessor(bufferView=view, componentType=component, count=len(flat), type=kind)
+        if bounds:
+            accessor.min = flat.min(axis=0).astype(float).tolist()
+            accessor.max = flat.max(axis=0).astype(float).tolist()
+        self.gltf.accessors.append(accessor)
+        return len(self.gltf.accessors) - 1
+
+
+def build_gltf(
+    positions: np.ndarray,
+    normals: np.ndarray,
+    first: pv.PolyData,
+    animations: list[tuple[Animation, np.ndarray]],
+    skin: np.ndarray | None,
+) -> gl.GLTF2:
+    """A glTF document of frames sharing ``first``'s points and triangles.
+
+    Parameters
+    ----------
+    positions, normals : numpy.ndarray
+        ``(frames, points, 3)`` of the frames that animations play (one frame: no targets).
+    first : pyvista.PolyData
+        The first of those frames: its triangles and texture coordinates.
+    animations : list of (Animation, numpy.ndarray)
+        Each animation with the model frame number of each entry of ``positions``.
+    skin : numpy.ndarray, optional
+        RGB(A) image, embedded as PNG.
+
+    """
+    gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
+    blob = _Blob(gltf)
+    base = np.asarray(positions[0], np.float32) @ QUAKE_TO_GLTF.T
+    base_normals = np.asarray(normals[0], np.float32) @ QUAKE_TO_GLTF.T
+    triangles = np.asarray(first.regular_faces)
+    index_type = np.uint16 if len(base) < 65535 else np.uint32
+    attributes = gl.Attributes(
+        POSITION=blob.accessor(base, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+        NORMAL=blob.accessor(base_normals, 'VEC3', gl.ARRAY_BUFFER),
+    )
+    uv = first.active_texture_coordinates
+    if uv is not None:
+        flipped = np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)  # glTF's v runs down
+        attributes.TEXCOORD_0 = blob.accessor(flipped, 'VEC2', gl.ARRAY_BUFFER)
+    primitive = gl.Primitive(attributes=attributes, indices=blob.accessor(triangles.astype(index_type).ravel(), 'SCALAR', gl.ELEMENT_ARRAY_BUFFER))
+    if skin is not None:
+        primitive.material = _material(gltf, blob, skin)
+    mesh = gl.Mesh(primitives=[primitive], name=str(first.quake.frame_name or 'model'))
+    if len(positions) > 1:
+        for k in range(len(positions)):
+            moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
+            turned = np.asarray(normals[k], np.float32) @ QUAKE_TO_GLTF.T - base_normals
+            primitive.targets.append({
+                'POSITION': blob.accessor(moved, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+                'NORMAL': blob.accessor(turned, 'VEC3', gl.ARRAY_BUFFER),
+            })  # fmt: skip
+        mesh.weights = [0.0] * len(positions)
+        mesh.extras = {'targetNames': [f'frame {k}' for k in range(len(positions))]}
+    gltf.meshes.append(mesh)
+    gltf.nodes.append(gl.Node(mesh=0, name=mesh.name))
+    gltf.scenes.append(gl.Scene(nodes=[0]))
+    gltf.scene = 0
+    if len(positions) > 1:  # a single frame has no targets to weigh
+        for clip, frames in animations:
+            _animation(gltf, blob, clip, frames)
+    data = b''.join(blob.parts)
+    gltf.buffers.append(gl.Buffer(byteLength=len(data)))
+    gltf.set_binary_blob(data)
+    return gltf
+
+
+def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray) -> None:
+    """Weights keyed at the clip's times: one target fully on at each key, back to the first at the end."""
+    target = np.searchsorted(frames, clip.frames)
+    times = np.asarray(clip.times, np.float64)
+    keys = list(target)
+    if clip.duration > times[-1]:
+        times = np.append(times, clip.duration)
+        keys.append(target[0])
+    weights = np.zeros((len(keys), len(frames)), np.float32)
+    weights[np.arange(len(keys)), keys] = 1
+    sampler = gl.AnimationSampler(
+        input=blob.accessor(times.astype(np.float32), 'SCALAR', bounds=True),
+        output=blob.accessor(weights.ravel(), 'SCALAR'),
+        interpolation=gl.ANIM_LINEAR,
+    )
+    channel = gl.AnimationChannel(sampler=0, target=gl.AnimationChannelTarget(node=0, path='weights'))
+    gltf.animations.append(gl.Animation(name=clip.name, samplers=[sampler], channels=[channel]))
+
+
+def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
+    from PIL import Image  # noqa: PLC0415
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(skin, np.uint8)).save(buffer, format='PNG')
+    gltf.images.append(gl.Image(bufferView=blob.view(buffer.getvalue()), mimeType='image/png'))
+    # Nearest texels, repeated: the look of the games' skins.
+    gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
+    gltf.textures.append(gl.Texture(sampler=0, source=0))
+    cut_out = skin.ndim == 3 and skin.shape[2] == 4 and (skin[..., 3] < 255).any()
+    gltf.materials.append(
+        gl.Material(
+            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=0), metallicFactor=0.0, roughnessFactor=1.0),
+            alphaMode=gl.MASK if cut_out else gl.OPAQUE,
+            alphaCutoff=0.5 if cut_out else None,
+            name='skin',
+        )
+    )
+    return 0

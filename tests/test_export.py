@@ -1,0 +1,305 @@
+"""Export: each format reread by PyVista, meshio or the Khronos validator, compared with the model."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+import shutil
+import subprocess
+import warnings
+
+from builders import tetra_md2
+from builders import torch_mdl
+from conftest import CORPUS
+from conftest import requires_corpus
+import meshio
+import numpy as np
+from PIL import Image
+import pygltflib
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+
+PICTURE = (np.arange(64, dtype=np.uint8).reshape(8, 8) * 3) % 224  # no fullbright colours
+
+
+@pytest.fixture
+def torch() -> pq.QuakeModel:
+    return pq.load(torch_mdl(skins=[PICTURE]))
+
+
+def corner_positions(points, triangles) -> np.ndarray:
+    """Triangles as sorted rows of their corners' coordinates: comparable whatever the point order."""
+    corners = np.asarray(points)[np.asarray(triangles)].reshape(len(triangles), 9)
+    return corners[np.lexsort(corners.T[::-1])]
+
+
+def test_vtp_keeps_everything_and_the_skin(torch, tmp_path):
+    pq.export(torch, tmp_path / 'torch.vtp', frame=1)
+    mesh = pv.read(tmp_path / 'torch.vtp')
+    expected = torch.frame(1)
+    np.testing.assert_array_equal(mesh.points, expected.points)
+    np.testing.assert_array_equal(mesh.point_data['Normals'], expected.point_data['Normals'])
+    np.testing.assert_array_equal(mesh.active_texture_coordinates, expected.active_texture_coordinates)
+    assert mesh.quake.frame_name == 'torch2'
+    np.testing.assert_array_equal(mesh.quake.image(), torch.skin_image())
+
+
+@pytest.mark.parametrize('suffix', ['.vtk', '.vtu'])
+def test_legacy_and_unstructured_keep_field_data(torch, tmp_path, suffix):
+    pq.export(torch, tmp_path / f'torch{suffix}')
+    mesh = pv.read(tmp_path / f'torch{suffix}')
+    np.testing.assert_allclose(mesh.points, torch.frame(0).points)
+    assert str(mesh.field_data['frame_name'][0]) == 'torch1'
+    np.testing.assert_array_equal(mesh.quake.image(), torch.skin_image())
+
+
+def test_ply_keeps_normals_texcoords_and_names_its_skin(torch, tmp_path):
+    pq.export(torch, tmp_path / 'torch.ply')
+    header = (tmp_path / 'torch.ply').read_bytes().split(b'end_header')[0]
+    assert b'comment TextureFile torch.png' in header
+    assert b'property float nx' in header and b'property float u' in header
+    mesh = pv.read(tmp_path / 'torch.ply')
+    expected = torch.frame(0)
+    np.testing.assert_allclose(mesh.points, expected.points)
+    np.testing.assert_allclose(mesh.point_data['Normals'], expected.point_data['Normals'], atol=1e-6)
+    np.testing.assert_allclose(mesh.active_texture_coordinates, expected.active_texture_coordinates)
+    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'torch.png')), torch.skin_image())
+
+
+def test_obj_with_mtl_and_png(torch, tmp_path):
+    pq.export(torch, tmp_path / 'torch.obj', frame=1)
+    text = (tmp_path / 'torch.obj').read_text()
+    assert 'mtllib torch.mtl' in text
+    assert 'map_Kd torch.png' in (tmp_path / 'torch.mtl').read_text()
+    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'torch.png')), torch.skin_image())
+    mesh = pv.read(tmp_path / 'torch.obj')
+    expected = torch.frame(1)
+    assert mesh.n_cells == expected.n_cells
+    np.testing.assert_allclose(corner_positions(mesh.points, mesh.regular_faces),
+                               corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
+    uv = {tuple(np.round(p, 4)) for p in mesh.active_texture_coordinates}
+    assert uv == {tuple(np.round(p, 4)) for p in expected.active_texture_coordinates}
+
+
+@pytest.mark.parametrize('binary', [True, False])
+def test_stl_triangles(torch, tmp_path, binary):
+    pq.export(torch, tmp_path / 'torch.stl', binary=binary)
+    data = (tmp_path / 'torch.stl').read_bytes()
+    assert data.startswith(b'solid') != binary
+    mesh = pv.read(tmp_path / 'torch.stl')
+    expected = torch.frame(0)
+    np.testing.assert_allclose(corner_positions(mesh.points, mesh.regular_faces),
+                               corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
+
+
+@pytest.mark.parametrize('suffix', ['.off', '.msh', '.mesh'])
+def test_meshio_formats_reread_by_meshio(torch, tmp_path, suffix):
+    pq.export(torch, tmp_path / f'torch{suffix}')
+    read = meshio.read(tmp_path / f'torch{suffix}')
+    expected = torch.frame(0)
+    triangles = read.cells_dict['triangle']
+    np.testing.assert_allclose(corner_positions(read.points, triangles),
+                               corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
+
+
+def test_quake_formats_through_the_writers(torch, tmp_path):
+    pq.export(torch, tmp_path / 'same.mdl')
+    assert (tmp_path / 'same.mdl').read_bytes() == torch_mdl(skins=[PICTURE])
+    pq.export(torch, tmp_path / 'one.md2', frame=1)
+    one = pq.load(tmp_path / 'one.md2')
+    assert len(one) == 1 and one.frame_names == ['torch2']
+
+
+def test_pvd_series_with_the_animation_times(tmp_path):
+    model = pq.load(tetra_md2())
+    pq.export(model, tmp_path / 'stand.pvd', animation='stand')
+    reader = pv.get_reader(tmp_path / 'stand.pvd')
+    clip = model.animations['stand']
+    np.testing.assert_allclose(reader.time_values, clip.times)
+    for k, t in enumerate(reader.time_values):
+        reader.set_active_time_value(t)
+        np.testing.assert_array_equal(reader.read()[0].points, model.frame(int(clip.frames[k])).points)
+    assert sorted(p.name for p in (tmp_path / 'stand').iterdir()) == ['stand_0000.vtp', 'stand_0001.vtp']
+
+
+def test_pvd_of_every_frame_and_mdl_group_times(torch, tmp_path):
+    pq.export(torch, tmp_path / 'all.pvd')
+    reader = pv.get_reader(tmp_path / 'all.pvd')
+    np.testing.assert_allclose(reader.time_values, torch.times)
+
+
+def test_xdmf_time_series(tmp_path):
+    model = pq.load(tetra_md2())
+    pq.export(model, tmp_path / 'all.xdmf')
+    with meshio.xdmf.TimeSeriesReader(tmp_path / 'all.xdmf') as reader:
+        points, cells = reader.read_points_cells()
+        np.testing.assert_allclose(points, model.positions(0)[0])
+        assert reader.num_steps == len(model)
+        for k in range(reader.num_steps):
+            t, point_data, _ = reader.read_data(k)
+            assert t == pytest.approx(model.times[k])
+            np.testing.assert_allclose(point_data['positions'], model.positions(k)[0])
+            np.testing.assert_allclose(point_data['displacement'], model.positions(k)[0] - points, atol=1e-6)
+
+
+def test_meshio_reads_and_writes_quake_models(torch, tmp_path):
+    path = tmp_path / 'torch.mdl'
+    torch.save(path)
+    mesh = meshio.read(path)
+    expected = torch.frame(0)
+    np.testing.assert_array_equal(mesh.points, expected.points)
+    np.testing.assert_array_equal(mesh.point_data['Normals'], expected.point_data['Normals'])
+    np.testing.assert_array_equal(mesh.point_data['TextureCoordinates'], expected.active_texture_coordinates)
+    np.testing.assert_array_equal(pq.to_meshio(path, frame=1).points, torch.frame(1).points)
+    meshio.write(tmp_path / 'back.md2', mesh)
+    assert len(pq.load(tmp_path / 'back.md2').data.triangle_vertices) == expected.n_cells
+
+
+# -- errors --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ('name', 'kwargs', 'error'),
+    [
+        ('x.unknown', {}, ValueError),
+        ('x.obj', {'frame': 9}, IndexError),
+        ('x.obj', {'animation': 'nope'}, KeyError),
+        ('x.pvd', {'animation': 'nope'}, KeyError),
+        ('x.glb', {'frame': 1}, ValueError),
+        ('x.obj', {'colour': 'red'}, TypeError),
+    ],
+)
+def test_bad_requests_write_nothing(torch, tmp_path, name, kwargs, error):
+    with pytest.raises(error):
+        pq.export(torch, tmp_path / name, **kwargs)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_write_leaves_the_old_files(torch, tmp_path, monkeypatch):
+    (tmp_path / 'torch.obj').write_text('old')
+
+    def broken(*args, **kwargs):
+        raise OSError('disk full')
+
+    monkeypatch.setattr('pyvista_quake.exporting._png', broken)
+    with pytest.raises(OSError, match='disk full'):
+        pq.export(torch, tmp_path / 'torch.obj')
+    assert [p.name for p in tmp_path.iterdir()] == ['torch.obj']
+    assert (tmp_path / 'torch.obj').read_text() == 'old'
+
+
+# -- glTF -----------------------------------------------------------------------------------
+
+VALIDATE_JS = """
+const fs = require('fs');
+const path = require('path');
+const validator = require('gltf-validator');
+const file = process.argv[2];
+validator.validateBytes(new Uint8Array(fs.readFileSync(file)), {uri: path.basename(file), maxIssues: 100})
+  .then((report) => console.log(JSON.stringify(report.issues)))
+  .catch((error) => { console.error(error); process.exit(2); });
+"""
+
+
+@pytest.fixture(scope='session')
+def gltf_validator() -> Path:
+    """The Khronos glTF validator, installed from npm once into a cache folder."""
+    if shutil.which('node') is None or shutil.which('npm') is None:
+        pytest.skip('node and npm are needed for the Khronos glTF validator')
+    folder = Path(os.environ.get('XDG_CACHE_HOME', Path.home() / '.cache')) / 'pyvista-quake-tests' / 'gltf-validator'
+    folder.mkdir(parents=True, exist_ok=True)
+    if not (folder / 'node_modules' / 'gltf-validator').is_dir():
+        result = subprocess.run(['npm', 'install', '--silent', '--prefix', str(folder), 'gltf-validator'],
+                                capture_output=True, text=True, timeout=300)  # fmt: skip
+        if result.returncode != 0:
+            pytest.skip(f'npm install gltf-validator failed: {result.stderr[-300:]}')
+    (folder / 'validate.js').write_text(VALIDATE_JS)
+    return folder
+
+
+def validate(folder: Path, path: Path) -> dict:
+    result = subprocess.run(['node', str(folder / 'validate.js'), str(path)], capture_output=True, text=True,
+                            cwd=folder, timeout=120)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def accessor_data(gltf: pygltflib.GLTF2, index: int) -> np.ndarray:
+    accessor = gltf.accessors[index]
+    view = gltf.bufferViews[accessor.bufferView]
+    blob = gltf.binary_blob()
+    dtype = {pygltflib.FLOAT: np.float32, pygltflib.UNSIGNED_SHORT: np.uint16, pygltflib.UNSIGNED_INT: np.uint32}[accessor.componentType]
+    width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3}[accessor.type]
+    return np.frombuffer(blob, dtype, accessor.count * width, view.byteOffset + (accessor.byteOffset or 0)).reshape(accessor.count, width)
+
+
+def test_gltf_animations_are_morph_targets_timed_as_the_model(gltf_validator, tmp_path):
+    model = pq.load(tetra_md2(), animations={'pose': [2, 0]})
+    pq.export(model, tmp_path / 'tetra.glb')
+    report = validate(gltf_validator, tmp_path / 'tetra.glb')
+    assert report['numErrors'] == 0, report['messages']
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'tetra.glb'))
+    primitive = gltf.meshes[0].primitives[0]
+    assert len(primitive.targets) == len(model)  # every frame some animation plays
+    animations = {a.name: a for a in gltf.animations}
+    assert set(animations) == set(model.animations)
+    for name, clip in model.animations.items():
+        sampler = animations[name].samplers[0]
+        times = accessor_data(gltf, sampler.input).ravel()
+        expected = list(clip.times) + ([clip.duration] if clip.duration > clip.times[-1] else [])
+        np.testing.assert_allclose(times, expected, rtol=1e-6)
+        weights = accessor_data(gltf, sampler.output).reshape(len(times), -1)
+        np.testing.assert_array_equal(weights.argmax(axis=1)[: len(clip)], clip.frames)  # targets are frames 0..n-1
+    # A target moves the base to its frame, in glTF's axes (y up, z forward).
+    base = accessor_data(gltf, primitive.attributes.POSITION)
+    moved = base + accessor_data(gltf, primitive.targets[2]['POSITION'])
+    quake = model.positions(2)[0]
+    np.testing.assert_allclose(moved, quake[:, [1, 2, 0]], atol=1e-5)
+
+
+@pytest.mark.parametrize('suffix', ['.glb', '.gltf'])
+def test_gltf_with_the_skin_embedded_is_validator_clean(gltf_validator, torch, tmp_path, suffix):
+    pq.export(torch, tmp_path / f'torch{suffix}')
+    report = validate(gltf_validator, tmp_path / f'torch{suffix}')
+    assert report['numErrors'] == 0, report['messages']
+    assert len(list(tmp_path.iterdir())) == 1  # one self-contained file
+    gltf = pygltflib.GLTF2().load(str(tmp_path / f'torch{suffix}'))
+    assert gltf.images[0].mimeType == 'image/png' and gltf.materials[0].alphaMode == 'OPAQUE'
+
+
+@requires_corpus
+@pytest.mark.corpus
+@pytest.mark.parametrize('name', ['md2/assimp/sydney.md2', 'mdl/librequake/progs/flame2.mdl', 'md2/ufoai/models/objects/rubbish/box1.md2'])
+def test_real_models_to_gltf(gltf_validator, tmp_path, name):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', pq.QuakeWarning)
+        model = pq.load(CORPUS / name)
+        pq.export(model, tmp_path / 'model.glb')
+    report = validate(gltf_validator, tmp_path / 'model.glb')
+    assert report['numErrors'] == 0, report['messages']
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'model.glb'))
+    if 'box1' in name:  # a cut-out skin stays a cut-out
+        assert gltf.materials[0].alphaMode == 'MASK'
+
+
+@requires_corpus
+@pytest.mark.corpus
+@pytest.mark.parametrize('suffix', ['.vtp', '.ply', '.obj', '.stl', '.off', '.pvd', '.xdmf', '.md2'])
+def test_real_model_exports_reread(tmp_path, suffix):
+    model = pq.load(CORPUS / 'md2/assimp/sydney.md2')
+    pq.export(model, tmp_path / f'sydney{suffix}', animation=None)
+    if suffix in ('.pvd',):
+        reader = pv.get_reader(tmp_path / f'sydney{suffix}')
+        assert reader.number_time_points == len(model)
+        return
+    if suffix == '.xdmf':
+        with meshio.xdmf.TimeSeriesReader(tmp_path / f'sydney{suffix}') as reader:
+            assert reader.num_steps == len(model)
+        return
+    mesh = pv.read(tmp_path / f'sydney{suffix}')
+    assert mesh.n_cells == model.frame(0).n_cells
+    if suffix in ('.ply', '.obj'):
+        np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'sydney.png').convert('RGB')), model.skin_image()[..., :3])
