@@ -11,11 +11,17 @@ from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.errors import QuakeWarning
+from pyvista_quake.batch import render_thumbnail
+from pyvista_quake.batch import thumbnails
 from pyvista_quake.exporting import export
 from pyvista_quake.exporting import to_meshio
 from pyvista_quake.loading import LoadOptions
 from pyvista_quake.loading import load
 from pyvista_quake.model import QuakeModel
+from pyvista_quake.plotting import animate
+from pyvista_quake.plotting import contact_sheet
+from pyvista_quake.plotting import plot
+from pyvista_quake.plotting import thumbnail
 from pyvista_quake.saving import save
 
 __version__ = '0.1.0'
@@ -28,8 +34,14 @@ __all__ = [
     'QuakeModel',
     'QuakeWarning',
     '__version__',
+    'animate',
+    'contact_sheet',
     'export',
     'load',
+    'plot',
+    'render_thumbnail',
     'save',
+    'thumbnail',
+    'thumbnails',
     'to_meshio',
 ]

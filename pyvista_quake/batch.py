@@ -1,0 +1,207 @@
+"""Thumbnails of many models: one render window per worker, worker processes, a report.
+
+:func:`render_thumbnail` is the per-file work: a plain, picklable function
+that never raises for a bad model (it returns what went wrong), so the same
+function runs in :func:`thumbnails`' process pool, on Dask
+(``client.map(render_thumbnail, sources, targets)``) or anywhere else.
+Each worker process keeps one offscreen plotter for all its models: a fresh
+``Plotter`` per model costs several times the render.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from dataclasses import field
+import glob
+import itertools
+import multiprocessing
+from pathlib import Path
+from typing import Any
+from typing import Iterable
+import warnings
+
+import pyvista as pv
+
+from pyvista_quake.plotting import thumbnail
+
+#: Extensions of the models a folder is searched for.
+MODEL_EXTENSIONS = ('.md2', '.mdl')
+
+_PLOTTERS: dict[tuple[int, int], pv.Plotter] = {}
+
+
+@dataclass(frozen=True)
+class ThumbnailResult:
+    """What happened to one model of a batch.
+
+    Attributes
+    ----------
+    source : str
+        The model.
+    target : str
+        The PNG (written when ``error`` is ``None``).
+    error : str or None
+        One line saying why the model was not rendered.
+
+    """
+
+    source: str
+    target: str
+    error: str | None = None
+
+
+@dataclass
+class BatchReport:
+    """The outcome of a batch: the thumbnails written and the models that failed."""
+
+    written: list[ThumbnailResult] = field(default_factory=list)
+    failed: list[ThumbnailResult] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether every model was rendered."""
+        return not self.failed
+
+
+def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, int] = (256, 256), **options: Any) -> ThumbnailResult:
+    """Render one model's thumbnail with this process's plotter; report errors instead of raising.
+
+    Parameters
+    ----------
+    source : str or pathlib.Path
+        The model.
+    target : str or pathlib.Path
+        The PNG to write (its folder is made).
+    size : tuple of int, default: (256, 256)
+        Width and height.
+    **options
+        Keywords of :func:`pyvista_quake.thumbnail`.
+
+    """
+    key = (int(size[0]), int(size[1]))
+    plotter = _PLOTTERS.get(key)
+    if plotter is None:
+        # Quiet VTK's search for a display on a machine without one (it falls back by itself).
+        with pv.vtk_verbosity('off'):
+            plotter = _PLOTTERS[key] = pv.Plotter(off_screen=True, window_size=list(key))
+            plotter.render()
+    try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')  # a missing skin is not a failure; the model renders untextured
+            thumbnail(source, target, size=key, plotter=plotter, **options)
+    except Exception as error:  # noqa: BLE001 - one bad file never stops a batch
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return ThumbnailResult(str(source), str(target), f'{type(error).__name__}: {message}')
+    return ThumbnailResult(str(source), str(target))
+
+
+def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
+    """Model files from paths, folders (searched recursively) and glob patterns, once each.
+
+    Returns ``(model, base)`` pairs: ``base`` is the folder the model's
+    thumbnail path is taken relative to (the folder given, the fixed part of a
+    pattern, or a file's own folder).
+    """
+    found: list[tuple[Path, Path]] = []
+    for source in sources:
+        text = str(source)
+        path = Path(text)
+        if path.is_dir():
+            found += [(p, path) for p in sorted(path.rglob('*')) if p.suffix.lower() in MODEL_EXTENSIONS and p.is_file()]
+        elif glob.has_magic(text) and not path.exists():
+            fixed = Path(*[part for part in itertools.takewhile(lambda part: not glob.has_magic(part), path.parts)])
+            found += [(Path(p), fixed) for p in sorted(glob.glob(text, recursive=True)) if Path(p).is_file()]
+        else:
+            found.append((path, path.parent))
+    seen: set[Path] = set()
+    return [(p, base) for p, base in found if not (p.resolve() in seen or seen.add(p.resolve()))]
+
+
+def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Path]:
+    """A PNG per model under ``out_dir``, mirroring its folders below its base.
+
+    (Quake II names every model ``tris.md2``: flat names would collide; names
+    that still collide get ``_1``, ``_2``...)
+    """
+    out_dir = Path(out_dir)
+    targets: list[Path] = []
+    taken: set[Path] = set()
+    for path, base in models:
+        target = out_dir / path.relative_to(base).with_suffix('.png')
+        number = 0
+        candidate = target
+        while candidate in taken:
+            number += 1
+            candidate = target.with_name(f'{target.stem}_{number}.png')
+        taken.add(candidate)
+        targets.append(candidate)
+    return targets
+
+
+def thumbnails(
+    sources: Iterable[str | Path],
+    out_dir: str | Path,
+    jobs: int | None = None,
+    size: tuple[int, int] = (256, 256),
+    progress: bool = False,
+    **options: Any,
+) -> BatchReport:
+    """Render a thumbnail of every model; failures are reported, never raised.
+
+    Parameters
+    ----------
+    sources : iterable of path
+        Model files, folders (searched recursively) or glob patterns.
+    out_dir : str or pathlib.Path
+        Where the PNGs go, mirroring the models' folders.
+    jobs : int, optional
+        Worker processes; in this process by default.
+    size : tuple of int, default: (256, 256)
+        Width and height.
+    progress : bool, default: False
+        Show a progress bar (rich).
+    **options
+        Keywords of :func:`pyvista_quake.thumbnail` (``transparent``, ``normals``, ``skin``...).
+
+    Returns
+    -------
+    BatchReport
+        The thumbnails written and the models that failed, with why.
+
+    """
+    found = find_models(sources)
+    models = [path for path, _ in found]
+    targets = targets_for(found, out_dir)
+    report = BatchReport()
+    results = _run(models, targets, jobs, size, options)
+    if progress:
+        from rich.progress import Progress  # noqa: PLC0415 - rich comes with PyVista
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task('thumbnails', total=len(models))
+            for result in results:
+                (report.failed if result.error else report.written).append(result)
+                bar.advance(task)
+    else:
+        for result in results:
+            (report.failed if result.error else report.written).append(result)
+    return report
+
+
+def _run(models: list[Path], targets: list[Path], jobs: int | None, size, options: dict):
+    if not jobs or jobs <= 1 or len(models) <= 1:
+        for source, target in zip(models, targets):
+            yield render_thumbnail(source, target, size, **options)
+        return
+    # Spawned workers: a forked copy of a process holding an OpenGL context is not safe.
+    context = multiprocessing.get_context('spawn')
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        chunk = max(1, min(16, len(models) // (4 * jobs)))
+        yield from pool.map(_render_task, [(s, t, size, options) for s, t in zip(models, targets)], chunksize=chunk)
+
+
+def _render_task(task: tuple) -> ThumbnailResult:
+    source, target, size, options = task
+    return render_thumbnail(source, target, size, **options)

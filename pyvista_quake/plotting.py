@@ -1,0 +1,418 @@
+"""Pictures of models: plots, thumbnails, contact sheets, GIF and MP4, right on the first try.
+
+Every picture goes through :func:`scene`: the frame textured with its skin,
+lit by normals that suit it (``normals="auto"`` computes them from the
+geometry when the stored ones are constant or disagree with it, as UFO: AI's
+renderer does), a cut-out skin drawn as a mask (texels under half opacity
+are not drawn, the rest opaque), and a camera on a three-quarter front view
+(Quake models face +x with z up) that frames the model.  Batches live in
+:mod:`pyvista_quake.batch`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake import fields as keys
+from pyvista_quake.formats._pack import vertex_face_normals
+from pyvista_quake.mesh import image_texture
+
+#: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
+VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
+#: Share of the picture's height the model's bounding sphere fills.
+FILL = 0.92
+#: Stored normals agreeing with the geometry less than this on average are replaced under "auto".
+AGREEMENT = 0.5
+#: Texels with less alpha than this are cut out of a cut-out skin (the games' alpha test).
+ALPHA_CUTOFF = 128
+
+
+def prepare(
+    source: Any,
+    frame: int | None = None,
+    animation: str | None = None,
+    time: float | None = None,
+    normals: str = 'auto',
+    **load_options: Any,
+) -> tuple[pv.PolyData, np.ndarray | None]:
+    """The mesh to draw and its skin image (RGB or RGBA, or ``None``).
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes, QuakeModel or pyvista.PolyData
+        The model, or a frame read by this package.
+    frame, animation, time
+        Which pose, as :func:`pyvista_quake.export` chooses it.
+    normals : {'auto', 'stored', 'computed'}, default: 'auto'
+        The file's normals, normals computed from the geometry (smooth across
+        texture seams), or computed only when the stored ones are constant or
+        disagree with the geometry.
+    **load_options
+        Options of :func:`pyvista_quake.load` (``skin=None`` draws no skin).
+
+    """
+    from pyvista_quake.exporting import _one_frame  # noqa: PLC0415
+    from pyvista_quake.exporting import _resolve  # noqa: PLC0415
+
+    if normals not in ('auto', 'stored', 'computed'):
+        raise ValueError(f"normals must be 'auto', 'stored' or 'computed', not {normals!r}")
+    model, given = _resolve(source, load_options)
+    if model is None:
+        mesh = given.copy(deep=False)
+        skin = mesh.quake.image() if keys.FORMAT in mesh.field_data else None
+    else:
+        mesh = _one_frame(model, frame, animation, time).copy(deep=False)
+        skin = model.skin_image(model.skin) if model.skin is not None else None
+    if normals != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
+        _light(mesh, normals == 'computed')
+    return mesh, skin
+
+
+def _light(mesh: pv.PolyData, always: bool) -> None:
+    """Replace the point normals by the geometry's where asked or where the stored ones are no good."""
+    vertex = np.asarray(mesh.point_data[keys.VERTEX_INDEX])
+    points = np.asarray(mesh.points)
+    # Normals per file vertex (shared by the points a texture seam splits), so shading is smooth across seams.
+    positions = np.zeros((1, int(vertex.max()) + 1, 3), np.float32)
+    positions[0, vertex] = points
+    triangles = vertex[np.asarray(mesh.regular_faces if mesh.is_all_triangles else mesh.triangulate().regular_faces)]
+    computed = vertex_face_normals(positions, triangles[:, ::-1])[0][vertex]
+    stored = mesh.point_data.get('Normals')
+    if not always and stored is not None:
+        stored = np.asarray(stored)
+        distinct = len(np.unique(np.round(stored, 4), axis=0))
+        agreement = float(np.einsum('ij,ij->i', stored, computed).mean())
+        if distinct > 2 and agreement >= AGREEMENT:
+            return
+    mesh.point_data['Normals'] = computed
+    mesh.point_data.active_normals_name = 'Normals'
+
+
+def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, **kwargs: Any) -> pv.Actor:
+    """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask."""
+    options: dict[str, Any] = {'smooth_shading': True}
+    if skin is not None and mesh.active_texture_coordinates is not None:
+        cut_out = skin.ndim == 3 and skin.shape[2] == 4 and bool((skin[..., 3] < 255).any())
+        if cut_out:
+            # Alpha test, as the games draw such skins: either a texel is drawn, opaque, or not at all.
+            skin = skin.copy()
+            skin[..., 3] = np.where(skin[..., 3] >= ALPHA_CUTOFF, 255, 0)
+        elif skin.ndim == 3 and skin.shape[2] == 4:
+            skin = skin[..., :3]
+        options['texture'] = image_texture(np.ascontiguousarray(skin))
+    else:
+        options['color'] = 'tan'
+    options.update(kwargs)
+    actor = plotter.add_mesh(mesh, **options)
+    if 'texture' in options and skin.ndim == 3 and skin.shape[2] == 4:
+        # Drawn in the opaque pass: texels with alpha 0 are discarded, the rest are solid.
+        actor.GetProperty().SetOpacity(1.0)
+        actor.SetForceOpaque(True)
+    return actor
+
+
+def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | None = None) -> None:
+    """Look at the model from the three-quarter front view, filling the picture.
+
+    ``bounds`` (``xmin, xmax, ...``) frames more than the mesh: a whole animation.
+    """
+    box = np.asarray(mesh.bounds if bounds is None else bounds, np.float64).reshape(3, 2)
+    centre = box.mean(axis=1)
+    if bounds is None and mesh.n_points:
+        # The points' own sphere about the box centre: a round model fills the picture too.
+        radius = float(np.linalg.norm(np.asarray(mesh.points, np.float64) - centre, axis=1).max())
+    else:
+        radius = float(np.linalg.norm(box[:, 1] - box[:, 0])) / 2
+    radius = max(radius, 1e-6)
+    view_angle = np.radians(plotter.camera.view_angle)
+    distance = radius / np.sin(view_angle / 2) / FILL
+    direction = VIEW_DIRECTION / np.linalg.norm(VIEW_DIRECTION)
+    # Through camera_position, so PyVista knows the camera is set and keeps it at the next render.
+    plotter.camera_position = [tuple(centre + distance * direction), tuple(centre), (0.0, 0.0, 1.0)]
+    plotter.reset_camera_clipping_range()
+
+
+def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData:
+    """Clear ``plotter`` and show ``source`` in it, framed.
+
+    Returns the mesh the plotter draws (``add_mesh`` may have copied the one
+    given): changing its points changes the picture.
+    """
+    mesh_options = {k: options.pop(k) for k in list(options) if k in _MESH_KEYWORDS}
+    mesh, skin = prepare(source, **options)
+    plotter.clear_actors()
+    actor = add_model(plotter, mesh, skin, **mesh_options)
+    mesh = actor.mapper.dataset
+    frame_camera(plotter, mesh)
+    # A reused plotter's screenshot shows its last render: render with this camera now.
+    plotter.render()
+    return mesh
+
+
+#: Keywords of :func:`scene` that go to ``add_mesh`` rather than to :func:`prepare`.
+_MESH_KEYWORDS = ('color', 'show_edges', 'smooth_shading', 'opacity', 'style', 'lighting', 'specular', 'ambient', 'diffuse')
+
+
+def plot(
+    source: Any,
+    frame: int | None = None,
+    animation: str | None = None,
+    time: float | None = None,
+    skin: int | None = 0,
+    normals: str = 'auto',
+    **kwargs: Any,
+):
+    """Plot a model textured, well lit and framed, as :meth:`pyvista.DataSet.plot` would.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, QuakeModel or pyvista.PolyData
+        The model, or a frame read by this package.
+    frame, animation, time
+        Which pose (see :func:`pyvista_quake.export`); frame 0 by default.
+    skin : int or None, default: 0
+        Which skin; ``None`` for none.
+    normals : {'auto', 'stored', 'computed'}, default: 'auto'
+        See :func:`prepare`.
+    **kwargs
+        ``add_mesh`` keywords (``show_edges``, ``color``...) and ``show``
+        keywords (``screenshot``, ``window_size``, ``off_screen``, ``show_axes``...).
+
+    Returns
+    -------
+    Any
+        What :meth:`pyvista.Plotter.show` returns.
+
+    """
+    plotter_keys = ('off_screen', 'window_size', 'notebook')
+    plotter = pv.Plotter(**{k: kwargs.pop(k) for k in plotter_keys if k in kwargs})
+    mesh_options = {k: kwargs.pop(k) for k in list(kwargs) if k in _MESH_KEYWORDS}
+    load_options = {'skin': skin} if not isinstance(source, pv.DataSet) else {}
+    scene(plotter, source, frame=frame, animation=animation, time=time, normals=normals, **load_options, **mesh_options)
+    if kwargs.pop('show_axes', False):
+        plotter.add_axes()
+    return plotter.show(**kwargs)
+
+
+def thumbnail(
+    source: Any,
+    path: str | Path,
+    size: tuple[int, int] = (256, 256),
+    transparent: bool = False,
+    background: Any = 'white',
+    plotter: pv.Plotter | None = None,
+    **options: Any,
+) -> Path:
+    """Render one offscreen PNG of a model, framed as :func:`plot` frames it.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, QuakeModel or pyvista.PolyData
+        The model.
+    path : str or pathlib.Path
+        The PNG to write.
+    size : tuple of int, default: (256, 256)
+        Width and height in pixels.
+    transparent : bool, default: False
+        A transparent background (RGBA PNG).
+    background : color, default: 'white'
+        The background otherwise.
+    plotter : pyvista.Plotter, optional
+        An offscreen plotter to reuse (batches pass theirs).
+    **options
+        ``frame``, ``animation``, ``time``, ``normals``, ``skin`` and other
+        options of :func:`pyvista_quake.load`, ``add_mesh`` keywords.
+
+    Returns
+    -------
+    pathlib.Path
+        The PNG written.
+
+    """
+    from pyvista_quake.saving import atomic_write  # noqa: PLC0415
+
+    path = Path(path)
+    own = plotter is None
+    if own:
+        plotter = pv.Plotter(off_screen=True, window_size=list(size))
+    try:
+        plotter.window_size = list(size)
+        plotter.set_background(background)
+        scene(plotter, source, **options)
+        image = plotter.screenshot(None, transparent_background=transparent, return_img=True)
+        atomic_write(path, _png_bytes(image))
+    finally:
+        if own:
+            plotter.close()
+    return path
+
+
+def contact_sheet(
+    source: Any,
+    path: str | Path,
+    animation: str | None = None,
+    cell_size: tuple[int, int] = (192, 192),
+    columns: int | None = None,
+    **options: Any,
+) -> Path:
+    """A grid image: one labelled cell per animation (its first frame), or per frame of one animation.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or QuakeModel
+        The model.
+    path : str or pathlib.Path
+        The PNG to write.
+    animation : str, optional
+        One animation: a cell per frame.  By default a cell per animation.
+    cell_size : tuple of int, default: (192, 192)
+        Pixels of each cell.
+    columns : int, optional
+        Cells per row; about square by default.
+    **options
+        Options of :func:`pyvista_quake.load`, ``normals``.
+
+    """
+    from PIL import Image  # noqa: PLC0415
+    from PIL import ImageDraw  # noqa: PLC0415
+
+    from pyvista_quake.exporting import _resolve  # noqa: PLC0415
+    from pyvista_quake.saving import atomic_write  # noqa: PLC0415
+
+    normals = options.pop('normals', 'auto')
+    model, _ = _resolve(source, options)
+    if model is None:
+        raise ValueError('a contact sheet needs a model, not one frame')
+    if animation is not None:
+        clip = model.animation(animation)
+        cells = [(model.frame_names[f], int(f)) for f in clip.frames]
+    else:
+        clips = model.animations or {'all': model.animation(None)}
+        cells = [(name, int(clip.frames[0])) for name, clip in clips.items()]
+    columns = columns or int(np.ceil(np.sqrt(len(cells))))
+    rows = int(np.ceil(len(cells) / columns))
+    width, height = cell_size
+    label = 16
+    sheet = Image.new('RGB', (columns * width, rows * (height + label)), 'white')
+    draw = ImageDraw.Draw(sheet)
+    plotter = pv.Plotter(off_screen=True, window_size=[width, height])
+    try:
+        plotter.set_background('white')
+        for k, (name, frame) in enumerate(cells):
+            scene(plotter, model, frame=frame, normals=normals)
+            image = plotter.screenshot(None, return_img=True)
+            x, y = (k % columns) * width, (k // columns) * (height + label)
+            sheet.paste(Image.fromarray(image), (x, y + label))
+            draw.text((x + 4, y + 2), name, fill='black')
+    finally:
+        plotter.close()
+    atomic_write(Path(path), _png_bytes(np.asarray(sheet)))
+    return Path(path)
+
+
+def animate(
+    source: Any,
+    path: str | Path,
+    animation: str | None = None,
+    fps: float | None = None,
+    interpolate: bool = False,
+    size: tuple[int, int] = (320, 320),
+    **options: Any,
+) -> int:
+    """Write a GIF or MP4 of an animation, timed by its own frame times.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or QuakeModel
+        The model.
+    path : str or pathlib.Path
+        ``.gif`` (PyVista's ``open_gif``) or ``.mp4`` (``open_movie``, with
+        the ``movie`` extra: ``imageio-ffmpeg``).
+    animation : str, optional
+        The animation; the model's first by default (every frame when it has none).
+    fps : float, optional
+        Pictures per second; by default one per frame at the animation's
+        shortest frame time.
+    interpolate : bool, default: False
+        Blend between frames as the engines do, rather than hold each frame.
+    size : tuple of int, default: (320, 320)
+        Width and height in pixels.
+    **options
+        Options of :func:`pyvista_quake.load`, ``normals``.
+
+    Returns
+    -------
+    int
+        The number of pictures written.
+
+    """
+    from pyvista_quake import animation as anim  # noqa: PLC0415
+    from pyvista_quake.exporting import _resolve  # noqa: PLC0415
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in ('.gif', '.mp4'):
+        raise ValueError(f'{path}: animations are written as .gif or .mp4')
+    normals = options.pop('normals', 'auto')
+    model, _ = _resolve(source, options)
+    if model is None:
+        raise ValueError('an animation needs a model, not one frame')
+    if animation is None and model.animations:
+        animation = next(iter(model.animations))
+    clip = model.animation(animation)
+    steps = np.diff(np.append(clip.times, clip.duration))
+    rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
+    if suffix == '.gif':
+        rate = 100 / max(2, round(100 / rate))  # GIF times are whole hundredths of a second
+    count = max(1, int(round(clip.duration * rate)))
+    times = np.arange(count) / rate
+    from pyvista_quake.saving import staged  # noqa: PLC0415
+
+    with staged(path.parent) as stage:
+        plotter = pv.Plotter(off_screen=True, window_size=list(size))
+        try:
+            plotter.set_background('white')
+            if suffix == '.gif':
+                plotter.open_gif(str(stage / path.name), fps=rate)
+            else:
+                _check_movie_support()
+                plotter.open_movie(str(stage / path.name), framerate=rate)
+            mesh = scene(plotter, model, frame=0, animation=clip, normals=normals)
+            every = model.bounds(clip.frames)
+            frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
+            for t in times:
+                if interpolate:
+                    pose = model.at(float(t), clip)
+                else:
+                    # A hair past t: frame times from float32 intervals land a hair after the picture's time.
+                    k, _, _ = anim.sample(clip.times, clip.duration, float(t) + 1e-6)
+                    pose = model.frame(int(clip.frames[k]))
+                posed, _ = prepare(pose, normals=normals)
+                mesh.points = posed.points
+                mesh.point_data['Normals'] = posed.point_data['Normals']
+                plotter.render()
+                plotter.write_frame()
+        finally:
+            plotter.close()
+    return count
+
+
+def _check_movie_support() -> None:
+    try:
+        import imageio_ffmpeg  # noqa: F401, PLC0415
+    except ImportError:
+        raise ImportError('MP4 needs imageio-ffmpeg: pip install "pyvista-quake[movie]"') from None
+
+
+def _png_bytes(image: np.ndarray) -> bytes:
+    import io  # noqa: PLC0415
+
+    from PIL import Image  # noqa: PLC0415
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG')
+    return buffer.getvalue()
