@@ -205,6 +205,67 @@ def save_throughput(rounds: int, tmp: Path) -> dict:
     }
 
 
+def thumbnail_batch(copies: int = 12) -> dict:
+    """Thumbnails: the batch against the plain loop a new user writes, jobs=2 against jobs=1, memory.
+
+    The plain loop: ``pv.read``, a new offscreen ``Plotter``, ``add_mesh``
+    with the skin, ``screenshot``, ``close``, on the corpus models.  The
+    batches run on ``copies`` copies of the corpus (skins beside their
+    models), about a thousand models, so worker start-up is amortised as in
+    a real library.  Memory: this process's resident size after each model
+    of a ``jobs=1`` batch (it renders in-process), growth from the 100th model on.
+    """
+    import shutil  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    from pyvista_quake import batch  # noqa: PLC0415
+
+    paths = models()
+
+    def plain(out: Path) -> None:
+        for k, path in enumerate(paths):
+            mesh = pv.read(path)
+            plotter = pv.Plotter(off_screen=True, window_size=(256, 256))
+            plotter.add_mesh(mesh, texture=mesh.quake.texture)
+            plotter.screenshot(str(out / f'{k}.png'))
+            plotter.close()
+
+    def resident() -> int:
+        return int(Path('/proc/self/statm').read_text().split()[1]) * 4096
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for k in range(copies):
+            shutil.copytree(CORPUS, tmp / f'copy{k}', ignore=shutil.ignore_patterns('malformed*', '*.txt', '*.md'))
+        start = time.perf_counter()
+        two = pq.thumbnails([tmp / f'copy{k}' for k in range(copies)], tmp / 'two', jobs=2)
+        t_two = time.perf_counter() - start
+        found = batch.find_models([tmp / f'copy{k}' for k in range(copies)])
+        targets = batch.targets_for(found, tmp / 'one')
+        sizes = []
+        start = time.perf_counter()
+        for (path, _), target in zip(found, targets):
+            batch.render_thumbnail(path, target)
+            sizes.append(resident())
+        t_one = time.perf_counter() - start
+        (tmp / 'plain').mkdir()
+        start = time.perf_counter()
+        plain(tmp / 'plain')
+        t_plain = time.perf_counter() - start
+    assert len(two.written) == len(found) and not two.failed
+    per_model_one = t_one / len(found)
+    growth = (sizes[-1] - sizes[99]) / max(1, len(sizes) - 100)
+    return {
+        'models': len(found),
+        'plain_per_model': t_plain / len(paths),
+        'one_per_model': per_model_one,
+        'two_per_model': t_two / len(found),
+        'rss_100': sizes[99],
+        'rss_end': sizes[-1],
+        'growth': growth,
+    }
+
+
 def memory() -> dict:
     model = pq.load(LARGEST, skin=None)
     model.topology  # noqa: B018 - built once per model, not per frame
@@ -288,6 +349,14 @@ def main() -> int:
     for key, label in (('as_is', 'save() of the loaded model'), ('given', 'every frame re-encoded, normals given'),
                        ('computed', 'every frame re-encoded, normals computed')):  # fmt: skip
         print(f'  {label:44s}  {1e3 * saving[key]:8.1f} ms   {saving["read"] / saving[key]:6.2f} x')
+
+    thumbs = thumbnail_batch()
+    print(f'\nThumbnails, 256 x 256, a batch of {thumbs["models"]} models (the corpus {thumbs["models"] // len(models())} times):')
+    print(f'  plain loop (pv.read, new Plotter, add_mesh, screenshot, close)  {1e3 * thumbs["plain_per_model"]:6.1f} ms a model')
+    print(f'  thumbnails(jobs=1)   {1e3 * thumbs["one_per_model"]:6.1f} ms a model   {thumbs["plain_per_model"] / thumbs["one_per_model"]:5.2f} x the plain loop (target >= 3)')
+    print(f'  thumbnails(jobs=2)   {1e3 * thumbs["two_per_model"]:6.1f} ms a model   {thumbs["one_per_model"] / thumbs["two_per_model"]:5.2f} x jobs=1 (target >= 1.7)')
+    print(f'  resident memory after model 100: {thumbs["rss_100"] / 2**20:.0f} MiB, after the last: {thumbs["rss_end"] / 2**20:.0f} MiB '
+          f'({thumbs["growth"] / 1024:.1f} KiB a model)')  # fmt: skip
 
     mem = memory()
     print(f'\nPeak memory, every frame of {LARGEST.name} ({mem["frames"]} frames):')

@@ -16,6 +16,7 @@ from dataclasses import field
 import glob
 import itertools
 import multiprocessing
+import os
 from pathlib import Path
 from typing import Any
 from typing import Iterable
@@ -195,11 +196,28 @@ def _run(models: list[Path], targets: list[Path], jobs: int | None, size, option
         for source, target in zip(models, targets):
             yield render_thumbnail(source, target, size, **options)
         return
-    # Spawned workers: a forked copy of a process holding an OpenGL context is not safe.
-    context = multiprocessing.get_context('spawn')
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        chunk = max(1, min(16, len(models) // (4 * jobs)))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_worker_setup) as pool:
+        chunk = max(1, min(4, len(models) // (8 * jobs)))  # small chunks: models differ in cost
         yield from pool.map(_render_task, [(s, t, size, options) for s, t in zip(models, targets)], chunksize=chunk)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Fork where it is safe (POSIX, no render window open here), so a script needs no ``__main__`` guard.
+
+    A forked copy of a process holding an OpenGL context is not safe: then
+    workers are spawned (and a script needs the usual guard).
+    """
+    from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415
+
+    if 'fork' in multiprocessing.get_all_start_methods() and not _ALL_PLOTTERS and not _PLOTTERS:
+        return multiprocessing.get_context('fork')
+    return multiprocessing.get_context('spawn')
+
+
+def _worker_setup() -> None:
+    """One rendering thread per worker: Mesa's software renderer otherwise spreads each
+    worker over every core, and the workers fight for them."""
+    os.environ.setdefault('LP_NUM_THREADS', '1')
 
 
 def _render_task(task: tuple) -> ThumbnailResult:

@@ -94,7 +94,7 @@ def _light(mesh: pv.PolyData, always: bool) -> None:
 
 def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, **kwargs: Any) -> pv.Actor:
     """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask."""
-    options: dict[str, Any] = {'smooth_shading': True}
+    options: dict[str, Any] = {'smooth_shading': True, 'render': False}  # the caller renders once, framed
     if skin is not None and mesh.active_texture_coordinates is not None:
         cut_out = skin.ndim == 3 and skin.shape[2] == 4 and bool((skin[..., 3] < 255).any())
         if cut_out:
@@ -240,7 +240,8 @@ def thumbnail(
     if own:
         plotter = pv.Plotter(off_screen=True, window_size=list(size))
     try:
-        plotter.window_size = list(size)
+        if list(plotter.window_size) != list(size):
+            plotter.window_size = list(size)  # renders: only when it changes
         plotter.set_background(background)
         scene(plotter, source, **options)
         image = plotter.screenshot(None, transparent_background=transparent, return_img=True)
@@ -414,5 +415,6 @@ def _png_bytes(image: np.ndarray) -> bytes:
     from PIL import Image  # noqa: PLC0415
 
     buffer = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG')
+    # Light compression: a thumbnail is small, and batches write many.
+    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG', compress_level=3)
     return buffer.getvalue()
