@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
+from pyvista_quake.engines import Finding
+from pyvista_quake.engines import check
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.errors import QuakeWarning
 from pyvista_quake.batch import render_thumbnail
@@ -29,12 +31,14 @@ __version__ = '0.1.0'
 __all__ = [
     'DEFAULT_FPS',
     'Animation',
+    'Finding',
     'LoadOptions',
     'QuakeFormatError',
     'QuakeModel',
     'QuakeWarning',
     '__version__',
     'animate',
+    'check',
     'contact_sheet',
     'export',
     'load',

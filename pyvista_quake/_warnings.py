@@ -7,18 +7,18 @@ our readers), so ``warnings`` filters and messages name the user's code.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import warnings
 
-import pyvista
-
 from pyvista_quake.errors import QuakeWarning
 
+# This package's folder and PyVista's, found without importing PyVista.
 _INTERNAL = tuple(
-    os.path.dirname(module.__file__) + os.sep
-    for module in (sys.modules[__name__.rsplit('.', 1)[0]], pyvista)
-    if getattr(module, '__file__', None)
+    os.path.dirname(spec.origin) + os.sep
+    for spec in (importlib.util.find_spec(__name__.rsplit('.', 1)[0]), importlib.util.find_spec('pyvista'))
+    if spec is not None and spec.origin
 )
 
 

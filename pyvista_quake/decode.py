@@ -14,7 +14,6 @@ import numpy as np
 
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.data import ModelData
-from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.formats._pack import vertex_face_normals
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
@@ -55,15 +54,12 @@ class FrameDecoder:
         The model's content.
     point_vertex : numpy.ndarray
         The file's vertex of each mesh point (from the topology).
-    strict : bool, default: False
-        Raise instead of warn for normal indices past the table.
 
     """
 
-    def __init__(self, data: ModelData, point_vertex: np.ndarray, strict: bool = False) -> None:
+    def __init__(self, data: ModelData, point_vertex: np.ndarray) -> None:
         self.data = data
         self.point_vertex = point_vertex
-        self.strict = strict
 
     def selection(self, frames: FrameSelection) -> tuple[np.ndarray, bool]:
         """Frame indices, and whether they are one run of consecutive frames."""
@@ -124,8 +120,8 @@ class FrameDecoder:
         """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``.
 
         Looked up in the 162-entry normal table by ``lightnormalindex``.  A vertex
-        whose index lies past the table gets the mean normal of its faces, with a
-        :class:`~pyvista_quake.QuakeWarning` (an error under ``strict``).
+        whose index lies past the table (the engines read past their table)
+        gets the mean normal of its faces, with a :class:`~pyvista_quake.QuakeWarning`.
         """
         index, run = self.selection(frames)
         point_vertex = self.point_vertex
@@ -153,8 +149,6 @@ class FrameDecoder:
 
     def _repair_normals(self, index: np.ndarray, bad: np.ndarray, normals: np.ndarray, worst: int) -> None:
         source = self.data.source
-        if self.strict:
-            raise QuakeFormatError(source, 'lightnormalindex', worst, f'past the {NUM_VERTEX_NORMALS}-entry normal table')
         warn_external(
             f'{source}: {int(bad.sum())} vertex normals index past the {NUM_VERTEX_NORMALS}-entry '
             f'normal table (up to {worst}); those vertices take the mean normal of their faces'

@@ -35,10 +35,12 @@ class LoadOptions:
 
     Attributes
     ----------
-    strict : bool, default: False
-        Apply the game engine's own limits and checks (skin height 480,
-        vertex and frame counts, normal indices...) as errors.  By default
-        only structural faults are errors: real models exceed the limits.
+    strict : bool or str, default: False
+        An engine name (``'quake'``, ``'glquake'``, ``'quakespasm'``,
+        ``'ezquake'``, ``'quake2'``, ``'yquake2'``): raise for what that engine
+        refuses; ``True``: for what any of them refuses (see
+        :func:`pyvista_quake.check`).  By default only what no engine can draw
+        is an error: real models exceed the limits on purpose.
     glcmds : bool, default: False
         Build MD2 frames from the OpenGL command list (strips and fans with
         their float texture coordinates) instead of the triangles.
@@ -57,10 +59,28 @@ class LoadOptions:
     palette : path or array, optional
         Palette for MDL skins (a ``palette.lmp`` or a 256 x 3 array); by default
         the game's own ``gfx/palette.lmp`` when found, else Quake's.
+    texel_centers : bool, default: False
+        Texture coordinates at texel centres, ``(s + 0.5) / skinwidth``, as the
+        OpenGL engines sample them (GLQuake's ``gl_mesh.c``; an MD2's GL
+        commands store them so); by default ``s / skinwidth``, as WinQuake.
+    group_timing : {'winquake', 'glquake'}, default: 'winquake'
+        MDL frame groups: WinQuake's intervals as each pose's end time
+        (``r_alias.c R_AliasSetupFrame``), or GLQuake's, QuakeSpasm's and
+        ezQuake's every pose for ``intervals[0]`` (``gl_rmain.c R_SetupAliasFrame``).
+    normals : {'stored', 'computed'}, default: 'stored'
+        The file's table normals, or normals computed from each frame's
+        geometry, smooth per file vertex across texture seams (UFO: AI's renderer).
+    external_skins : bool, default: True
+        For an MDL, prefer a replacement skin beside it, named as DarkPlaces,
+        FTE and QuakeSpasm-Spiked name them (``progs/player.mdl_0.png``), over
+        the embedded one.
+    holey : bool, default: True
+        For an MDL with ``MF_HOLEY`` (flag ``1 << 14``), palette index 255
+        transparent, as QuakeSpasm draws it.
 
     """
 
-    strict: bool = False
+    strict: bool | str = False
     glcmds: bool = False
     fps: float = DEFAULT_FPS
     animations: dict | None = None
@@ -68,6 +88,11 @@ class LoadOptions:
     skin: int | None = 0
     search_paths: list[Path] = field(default_factory=list)
     palette: str | Path | np.ndarray | None = None
+    texel_centers: bool = False
+    group_timing: str = 'winquake'
+    normals: str = 'stored'
+    external_skins: bool = True
+    holey: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.search_paths, (str, Path)):
@@ -76,6 +101,10 @@ class LoadOptions:
         if not (np.isfinite(self.fps) and self.fps > 0):
             raise ValueError(f'fps must be a positive number, not {self.fps!r}')
         self.fps = float(self.fps)
+        choices = {'group_timing': ('winquake', 'glquake'), 'normals': ('stored', 'computed')}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f'{name} must be one of {allowed}, not {getattr(self, name)!r}')
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -126,26 +155,34 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     if unknown:
         raise TypeError(f'load() got unknown options {sorted(unknown)}; it takes {list(LoadOptions.names())}')
     opts = LoadOptions(**options)
+    buffer, name, (path, archive) = read_source(source, member)
+    data = read_buffer(buffer, name, strict=opts.strict)
+    search = SkinSearch(model_path=path, search_paths=list(opts.search_paths), archive=archive, member=member)
+    return QuakeModel(data, opts, search=search)
+
+
+def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[Path | None, Any]]:
+    """The bytes of a model, its name for messages, and where it lies (path, archive).
+
+    A binary file object with a ``.name`` on disk counts as that path, so its
+    skins are looked for beside it.
+    """
     path = None
     archive = None
     if member is not None:
         archive = open_archive(source)  # type: ignore[arg-type]
-        buffer: bytes | memoryview | mmap.mmap = archive.read(member)
-        name = f'{source}:{member}'
-    elif isinstance(source, (str, Path)):
+        return archive.read(member), f'{source}:{member}', (None, archive)
+    if isinstance(source, (str, Path)):
         path = Path(source)
-        buffer = _read_file(path)
-        name = str(source)
-    elif isinstance(source, (bytes, bytearray, memoryview)):
-        buffer, name = bytes(source), '<bytes>'
-    elif hasattr(source, 'read'):
-        buffer = source.read()
-        name = str(getattr(source, 'name', '<file>'))
-    else:
-        raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
-    data = read_buffer(buffer, name, strict=opts.strict)
-    search = SkinSearch(model_path=path, search_paths=list(opts.search_paths), archive=archive, member=member)
-    return QuakeModel(data, opts, search=search)
+        return _read_file(path), str(source), (path, None)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), '<bytes>', (None, None)
+    if hasattr(source, 'read'):
+        name = getattr(source, 'name', None)
+        if isinstance(name, (str, Path)) and Path(name).is_file():
+            path = Path(name)
+        return source.read(), str(name or '<file>'), (path, None)
+    raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
 
 
 def _read_file(path: Path) -> bytes | mmap.mmap:

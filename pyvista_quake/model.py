@@ -198,13 +198,15 @@ class QuakeModel:
     @cached_property
     def topology(self) -> Topology:
         """The points, texture coordinates and cells every frame shares."""
-        if self.glcmds:
+        # With no usable triangle left (all index past the vertices), the GL commands
+        # are what Quake II draws: draw them too.
+        if self.glcmds or not len(self.data.triangle_vertices):
             return gl_topology(self.gl_commands, self.source)
         return triangle_topology(self.data)
 
     @cached_property
     def _decoder(self) -> FrameDecoder:
-        return FrameDecoder(self.data, self.topology.point_vertex, self.strict)
+        return FrameDecoder(self.data, self.topology.point_vertex)
 
     def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Positions of the file's vertices (not the mesh's points), ``(frames, vertices, 3)``.
@@ -223,9 +225,9 @@ class QuakeModel:
     def normals(self, frames: FrameSelection = None) -> np.ndarray:
         """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``.
 
-        Looked up in the 162-entry normal table; a vertex whose index lies past
-        the table gets the mean normal of its faces, with a warning (an error
-        under ``strict``).
+        Looked up in the 162-entry normal table (or computed from the geometry
+        with ``normals='computed'``); a vertex whose index lies past the table
+        gets the mean normal of its faces, with a warning.
         """
         return self._decoder.normals(frames)
 

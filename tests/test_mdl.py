@@ -137,7 +137,7 @@ def _torch(**header):
         (_torch(numverts=0), 'numverts'),
         (_torch(numtris=0), 'numtris'),
         (_torch(numframes=0), 'numframes'),
-        (_torch(numskins=5), 'skin 4 type'),  # the walk reads on into the texture coordinates
+        (_torch(numskins=5), 'skin 4 group'),  # the walk reads on into the texture coordinates
         (_torch(skinheight=10**6), 'skin 0 picture'),
         (_torch(numverts=10**6), 'stverts'),
         (_torch(numtris=10**6), 'triangles'),
@@ -157,17 +157,21 @@ def test_vertindex_out_of_range():
         pq.load(torch_mdl(triangles=[[1, 0, 1, 4]]))
 
 
-def test_bad_skin_and_frame_types():
-    data = bytearray(torch_mdl())
+def test_any_nonzero_skin_or_frame_type_is_a_group():
+    # Every engine tests type == ALIAS_SKIN_SINGLE / ALIAS_SINGLE and reads anything else
+    # as a group (WinQuake model.c and GLQuake gl_model.c Mod_LoadAliasModel).
+    group = (np.array([0.1, 0.2], np.float32), np.stack([np.full((8, 8), 3, np.uint8), np.full((8, 8), 4, np.uint8)]))
+    data = bytearray(torch_mdl(skins=[group]))
     struct.pack_into('<i', data, 84, 7)
-    with pytest.raises(pq.QuakeFormatError, match='skin 0 type = 7'):
-        pq.load(bytes(data))
-    data = torch_mdl()
-    frames_at = 84 + 4 + 64 + 48 + 64
-    patched = bytearray(data)
-    struct.pack_into('<i', patched, frames_at, 3)
-    with pytest.raises(pq.QuakeFormatError, match='frame 0 type = 3'):
-        pq.load(bytes(patched))
+    frames_at = 84 + 4 + 4 + 8 + 128 + 48 + 64
+    assert struct.unpack_from('<i', data, frames_at)[0] == 1
+    struct.pack_into('<i', data, frames_at, 3)
+    model = pq.load(bytes(data))
+    assert len(model.data.skins[0].pictures) == 2 and model.data.frame_groups[0].count == 2
+    assert pq.save.__name__ and model.data.file.skin_types == [7] and model.data.file.frame_types.tolist() == [3]
+    from pyvista_quake.formats import mdl  # noqa: PLC0415
+
+    assert mdl.write(model.data.file) == bytes(data)  # the type is written back as it was
 
 
 def test_group_counts_that_lie():
@@ -196,48 +200,50 @@ def test_non_finite_scale():
         pq.load(torch_mdl(scale=(np.nan, 1, 1)))
 
 
-# -- strict: GLQuake's checks --------------------------------------------------------
+# -- strict: an engine's checks (see test_engines.py for every rule) ----------------------
 
 
 @pytest.mark.parametrize(
-    ('kwargs', 'field'),
+    ('kwargs', 'field', 'refusing', 'not_refusing'),
     [
-        ({'skins': [], 'header': {'numskins': 0}}, 'numskins'),
-        ({'skinwidth': 6, 'skins': [np.zeros((8, 6), np.uint8)], 'stverts': [[0, 0, 0]] * 4}, 'skinwidth'),
-        ({'skinheight': 481, 'skins': [np.zeros((481, 8), np.uint8)]}, 'skinheight'),
-        ({'frames': [('group', [0.1, 0.0], [('a', VERTS), ('b', VERTS)])]}, 'interval'),
-        ({'skins': [(np.array([-1.0], np.float32), np.zeros((1, 8, 8), np.uint8))]}, 'interval'),
+        ({'skins': [], 'header': {'numskins': 0}}, 'numskins', 'glquake', 'quake2'),
+        ({'skinwidth': 6, 'skins': [np.zeros((8, 6), np.uint8)], 'stverts': [[0, 0, 0]] * 4}, 'skinwidth', 'quake', 'glquake'),
+        ({'skinheight': 481, 'skins': [np.zeros((481, 8), np.uint8)]}, 'skinheight', 'ezquake', 'quakespasm'),
+        ({'frames': [('group', [0.1, 0.0], [('a', VERTS), ('b', VERTS)])]}, 'interval', 'quake', 'glquake'),
+        ({'skins': [(np.array([-1.0], np.float32), np.zeros((1, 8, 8), np.uint8))]}, 'interval', 'quake', 'quakespasm'),
     ],
 )
-def test_strict_checks(kwargs, field):
+def test_strict_checks(kwargs, field, refusing, not_refusing):
     data = torch_mdl(**kwargs)
     pq.load(data)  # loads by default
     with pytest.raises(pq.QuakeFormatError, match=f'{field}.*strict'):
         pq.load(data, strict=True)
+    with pytest.raises(pq.QuakeFormatError, match=field):
+        pq.load(data, strict=refusing)
+    pq.load(data, strict=not_refusing)
 
 
-def test_strict_count_limits():
+def test_count_limits_per_engine():
     many_verts = np.zeros((1025, 4), np.uint8)
     data = build_mdl([[0, 0, 0]] * 1025, [[1, 0, 1, 2]], [('single', 'a', many_verts)])
-    pq.load(data)
-    with pytest.raises(pq.QuakeFormatError, match='numverts.*strict'):
-        pq.load(data, strict=True)
+    with pytest.raises(pq.QuakeFormatError, match='numverts.*GLQuake'):
+        pq.load(data, strict='glquake')
+    pq.load(data, strict='quakespasm')  # MAXALIASVERTS 2000 there
+    # Overruns no loader checks: misdrawn by GLQuake, never refused.
     data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]] * 2049, [('single', 'a', VERTS)])
-    with pytest.raises(pq.QuakeFormatError, match='numtris.*strict'):
-        pq.load(data, strict=True)
+    pq.load(data, strict=True)
+    assert {(f.engine, f.effect) for f in pq.check(data) if f.field == 'numtris'} == {('glquake', 'misdraws'), ('ezquake', 'misdraws')}
     data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]], [('single', 'a', VERTS)] * 257)
-    with pytest.raises(pq.QuakeFormatError, match='numframes.*strict'):
-        pq.load(data, strict=True)
+    assert any(f.field == 'poses' and f.engine == 'glquake' for f in pq.check(data))
     skins = [np.zeros((8, 8), np.uint8)] * 33
     with pytest.raises(pq.QuakeFormatError, match='numskins.*strict'):
         pq.load(torch_mdl(skins=skins), strict=True)
 
 
-def test_strict_normal_index():
+def test_normal_index_past_the_table_is_misdrawn_not_refused():
     verts = VERTS.copy()
     verts[2, 3] = 170
     data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]], [('single', 'a1', verts)])
     with pytest.warns(pq.QuakeWarning, match='normal table'):
-        pq.load(data).frame(0)
-    with pytest.raises(pq.QuakeFormatError, match='lightnormalindex = 170'):
-        pq.load(data, strict=True)
+        pq.load(data, strict=True).frame(0)
+    assert {f.engine for f in pq.check(data) if f.field == 'lightnormalindex'} == {'quake', 'glquake', 'quakespasm', 'ezquake'}

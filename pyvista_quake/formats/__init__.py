@@ -9,6 +9,7 @@ from __future__ import annotations
 from pyvista_quake.formats import md2
 from pyvista_quake.formats import mdl
 from pyvista_quake.formats._common import FORMATS
+from pyvista_quake.formats._common import parse_buffer
 from pyvista_quake.formats._common import read_buffer
 
-__all__ = ['FORMATS', 'md2', 'mdl', 'read_buffer']
+__all__ = ['FORMATS', 'md2', 'mdl', 'parse_buffer', 'read_buffer']

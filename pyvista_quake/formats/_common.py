@@ -139,8 +139,10 @@ class FormatSpec:
         The four bytes a file of this format starts with.
     extensions : tuple of str
         File extensions, lower case with the dot.
+    parse : callable
+        ``parse(buffer, source) -> record``: every byte, as the format's records.
     read : callable
-        ``read(buffer, source, strict=False) -> ModelData``.
+        ``read(buffer, source) -> ModelData``.
     write : callable
         ``write(data: ModelData) -> bytes``: the file of a model.
     encode : callable
@@ -160,6 +162,7 @@ class FormatSpec:
     name: str
     magic: bytes
     extensions: tuple[str, ...]
+    parse: Callable[..., object]
     read: Callable[..., ModelData]
     write: Callable[..., bytes]
     encode: Callable[..., object]
@@ -193,19 +196,69 @@ def format_for_path(path: str) -> FormatSpec:
     raise ValueError(f'{path}: cannot tell the Quake model format from the extension {suffix or "(none)"!r}; use {known}')
 
 
-def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool = False) -> ModelData:
-    """Parse a model from its bytes, choosing the format by its magic bytes.
+#: Magic bytes of other formats that use the ``.mdl`` (or ``.md2``) extension.
+FOREIGN_MAGIC = {
+    b'IDST': "a Half-Life (GoldSrc) studio model",
+    b'IDSQ': "a Half-Life (GoldSrc) sequence-group file",
+    b'MDL3': "a 3D GameStudio (A4) model",
+    b'MDL4': "a 3D GameStudio (A5) model",
+    b'MDL5': "a 3D GameStudio (A5) model",
+    b'MDL6': "a 3D GameStudio (A6) model",
+    b'MDL7': "a 3D GameStudio (A6/A7) model",
+    b'RAPO': "a Hexen II model (Raven's variation of the MDL layout)",
+    b'MD16': "a QuakeForge 16-bit MDL",
+    b'IDP3': "a Quake III model (MD3)",
+    b'IDSP': "a Quake sprite",
+}
+
+
+def spec_for(buffer: bytes | memoryview, source: str) -> FormatSpec:
+    """The format a file's magic bytes name.
 
     Raises
     ------
     QuakeFormatError
-        If no registered format starts with the file's first four bytes, or
-        the file is malformed.
+        For another format's magic (named) or none known.
 
     """
     head = bytes(buffer[:4])
     for spec in FORMATS.values():
         if head == spec.magic:
-            return spec.read(buffer, source, strict=strict)
+            return spec
+    if head in FOREIGN_MAGIC:
+        raise QuakeFormatError(source, 'ident', head, f'{FOREIGN_MAGIC[head]}, not a Quake or Quake II alias model')
     known = ', '.join(f'{s.magic.decode()} ({s.name})' for s in FORMATS.values())
     raise QuakeFormatError(source, 'ident', head, f'not a Quake model; expected one of {known}')
+
+
+def parse_buffer(buffer: bytes | memoryview, source: str):
+    """Parse a model's bytes into its format's records (the format chosen by magic bytes)."""
+    return spec_for(buffer, source).parse(buffer, source)
+
+
+def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool | str = False) -> ModelData:
+    """Parse a model from its bytes, choosing the format by its magic bytes.
+
+    Parameters
+    ----------
+    buffer : bytes or memoryview
+        The whole file.
+    source : str
+        Its name, for messages.
+    strict : bool or str, default: False
+        An engine name (see :data:`pyvista_quake.engines.ENGINES`): raise for
+        what that engine refuses; ``True``: for what any engine refuses.
+
+    Raises
+    ------
+    QuakeFormatError
+        If the file is malformed beyond what any engine draws, is another
+        format, or (with ``strict``) an engine refuses it.
+
+    """
+    from pyvista_quake.engines import enforce  # noqa: PLC0415 - the engines' rules use the records
+
+    spec = spec_for(buffer, source)
+    record = spec.parse(buffer, source)
+    enforce(record, len(buffer), strict, source)
+    return spec.decode(record)

@@ -15,6 +15,8 @@ import numpy as np
 
 from pyvista_quake.data import GLCommand
 from pyvista_quake.data import ModelData
+from pyvista_quake._warnings import warn_external
+from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import cstrings
@@ -22,12 +24,11 @@ from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
 from pyvista_quake.formats._strips import strips_and_fans
-from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDP2'
 VERSION = 8
 
-# The game's limits (qfiles.h, r_model.c); applied only with ``strict=True``.
+# The game's limits (qfiles.h); see pyvista_quake.engines for who applies them.
 MAX_TRIANGLES = 4096
 MAX_VERTS = 2048
 MAX_FRAMES = 512
@@ -120,7 +121,7 @@ class MD2File:
 OFFSET_FIELDS = ('ofs_skins', 'ofs_st', 'ofs_tris', 'ofs_frames', 'ofs_glcmds')
 
 
-def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = False) -> ModelData:
+def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
     """Parse an MD2 model into format-neutral data.
 
     Parameters
@@ -129,9 +130,6 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
         The whole file.
     source : str, default: '<bytes>'
         Name of the file, for error messages.
-    strict : bool, default: False
-        Also apply Quake II's own limits (``MAX_VERTS``, skin height 480, ...)
-        as the game's loader does.
 
     Returns
     -------
@@ -141,15 +139,21 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
     Raises
     ------
     QuakeFormatError
-        If the file is structurally malformed (or breaks a game limit under
-        ``strict``).
+        If no Quake II renderer could draw the file (see :func:`parse`); the
+        engines' own limits are :mod:`pyvista_quake.engines`'.
 
     """
-    return to_data(parse(buffer, source, strict=strict))
+    return to_data(parse(buffer, source))
 
 
-def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = False) -> MD2File:
-    """Parse an MD2 into its records, keeping every byte (see :func:`read`)."""
+def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
+    """Parse an MD2 into its records, keeping every byte (see :func:`read`).
+
+    Refuses only what no Quake II renderer can draw: sections past the end of
+    the file (the GL command list excepted: what lies in the file is kept),
+    vertex or texture-coordinate indices out of range when the GL commands
+    cannot stand in for the triangles, non-finite frame scales.
+    """
     check = Bounds(source, len(buffer))
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
@@ -160,7 +164,8 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool =
     if h['version'] != VERSION:
         raise check.error('version', h['version'], f'expected {VERSION}')
 
-    for name in ('skinwidth', 'skinheight', 'num_skins', 'num_st', 'num_glcmds'):
+    # skinwidth and skinheight may be anything: Quake II's GL renderer never uses them.
+    for name in ('num_skins', 'num_glcmds'):
         check.count(name, h[name])
     num_xyz = check.count('num_xyz', h['num_xyz'], 1)
     num_tris = check.count('num_tris', h['num_tris'], 1)
@@ -171,11 +176,13 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool =
         raise check.error(
             'framesize', framesize, f'too small for {num_xyz} vertices ({FRAME_HEADER_SIZE + 4 * num_xyz} bytes)'
         )
-    if strict:
-        _check_limits(check, h)
 
+    # A GL command list running past the end of the file: the engines copy past
+    # their buffer; what lies in the file is kept.
+    in_file = max(0, (len(buffer) - h['ofs_glcmds']) // 4) if HEADER.itemsize <= h['ofs_glcmds'] <= len(buffer) else 0
+    num_glcmds = min(h['num_glcmds'], in_file)
     sizes = (SKIN.itemsize, ST.itemsize, TRIANGLE.itemsize, framesize, 4)
-    counts = (h['num_skins'], num_st, num_tris, num_frames, h['num_glcmds'])
+    counts = (h['num_skins'], num_st, num_tris, num_frames, num_glcmds)
     for field_name, count, itemsize in zip(OFFSET_FIELDS, counts, sizes):
         check.section(field_name, h[field_name], count, itemsize)
         if count and h[field_name] < HEADER.itemsize:
@@ -190,7 +197,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool =
         st=view(ST, num_st, 'ofs_st'),
         triangles=view(TRIANGLE, num_tris, 'ofs_tris'),
         frames=view(frame_dtype(num_xyz, framesize), num_frames, 'ofs_frames'),
-        glcmds=view(np.dtype('<i4'), h['num_glcmds'], 'ofs_glcmds'),
+        glcmds=view(np.dtype('<i4'), num_glcmds, 'ofs_glcmds'),
         source=source,
     )
     claimed = [(0, HEADER.itemsize)] + [
@@ -198,23 +205,46 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool =
     ]
     record.gaps = unclaimed(buffer, claimed)
 
-    if strict and (record.skins['name'].view(np.uint8).reshape(-1, MAX_SKINNAME)[:, -1] != 0).any():
-        raise check.error('skin name', '', f'not ended by a zero byte within {MAX_SKINNAME} bytes')
-    check.indices('index_xyz', record.triangles['index_xyz'], num_xyz)
-    check.indices('index_st', record.triangles['index_st'], num_st)
     check.finite('frame scale', record.frames['scale'])
     check.finite('frame translate', record.frames['translate'])
-    if strict:
-        _check_normals(check, record.frames['verts'])
+    try:
+        check.indices('index_xyz', record.triangles['index_xyz'], num_xyz)
+        check.indices('index_st', record.triangles['index_st'], num_st)
+    except QuakeFormatError as error:
+        # Quake II's GL renderer draws the GL commands only: with those intact the
+        # file draws there, and the broken triangles are left out (see to_data).
+        try:
+            commands = parse_glcmds(record.glcmds, num_xyz, check)
+        except QuakeFormatError:
+            commands = []
+        if not commands:
+            raise error from None
     return record
+
+
+def valid_triangles(record: MD2File) -> np.ndarray:
+    """Which triangles index only vertices and texture coordinates that exist."""
+    h = record.header[0]
+    tris = record.triangles
+    ok_xyz = ((tris['index_xyz'] >= 0) & (tris['index_xyz'] < int(h['num_xyz']))).all(axis=1)
+    ok_st = ((tris['index_st'] >= 0) & (tris['index_st'] < len(record.st))).all(axis=1)
+    return ok_xyz & ok_st
 
 
 def to_data(record: MD2File) -> ModelData:
     """The format-neutral view of an MD2's records (no copy of the frames)."""
     h = dict(zip(HEADER.names, record.header[0].item()))
     check = Bounds(record.source, 0)
-    index_xyz = record.triangles['index_xyz'].astype(np.int32)
-    index_st = record.triangles['index_st'].astype(np.int32)
+    triangles = record.triangles
+    valid = valid_triangles(record)
+    if not valid.all():
+        warn_external(
+            f'{record.source}: {int((~valid).sum())} of {len(valid)} triangles index past the vertices or texture '
+            'coordinates; they are left out (Quake II draws the GL commands, which are intact: glcmds=True)'
+        )
+        triangles = triangles[valid]
+    index_xyz = triangles['index_xyz'].astype(np.int32)
+    index_st = triangles['index_st'].astype(np.int32)
     st_pixels = record.st.view(np.int16).reshape(-1, 2)  # (s, t) pairs
     end = max([HEADER.itemsize] + [int(h[f]) + len(a) * a.dtype.itemsize for f, a in record.sections() if len(a)])
     glcmds = record.glcmds
@@ -249,7 +279,9 @@ def write(record: MD2File) -> bytes:
     expected = {'num_skins': record.skins, 'num_st': record.st, 'num_tris': record.triangles,
                 'num_frames': record.frames, 'num_glcmds': record.glcmds}  # fmt: skip
     for count_field, records in expected.items():
-        if int(h[count_field]) != len(records):
+        # A GL command list cut by the end of the file holds fewer words than the header says.
+        short = count_field == 'num_glcmds' and len(records) < int(h[count_field])
+        if int(h[count_field]) != len(records) and not short:
             raise ValueError(f'{record.source}: header {count_field} = {int(h[count_field])}, records hold {len(records)}')
     if int(h['framesize']) != record.frames.dtype.itemsize:
         raise ValueError(f'{record.source}: header framesize does not match the frame records')
@@ -287,25 +319,6 @@ def parse_glcmds(words: np.ndarray, num_xyz: int, check: Bounds) -> list[GLComma
         position = last
     return commands
 
-
-def _check_limits(check: Bounds, h: dict) -> None:
-    """Apply Quake II's loader checks (``Mod_LoadAliasModel``) and ``qfiles.h`` limits."""
-    limits = (
-        ('skinheight', MAX_SKINHEIGHT),
-        ('num_xyz', MAX_VERTS),
-        ('num_tris', MAX_TRIANGLES),
-        ('num_frames', MAX_FRAMES),
-        ('num_skins', MAX_MD2SKINS),
-    )
-    for field, limit in limits:
-        if h[field] > limit:
-            raise check.error(field, h[field], f'exceeds the game limit of {limit} (strict)')
-
-
-def _check_normals(check: Bounds, verts: np.ndarray) -> None:
-    top = int(verts[..., 3].max())
-    if top >= NUM_VERTEX_NORMALS:
-        raise check.error('lightnormalindex', top, f'past the {NUM_VERTEX_NORMALS}-entry normal table (strict)')
 
 # -- writing a changed model ------------------------------------------------------------
 def quantize(data: ModelData, frames: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -450,4 +463,4 @@ def _fits(name: str, value: int, dtype, source: str) -> None:
         raise ValueError(f'{source}: {name} {value} does not fit the MD2 format ({np.dtype(dtype).name} on disk)')
 
 
-register_format('md2', IDENT, ('.md2',), read=read, write=write, encode=encode, quantize=quantize, decode=to_data, limits=engine_limits)
+register_format('md2', IDENT, ('.md2',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data, limits=engine_limits)

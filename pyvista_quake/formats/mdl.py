@@ -20,7 +20,6 @@ from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import cstrings
 from pyvista_quake.formats._common import record_view
 from pyvista_quake.formats._common import register_format
-from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDPO'
 VERSION = 6  # ALIAS_VERSION
@@ -43,7 +42,7 @@ EFFECT_FLAGS = {
     128: 'EF_TRACER3',
 }
 
-# GLQuake's limits (gl_model.h, modelgen.h); applied only with ``strict=True``.
+# GLQuake's limits (gl_model.h, modelgen.h); see pyvista_quake.engines for who applies them.
 MAXALIASVERTS = 1024
 MAXALIASTRIS = 2048
 MAXALIASFRAMES = 256
@@ -136,7 +135,7 @@ class MDLFile:
     source: str = '<bytes>'
 
 
-def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = False) -> ModelData:
+def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
     """Parse an MDL model into format-neutral data.
 
     Parameters
@@ -145,8 +144,6 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
         The whole file.
     source : str, default: '<bytes>'
         Name of the file, for error messages.
-    strict : bool, default: False
-        Also apply GLQuake's own limits and checks, as its loader does.
 
     Returns
     -------
@@ -156,15 +153,20 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = 
     Raises
     ------
     QuakeFormatError
-        If the file is structurally malformed (or breaks a game limit under
-        ``strict``).
+        If no Quake engine could draw the file (see :func:`parse`); the
+        engines' own limits are :mod:`pyvista_quake.engines`'.
 
     """
-    return to_data(parse(buffer, source, strict=strict))
+    return to_data(parse(buffer, source))
 
 
-def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool = False) -> MDLFile:
-    """Parse an MDL into its records, keeping every byte (see :func:`read`)."""
+def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
+    """Parse an MDL into its records, keeping every byte (see :func:`read`).
+
+    Refuses only what no Quake engine can draw: sections past the end of the
+    file, vertex indices out of range, non-finite scales.  A skin or frame
+    type other than 0 is a group, as every engine reads it.
+    """
     check = Bounds(source, len(buffer))
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
@@ -181,11 +183,8 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool =
     numframes = check.count('numframes', h['numframes'], 1)
     check.finite('scale', np.asarray(h['scale']))
     check.finite('scale_origin', np.asarray(h['scale_origin']))
-    if strict:
-        _check_limits(check, h)
-
     position = HEADER.itemsize
-    skin_types, skins, position = _read_skins(buffer, check, h, position, strict)
+    skin_types, skins, position = _read_skins(buffer, check, h, position)
 
     check.section('stverts', position, numverts, STVERT.itemsize)
     stverts = np.frombuffer(buffer, STVERT, numverts, position)
@@ -195,12 +194,8 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>', *, strict: bool =
     position += numtris * TRIANGLE.itemsize
     check.indices('vertindex', tris['vertindex'], numverts)
 
-    frame_offsets, frame_types, groups, position = _walk_frames(buffer, check, numframes, numverts, position, strict)
+    frame_offsets, frame_types, groups, position = _walk_frames(buffer, check, numframes, numverts, position)
     poses = record_view(buffer, simple_frame_dtype(numverts), frame_offsets)
-    if strict:
-        top = int(poses['verts'][..., 3].max())
-        if top >= NUM_VERTEX_NORMALS:
-            raise check.error('lightnormalindex', top, f'past the {NUM_VERTEX_NORMALS}-entry normal table (strict)')
     return MDLFile(header, skin_types, skins, stverts, tris, frame_types, groups, poses, bytes(buffer[position:]), source)
 
 
@@ -298,7 +293,7 @@ def _int32(buffer, check: Bounds, position: int, field_name: str) -> int:
     return int(np.frombuffer(buffer, '<i4', 1, position)[0])
 
 
-def _read_skins(buffer, check: Bounds, h: dict, position: int, strict: bool) -> tuple[list[int], list[SkinPicture], int]:
+def _read_skins(buffer, check: Bounds, h: dict, position: int) -> tuple[list[int], list[SkinPicture], int]:
     """Walk the skins: each a single picture or a group with its end times."""
     width, height = h['skinwidth'], h['skinheight']
     pixels = width * height
@@ -313,7 +308,7 @@ def _read_skins(buffer, check: Bounds, h: dict, position: int, strict: bool) -> 
             picture = np.frombuffer(buffer, np.uint8, pixels, position).reshape(1, height, width)
             skins.append(SkinPicture(picture))
             position += pixels
-        elif skintype == ALIAS_SKIN_GROUP:
+        else:  # any other type is a group to every engine (model.c Mod_LoadAliasModel)
             count = _int32(buffer, check, position, f'skin {index} group count')
             check.count(f'skin {index} group count', count, 1)
             position += 4
@@ -322,17 +317,13 @@ def _read_skins(buffer, check: Bounds, h: dict, position: int, strict: bool) -> 
             position += 4 * count
             pictures = np.frombuffer(buffer, np.uint8, count * pixels, position).reshape(count, height, width)
             position += count * pixels
-            if strict:
-                _check_intervals(check, f'skin {index} interval', times)
             skins.append(SkinPicture(pictures, times))
-        else:
-            raise check.error(field_name, skintype, 'expected 0 (single) or 1 (group)')
         types.append(skintype)
     return types, skins, position
 
 
 def _walk_frames(
-    buffer, check: Bounds, numframes: int, numverts: int, position: int, strict: bool
+    buffer, check: Bounds, numframes: int, numverts: int, position: int
 ) -> tuple[np.ndarray, np.ndarray, list[GroupRecord], int]:
     """Find every simple frame's offset, walking singles and groups in order.
 
@@ -361,7 +352,7 @@ def _walk_frames(
             check.section(f'frame {index}', position, 1, frame_size)
             offsets.append(np.array([position], np.int64))
             position += frame_size
-        elif frametype == ALIAS_GROUP:
+        else:  # any other type is a group, as for skins
             check.section(f'frame {index} group header', position, 1, GROUP_HEADER.itemsize)
             group_header = np.frombuffer(buffer, GROUP_HEADER, 1, position).copy()
             count = int(group_header['numframes'][0])
@@ -369,38 +360,12 @@ def _walk_frames(
             position += GROUP_HEADER.itemsize
             check.section(f'frame {index} group', position, count, 4 + frame_size)
             intervals = np.frombuffer(buffer, '<f4', count, position).copy()
-            if strict:
-                _check_intervals(check, f'frame {index} interval', intervals)
             position += 4 * count
             offsets.append(position + frame_size * np.arange(count, dtype=np.int64))
             position += count * frame_size
             groups.append(GroupRecord(group_header, intervals))
-        else:
-            raise check.error(field_name, frametype, 'expected 0 (single) or 1 (group)')
     return np.concatenate(offsets), np.asarray(types, np.int32), groups, position
 
-
-def _check_intervals(check: Bounds, field: str, times: np.ndarray) -> None:
-    bad = ~(times > 0)
-    if bad.any():
-        raise check.error(field, float(times[bad][0]), 'must be greater than 0 (strict)')
-
-
-def _check_limits(check: Bounds, h: dict) -> None:
-    """Apply GLQuake's loader checks (``Mod_LoadAliasModel``)."""
-    if not 1 <= h['numskins'] <= MAX_SKINS:
-        raise check.error('numskins', h['numskins'], f'must be 1..{MAX_SKINS} (strict)')
-    if h['skinwidth'] % 4:
-        raise check.error('skinwidth', h['skinwidth'], 'must be a multiple of 4 (strict)')
-    limits = (
-        ('skinheight', MAX_LBM_HEIGHT),
-        ('numverts', MAXALIASVERTS),
-        ('numtris', MAXALIASTRIS),
-        ('numframes', MAXALIASFRAMES),
-    )
-    for field, limit in limits:
-        if h[field] > limit:
-            raise check.error(field, h[field], f'exceeds the game limit of {limit} (strict)')
 
 # -- writing a changed model ------------------------------------------------------------
 def quantize(data: ModelData, frames: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -644,4 +609,4 @@ def _same_triangles(base: MDLFile, tv: np.ndarray, st: np.ndarray, width: int) -
     return bool(np.array_equal(base_st, st))
 
 
-register_format('mdl', IDENT, ('.mdl',), read=read, write=write, encode=encode, quantize=quantize, decode=to_data, limits=engine_limits)
+register_format('mdl', IDENT, ('.mdl',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data, limits=engine_limits)
