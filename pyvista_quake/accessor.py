@@ -17,6 +17,7 @@ from pyvista_quake import fields as keys
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.skins import decode_image
 from pyvista_quake.skins import fullbright_mask
+from pyvista_quake.skins import palette_image
 
 
 @pv.register_dataset_accessor('quake', pv.DataSet)
@@ -87,7 +88,8 @@ class QuakeAccessor:
         if indices is None:
             return None
         palette = np.asarray(self._field(keys.SKIN_PALETTE), np.uint8).reshape(256, 3)
-        return palette[indices]
+        holey = self._field(keys.SKIN_HOLEY)
+        return np.stack([palette_image(p, palette, holey is not None and bool(holey[0])) for p in indices])
 
     @property
     def palette_indices(self) -> np.ndarray | None:

@@ -119,17 +119,37 @@ def group_by_name(frame_names: list[str], fps: float = DEFAULT_FPS) -> dict[str,
     return animations
 
 
-def group_animations(groups: list[FrameGroup], frame_names: list[str], source: str) -> dict[str, Animation]:
-    """One animation per MDL frame group, timed by the group's intervals.
+#: Frame-group timing conventions: WinQuake's end times, or the GL engines' first interval for every pose.
+GROUP_TIMINGS = ('winquake', 'glquake')
 
-    A group whose intervals are not positive and increasing (the game would
-    refuse it) plays at :data:`DEFAULT_FPS` instead, with a warning.
+
+def group_end_times(intervals: np.ndarray, timing: str = 'winquake') -> np.ndarray:
+    """When each pose of a frame group ends, in seconds from the group's start.
+
+    ``'winquake'``: the intervals themselves (``r_alias.c R_AliasSetupFrame``
+    picks the first pose whose interval is past the time).  ``'glquake'``:
+    every pose lasts ``intervals[0]``, as GLQuake (``gl_rmain.c
+    R_SetupAliasFrame``), QuakeSpasm and ezQuake play groups.
+    """
+    intervals = np.asarray(intervals, np.float64)
+    if timing == 'glquake':
+        return intervals[0] * np.arange(1, len(intervals) + 1)
+    return intervals
+
+
+def group_animations(
+    groups: list[FrameGroup], frame_names: list[str], source: str, timing: str = 'winquake'
+) -> dict[str, Animation]:
+    """One animation per MDL frame group, timed by the group's intervals (see :func:`group_end_times`).
+
+    A group whose end times are not positive and increasing (WinQuake refuses
+    it) plays at :data:`DEFAULT_FPS` instead, with a warning.
     """
     animations: dict[str, Animation] = {}
     for group in groups:
         frames = range(group.start, group.start + group.count)
         key = unique_key(name_prefix(frame_names[group.start]) or 'group', animations)
-        ends = np.asarray(group.intervals, np.float64)
+        ends = group_end_times(group.intervals, timing)
         if np.all(np.isfinite(ends)) and ends[0] > 0 and np.all(np.diff(ends) > 0):
             animations[key] = Animation.from_end_times(key, frames, ends, 'group')
         else:
@@ -220,20 +240,35 @@ def user_animations(mapping: Mapping, num_frames: int, fps: float = DEFAULT_FPS)
     return animations
 
 
-def timeline(num_frames: int, groups: list[FrameGroup], fps: float = DEFAULT_FPS) -> tuple[np.ndarray, float]:
+def timeline(
+    num_frames: int, groups: list[FrameGroup], fps: float = DEFAULT_FPS, timing: str = 'winquake'
+) -> tuple[np.ndarray, float]:
     """Start time of every frame of the whole file, and the file's total duration.
 
     Single frames last ``1 / fps``; the pictures of a frame group last as
-    their intervals say (or ``1 / fps`` where the intervals are unusable).
+    their end times say (see :func:`group_end_times`; ``1 / fps`` where those
+    are unusable).  Each time is computed from its frame's index (``k / fps``
+    plus whole groups), not summed frame by frame, so no rounding accumulates.
     """
-    durations = np.full(num_frames, 1.0 / fps)
+    group_time = np.zeros(num_frames)  # seconds of group frames before each frame
+    in_group = np.zeros(num_frames, bool)
+    offsets = np.zeros(num_frames)  # a group frame's start within its group
     for group in groups:
-        ends = np.asarray(group.intervals, np.float64)
+        members = slice(group.start, group.start + group.count)
+        ends = group_end_times(group.intervals, timing)
         steps = np.diff(np.concatenate([[0.0], ends]))
-        if np.all(np.isfinite(steps)) and np.all(steps > 0):
-            durations[group.start : group.start + group.count] = steps
-    starts = np.concatenate([[0.0], np.cumsum(durations)[:-1]])
-    return starts, float(durations.sum())
+        if not (np.all(np.isfinite(steps)) and np.all(steps > 0)):
+            continue
+        in_group[members] = True
+        offsets[members] = np.concatenate([[0.0], ends[:-1]])
+        group_time[group.start + group.count :] += ends[-1]
+    singles_before = np.cumsum(~in_group) - ~in_group  # whole numbers: exact
+    starts = singles_before / fps + group_time + offsets
+    duration = float(np.count_nonzero(~in_group) / fps + (group_time[-1] if num_frames else 0.0))
+    if num_frames and in_group[-1]:
+        last = next(g for g in groups if g.start + g.count == num_frames)
+        duration = float(starts[last.start] + group_end_times(last.intervals, timing)[-1])
+    return starts, duration
 
 
 def sample(times: np.ndarray, duration: float, t: float, *, loop: bool = True) -> tuple[int, int, float]:
@@ -261,9 +296,10 @@ def model_animations(
     frame_names: list[str],
     groups: list[FrameGroup],
     fps: float,
-    anm: Path | None,
+    anm: tuple[str, str] | None,
     user: Mapping,
     source: str,
+    timing: str = 'winquake',
 ) -> dict[str, Animation]:
     """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller.
 
@@ -278,9 +314,10 @@ def model_animations(
         for group in groups:
             in_group[group.start : group.start + group.count] = True
         found = {k: a for k, a in found.items() if not in_group[a.frames].any()}
-        for key, value in group_animations(groups, frame_names, source).items():
+        for key, value in group_animations(groups, frame_names, source, timing).items():
             found[unique_key(key, found)] = value
     if anm is not None:
-        found.update(parse_anm(anm.read_text(encoding='latin-1'), n, str(anm)))
+        name, text = anm
+        found.update(parse_anm(text, n, name))
     found.update(user_animations(user, n, fps))
     return found

@@ -79,6 +79,35 @@ def _skins(model: pq.QuakeModel) -> list[str]:
 
 
 @CLI_APP.command
+def check(models: list[Path], /) -> int:
+    """Which engines would refuse, misdraw or warn about each model, and why.
+
+    Exit code 1 when an engine of the model's game refuses one of them.
+
+    Parameters
+    ----------
+    models
+        Model files.
+    """
+    from pyvista_quake.engines import ENGINES  # noqa: PLC0415
+    from pyvista_quake.engines import verdicts  # noqa: PLC0415
+
+    refused = False
+    for path in models:
+        found = pq.check(path)
+        fmt = 'md2' if path.read_bytes()[:4] == b'IDP2' else 'mdl'
+        table = Table(title=str(path), title_justify='left')
+        for column in ('engine', 'verdict', 'why'):
+            table.add_column(column)
+        for engine, verdict in verdicts(found, fmt).items():
+            why = '; '.join(f'{f.field} = {f.value!r}: {f.rule} ({f.where})' for f in found if f.engine == engine)
+            table.add_row(ENGINES[engine], verdict, why)
+            refused |= verdict == 'refuses'
+        CONSOLE.print(table)
+    return 1 if refused else 0
+
+
+@CLI_APP.command
 def view(
     model: Path,
     /,

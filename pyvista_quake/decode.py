@@ -54,12 +54,16 @@ class FrameDecoder:
         The model's content.
     point_vertex : numpy.ndarray
         The file's vertex of each mesh point (from the topology).
+    computed_normals : bool, default: False
+        Normals from each frame's geometry (smooth per file vertex, so across
+        texture seams) instead of the stored table normals.
 
     """
 
-    def __init__(self, data: ModelData, point_vertex: np.ndarray) -> None:
+    def __init__(self, data: ModelData, point_vertex: np.ndarray, computed_normals: bool = False) -> None:
         self.data = data
         self.point_vertex = point_vertex
+        self.computed_normals = computed_normals
 
     def selection(self, frames: FrameSelection) -> tuple[np.ndarray, bool]:
         """Frame indices, and whether they are one run of consecutive frames."""
@@ -123,6 +127,8 @@ class FrameDecoder:
         whose index lies past the table (the engines read past their table)
         gets the mean normal of its faces, with a :class:`~pyvista_quake.QuakeWarning`.
         """
+        if self.computed_normals:
+            return self._computed(frames)
         index, run = self.selection(frames)
         point_vertex = self.point_vertex
         out = np.empty((len(index), len(point_vertex), 3), np.float32)
@@ -147,6 +153,21 @@ class FrameDecoder:
         self._repair_normals(index, bad, vertex_normals, worst)
         return vertex_normals[:, point_vertex]
 
+    def _computed(self, frames: FrameSelection) -> np.ndarray:
+        """Normals from the geometry; a vertex no triangle uses keeps its table normal."""
+        index, _ = self.selection(frames)
+        out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
+        step = max(1, CHUNK // max(1, self.data.num_vertices))
+        for start in range(0, len(index), step):
+            chunk = index[start : start + step]
+            normals = vertex_face_normals(self.vertex_positions(chunk), self.data.triangle_vertices)
+            unused = ~normals.any(axis=-1)
+            if unused.any():
+                light = np.minimum(self.data.frame_verts[chunk][..., 3], NUM_VERTEX_NORMALS - 1)
+                normals[unused] = VERTEX_NORMALS[light][unused]
+            out[start : start + len(chunk)] = normals[:, self.point_vertex]
+        return out
+
     def _repair_normals(self, index: np.ndarray, bad: np.ndarray, normals: np.ndarray, worst: int) -> None:
         source = self.data.source
         warn_external(
@@ -165,7 +186,9 @@ class FrameDecoder:
         points = np.empty(packed.shape[:2] + (3,), np.float32)
         self.scale_into(packed, np.array([frame]), points)
         light = packed[0, :, 3]
-        if int(light.max(initial=0)) < NUM_VERTEX_NORMALS:
+        if self.computed_normals:
+            normals = self._computed([frame])[0]
+        elif int(light.max(initial=0)) < NUM_VERTEX_NORMALS:
             normals = VERTEX_NORMALS.take(light, axis=0)
         else:
             normals = self.normals([frame])[0]

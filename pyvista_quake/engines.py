@@ -258,11 +258,11 @@ def enforce(record, size: int, strict: bool | str, source: str) -> None:
                                    f'{ENGINES[finding.engine]} refuses: {finding.rule} ({finding.where}) (strict)')  # fmt: skip
 
 
-def verdicts(found: list[Finding]) -> dict[str, str]:
-    """The worst effect per engine: ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
+def verdicts(found: list[Finding], format: str) -> dict[str, str]:
+    """The worst effect per engine of the format (``'md2'``/``'mdl'``): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
     order = (REFUSES, MISDRAWS, WARNS)
     out = {}
-    for engine in ENGINES:
+    for engine in QUAKE2_ENGINES if format == 'md2' else QUAKE_ENGINES:
         effects = [f.effect for f in found if f.engine == engine]
         out[engine] = next((e for e in order if e in effects), 'loads')
     return out

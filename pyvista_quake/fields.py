@@ -31,8 +31,10 @@ SKIN_PIXELS = 'skin_pixels'
 SKIN_PICTURE_SHAPE = 'skin_picture_shape'
 SKIN_PALETTE = 'skin_palette'
 SKIN_TIMES = 'skin_times'
+#: 1 when palette index 255 is transparent (an MDL with MF_HOLEY, drawn as QuakeSpasm does).
+SKIN_HOLEY = 'skin_holey'
 #: The keys that describe which skin a mesh carries; replaced together by ``set_skin``.
-SKIN_KEYS = (SKIN_INDEX, SKIN_NAME, SKIN_LOCATION, SKIN_FILE, SKIN_PIXELS, SKIN_PICTURE_SHAPE, SKIN_PALETTE, SKIN_TIMES)
+SKIN_KEYS = (SKIN_INDEX, SKIN_NAME, SKIN_LOCATION, SKIN_FILE, SKIN_PIXELS, SKIN_PICTURE_SHAPE, SKIN_PALETTE, SKIN_TIMES, SKIN_HOLEY)
 
 # Point and cell arrays.
 VERTEX_INDEX = 'vertex_index'

@@ -77,7 +77,7 @@ class QuakeModel:
         """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
         images = self.skins.images if 'skins' in self.__dict__ else {}
         self.data = data
-        self.skins = ModelSkins(data, self.search, self.options.palette)
+        self.skins = ModelSkins(data, self.search, self.options.palette, self.options.external_skins, self.options.holey)
         self.skins.images.update({k: v for k, v in images.items() if k in data.skin_names})
         for name in _DERIVED:
             self.__dict__.pop(name, None)
@@ -202,11 +202,11 @@ class QuakeModel:
         # are what Quake II draws: draw them too.
         if self.glcmds or not len(self.data.triangle_vertices):
             return gl_topology(self.gl_commands, self.source)
-        return triangle_topology(self.data)
+        return triangle_topology(self.data, texel_centers=self.options.texel_centers)
 
     @cached_property
     def _decoder(self) -> FrameDecoder:
-        return FrameDecoder(self.data, self.topology.point_vertex)
+        return FrameDecoder(self.data, self.topology.point_vertex, computed_normals=self.options.normals == 'computed')
 
     def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Positions of the file's vertices (not the mesh's points), ``(frames, vertices, 3)``.
@@ -257,19 +257,45 @@ class QuakeModel:
     def animations(self) -> dict[str, Animation]:
         """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller."""
         user = self.options.animations or {}
-        return anim.model_animations(self.frame_names, self.data.frame_groups, self.fps, self.anm, user, self.source)
+        return anim.model_animations(
+            self.frame_names, self.data.frame_groups, self.fps, self._anm_text(), user, self.source, self.options.group_timing
+        )
 
     @property
     def anm(self) -> Path | None:
-        """The ``.anm`` file the animations come from, if any."""
+        """The ``.anm`` file on disk the animations come from, if any."""
         given = self.options.anm
         if given is True:
             return anim.sidecar_anm(self.search.model_path) if self.search.model_path is not None else None
         return Path(given) if given else None
 
+    def _anm_text(self) -> tuple[str, str] | None:
+        """``(name, text)`` of the ``.anm``: on disk, or beside the model in its PAK/PK3."""
+        if self.anm is not None:
+            return str(self.anm), self.anm.read_text(encoding='latin-1')
+        if self.options.anm is True and self.search.archive is not None and self.search.member:
+            found = self.search.archive_sidecar('.anm')
+            if found is not None:
+                return found
+        return None
+
+    @property
+    def entries(self) -> list[range]:
+        """The frames as QuakeC numbers them: an MDL frame group is one entry, its poses a range.
+
+        ``self.frame(self.entries[k][0])`` is the first pose of QuakeC's frame ``k``.
+        """
+        groups = {g.start: g.count for g in self.data.frame_groups}
+        out, frame = [], 0
+        while frame < len(self):
+            count = groups.get(frame, 1)
+            out.append(range(frame, frame + count))
+            frame += count
+        return out
+
     @cached_property
     def _timeline(self) -> tuple[np.ndarray, float]:
-        return anim.timeline(len(self), self.data.frame_groups, self.fps)
+        return anim.timeline(len(self), self.data.frame_groups, self.fps, self.options.group_timing)
 
     @property
     def times(self) -> np.ndarray:

@@ -75,6 +75,19 @@ class _QuakeSource(pv.BaseVTKReader):
         self._data_object = mesh
 
 
+def _option(name: str) -> property:
+    """A reader attribute for one option of :class:`~pyvista_quake.loading.LoadOptions`; setting it reloads."""
+
+    def get(self):
+        value = getattr(self._source.options, name)
+        return list(value) if isinstance(value, list) else value
+
+    def set(self, value) -> None:
+        self._reload(**{name: value})
+
+    return property(get, set, doc=f'The ``{name}`` option of :func:`pyvista_quake.load` (see LoadOptions); setting it reloads.')
+
+
 class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     """Reader for Quake models; each frame is a time point.
 
@@ -107,51 +120,18 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
         self._source.options = self._source.options.replace(**options)
         self._update_information()
 
-    # -- options ------------------------------------------------------------------
-    @property
-    def strict(self) -> bool:
-        """Apply the game engine's own limits as errors."""
-        return self._source.options.strict
-
-    @strict.setter
-    def strict(self, value: bool) -> None:
-        self._reload(strict=bool(value))
+    # -- options: every option of load(), as an attribute (pv.read keywords set them) ----
+    locals().update({name: _option(name) for name in LoadOptions.names()})
 
     @property
-    def glcmds(self) -> bool:
-        """Build frames from an MD2's OpenGL commands (strips and fans) instead of its triangles."""
-        return self._source.options.glcmds
+    def entry(self) -> int:
+        """QuakeC's frame number of the frame :meth:`read` returns (an MDL frame group is one entry)."""
+        frame = self.frame
+        return next(k for k, poses in enumerate(self.model.entries) if frame in poses)
 
-    @glcmds.setter
-    def glcmds(self, value: bool) -> None:
-        self._reload(glcmds=bool(value))
-
-    @property
-    def fps(self) -> float:
-        """Frame rate of frames that have no timing of their own."""
-        return self._source.options.fps
-
-    @fps.setter
-    def fps(self, value: float) -> None:
-        self._reload(fps=float(value))
-
-    @property
-    def skin(self) -> int | None:
-        """Which skin travels with the frames; ``None`` for none."""
-        return self._source.options.skin
-
-    @skin.setter
-    def skin(self, value: int | None) -> None:
-        self._reload(skin=value)
-
-    @property
-    def search_paths(self) -> list:
-        """Extra folders or PAK/PK3 files to look for skins in."""
-        return list(self._source.options.search_paths)
-
-    @search_paths.setter
-    def search_paths(self, value) -> None:
-        self._reload(search_paths=value)
+    @entry.setter
+    def entry(self, index: int) -> None:
+        self.frame = self.model.entries[int(index)][0]
 
     @property
     def model(self) -> QuakeModel:
@@ -168,8 +148,12 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
     # -- animations -----------------------------------------------------------------
     @property
     def animations(self) -> dict[str, Animation]:
-        """The model's animations by name."""
+        """The model's animations by name; set a mapping (the ``animations`` option of ``load``) to add some."""
         return self.model.animations
+
+    @animations.setter
+    def animations(self, value: dict | None) -> None:
+        self._reload(animations=value)
 
     @property
     def active_animation(self) -> str | None:

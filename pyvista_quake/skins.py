@@ -175,6 +175,24 @@ class SkinSearch:
                 return FoundSkin(name, label, data), tried
         return None, tried
 
+    def archive_sidecar(self, suffix: str) -> tuple[str, str] | None:
+        """``(name, text)`` of the file beside the model in its archive with another suffix (``.anm``)."""
+        if self.archive is None or not self.member:
+            return None
+        key = normalise_member(str(PurePosixPath(self.member).with_suffix(suffix)))
+        if key is None or key not in self.archive:
+            return None
+        try:
+            return f'{self.archive.path}:{key}', self.archive.read(key).decode('latin-1')
+        except QuakeFormatError:
+            return None
+
+    def model_file_name(self) -> str | None:
+        """The model's own file name (``player.mdl``), on disk or in its archive."""
+        if self.member:
+            return PurePosixPath(self.member).name
+        return self.model_path.name if self.model_path is not None else None
+
     def find_beside_model(self) -> tuple[FoundSkin | None, list[str]]:
         """For a model that names no skin: an image with the model's own stem beside it."""
         tried: list[str] = []
@@ -372,11 +390,21 @@ class ModelSkins:
 
     """
 
-    def __init__(self, data, search: SkinSearch, palette: str | Path | np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        data,
+        search: SkinSearch,
+        palette: str | Path | np.ndarray | None = None,
+        external: bool = True,
+        holey: bool = True,
+    ) -> None:
         self.data = data
         self.search = search
         self._palette = palette
+        self.external = external
+        self.holey = holey
         self._files: dict[int, FoundSkin | None] = {}
+        self._external: dict[tuple[int, str], FoundSkin | None] = {}
         #: Images given for MD2 skins by name, written beside the model when it is saved.
         self.images: dict[str, np.ndarray] = {}
 
@@ -419,6 +447,13 @@ class ModelSkins:
             found, tried = FoundSkin(names[index], '<image given>', _png_bytes(self.images[names[index]])), []
         elif names:
             found, tried = self.search.find(names[index])
+            if found is None:
+                # Named but missing: an image with the model's own name beside it, as for a model naming none.
+                found, more = self.search.find_beside_model()
+                tried += more
+                if found is not None:
+                    warn_external(f'{self.data.source}: skin {index} {names[index]} not found; using {found.location}, '
+                                  "the image with the model's name beside it")  # fmt: skip
         else:
             found, tried = self.search.find_beside_model()
         if found is None:
@@ -438,9 +473,17 @@ class ModelSkins:
         from pyvista_quake import fields as keys  # noqa: PLC0415 - keys live beside the model
 
         out: dict = {keys.SKIN_INDEX: np.array([index], np.int32)}
+        replacement = self.replacement(index)
+        if replacement is not None:
+            out[keys.SKIN_NAME] = [replacement.name]
+            out[keys.SKIN_LOCATION] = [replacement.location]
+            out[keys.SKIN_FILE] = np.frombuffer(replacement.data, np.uint8)
+            return out
         if self.data.format == 'mdl':
             if not self.data.skins:
                 return {}
+            if self.is_holey:
+                out[keys.SKIN_HOLEY] = np.array([1], np.int32)
             entry = self.data.skins[index]
             out[keys.SKIN_PIXELS] = np.ascontiguousarray(entry.pictures).ravel()
             out[keys.SKIN_PICTURE_SHAPE] = np.array(entry.pictures.shape, np.int32)
@@ -462,19 +505,68 @@ class ModelSkins:
         MDL pictures go through the palette; ``picture`` picks one of an animated
         group.  ``None`` (with a warning) when an MD2 skin is missing or undecodable.
         """
+        replacement = self.replacement(index, picture)
+        if replacement is not None:
+            return decode_image(replacement.data, replacement.location)
         if self.data.format == 'mdl':
-            return self.palette[self.data.skins[index].pictures[picture]] if self.data.skins else None
+            if not self.data.skins:
+                return None
+            return palette_image(self.data.skins[index].pictures[picture], self.palette, self.is_holey)
         names = self.data.skin_names
         if names and names[index] in self.images:
             return self.images[names[index]]
         found = self.file(index)
         return decode_image(found.data, found.location) if found is not None else None
 
+    @property
+    def is_holey(self) -> bool:
+        """Whether palette index 255 is drawn transparent: an MDL with ``MF_HOLEY``, as QuakeSpasm draws it."""
+        from pyvista_quake.engines import MF_HOLEY  # noqa: PLC0415
+
+        return self.holey and self.data.format == 'mdl' and bool(int(self.data.header.get('flags', 0)) & MF_HOLEY)
+
+    def replacement(self, index: int = 0, picture: int = 0) -> FoundSkin | None:
+        """An MDL's external replacement skin, if there is one and ``external`` is on.
+
+        Named as DarkPlaces, FTE and QuakeSpasm-Spiked name them, beside the
+        model (or in the game folders and archives): ``progs/player.mdl_0.png``
+        for skin 0 (``.tga``, ``.jpg``, ``.pcx`` too), ``player.mdl_0_1.png`` for
+        picture 1 of a skin group.
+        """
+        if not self.external or self.data.format != 'mdl':
+            return None
+        return self.external_map(index, '', picture)
+
+    def external_map(self, index: int = 0, kind: str = 'glow', picture: int = 0) -> FoundSkin | None:
+        """An external map of an MDL skin: ``''`` the skin itself, ``'glow'``/``'luma'`` (fullbright),
+        ``'pants'``/``'shirt'`` (colour maps), found as :meth:`replacement` finds skins."""
+        key = (index, f'{kind}:{picture}')
+        if key not in self._external:
+            base = self.search.model_file_name()
+            found = None
+            if base is not None and (self.search.model_path is not None or self.search.archive is not None):
+                stem = f'{base}_{index}' + (f'_{picture}' if picture else '')
+                name = stem + (f'_{kind}' if kind else '')
+                if self.search.member:
+                    name = str(PurePosixPath(self.search.member).parent / name)
+                found, _ = self.search.find('.' + name if '/' not in name else name)
+            self._external[key] = found
+        return self._external[key]
+
     def fullbright(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
         """Mask of the pixels of an MDL skin that Quake draws fullbright (indices 224-255)."""
         if self.data.format != 'mdl' or not self.data.skins:
             return None
         return fullbright_mask(self.data.skins[index].pictures[picture])
+
+
+def palette_image(indices: np.ndarray, palette: np.ndarray, holey: bool = False) -> np.ndarray:
+    """Palette indices to RGB, or RGBA with index 255 transparent for an ``MF_HOLEY`` model."""
+    rgb = np.asarray(palette, np.uint8)[indices]
+    if not holey:
+        return rgb
+    alpha = np.where(indices == 255, 0, 255).astype(np.uint8)
+    return np.dstack([rgb, alpha])
 
 
 def image_array(image) -> np.ndarray:

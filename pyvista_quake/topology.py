@@ -48,8 +48,13 @@ class Topology:
     corner_points: np.ndarray | None = None
 
 
-def triangle_topology(data: ModelData) -> Topology:
-    """One point per distinct (vertex, texture coordinate) pair of the file's triangles."""
+def triangle_topology(data: ModelData, texel_centers: bool = False) -> Topology:
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles.
+
+    ``texel_centers`` puts texture coordinates at texel centres, ``(s + 0.5) /
+    skinwidth``, as the OpenGL engines sample them (GLQuake's ``gl_mesh.c
+    BuildTris``; an MD2's GL commands store them so).
+    """
     corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
     corner_key = data.triangle_st_key.ravel()
     pair = corner_vertex * (int(corner_key.max()) + 1) + corner_key
@@ -69,7 +74,7 @@ def triangle_topology(data: ModelData) -> Topology:
     triangles = corners[:, ::-1].astype(np.int32)
     return Topology(
         point_vertex=corner_vertex[first].astype(np.int32),
-        texcoords=texcoords(st, data.skin_width, data.skin_height, data.source),
+        texcoords=texcoords(st + (0.5 if texel_centers else 0.0), data.skin_width, data.skin_height, data.source),
         triangles=np.ascontiguousarray(triangles),
         corner_points=corners,
     )

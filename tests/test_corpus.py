@@ -176,9 +176,13 @@ def test_every_existing_ufo_skin_is_found_and_attached(path):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('always')
             found = model.skin_file(index)
+        beside = [p for p in path.parent.iterdir() if p.stem == path.stem and p.suffix.lower() in ('.png', '.jpg', '.tga', '.pcx')]
         if on_disk:
             assert found is not None and Path(found.location).stem == name[1:], (name, found)
             assert not caught
+        elif beside:  # a missing named skin falls back to the image with the model's name
+            assert found is not None and Path(found.location).stem == path.stem
+            assert any('not found; using' in str(w.message) for w in caught)
         else:
             assert found is None
             assert any('not found' in str(w.message) for w in caught)
@@ -190,16 +194,17 @@ def test_every_existing_ufo_skin_is_found_and_attached(path):
         assert image.ndim == 3 and image.shape[2] in (3, 4) and image.size > 0
 
 
-def test_bloodspider_missing_skins_warn():
+def test_bloodspider_missing_skins_fall_back_to_its_own_image_with_a_warning():
     model = pq.load(CORPUS / 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2')
-    missing = []
+    fallbacks = []
     for index in range(len(model.skin_names)):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('always')
-            if model.skin_file(index) is None:
-                missing.append(index)
-                assert any('tried' in str(w.message) for w in caught)
-    assert len(missing) == 2
+            found = model.skin_file(index)
+        assert found is not None
+        if any('not found; using' in str(w.message) for w in caught):
+            fallbacks.append(Path(found.location).name)
+    assert fallbacks == ['bloodspider.jpg', 'bloodspider.jpg']  # the two skins it names that do not exist
 
 
 def test_md2_skins_of_the_assimp_models():
