@@ -111,9 +111,13 @@ class LoadOptions:
         """The option names."""
         return tuple(f.name for f in fields(cls))
 
+    def as_dict(self) -> dict[str, Any]:
+        """The options by name, as keywords of :func:`load`."""
+        return {name: getattr(self, name) for name in self.names()}
+
     def replace(self, **changes: Any) -> LoadOptions:
         """A copy with some options changed."""
-        return LoadOptions(**{**{name: getattr(self, name) for name in self.names()}, **changes})
+        return LoadOptions(**{**self.as_dict(), **changes})
 
 
 def load(source: Source, *, member: str | None = None, **options: Any):

@@ -38,7 +38,8 @@ from pyvista_quake.topology import gl_topology
 from pyvista_quake.topology import triangle_topology
 
 #: Attributes computed from the data, dropped when the data changes.
-_DERIVED = ('frame_names', 'gl_commands', 'topology', '_decoder', 'animations', '_timeline', 'metadata', '_shared_field_arrays')
+_DERIVED = ('frame_names', 'gl_commands', 'topology', '_decoder', 'animations', '_timeline', 'metadata', '_shared_field_arrays',
+            '_frame_fields_cache')  # fmt: skip
 
 
 class QuakeModel:
@@ -387,9 +388,17 @@ class QuakeModel:
             strips=topo.strips,
             point_arrays={keys.VERTEX_INDEX: topo.point_vertex},
             cell_arrays={} if topo.cell_command is None else {keys.GLCMD: topo.cell_command},
-            shared_fields=self._shared_field_arrays,
-            fields=keys.frame_fields(self.data, frame, self.frame_name(frame)),
+            shared_fields=self._shared_field_arrays + self._frame_field_arrays(frame),
         )
+
+    def _frame_field_arrays(self, frame: int) -> list:
+        """A frame's own field arrays (name, number, MD2 scale), made once and shared by its meshes."""
+        cache = self.__dict__.setdefault('_frame_fields_cache', {})
+        arrays = cache.get(frame)
+        if arrays is None:
+            fields = keys.frame_fields(self.data, frame, self.frame_name(frame))
+            arrays = cache[frame] = [vtk_array(key, value) for key, value in fields.items()]
+        return arrays
 
     def frame_metadata(self, frame: int) -> dict:
         """Field data of one frame: format, frame name, skins and header fields."""

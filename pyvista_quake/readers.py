@@ -8,6 +8,10 @@ through PyVista's :class:`~pyvista.TimeReader` interface, so
 
 from __future__ import annotations
 
+from collections import OrderedDict
+import functools
+import os
+import pickle
 from typing import Any
 
 import numpy as np
@@ -38,7 +42,12 @@ class _QuakeSource(pv.BaseVTKReader):
         self.model, self._animation, self.error = None, None, None
         self.time_point = 0
         try:
-            self.model = load(self._filename, **vars(self.options))
+            key = _cache_key(self._filename, self.options)
+            self.model = _MODELS.get(key) if key is not None else None
+            if self.model is None:
+                self.model = load(self._filename, **self.options.as_dict())
+                if key is not None:
+                    _remember(key, self.model)
         except QuakeFormatError as error:
             # pv.read turns a ValueError raised while making the reader into a bare
             # OSError; keep ours for read(), where it reaches the user intact.
@@ -71,8 +80,48 @@ class _QuakeSource(pv.BaseVTKReader):
         else:
             mesh = model.frame(int(self.animation.frames[self.time_point]))
             time = float(self.animation.times[self.time_point])
-        mesh.GetFieldData().AddArray(vtk_array('time', np.array([time], np.float64)))
+        mesh.GetFieldData().AddArray(_time_array(time))
         self._data_object = mesh
+
+
+#: Models the readers loaded, by file identity and options: reading a file again (a
+#: time series, a loop of pv.read) costs its frame only.  A changed model file, or a
+#: file added to or removed from its folder (a skin), makes a new entry.
+_MODELS: OrderedDict[tuple, QuakeModel] = OrderedDict()
+MODEL_CACHE_SIZE = 32
+
+
+def _cache_key(filename: str, options: LoadOptions) -> tuple | None:
+    try:
+        settings = _settings(options)
+        path = os.path.abspath(filename)
+        state = os.stat(path)
+        folder = os.stat(os.path.dirname(path))
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        return None
+    return (path, state.st_size, state.st_mtime_ns, state.st_ino, folder.st_mtime_ns, settings)
+
+
+def _settings(options: LoadOptions) -> bytes:
+    """The options as bytes, computed once per options object (the readers replace it on a change)."""
+    cached = options.__dict__.get('_pickled')
+    if cached is None:
+        cached = pickle.dumps(sorted(options.as_dict().items(), key=lambda item: item[0]))
+        options.__dict__['_pickled'] = cached
+    return cached
+
+
+def _remember(key: tuple, model: QuakeModel) -> None:
+    _MODELS[key] = model
+    _MODELS.move_to_end(key)
+    while len(_MODELS) > MODEL_CACHE_SIZE:
+        _MODELS.popitem(last=False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _time_array(time: float):
+    """The ``time`` field array of a frame, one per time value, shared by the meshes read at it."""
+    return vtk_array('time', np.array([time], np.float64))
 
 
 def _option(name: str) -> property:

@@ -208,7 +208,7 @@ class SkinSearch:
 
 
 @functools.lru_cache(maxsize=256)
-def _listing(folder: Path, mtime_ns: int) -> dict[str, str]:
+def _listing(folder: str, mtime_ns: int) -> dict[str, str]:
     """A folder's entries by lower-case name (cached while the folder is unchanged)."""
     try:
         return {name.lower(): name for name in os.listdir(folder)}
@@ -216,13 +216,27 @@ def _listing(folder: Path, mtime_ns: int) -> dict[str, str]:
         return {}
 
 
-def _listdir(folder: Path) -> dict[str, str]:
+def _listdir(folder: str | Path) -> dict[str, str]:
     """Entries of a folder by lower-case name: one listing per folder, not one per name tried."""
+    folder = os.fspath(folder)
     try:
         mtime = os.stat(folder).st_mtime_ns
     except OSError:
         return {}
     return _listing(folder, mtime)
+
+
+@functools.lru_cache(maxsize=1024)
+def _real_folder(folder: str, mtime_ns: int) -> str:
+    """A folder's real path (links resolved), cached while the folder is unchanged."""
+    return os.path.realpath(folder)
+
+
+def _real(folder: str) -> str:
+    try:
+        return _real_folder(folder, os.stat(folder).st_mtime_ns)
+    except OSError:
+        return os.path.realpath(folder)
 
 
 def _archives_in(folder: Path) -> list[Archive]:
@@ -276,19 +290,23 @@ def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None
         except QuakeFormatError as error:
             warn_external(str(error))
             return label, None
-    target = place / relative
-    label = str(target)
+    # Strings, not Path objects: this runs for every candidate of every skin.
+    root = os.fspath(place)
+    label = os.path.join(root, relative)
+    parent, name = os.path.split(label)
     # Letter case matched loosely, as on the game's own file systems.
-    hit = _listdir(target.parent).get(target.name.lower())
+    hit = _listdir(parent).get(name.lower())
     if hit is None:
         return label, None
-    found = target.parent / hit
+    found = os.path.join(parent, hit)
     try:
-        if not found.resolve().is_relative_to(place.resolve()):
+        real = os.path.realpath(found) if os.path.islink(found) else os.path.join(_real(parent), hit)
+        real_root = _real(root)
+        if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
             return label, None  # a link or name pointing out of the root
-        if found.is_file():
-            return str(found), found.read_bytes()
-    except OSError:
+        with open(found, 'rb') as handle:
+            return found, handle.read()
+    except (OSError, IsADirectoryError):
         pass
     return label, None
 
