@@ -15,6 +15,7 @@ import zipfile
 import numpy as np
 
 from pyvista_quake.data import cstrings
+from pyvista_quake.errors import MissingMemberError
 from pyvista_quake.errors import QuakeFormatError
 
 PAK_IDENT = b'PACK'
@@ -62,13 +63,13 @@ class Archive:
 
         Raises
         ------
-        KeyError
-            If there is no such member.
+        MissingMemberError
+            If there is no such member (a ``KeyError`` and a :class:`QuakeFormatError`).
 
         """
         key = normalise_member(name)
         if key is None or key not in self._members:
-            raise KeyError(f'{self.path}: no member {name!r}')
+            raise MissingMemberError(str(self.path), 'member', name, 'no such member in the archive')
         return self._read(self._members[key])
 
     def _read(self, handle: object) -> bytes:

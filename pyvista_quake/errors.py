@@ -37,3 +37,9 @@ class QuakeFormatError(ValueError):
 
 class QuakeWarning(UserWarning):
     """Something in a model is unusual but the model still loads."""
+
+
+class MissingMemberError(QuakeFormatError, KeyError):
+    """A PAK or PK3 has no member of that name (a :class:`QuakeFormatError` and a ``KeyError``)."""
+
+    __str__ = BaseException.__str__  # the message, not KeyError's repr of it

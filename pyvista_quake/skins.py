@@ -199,11 +199,28 @@ class SkinSearch:
         folder = self._model_folder()
         if folder is None or self.model_path is None:
             return None, tried
-        for relative in _with_extensions(self.model_path.stem, keep=False):
+        stem = self.model_path.stem
+        for relative in _with_extensions(stem, keep=False):
             label, data = _read_place(folder, relative)
             tried.append(label)
             if data is not None:
                 return FoundSkin(Path(relative).name, label, data), tried
+        # Else the one image whose name starts with the model's (faerie.md2 and faerie2.bmp),
+        # unless another model of the folder has that name (barrel2.png is barrel2.md2's);
+        # with several such images, none is a better guess than another: no skin.
+        extensions = tuple(IMAGE_EXTENSIONS)
+        entries = _listdir(folder).values()
+        models = {name.rsplit('.', 1)[0].lower() for name in entries if name.lower().endswith(('.md2', '.mdl'))}
+        similar = sorted(
+            name for name in entries
+            if name.lower().startswith(stem.lower()) and name.lower().endswith(extensions)
+            and name.rsplit('.', 1)[0].lower() not in models
+        )  # fmt: skip
+        if len(similar) == 1:
+            label, data = _read_place(folder, similar[0])
+            tried.append(label)
+            if data is not None:
+                return FoundSkin(similar[0], label, data), tried
         return None, tried
 
 

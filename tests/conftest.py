@@ -29,3 +29,9 @@ def corpus_models() -> list[Path]:
 requires_corpus = pytest.mark.skipif(
     not CORPUS.is_dir(), reason=f'the real-model corpus is not at {CORPUS} (a plain clone has no ../shared)'
 )
+
+
+def pytest_sessionstart(session) -> None:
+    """Under CI a missing corpus is an error, not 179 silent skips."""
+    if os.environ.get('CI', '').strip().lower() in ('true', '1', 'yes') and not CORPUS.is_dir():
+        pytest.exit(f'CI is set but the real-model corpus is not at {CORPUS}; the corpus tests would all skip', returncode=3)

@@ -208,13 +208,17 @@ def test_bloodspider_missing_skins_fall_back_to_its_own_image_with_a_warning():
 
 
 def test_md2_skins_of_the_assimp_models():
-    for name, skin in (('sydney', 'sydney.bmp'), ('faerie', None), ('dolphin', 'dolphin_f.bmp')):
+    # faerie.md2 names no skin; the one image beside it whose name starts with the model's is faerie2.bmp.
+    for name, skin in (('sydney', 'sydney.bmp'), ('faerie', 'faerie2.bmp'), ('dolphin', 'dolphin_f.bmp'), ('horse', None)):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', pq.QuakeWarning)
             mesh = pv.read(CORPUS / f'md2/assimp/{name}.md2')
-        if skin is not None:
+        if skin is None:
+            assert mesh.quake.skin_location is None and mesh.quake.image() is None
+        else:
             assert mesh.quake.skin_location.endswith(skin)
-            assert mesh.quake.image() is not None
+            image = mesh.quake.image()
+            assert image.ndim == 3 and image.shape[2] in (3, 4) and image.size > 0
 
 
 @pytest.mark.parametrize('path', [p for p in MODELS if p.suffix.lower() == '.mdl'], ids=_id)

@@ -17,8 +17,18 @@ from hypothesis import settings
 from hypothesis import strategies as st
 import pytest
 
+import pyvista_quake as pq
+
 SEEDS = synthetic_seeds()
-SMALL_REAL = [p.read_bytes() for p in corpus_models() if p.stat().st_size < 40_000][:12]
+def _real_seeds() -> list[bytes]:
+    """Every corpus MDL, and a spread of corpus MD2s (every fifth by size, up to 40 kB)."""
+    models = [p for p in corpus_models() if 'malformed' not in p.name]
+    mdls = [p for p in models if p.suffix.lower() == '.mdl' and p.stat().st_size < 400_000]
+    md2s = sorted((p for p in models if p.suffix.lower() == '.md2' and p.stat().st_size < 40_000), key=lambda p: p.stat().st_size)
+    return [p.read_bytes() for p in mdls + md2s[::5]]
+
+
+SMALL_REAL = _real_seeds()
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -27,11 +37,33 @@ def test_seeds_load(seed):
     assert exercise(SEEDS[seed]) == 'loaded'
 
 
+def required_length(data: bytes) -> int:
+    """Where the last section a reader needs ends (an MD2's GL command list may be cut)."""
+    model = pq.load(data)
+    if model.format == 'mdl':
+        return len(data) - len(model.trailing)
+    h = model.header
+    ends = [h['ofs_skins'] + 64 * h['num_skins'], h['ofs_st'] + 4 * h['num_st'], h['ofs_tris'] + 12 * h['num_tris'],
+            h['ofs_frames'] + h['framesize'] * h['num_frames'], 68]  # fmt: skip
+    return max(ends)
+
+
 @pytest.mark.parametrize('seed', range(len(SEEDS)))
 def test_truncation_at_every_byte(seed):
     data = SEEDS[seed]
-    outcomes = {exercise(data[:cut]) for cut in range(len(data))}
-    assert outcomes <= {'loaded', 'rejected'}
+    needed = required_length(data)
+    for cut in range(len(data)):
+        outcome = exercise(data[:cut])
+        assert outcome == ('rejected' if cut < needed else 'loaded'), cut
+
+
+@pytest.mark.skipif(not SMALL_REAL, reason='the real-model corpus is absent')
+def test_truncated_real_models_are_rejected():
+    for data in SMALL_REAL:
+        needed = required_length(data)
+        for cut in sorted({0, 3, 4, 67, 68, 83, 84, needed // 2, needed - 1}):
+            if cut < needed:
+                assert exercise(data[:cut]) == 'rejected', cut
 
 
 @FUZZ
@@ -117,7 +149,7 @@ def _exercise_archive(tmp_path, data: bytes) -> None:
         warnings.simplefilter('ignore')
         try:
             model = pq.load(path, member='models/m/tris.md2')
-        except (pq.QuakeFormatError, KeyError):
+        except pq.QuakeFormatError:  # a missing member too (MissingMemberError)
             return
         image = model.skin_image()
         assert image is None or image.ndim == 3

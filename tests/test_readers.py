@@ -13,6 +13,7 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
+from pyvista_quake.formats.tables import VERTEX_NORMALS
 from pyvista_quake.readers import MD2Reader
 from pyvista_quake.readers import MDLReader
 
@@ -62,7 +63,10 @@ def test_read_matches_load(md2_path, mdl_path):
         mesh = pv.read(path)
         np.testing.assert_array_equal(mesh.points, pq.load(path).frame(0).points)
         assert mesh.active_texture_coordinates is not None
-        assert mesh.point_normals is not None
+        # The file's own normals, not ones VTK would compute: looked up in the table by lightnormalindex.
+        model = pq.load(path)
+        light = model.data.frame_verts[0, mesh.point_data['vertex_index'], 3]
+        np.testing.assert_array_equal(mesh.point_data['Normals'], VERTEX_NORMALS[light])
 
 
 def test_read_keyword_options(md2_path, tmp_path):

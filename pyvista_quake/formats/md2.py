@@ -214,7 +214,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
         # Quake II's GL renderer draws the GL commands only: with those intact the
         # file draws there, and the broken triangles are left out (see to_data).
         try:
-            commands = parse_glcmds(record.glcmds, num_xyz, check)
+            commands = parse_glcmds(record.glcmds, num_xyz, check, cut=num_glcmds < h['num_glcmds'])
         except QuakeFormatError:
             commands = []
         if not commands:
@@ -263,7 +263,7 @@ def to_data(record: MD2File) -> ModelData:
         triangle_vertices=index_xyz,
         triangle_st=st_pixels[index_st].astype(np.int32),
         triangle_st_key=index_st.astype(np.int64),
-        gl_commands=lambda: parse_glcmds(glcmds, num_xyz, check),
+        gl_commands=lambda: parse_glcmds(glcmds, num_xyz, check, cut=len(glcmds) < h['num_glcmds']),
         trailing=b''.join(data for offset, data in record.gaps if offset >= end),
         file=record,
     )
@@ -288,12 +288,13 @@ def write(record: MD2File) -> bytes:
     return place([(0, record.header)] + [(int(h[f]), a) for f, a in record.sections() if len(a)], record.gaps)
 
 
-def parse_glcmds(words: np.ndarray, num_xyz: int, check: Bounds) -> list[GLCommand]:
+def parse_glcmds(words: np.ndarray, num_xyz: int, check: Bounds, cut: bool = False) -> list[GLCommand]:
     """Parse an OpenGL command list: strips and fans until the zero word.
 
     A list that ends at ``num_glcmds`` without its zero word is accepted; a
     command whose vertices run past the list, or that names a vertex out of
-    range, is an error.
+    range, is an error -- unless the list was ``cut`` by the end of the file,
+    where the commands whole before the cut are kept.
     """
     commands: list[GLCommand] = []
     if len(words) == 0:
@@ -308,6 +309,8 @@ def parse_glcmds(words: np.ndarray, num_xyz: int, check: Bounds) -> list[GLComma
         first = position + 1
         last = first + 3 * n
         if last > len(words):
+            if cut:
+                break
             raise check.error(
                 'glcmds', count, f'command at word {position} needs {3 * n} words, only {len(words) - first} left'
             )
