@@ -95,6 +95,8 @@ def _light(mesh: pv.PolyData, always: bool) -> None:
 def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, **kwargs: Any) -> pv.Actor:
     """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask."""
     options: dict[str, Any] = {'smooth_shading': True, 'render': False}  # the caller renders once, framed
+    if 'scalars' in kwargs or 'color' in kwargs:
+        skin = None  # coloured by data or by one colour: no texture over it
     if skin is not None and mesh.active_texture_coordinates is not None:
         cut_out = skin.ndim == 3 and skin.shape[2] == 4 and bool((skin[..., 3] < 255).any())
         if cut_out:
@@ -104,7 +106,7 @@ def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, *
         elif skin.ndim == 3 and skin.shape[2] == 4:
             skin = skin[..., :3]
         options['texture'] = image_texture(np.ascontiguousarray(skin))
-    else:
+    elif 'scalars' not in kwargs:
         options['color'] = 'tan'
     options.update(kwargs)
     actor = plotter.add_mesh(mesh, **options)
@@ -139,10 +141,16 @@ def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | No
 def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData:
     """Clear ``plotter`` and show ``source`` in it, framed.
 
+    ``options`` are :func:`prepare`'s, and ``add_mesh`` keywords for the rest.
     Returns the mesh the plotter draws (``add_mesh`` may have copied the one
     given): changing its points changes the picture.
     """
-    mesh_options = {k: options.pop(k) for k in list(options) if k in _MESH_KEYWORDS}
+    import inspect  # noqa: PLC0415
+
+    from pyvista_quake.loading import LoadOptions  # noqa: PLC0415
+
+    ours = set(inspect.signature(prepare).parameters) | set(LoadOptions.names())
+    mesh_options = {k: options.pop(k) for k in list(options) if k not in ours}
     mesh, skin = prepare(source, **options)
     plotter.clear_actors()
     actor = add_model(plotter, mesh, skin, **mesh_options)
@@ -152,9 +160,6 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData:
     plotter.render()
     return mesh
 
-
-#: Keywords of :func:`scene` that go to ``add_mesh`` rather than to :func:`prepare`.
-_MESH_KEYWORDS = ('color', 'show_edges', 'smooth_shading', 'opacity', 'style', 'lighting', 'specular', 'ambient', 'diffuse')
 
 
 def plot(
@@ -188,10 +193,15 @@ def plot(
         What :meth:`pyvista.Plotter.show` returns.
 
     """
+    import inspect  # noqa: PLC0415
+
     plotter_keys = ('off_screen', 'window_size', 'notebook')
     plotter = pv.Plotter(**{k: kwargs.pop(k) for k in plotter_keys if k in kwargs})
-    mesh_options = {k: kwargs.pop(k) for k in list(kwargs) if k in _MESH_KEYWORDS}
+    show_keys = set(inspect.signature(pv.Plotter.show).parameters) | {'show_axes'}
+    mesh_options = {k: kwargs.pop(k) for k in list(kwargs) if k not in show_keys}
     load_options = {'skin': skin} if not isinstance(source, pv.DataSet) else {}
+    if isinstance(source, pv.DataSet) and skin is None and 'scalars' not in mesh_options:
+        mesh_options.setdefault('color', 'tan')  # a frame's own skin, turned off
     scene(plotter, source, frame=frame, animation=animation, time=time, normals=normals, **load_options, **mesh_options)
     if kwargs.pop('show_axes', False):
         plotter.add_axes()
