@@ -84,8 +84,10 @@ def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, in
     plotter = _PLOTTERS.get(key)
     if plotter is None:
         # Quiet VTK's search for a display on a machine without one (it falls back by itself).
+        from pyvista_quake.plotting import internal_plotter  # noqa: PLC0415
+
         with pv.vtk_verbosity('off'):
-            plotter = _PLOTTERS[key] = pv.Plotter(off_screen=True, window_size=list(key))
+            plotter = _PLOTTERS[key] = internal_plotter(key)
             plotter.render()
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)

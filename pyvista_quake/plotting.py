@@ -248,7 +248,7 @@ def thumbnail(
     path = Path(path)
     own = plotter is None
     if own:
-        plotter = pv.Plotter(off_screen=True, window_size=list(size))
+        plotter = internal_plotter(size)
     try:
         if list(plotter.window_size) != list(size):
             plotter.window_size = list(size)  # renders: only when it changes
@@ -310,7 +310,7 @@ def contact_sheet(
     label = 16
     sheet = Image.new('RGB', (columns * width, rows * (height + label)), 'white')
     draw = ImageDraw.Draw(sheet)
-    plotter = pv.Plotter(off_screen=True, window_size=[width, height])
+    plotter = internal_plotter((width, height))
     try:
         plotter.set_background('white')
         for k, (name, frame) in enumerate(cells):
@@ -384,7 +384,7 @@ def animate(
     from pyvista_quake.saving import staged  # noqa: PLC0415
 
     with staged(path.parent) as stage:
-        plotter = pv.Plotter(off_screen=True, window_size=list(size))
+        plotter = internal_plotter(size)
         try:
             plotter.set_background('white')
             if suffix == '.gif':
@@ -410,6 +410,16 @@ def animate(
         finally:
             plotter.close()
     return count
+
+
+def internal_plotter(size: tuple[int, int]) -> pv.Plotter:
+    """An offscreen plotter for the package's own pictures, not listed among the user's plotters
+    (so a sphinx-gallery scrape or ``pyvista.close_all`` does not pick it up)."""
+    from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415
+
+    plotter = pv.Plotter(off_screen=True, window_size=list(size))
+    _ALL_PLOTTERS.pop(plotter._id_name, None)
+    return plotter
 
 
 def _check_movie_support() -> None:

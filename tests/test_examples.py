@@ -60,3 +60,18 @@ def test_synthetic_model_is_animated_and_textured():
     assert len(model) == 4 and list(model.animations) == ['breathe']
     assert not np.allclose(model.positions(0), model.positions(1))
     assert model.skin_image(0).shape == (64, 64, 3)
+
+
+def test_readme_quick_start_runs_as_written(tmp_path, monkeypatch):
+    import re  # noqa: PLC0415
+
+    import pyvista as pv  # noqa: PLC0415
+
+    text = (Path(__file__).resolve().parents[1] / 'README.md').read_text()
+    code = re.search(r'```python\n(import pyvista as pv.*?)```', text, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pv, 'OFF_SCREEN', True)
+    exec(compile(code, 'README.md', 'exec'), {})
+    for name in ('copy.mdl', 'edited.mdl', 'ball.md2', 'dolphin.glb', 'scrag.png'):
+        assert (tmp_path / name).stat().st_size > 0
+    assert (tmp_path / 'copy.mdl').read_bytes() == examples.WIZARD.read_bytes()
