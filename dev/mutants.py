@@ -1,0 +1,85 @@
+"""A seeded sample of small mutants of the package, and whether the test suite kills each.
+
+Usage (from the repository's root; needs ``../shared/corpus`` for the full suite)::
+
+    python dev/mutants.py --seed 1 --count 40 [--tests "tests -x -q"]
+
+Each mutant changes one token of one line of ``pyvista_quake/`` (a comparison
+flipped, ``+``/``-`` or ``*``/``/`` swapped, an integer constant moved by one,
+``True``/``False``, ``and``/``or``, a condition negated), runs the tests on
+it, and restores the file.  Prints every mutant with its fate and the kill
+rate.  Nothing here is part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+import random
+import re
+import subprocess
+import sys
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / 'pyvista_quake'
+
+SWAPS = [
+    (r'(?<![<>=!])<(?![<=])', '<='), (r'<=', '<'), (r'(?<![<>=!-])>(?![>=])', '>='), (r'>=', '>'),
+    (r'==', '!='), (r'!=', '=='), (r'(?<=\s)\+(?=\s)', '-'), (r'(?<=\s)-(?=\s)', '+'),
+    (r'(?<=\s)\*(?=\s)', '/'), (r'\bTrue\b', 'False'), (r'\bFalse\b', 'True'), (r'\band\b', 'or'),
+    (r'\bor\b', 'and'), (r'\bif (?!not )', 'if not '),
+]  # fmt: skip
+NUMBER = re.compile(r'(?<![\w.])(\d+)(?![\w.])')
+
+
+def candidates() -> list[tuple[Path, int, str]]:
+    """Every (file, line, mutated line) of code lines (not docstrings, comments or imports)."""
+    out = []
+    for path in sorted(PACKAGE.rglob('*.py')):
+        in_doc = False
+        for number, line in enumerate(path.read_text().splitlines()):
+            stripped = line.strip()
+            if stripped.count('"""') % 2:
+                in_doc = not in_doc
+                continue
+            if in_doc or not stripped or stripped.startswith(('#', 'import ', 'from ', '@', 'def ', 'class ', 'return f')):
+                continue
+            code = line.split('  #')[0]
+            for pattern, replacement in SWAPS:
+                for match in re.finditer(pattern, code):
+                    out.append((path, number, code[: match.start()] + replacement + code[match.end() :]))
+            for match in NUMBER.finditer(code):
+                value = int(match.group(1))
+                out.append((path, number, code[: match.start()] + str(value + 1) + code[match.end() :]))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--seed', type=int, default=1)
+    parser.add_argument('--count', type=int, default=40)
+    parser.add_argument('--tests', default='tests -x -q -p no:warnings -p no:cacheprovider')
+    args = parser.parse_args()
+    sample = random.Random(args.seed).sample(candidates(), args.count)
+    killed = 0
+    for path, number, mutated in sample:
+        original = path.read_text()
+        lines = original.splitlines(keepends=True)
+        lines[number] = mutated + '\n'
+        path.write_text(''.join(lines))
+        try:
+            result = subprocess.run([sys.executable, '-m', 'pytest', *args.tests.split()], cwd=ROOT,
+                                    capture_output=True, text=True, timeout=900)  # fmt: skip
+            dead = result.returncode != 0
+        except subprocess.TimeoutExpired:
+            dead = True  # a hang is caught too
+        finally:
+            path.write_text(original)
+        killed += dead
+        print(f'{"killed  " if dead else "SURVIVED"} {path.relative_to(ROOT)}:{number + 1}: {mutated.strip()}', flush=True)
+    print(f'\n{killed} of {len(sample)} mutants killed: {100 * killed / len(sample):.0f}%')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
