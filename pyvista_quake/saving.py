@@ -18,6 +18,9 @@ from typing import Iterator
 import numpy as np
 
 from pyvista_quake._warnings import warn_external
+from pyvista_quake.engines import ENGINES
+from pyvista_quake.engines import REFUSES
+from pyvista_quake.engines import findings
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats._common import format_for_path
 
@@ -57,8 +60,10 @@ def save(model, path: str | Path) -> None:
     # Everything is encoded before anything is written.
     payload = spec.write(target.data.file)
     companions = {path.parent / Path(name).name: _png(image) for name, image in target.skins.images.items()}
-    for message in spec.limits(target.data.file):
-        warn_external(f'{path}: {message}')
+    for finding in findings(target.data.file, len(payload)):
+        if finding.effect == REFUSES:
+            warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
+                          f'{finding.rule} ({finding.where})')  # fmt: skip
     for companion, data in companions.items():
         atomic_write(companion, data)
     atomic_write(path, payload)

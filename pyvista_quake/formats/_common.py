@@ -153,9 +153,6 @@ class FormatSpec:
         packs float positions of some frames as the format does.
     decode : callable
         ``decode(record) -> ModelData``: the format-neutral view of records.
-    limits : callable
-        ``limits(record) -> list of str``: what the game engines would refuse
-        in a file the format can hold.
 
     """
 
@@ -168,7 +165,6 @@ class FormatSpec:
     encode: Callable[..., object]
     quantize: Callable[..., tuple]
     decode: Callable[..., ModelData]
-    limits: Callable[..., list]
 
 
 FORMATS: dict[str, FormatSpec] = {}

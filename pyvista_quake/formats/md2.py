@@ -28,13 +28,8 @@ from pyvista_quake.formats._strips import strips_and_fans
 IDENT = b'IDP2'
 VERSION = 8
 
-# The game's limits (qfiles.h); see pyvista_quake.engines for who applies them.
-MAX_TRIANGLES = 4096
-MAX_VERTS = 2048
-MAX_FRAMES = 512
-MAX_MD2SKINS = 32
-MAX_SKINNAME = 64
-MAX_SKINHEIGHT = 480  # MAX_LBM_HEIGHT
+# The engines' limits (MAX_VERTS...) and who applies them: pyvista_quake.engines.
+MAX_SKINNAME = 64  # bytes of a skin name field (qfiles.h)
 
 HEADER = np.dtype(
     [
@@ -414,19 +409,6 @@ def encode(data: ModelData, base: MD2File | None = None) -> MD2File:
     return record
 
 
-def engine_limits(record: MD2File) -> list[str]:
-    """What Quake II would refuse in a file the format can hold, one sentence each."""
-    h = record.header[0]
-    limits = (('num_xyz', MAX_VERTS, 'MAX_VERTS'), ('num_frames', MAX_FRAMES, 'MAX_FRAMES'),
-              ('skinheight', MAX_SKINHEIGHT, 'MAX_LBM_HEIGHT'), ('num_tris', MAX_TRIANGLES, 'MAX_TRIANGLES'),
-              ('num_skins', MAX_MD2SKINS, 'MAX_MD2SKINS'))  # fmt: skip
-    return [
-        f'{field_name} = {int(h[field_name])} exceeds Quake II\'s {name} ({limit}); the game will not load it'
-        for field_name, limit, name in limits
-        if int(h[field_name]) > limit
-    ]
-
-
 def build_glcmds(triangles: np.ndarray, st: np.ndarray, skinwidth: int, skinheight: int) -> np.ndarray:
     """A fresh OpenGL command list: strips and fans covering each triangle once, ended by a zero word.
 
@@ -466,4 +448,4 @@ def _fits(name: str, value: int, dtype, source: str) -> None:
         raise ValueError(f'{source}: {name} {value} does not fit the MD2 format ({np.dtype(dtype).name} on disk)')
 
 
-register_format('md2', IDENT, ('.md2',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data, limits=engine_limits)
+register_format('md2', IDENT, ('.md2',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data)

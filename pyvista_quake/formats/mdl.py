@@ -42,12 +42,7 @@ EFFECT_FLAGS = {
     128: 'EF_TRACER3',
 }
 
-# GLQuake's limits (gl_model.h, modelgen.h); see pyvista_quake.engines for who applies them.
-MAXALIASVERTS = 1024
-MAXALIASTRIS = 2048
-MAXALIASFRAMES = 256
-MAX_SKINS = 32
-MAX_LBM_HEIGHT = 480
+# The engines' limits (MAXALIASVERTS...) and who applies them: pyvista_quake.engines.
 
 HEADER = np.dtype(
     [
@@ -584,22 +579,6 @@ def encode_seams(
     return stverts, triangles, vertex_map
 
 
-def engine_limits(record: MDLFile) -> list[str]:
-    """What GLQuake would refuse in a file the format can hold, one sentence each."""
-    h = record.header[0]
-    limits = (('numverts', MAXALIASVERTS, 'MAXALIASVERTS'), ('numtris', MAXALIASTRIS, 'MAXALIASTRIS'),
-              ('numframes', MAXALIASFRAMES, 'MAXALIASFRAMES'), ('skinheight', MAX_LBM_HEIGHT, 'MAX_LBM_HEIGHT'),
-              ('numskins', MAX_SKINS, 'MAX_SKINS'))  # fmt: skip
-    found = [
-        f'{field_name} = {int(h[field_name])} exceeds GLQuake\'s {name} ({limit}); the game will not load it'
-        for field_name, limit, name in limits
-        if int(h[field_name]) > limit
-    ]
-    if int(h['numskins']) == 0:
-        found.append('numskins = 0: Quake refuses a model with no skin')
-    return found
-
-
 def _same_triangles(base: MDLFile, tv: np.ndarray, st: np.ndarray, width: int) -> bool:
     if len(base.triangles) != len(tv) or not np.array_equal(base.triangles['vertindex'], tv):
         return False
@@ -609,4 +588,4 @@ def _same_triangles(base: MDLFile, tv: np.ndarray, st: np.ndarray, width: int) -
     return bool(np.array_equal(base_st, st))
 
 
-register_format('mdl', IDENT, ('.mdl',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data, limits=engine_limits)
+register_format('mdl', IDENT, ('.mdl',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data)
