@@ -14,6 +14,7 @@ rate.  Nothing here is part of the test suite.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 import random
 import re
@@ -70,7 +71,9 @@ def main() -> int:
         lines[number] = mutated + '\n'
         path.write_text(''.join(lines))
         try:
-            result = subprocess.run([sys.executable, '-m', 'pytest', *args.tests.split()], cwd=ROOT,
+            # PYTHONPATH: tests that run the package in a subprocess (the command line) import this copy too.
+            env = {**os.environ, 'PYTHONPATH': str(ROOT)}
+            result = subprocess.run([sys.executable, '-m', 'pytest', *args.tests.split()], cwd=ROOT, env=env,
                                     capture_output=True, text=True, timeout=900)  # fmt: skip
             dead = result.returncode != 0
         except subprocess.TimeoutExpired:

@@ -277,3 +277,52 @@ def test_real_model_against_the_spec_decoder(path):
     points = {(int(v), round(float(u) * width), round((1 - float(w)) * height)) for v, (u, w) in zip(mesh.point_data['vertex_index'], uv)}
     assert {tuple(c) for tri in expected['corners'] for c in tri} <= points
     assert mesh.n_cells == len(expected['corners'])
+
+
+# -- cases a mutation sample (dev/mutants.py) showed untested ----------------------------------
+
+
+def test_count_messages_say_negative_or_the_minimum():
+    with pytest.raises(pq.QuakeFormatError, match='num_skins = -1: must not be negative'):
+        pq.load(tetra_md2(header={'num_skins': -1}))
+    with pytest.raises(pq.QuakeFormatError, match='num_xyz = 0: must be at least 1'):
+        pq.load(tetra_md2(header={'num_xyz': 0}))
+
+
+def test_a_second_skin_must_have_the_first_ones_size():
+    model = pq.load(torch_mdl())
+    with pytest.raises(ValueError, match='every skin of a model has one size'):
+        model.set_skin(1, np.zeros((16, 16), np.uint8))
+    model.set_skin(0, np.zeros((16, 16), np.uint8))  # the only skin may change size
+    assert model.skin_size == (16, 16)
+
+
+@pytest.mark.parametrize('shape', [(8,), (8, 8, 2), (2, 8, 8, 3)])
+def test_skin_images_of_other_shapes_are_refused(shape):
+    with pytest.raises(ValueError, match='a skin image is'):
+        pq.load(torch_mdl()).set_skin(0, np.zeros(shape, np.uint8))
+
+
+@pytest.mark.parametrize('name', ['/etc/passwd', '\\\\server\\share\\x.pcx', 'c:/models/x.pcx', 'models/../../x.pcx', ''])
+def test_archive_member_names_that_leave_the_archive_are_refused(name):
+    from pyvista_quake.archives import normalise_member  # noqa: PLC0415
+
+    assert normalise_member(name) is None
+    assert normalise_member('Models/X/Skin.PCX') == 'models/x/skin.pcx'
+
+
+def test_facesfront_of_triangles_without_a_seam_vertex_is_kept_when_seams_are_encoded_again():
+    # The torch: triangles 1 and 3 face back; vertex 1 is on the seam.
+    model = pq.load(torch_mdl())
+    before = model.data.file.triangles['facesfront'].copy()
+    seam_vertices = np.flatnonzero(model.data.file.stverts['onseam'])
+    mesh = model.frame(0)
+    uv = mesh.active_texture_coordinates.copy()
+    moved = np.flatnonzero(~np.isin(mesh.point_data['vertex_index'], seam_vertices))[0]
+    uv[moved] += (1 / 8, 0)  # one pixel: the texture coordinates are encoded again
+    model.set_texcoords(uv)
+    after = model.data.file.triangles['facesfront']
+    vertindex = model.data.file.triangles['vertindex']
+    no_seam = ~np.isin(vertindex, seam_vertices).any(axis=1)
+    assert no_seam.any()
+    np.testing.assert_array_equal(after[no_seam], before[no_seam])

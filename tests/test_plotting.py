@@ -260,6 +260,8 @@ def test_cli_info(small_folder):
     result = cli('info', 'torch.mdl', 'models/a/tris.md2', cwd=small_folder)
     assert result.returncode == 0, result.stderr
     assert 'MDL' in result.stdout and 'MD2' in result.stdout and 'animation stand' in result.stdout
+    assert 'embedded, 1 picture' in result.stdout  # the MDL's skin
+    assert 'models/test/skin.pcx: MISSING' in result.stdout  # the MD2's named skin, not found
 
 
 def test_cli_errors_are_one_line(small_folder):
