@@ -255,7 +255,7 @@ def thumbnail(
         plotter.set_background(background)
         scene(plotter, source, **options)
         image = plotter.screenshot(None, transparent_background=transparent, return_img=True)
-        atomic_write(path, _png_bytes(image))
+        atomic_write(path, _png_bytes(image), sync=False)
     finally:
         if own:
             plotter.close()
@@ -321,7 +321,7 @@ def contact_sheet(
             draw.text((x + 4, y + 2), name, fill='black')
     finally:
         plotter.close()
-    atomic_write(Path(path), _png_bytes(np.asarray(sheet)))
+    atomic_write(Path(path), _png_bytes(np.asarray(sheet)), sync=False)
     return Path(path)
 
 
@@ -436,5 +436,5 @@ def _png_bytes(image: np.ndarray) -> bytes:
 
     buffer = io.BytesIO()
     # Light compression: a thumbnail is small, and batches write many.
-    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG', compress_level=3)
+    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG', compress_level=1)
     return buffer.getvalue()

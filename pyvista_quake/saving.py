@@ -69,18 +69,21 @@ def save(model, path: str | Path) -> None:
     atomic_write(path, payload)
 
 
-def atomic_write(path: str | Path, data: bytes) -> None:
+def atomic_write(path: str | Path, data: bytes, sync: bool = True) -> None:
     """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
 
     On any failure the temporary file is removed and ``path`` is left as it was.
+    ``sync`` flushes the file to disk before the rename (models); pictures
+    skip it: a thumbnail lost to a power cut is made again.
     """
     path = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.part', dir=path.parent)
     try:
         with os.fdopen(handle, 'wb') as stream:
             stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
+            if sync:
+                stream.flush()
+                os.fsync(stream.fileno())
         os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
     except BaseException:
