@@ -93,6 +93,9 @@ class MD2File:
     gaps : list of (int, bytes)
         Bytes no section claims, by offset: holes between sections and
         whatever follows the last one.
+    broken_triangles : bool
+        Whether some triangles index past the vertices or texture coordinates
+        (loaded because the GL commands are intact).
     source : str
         Where the bytes came from, for messages.
 
@@ -106,6 +109,7 @@ class MD2File:
     glcmds: np.ndarray
     gaps: list[tuple[int, bytes]] = field(default_factory=list)
     source: str = '<bytes>'
+    broken_triangles: bool = False
 
     def sections(self) -> list[tuple[str, np.ndarray]]:
         """``(offset field, records)`` of each section, in the header's field order."""
@@ -214,6 +218,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
             commands = []
         if not commands:
             raise error from None
+        record.broken_triangles = True
     return record
 
 
@@ -231,8 +236,8 @@ def to_data(record: MD2File) -> ModelData:
     h = dict(zip(HEADER.names, record.header[0].item()))
     check = Bounds(record.source, 0)
     triangles = record.triangles
-    valid = valid_triangles(record)
-    if not valid.all():
+    valid = valid_triangles(record) if record.broken_triangles else None
+    if valid is not None and not valid.all():
         warn_external(
             f'{record.source}: {int((~valid).sum())} of {len(valid)} triangles index past the vertices or texture '
             'coordinates; they are left out (Quake II draws the GL commands, which are intact: glcmds=True)'
