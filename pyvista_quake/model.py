@@ -77,6 +77,9 @@ class QuakeModel:
     def _set_data(self, data: ModelData) -> None:
         """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
         images = self.skins.images if 'skins' in self.__dict__ else {}
+        if 'data' in self.__dict__:
+            # An edited model is no longer the file's: readers that reuse loaded models forget it.
+            self.__dict__.pop('_on_change', lambda: None)()
         self.data = data
         self.skins = ModelSkins(data, self.search, self.options.palette, self.options.external_skins, self.options.holey)
         self.skins.images.update({k: v for k, v in images.items() if k in data.skin_names})

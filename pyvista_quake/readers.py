@@ -113,6 +113,7 @@ def _settings(options: LoadOptions) -> bytes:
 
 def _remember(key: tuple, model: QuakeModel) -> None:
     _MODELS[key] = model
+    model.__dict__['_on_change'] = lambda: _MODELS.pop(key, None)
     _MODELS.move_to_end(key)
     while len(_MODELS) > MODEL_CACHE_SIZE:
         _MODELS.popitem(last=False)

@@ -151,3 +151,18 @@ def test_reader_options_reload_the_model(md2_path):
     assert reader.model is not first
     assert reader.time_values == pytest.approx([0.0, 0.05, 0.1])
     assert reader.strict is False and reader.glcmds is False and reader.skin == 0
+
+
+def test_reading_again_reuses_the_model_until_the_file_or_the_model_changes(md2_path):
+    first = pv.get_reader(md2_path)
+    first.read()
+    second = pv.get_reader(md2_path)
+    second.read()
+    assert second.model is first.model  # the readers reuse the loaded model
+    points = second.model.vertex_positions(0)[0]
+    second.model.set_frame(0, points + 10)  # an edit: the model is no longer the file's
+    np.testing.assert_allclose(pv.read(md2_path).points, pq.load(md2_path).frame(0).points)
+    md2_path.write_bytes(md2_path.read_bytes())  # rewritten: read afresh
+    third = pv.get_reader(md2_path)
+    third.read()
+    assert third.model is not first.model
