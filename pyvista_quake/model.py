@@ -377,7 +377,9 @@ class QuakeModel:
             Frame number; negative numbers count from the end.
 
         """
-        frame = int(frame_indices([index], len(self))[0])
+        n = len(self)
+        # A plain int in range (the common case) needs no array round trip.
+        frame = index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
         points, normals = self._decoder.frame(frame)
         return self._polydata(frame, points, normals)
 
