@@ -27,6 +27,7 @@ from pyvista_quake import fields as keys
 from pyvista_quake.animation import Animation
 from pyvista_quake.loading import LoadOptions
 from pyvista_quake.loading import load
+from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.saving import staged
 
 #: Formats whose writer is VTK's, through PyVista or directly.
@@ -34,9 +35,6 @@ VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
 #: Formats that hold a whole animation.
 SERIES_FORMATS = ('.pvd', '.xdmf', '.glb', '.gltf')
 QUAKE_FORMATS = ('.md2', '.mdl')
-
-#: Quake's axes (x forward, y left, z up) to glTF's (y up, +z forward): a rotation.
-GLTF_AXES = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], np.float32)
 
 
 def export(
@@ -94,14 +92,14 @@ def export(
     binary = bool(options.pop('binary', True))
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
-    model, given = _resolve(source, load_options)
+    model, given = model_or_mesh(source, **load_options)
 
     if suffix in QUAKE_FORMATS:
         from pyvista_quake.edit import from_frames  # noqa: PLC0415
         from pyvista_quake.saving import save  # noqa: PLC0415
 
         if model is None or frame is not None or time is not None:
-            chosen = given if model is None else _one_frame(model, frame, animation, time)
+            chosen = given if model is None else model.pose(frame, animation, time)
             model = from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'])
         save(model, path)
         return
@@ -117,7 +115,7 @@ def export(
             else:
                 _write_gltf(model, given, clips, stage / path.name)
         return
-    mesh = given if model is None else _one_frame(model, frame, animation, time)
+    mesh = given if model is None else model.pose(frame, animation, time)
     if model is None and (frame is not None or animation is not None or time is not None):
         raise ValueError('frame=, animation= and time= choose from a model; this source is one frame')
     skin = _skin_image(model, mesh)
@@ -132,35 +130,9 @@ def export(
 # -- choosing what to write ---------------------------------------------------------------
 
 
-def _resolve(source: Any, options: dict):
-    """``(model, None)`` for a file or model, ``(None, mesh)`` for a frame given as PolyData."""
-    from pyvista_quake.model import QuakeModel  # noqa: PLC0415
-
-    if isinstance(source, QuakeModel):
-        return source, None
-    if isinstance(source, pv.DataSet):
-        mesh = source if isinstance(source, pv.PolyData) else source.extract_surface()
-        return None, mesh
-    return load(source, **options), None
-
-
-def _one_frame(model, frame: int | None, animation: str | None, time: float | None) -> pv.PolyData:
-    if time is not None:
-        if frame is not None:
-            raise ValueError('give frame= or time=, not both')
-        return model.at(float(time), animation)
-    clip = model.animation(animation)
-    index = 0 if frame is None else int(frame)
-    if not -len(clip) <= index < len(clip):
-        raise IndexError(f'{model.source}: frame {index} out of range; {clip.name!r} has {len(clip)} frames')
-    return model.frame(int(clip.frames[index]))
-
-
 def _clips(model, animation: str | None) -> list[Animation]:
     """What a series holds: one animation, or every frame (and, for glTF, every animation)."""
-    if animation is not None:
-        return [model.animation(animation)]
-    return [model.animation(None)]
+    return [model.animation(animation)]
 
 
 def _skin_image(model, mesh: pv.PolyData) -> np.ndarray | None:

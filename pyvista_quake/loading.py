@@ -165,6 +165,23 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     return QuakeModel(data, opts, search=search)
 
 
+def model_or_mesh(source: Any, **options: Any):
+    """``(model, None)`` for a model or a file (loaded with ``options``), ``(None, mesh)`` for a mesh.
+
+    What export and the pictures take: a :class:`~pyvista_quake.QuakeModel`,
+    anything :func:`load` reads, or a frame as a PyVista dataset.
+    """
+    import pyvista as pv  # noqa: PLC0415
+
+    from pyvista_quake.model import QuakeModel  # noqa: PLC0415 - the model imports this module
+
+    if isinstance(source, QuakeModel):
+        return source, None
+    if isinstance(source, pv.DataSet):
+        return None, source if isinstance(source, pv.PolyData) else source.extract_surface()
+    return load(source, **options), None
+
+
 def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[Path | None, Any]]:
     """The bytes of a model, its name for messages, and where it lies (path, archive).
 

@@ -19,6 +19,7 @@ import pyvista as pv
 
 from pyvista_quake import fields as keys
 from pyvista_quake.formats._pack import vertex_face_normals
+from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.mesh import image_texture
 
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
@@ -55,17 +56,14 @@ def prepare(
         Options of :func:`pyvista_quake.load` (``skin=None`` draws no skin).
 
     """
-    from pyvista_quake.exporting import _one_frame  # noqa: PLC0415
-    from pyvista_quake.exporting import _resolve  # noqa: PLC0415
-
     if normals not in ('auto', 'stored', 'computed'):
         raise ValueError(f"normals must be 'auto', 'stored' or 'computed', not {normals!r}")
-    model, given = _resolve(source, load_options)
+    model, given = model_or_mesh(source, **load_options)
     if model is None:
         mesh = given.copy(deep=False)
         skin = mesh.quake.image() if keys.FORMAT in mesh.field_data else None
     else:
-        mesh = _one_frame(model, frame, animation, time).copy(deep=False)
+        mesh = model.pose(frame, animation, time).copy(deep=False)
         skin = model.skin_image(model.skin) if model.skin is not None else None
     if normals != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
         _light(mesh, normals == 'computed')
@@ -291,11 +289,10 @@ def contact_sheet(
     from PIL import Image  # noqa: PLC0415
     from PIL import ImageDraw  # noqa: PLC0415
 
-    from pyvista_quake.exporting import _resolve  # noqa: PLC0415
     from pyvista_quake.saving import atomic_write  # noqa: PLC0415
 
     normals = options.pop('normals', 'auto')
-    model, _ = _resolve(source, options)
+    model, _ = model_or_mesh(source, **options)
     if model is None:
         raise ValueError('a contact sheet needs a model, not one frame')
     if animation is not None:
@@ -362,14 +359,13 @@ def animate(
 
     """
     from pyvista_quake import animation as anim  # noqa: PLC0415
-    from pyvista_quake.exporting import _resolve  # noqa: PLC0415
 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in ('.gif', '.mp4'):
         raise ValueError(f'{path}: animations are written as .gif or .mp4')
     normals = options.pop('normals', 'auto')
-    model, _ = _resolve(source, options)
+    model, _ = model_or_mesh(source, **options)
     if model is None:
         raise ValueError('an animation needs a model, not one frame')
     if animation is None and model.animations:
