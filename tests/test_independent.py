@@ -326,3 +326,11 @@ def test_facesfront_of_triangles_without_a_seam_vertex_is_kept_when_seams_are_en
     no_seam = ~np.isin(vertindex, seam_vertices).any(axis=1)
     assert no_seam.any()
     np.testing.assert_array_equal(after[no_seam], before[no_seam])
+
+
+@pytest.mark.parametrize('size', [(0, 64), (64, 0), (-64, 64)])
+def test_an_empty_skin_size_gives_zero_texture_coordinates_with_a_warning(size):
+    data = tetra_md2(skinwidth=size[0], skinheight=size[1])
+    with pytest.warns(pq.QuakeWarning, match='is empty; texture coordinates are 0'):
+        uv = pq.load(data).frame(0).active_texture_coordinates
+    assert np.isfinite(uv).all() and (uv == 0).all()
