@@ -334,3 +334,23 @@ def test_an_empty_skin_size_gives_zero_texture_coordinates_with_a_warning(size):
     with pytest.warns(pq.QuakeWarning, match='is empty; texture coordinates are 0'):
         uv = pq.load(data).frame(0).active_texture_coordinates
     assert np.isfinite(uv).all() and (uv == 0).all()
+
+
+def test_a_frame_group_after_single_frames_survives_an_edit_and_groups_may_not_overlap():
+    verts = np.zeros((4, 4), np.uint8)
+    data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]],
+                     [('single', 'a', verts), ('single', 'b', verts), ('group', [0.1, 0.3], [('c', verts), ('d', verts)]),
+                      ('single', 'e', verts)])  # fmt: skip
+    model = pq.load(data)
+    model.set_frame(4, model.vertex_positions(4)[0] + 1)
+    again = pq.load(mdl_write(model))
+    assert [(g.start, g.count) for g in again.data.frame_groups] == [(2, 2)]
+    assert again.data.file.frame_types.tolist() == [0, 0, 1, 0]
+    with pytest.raises(ValueError, match='does not fit the frames'):
+        model.set_frame_groups([(0, 3, [0.1, 0.2, 0.3]), (2, 2, [0.1, 0.2])])
+
+
+def mdl_write(model) -> bytes:
+    from pyvista_quake.formats import mdl  # noqa: PLC0415
+
+    return mdl.write(model.data.file)
