@@ -209,6 +209,11 @@ def test_thumbnails_batch_reports_failures(small_folder, tmp_path, jobs):
         assert drawn_pixels(np.asarray(Image.open(path))).sum() > 20
 
 
+def test_thumbnails_from_a_recursive_glob(small_folder, tmp_path):
+    report = pq.thumbnails([str(small_folder / '**' / 'tris.md2')], tmp_path / 'out', size=(48, 48))
+    assert sorted(Path(r.target).relative_to(tmp_path / 'out').as_posix() for r in report.written) == ['models/a/tris.png', 'models/b/tris.png']
+
+
 def test_thumbnails_from_a_glob(small_folder, tmp_path):
     report = pq.thumbnails([str(small_folder / 'models' / '*' / 'tris.md2')], tmp_path / 'out', size=(48, 48))
     assert sorted(Path(r.target).relative_to(tmp_path / 'out').as_posix() for r in report.written) == ['a/tris.png', 'b/tris.png']
