@@ -338,3 +338,15 @@ def test_accessor_without_importing_the_package(tmp_path):
     )
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
     assert out.stdout.split('\n')[0] == f'{tuple(int(v) for v in QUAKE_PALETTE[9])} Texture'
+
+
+def test_the_named_file_wins_over_another_extension_of_the_same_stem(tmp_path):
+    folder = tmp_path / 'game' / 'models' / 'm'
+    folder.mkdir(parents=True)
+    (folder / 'tris.md2').write_bytes(tetra_md2(skins=['models/m/skin.tga']))
+    named = np.zeros((4, 4, 3), np.uint8)
+    named[..., 0] = 200
+    Image.fromarray(named).save(folder / 'skin.tga')
+    Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(folder / 'skin.pcx')  # .pcx is tried first among alternates
+    found = pq.load(folder / 'tris.md2').skin_file(0)
+    assert found.location.endswith('skin.tga')
