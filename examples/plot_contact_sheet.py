@@ -14,7 +14,7 @@ from PIL import Image
 import pyvista_quake as pq
 from pyvista_quake import examples
 
-path = sys.argv[1] if len(sys.argv) > 1 else examples.DOLPHIN
+path = sys.argv[1] if len(sys.argv) > 1 else examples.sample_model('md2')
 model = pq.load(path)
 animation = sorted(model.animations, key=lambda name: len(model.animations[name]))[-1]
 pq.contact_sheet(model, 'sheet.png', animation=animation, cell_size=(128, 128), columns=8)

@@ -15,7 +15,7 @@ import numpy as np
 import pyvista_quake as pq
 from pyvista_quake import examples
 
-path = Path(sys.argv[1]) if len(sys.argv) > 1 else examples.WIZARD
+path = Path(sys.argv[1]) if len(sys.argv) > 1 else examples.sample_model('mdl')
 model = pq.load(path)
 model.save('copy' + path.suffix)
 print('written back byte for byte:', Path('copy' + path.suffix).read_bytes() == path.read_bytes())

@@ -14,7 +14,7 @@ import pyvista as pv
 import pyvista_quake as pq
 from pyvista_quake import examples
 
-path = sys.argv[1] if len(sys.argv) > 1 else examples.DOLPHIN
+path = sys.argv[1] if len(sys.argv) > 1 else examples.sample_model('md2')
 model = pq.load(path)
 name = next(iter(model.animations))
 

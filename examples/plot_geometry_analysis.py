@@ -15,7 +15,7 @@ import numpy as np
 import pyvista_quake as pq
 from pyvista_quake import examples
 
-path = sys.argv[1] if len(sys.argv) > 1 else examples.DOLPHIN
+path = sys.argv[1] if len(sys.argv) > 1 else examples.sample_model('md2')
 model = pq.load(path)
 name = sorted(model.animations, key=lambda n: len(model.animations[n]))[-1]
 clip = model.animations[name]

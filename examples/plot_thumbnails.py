@@ -9,6 +9,7 @@ render window per worker process and reports failures; the per-file work,
 asset library).
 """
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -22,12 +23,12 @@ from pyvista_quake.batch import targets_for
 
 if len(sys.argv) > 1:
     folder = Path(sys.argv[1])
-else:  # a folder of models: a shipped one and a few made here
+else:  # a folder of models: a sample one and a few made here
     folder = Path('models')
     folder.mkdir(exist_ok=True)
     for k, fmt in enumerate(('md2', 'mdl', 'md2')):
         examples.synthetic_model(fmt, frames=2 + k).save(folder / f'creature{k}.{fmt}')
-    examples.load_wizard().save(folder / 'wizard.mdl')
+    shutil.copy(examples.sample_model('mdl'), folder / 'sample.mdl')
 
 report = pq.thumbnails([folder], 'thumbnails', jobs=2, size=(192, 192))
 print(len(report.written), 'thumbnails;', len(report.failed), 'failed')

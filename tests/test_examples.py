@@ -1,4 +1,4 @@
-"""The gallery's examples run (offscreen, in a scratch folder) and make what they say; the shipped models load."""
+"""The gallery's examples run (offscreen, in a scratch folder) and make what they say; the sample models load."""
 
 from __future__ import annotations
 
@@ -45,14 +45,17 @@ def test_examples_take_a_model_on_the_command_line(tmp_path):
     assert (tmp_path / 'breathe.pvd').is_file() and (tmp_path / 'frame.stl').is_file()
 
 
-def test_shipped_models_load_with_their_skins_and_licences():
-    wizard = examples.load_wizard()
-    dolphin = examples.load_dolphin()
-    assert wizard.format == 'mdl' and len(wizard) == 54 and wizard.skin_image().shape == (256, 256, 3)
-    assert dolphin.format == 'md2' and sorted(dolphin.animations) == ['glide', 'jump']
-    assert dolphin.skin_file(0).location.endswith('dolphin_f.bmp')
-    assert (examples.DATA / 'librequake' / 'COPYING.txt').is_file() and (examples.DATA / 'telias' / 'LICENSE.txt').is_file()
-    assert pq.check(examples.WIZARD) == []
+def test_sample_models_are_real_where_the_corpus_is_and_synthetic_elsewhere(tmp_path, monkeypatch):
+    for fmt in ('md2', 'mdl'):
+        model = pq.load(examples.sample_model(fmt))
+        assert model.format == fmt and len(model) > 1 and len(model.animations) >= 1
+        assert model.skin_image(0) is not None
+    assert pq.check(examples.sample_model('mdl')) == []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(examples.CORPUS_VARIABLE, str(tmp_path / 'absent'))
+    monkeypatch.setattr(examples, 'corpus', lambda: None)
+    synthetic = pq.load(examples.sample_model('md2'))
+    assert list(synthetic.animations) == ['breathe'] and synthetic.skin_image(0).shape == (64, 64, 3)
 
 
 def test_synthetic_model_is_animated_and_textured():
@@ -72,6 +75,6 @@ def test_readme_quick_start_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(pv, 'OFF_SCREEN', True)
     exec(compile(code, 'README.md', 'exec'), {})
-    for name in ('copy.mdl', 'edited.mdl', 'ball.md2', 'dolphin.glb', 'scrag.png'):
+    for name in ('copy.mdl', 'edited.mdl', 'ball.md2', 'model.glb', 'model.png'):
         assert (tmp_path / name).stat().st_size > 0
-    assert (tmp_path / 'copy.mdl').read_bytes() == examples.WIZARD.read_bytes()
+    assert (tmp_path / 'copy.mdl').read_bytes() == examples.sample_model('mdl').read_bytes()

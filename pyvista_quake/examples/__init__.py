@@ -1,53 +1,64 @@
 """Models to try things on, as :mod:`pyvista.examples` gives meshes.
 
-Two small, freely licensed models ship with the package (their licences
-beside them in ``examples/data``), and :func:`synthetic_model` makes one
-anywhere:
-
-- :func:`load_wizard`: LibreQuake's Scrag (``progs/wizard.mdl``), a Quake
-  MDL with its embedded skin, 54 frames; BSD-3-Clause (``data/librequake/COPYING.txt``).
-- :func:`load_dolphin`: a Quake II MD2 with its skin beside it, animations
-  ``glide`` and ``jump``; by Elias Tsiantas, "free for any use"
-  (``data/telias/LICENSE.txt``).
+No model files ship with the package: :func:`synthetic_model` makes a small
+animated, textured model anywhere, and :func:`sample_model` gives a model
+file -- a real one from ``shared/corpus`` where that folder is beside the
+checkout (or named by ``PYVISTA_QUAKE_CORPUS``), else the synthetic model
+saved to a cache folder.
 
 Examples
 --------
 >>> from pyvista_quake import examples
->>> model = examples.load_dolphin()
->>> sorted(model.animations)
-['glide', 'jump']
+>>> path = examples.sample_model('md2')
+>>> model = examples.synthetic_model('mdl')
 
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+import tempfile
 
 from pyvista_quake.examples._synthetic import synthetic_model
 
-DATA = Path(__file__).parent / 'data'
+#: The real models :func:`sample_model` prefers, by format (paths inside the corpus).
+CORPUS_MODELS = {'md2': 'md2/assimp/dolphin.md2', 'mdl': 'mdl/librequake/progs/wizard.mdl'}
+#: Environment variable naming the corpus folder.
+CORPUS_VARIABLE = 'PYVISTA_QUAKE_CORPUS'
 
-#: The shipped model files.
-WIZARD = DATA / 'librequake' / 'progs' / 'wizard.mdl'
-DOLPHIN = DATA / 'telias' / 'dolphin.md2'
-
-__all__ = ['DOLPHIN', 'WIZARD', 'load_dolphin', 'load_wizard', 'synthetic_model']
-
-
-def load_wizard(**options: Any):
-    """LibreQuake's Scrag, a Quake MDL (54 frames, embedded skin); options of :func:`pyvista_quake.load`."""
-    from pyvista_quake.loading import load  # noqa: PLC0415
-
-    return load(WIZARD, **options)
+__all__ = ['CORPUS_MODELS', 'corpus', 'sample_model', 'synthetic_model']
 
 
-def load_dolphin(**options: Any):
-    """A Quake II MD2 dolphin with its skin beside it (``glide``, ``jump``); options of :func:`pyvista_quake.load`.
+def corpus() -> Path | None:
+    """The real-model corpus: ``PYVISTA_QUAKE_CORPUS``, or ``shared/corpus`` beside the working folder
+    or the package's checkout; ``None`` when there is none."""
+    candidates = [os.environ.get(CORPUS_VARIABLE, '')]
+    for start in (Path.cwd(), Path(__file__).resolve().parent):
+        candidates += [str(folder / 'shared' / 'corpus') for folder in (start, *start.parents)]
+    return next((Path(c) for c in candidates if c and Path(c).is_dir()), None)
 
-    Its skin is named by its author's own disk path; the image lies beside
-    the model, where the skin search finds it by its last component.
+
+def sample_model(format: str = 'md2') -> Path:
+    """A model file of that format to try things on.
+
+    A real one from the corpus when there is one (see :func:`corpus`), else
+    :func:`synthetic_model` saved (with its skin) to a cache folder.
+
+    Parameters
+    ----------
+    format : str, default: 'md2'
+        ``'md2'`` or ``'mdl'``.
+
     """
-    from pyvista_quake.loading import load  # noqa: PLC0415
-
-    return load(DOLPHIN, **options)
+    if format not in CORPUS_MODELS:
+        raise ValueError(f"format must be 'md2' or 'mdl', not {format!r}")
+    found = corpus()
+    if found is not None and (found / CORPUS_MODELS[format]).is_file():
+        return found / CORPUS_MODELS[format]
+    folder = Path(tempfile.gettempdir()) / 'pyvista-quake-examples'
+    path = folder / f'creature.{format}'
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        synthetic_model(format).save(path)
+    return path

@@ -1,8 +1,4 @@
-"""Models to try things on, as :mod:`pyvista.examples` gives meshes.
-
-:func:`synthetic_model` makes a small animated, textured model anywhere,
-with no files needed.
-"""
+"""A synthetic model: small, animated and textured, made anywhere with no files."""
 
 from __future__ import annotations
 
