@@ -14,7 +14,6 @@ import numpy as np
 
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.data import ModelData
-from pyvista_quake.formats._pack import vertex_face_normals
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
 
@@ -194,3 +193,42 @@ class FrameDecoder:
         else:
             normals = self.normals([frame])[0]
         return points, normals
+
+
+def vertex_face_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """Area-weighted mean normal of each vertex's faces, for every frame at once.
+
+    Parameters
+    ----------
+    positions : numpy.ndarray
+        ``(frames, vertices, 3)`` vertex positions.
+    triangles : numpy.ndarray
+        ``(n, 3)`` vertex numbers in the files' corner order (clockwise seen
+        from outside).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32`` ``(frames, vertices, 3)`` unit normals (zero for a vertex
+        with no faces of non-zero area).
+
+    """
+    positions = np.asarray(positions, np.float32)
+    frames, vertices = positions.shape[:2]
+    triangles = np.asarray(triangles, np.int64)
+    a = positions[:, triangles[:, 0]]
+    ab = positions[:, triangles[:, 1]] - a
+    ac = positions[:, triangles[:, 2]] - a
+    # ac x ab: the corner order is clockwise from outside.  Its length is twice the area.
+    face = np.empty_like(ab)
+    face[..., 0] = ac[..., 1] * ab[..., 2] - ac[..., 2] * ab[..., 1]
+    face[..., 1] = ac[..., 2] * ab[..., 0] - ac[..., 0] * ab[..., 2]
+    face[..., 2] = ac[..., 0] * ab[..., 1] - ac[..., 1] * ab[..., 0]
+    # Sum each vertex's faces: corners sorted by vertex, then one reduceat per run.
+    corner_vertex = triangles.ravel()
+    order = np.argsort(corner_vertex, kind='stable')
+    used, starts = np.unique(corner_vertex[order], return_index=True)
+    sums = np.zeros((frames, vertices, 3), np.float32)
+    sums[:, used] = np.add.reduceat(face[:, order // 3], starts, axis=1)
+    length = np.linalg.norm(sums, axis=-1, keepdims=True)
+    return np.divide(sums, length, out=np.zeros_like(sums), where=length > 0)

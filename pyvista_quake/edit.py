@@ -21,10 +21,11 @@ import pyvista as pv
 from pyvista_quake.data import FrameGroup
 from pyvista_quake.data import ModelData
 from pyvista_quake.data import SkinPicture
+from pyvista_quake.decode import FrameDecoder
 from pyvista_quake.decode import frame_indices
+from pyvista_quake.decode import vertex_face_normals
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats._pack import nearest_normals
-from pyvista_quake.formats._pack import vertex_face_normals
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 from pyvista_quake.formats.tables import VERTEX_NORMALS
 from pyvista_quake.skins import ModelSkins
@@ -83,8 +84,9 @@ def set_frames(
     if len(points) != len(index):
         raise ValueError(f'{len(index)} frames but {len(points)} sets of points')
     positions = np.empty((len(index), data.num_vertices, 3), np.float32)
+    decoder = FrameDecoder(data, np.empty(0, np.int32))  # the file's vertices only
     for k, (frame, given) in enumerate(zip(index, points)):
-        positions[k] = _to_vertices(data, topology, given, lambda f=frame: _vertex_positions(data, f), 'points')
+        positions[k] = _to_vertices(data, topology, given, lambda f=frame: decoder.vertex_positions([f])[0], 'points')
     if not np.isfinite(positions).all():
         raise ValueError(f'{data.source}: positions must be finite numbers')
     if normals is None:
@@ -384,11 +386,6 @@ def encode_names(names: Sequence[str]) -> np.ndarray:
             raise ValueError(f'frame name {name!r} is longer than {FRAME_NAME_BYTES - 1} bytes')
         raw.append(encoded)
     return np.array(raw, f'S{FRAME_NAME_BYTES}').reshape(len(raw))
-
-
-def _vertex_positions(data: ModelData, frame: int) -> np.ndarray:
-    verts = np.asarray(data.frame_verts[frame, :, :3], np.float32)
-    return verts * np.asarray(data.frame_scale[frame], np.float32) + np.asarray(data.frame_translate[frame], np.float32)
 
 
 def _to_vertices(data: ModelData, topology: Topology | None, given, current, what: str) -> np.ndarray:

@@ -171,7 +171,7 @@ MD2_RULES = (
 
 
 def _mdl_facts(record, size: int) -> dict:
-    h = {name: record.header[0][name].tolist() for name in record.header.dtype.names}
+    h = record.fields()
     intervals = [g.intervals for g in record.groups]
     skin_times = [s.times for s in record.skins if s.times is not None]
     return {
@@ -186,7 +186,7 @@ def _mdl_facts(record, size: int) -> dict:
 
 
 def _md2_facts(record, size: int) -> dict:
-    h = {name: record.header[0][name].item() for name in record.header.dtype.names}
+    h = record.fields()
     words = record.glcmds
     return {
         **h,

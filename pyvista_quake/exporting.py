@@ -14,7 +14,6 @@ Importing this module registers ``md2`` and ``mdl`` with meshio.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -29,6 +28,7 @@ from pyvista_quake.loading import LoadOptions
 from pyvista_quake.loading import load
 from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.saving import staged
+from pyvista_quake.skins import png_bytes
 
 #: Formats whose writer is VTK's, through PyVista or directly.
 VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
@@ -150,14 +150,6 @@ def _plain(mesh: pv.PolyData) -> pv.PolyData:
     return out
 
 
-def _png(image: np.ndarray) -> bytes:
-    from PIL import Image  # noqa: PLC0415
-
-    buffer = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(image, np.uint8)).save(buffer, format='PNG')
-    return buffer.getvalue()
-
-
 #: Extensions meshio gives to several formats, and the one users mean.
 PREFERRED_MESHIO = {'.msh': 'gmsh'}
 
@@ -209,7 +201,7 @@ def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | 
             writer.SetTextureFileName(texture_name)  # writes the .mtl naming it
         writer.Write()
     if skin is not None and suffix in ('.ply', '.obj'):
-        (target.parent / texture_name).write_bytes(_png(skin))
+        (target.parent / texture_name).write_bytes(png_bytes(skin))
 
 
 # -- whole animations ---------------------------------------------------------------------

@@ -11,13 +11,12 @@ Positions go from Quake's axes (x forward, y left, z up) to glTF's (y up,
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pygltflib as gl
 import pyvista as pv
 
 from pyvista_quake.animation import Animation
+from pyvista_quake.skins import png_bytes
 
 #: Quake (x forward, y left, z up) to glTF (x left, y up, z forward): a rotation, windings kept.
 QUAKE_TO_GLTF = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], np.float32)
@@ -137,11 +136,7 @@ def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray)
 
 
 def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
-    from PIL import Image  # noqa: PLC0415
-
-    buffer = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(skin, np.uint8)).save(buffer, format='PNG')
-    gltf.images.append(gl.Image(bufferView=blob.view(buffer.getvalue()), mimeType='image/png'))
+    gltf.images.append(gl.Image(bufferView=blob.view(png_bytes(skin)), mimeType='image/png'))
     # Nearest texels, repeated: the look of the games' skins.
     gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
     gltf.textures.append(gl.Texture(sampler=0, source=0))

@@ -18,9 +18,10 @@ import numpy as np
 import pyvista as pv
 
 from pyvista_quake import fields as keys
-from pyvista_quake.formats._pack import vertex_face_normals
+from pyvista_quake.decode import vertex_face_normals
 from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.mesh import image_texture
+from pyvista_quake.skins import png_bytes
 
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
 VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
@@ -253,7 +254,7 @@ def thumbnail(
         plotter.set_background(background)
         scene(plotter, source, **options)
         image = plotter.screenshot(None, transparent_background=transparent, return_img=True)
-        atomic_write(path, _png_bytes(image), sync=False)
+        atomic_write(path, png_bytes(image, compress_level=1), sync=False)  # fast: batches write many
     finally:
         if own:
             plotter.close()
@@ -318,7 +319,7 @@ def contact_sheet(
             draw.text((x + 4, y + 2), name, fill='black')
     finally:
         plotter.close()
-    atomic_write(Path(path), _png_bytes(np.asarray(sheet)), sync=False)
+    atomic_write(Path(path), png_bytes(np.asarray(sheet), compress_level=1), sync=False)
     return Path(path)
 
 
@@ -423,14 +424,3 @@ def _check_movie_support() -> None:
         import imageio_ffmpeg  # noqa: F401, PLC0415
     except ImportError:
         raise ImportError('MP4 needs imageio-ffmpeg: pip install "pyvista-quake[movie]"') from None
-
-
-def _png_bytes(image: np.ndarray) -> bytes:
-    import io  # noqa: PLC0415
-
-    from PIL import Image  # noqa: PLC0415
-
-    buffer = io.BytesIO()
-    # Light compression: a thumbnail is small, and batches write many.
-    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG', compress_level=1)
-    return buffer.getvalue()

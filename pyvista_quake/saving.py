@@ -7,7 +7,6 @@ writes any PolyData (or a frame of a Quake model) as a Quake model.
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 from pathlib import Path
 import shutil
@@ -15,14 +14,13 @@ import tempfile
 from typing import Any
 from typing import Iterator
 
-import numpy as np
-
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.engines import ENGINES
 from pyvista_quake.engines import REFUSES
 from pyvista_quake.engines import findings
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats._common import format_for_path
+from pyvista_quake.skins import png_bytes
 
 
 def save(model, path: str | Path) -> None:
@@ -59,7 +57,7 @@ def save(model, path: str | Path) -> None:
     target = model if model.format == spec.name else convert(model, spec.name)
     # Everything is encoded before anything is written.
     payload = spec.write(target.data.file)
-    companions = {path.parent / Path(name).name: _png(image) for name, image in target.skins.images.items()}
+    companions = {path.parent / Path(name).name: png_bytes(image) for name, image in target.skins.images.items()}
     for finding in findings(target.data.file, len(payload)):
         if finding.effect == REFUSES:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
@@ -128,14 +126,6 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def _png(image: np.ndarray) -> bytes:
-    from PIL import Image  # noqa: PLC0415
-
-    buffer = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(image, np.uint8)).save(buffer, format='PNG')
-    return buffer.getvalue()
-
-
 def write_mesh(dataset: Any, path: str, **kwargs: Any) -> None:
     """PyVista writer (``pyvista.writers`` entry point): any mesh saved as a Quake model.
 
@@ -143,21 +133,16 @@ def write_mesh(dataset: Any, path: str, **kwargs: Any) -> None:
     :func:`pyvista_quake.edit.from_frames` (``skin``, ``names``, ``fps``).  A
     MultiBlock of frames with one connectivity gives an animated model.
     """
+    import pyvista as pv  # noqa: PLC0415
+
     from pyvista_quake.edit import from_frames  # noqa: PLC0415
 
     spec = format_for_path(str(path))
-    if 'names' not in kwargs and _frame_name(dataset) is not None:
-        kwargs['names'] = [_frame_name(dataset)]
+    # A frame read by this package keeps its name (the mesh.quake accessor reads it).
+    name = dataset.quake.frame_name if isinstance(dataset, pv.DataSet) else None
+    if 'names' not in kwargs and name is not None:
+        kwargs['names'] = [name]
     from_frames(dataset, spec.name, **kwargs).save(path)
-
-
-def _frame_name(dataset: Any) -> str | None:
-    from pyvista_quake import fields as keys  # noqa: PLC0415
-
-    data = getattr(dataset, 'field_data', None)
-    if data is None or keys.FRAME_NAME not in data:
-        return None
-    return str(data[keys.FRAME_NAME][0])
 
 
 __all__ = ['FORMATS', 'atomic_write', 'save', 'staged', 'write_mesh']

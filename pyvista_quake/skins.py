@@ -479,7 +479,7 @@ class ModelSkins:
             return self._files[index]
         names = self.data.skin_names
         if names and names[index] in self.images:
-            found, tried = FoundSkin(names[index], '<image given>', _png_bytes(self.images[names[index]])), []
+            found, tried = FoundSkin(names[index], '<image given>', png_bytes(self.images[names[index]])), []
         elif names:
             found, tried = self.search.find(names[index])
             if found is None:
@@ -646,9 +646,13 @@ def palette_indices(image: np.ndarray, palette: np.ndarray) -> np.ndarray:
     return nearest[inverse.ravel()].reshape(image.shape[:2])
 
 
-def _png_bytes(image: np.ndarray) -> bytes:
+def png_bytes(image: np.ndarray, compress_level: int = 6) -> bytes:
+    """An RGB(A) ``uint8`` image (rows from the top) as the bytes of a PNG file.
+
+    ``compress_level`` 1 is the fastest (thumbnails), 6 Pillow's default.
+    """
     from PIL import Image  # noqa: PLC0415
 
     buffer = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(image)).save(buffer, format='PNG')
+    Image.fromarray(np.ascontiguousarray(image, np.uint8)).save(buffer, format='PNG', compress_level=compress_level)
     return buffer.getvalue()

@@ -184,7 +184,7 @@ def test_failed_write_leaves_the_old_files(torch, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError('disk full')
 
-    monkeypatch.setattr('pyvista_quake.exporting._png', broken)
+    monkeypatch.setattr('pyvista_quake.exporting.png_bytes', broken)
     with pytest.raises(OSError, match='disk full'):
         pq.export(torch, tmp_path / 'torch.obj')
     assert [p.name for p in tmp_path.iterdir()] == ['torch.obj']

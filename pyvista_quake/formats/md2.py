@@ -111,6 +111,10 @@ class MD2File:
     source: str = '<bytes>'
     broken_triangles: bool = False
 
+    def fields(self) -> dict:
+        """The header's fields by name, as Python values."""
+        return dict(zip(HEADER.names, self.header[0].item()))
+
     def sections(self) -> list[tuple[str, np.ndarray]]:
         """``(offset field, records)`` of each section, in the header's field order."""
         return list(zip(OFFSET_FIELDS, (self.skins, self.st, self.triangles, self.frames, self.glcmds)))
@@ -233,7 +237,7 @@ def valid_triangles(record: MD2File) -> np.ndarray:
 
 def to_data(record: MD2File) -> ModelData:
     """The format-neutral view of an MD2's records (no copy of the frames)."""
-    h = dict(zip(HEADER.names, record.header[0].item()))
+    h = record.fields()
     check = Bounds(record.source, 0)
     triangles = record.triangles
     valid = valid_triangles(record) if record.broken_triangles else None

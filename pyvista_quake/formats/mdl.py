@@ -129,6 +129,10 @@ class MDLFile:
     trailing: bytes = b''
     source: str = '<bytes>'
 
+    def fields(self) -> dict:
+        """The header's fields by name, as Python values (vectors as lists)."""
+        return {name: self.header[0][name].tolist() for name in HEADER.names}
+
 
 def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
     """Parse an MDL model into format-neutral data.
@@ -196,7 +200,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
 
 def to_data(record: MDLFile) -> ModelData:
     """The format-neutral view of an MDL's records (no copy of the frames)."""
-    h = {name: record.header[0][name].tolist() for name in HEADER.names}
+    h = record.fields()
     stverts, tris = record.stverts, record.triangles
     vertindex = tris['vertindex']
     # The seam rule: a back-facing triangle (facesfront = 0) takes the back half
