@@ -27,6 +27,7 @@ from pyvista_quake.animation import Animation
 from pyvista_quake.loading import LoadOptions
 from pyvista_quake.loading import load
 from pyvista_quake.loading import model_or_mesh
+from pyvista_quake.loading import skin_of
 from pyvista_quake.saving import staged
 from pyvista_quake.skins import png_bytes
 
@@ -118,7 +119,7 @@ def export(
     mesh = given if model is None else model.pose(frame, animation, time)
     if model is None and (frame is not None or animation is not None or time is not None):
         raise ValueError('frame=, animation= and time= choose from a model; this source is one frame')
-    skin = _skin_image(model, mesh)
+    skin = skin_of(model, mesh)
     with staged(path.parent) as stage:
         target = stage / path.name
         if suffix in VTK_FORMATS:
@@ -133,12 +134,6 @@ def export(
 def _clips(model, animation: str | None) -> list[Animation]:
     """What a series holds: one animation, or every frame (and, for glTF, every animation)."""
     return [model.animation(animation)]
-
-
-def _skin_image(model, mesh: pv.PolyData) -> np.ndarray | None:
-    if model is not None:
-        return model.skin_image(model.skin) if model.skin is not None else None
-    return mesh.quake.image() if keys.FORMAT in mesh.field_data else None
 
 
 def _plain(mesh: pv.PolyData) -> pv.PolyData:
@@ -251,14 +246,13 @@ def _write_xdmf(model, given, clips, target: Path) -> None:
 def _write_gltf(model, given, clips, target: Path) -> None:
     from pyvista_quake.gltf import build_gltf  # noqa: PLC0415
 
+    skin = skin_of(model, given)
     if model is None:
-        skin = given.quake.image() if keys.FORMAT in given.field_data else None
         gltf = build_gltf([np.asarray(given.points)], [np.asarray(given.point_data['Normals'])], given, [], skin)
     else:
         clip_list = list(model.animations.values()) if clips[0].source == 'file' and model.animations else clips
         frames = np.unique(np.concatenate([c.frames for c in clip_list]))
         first = model.frame(int(frames[0]))
-        skin = model.skin_image(model.skin) if model.skin is not None else None
         gltf = build_gltf(model.positions(frames), model.normals(frames), first, [(c, frames) for c in clip_list], skin)
     if target.suffix.lower() == '.glb':
         gltf.save_binary(str(target))

@@ -182,6 +182,16 @@ def model_or_mesh(source: Any, **options: Any):
     return load(source, **options), None
 
 
+def skin_of(model, mesh=None):
+    """The skin image of what :func:`model_or_mesh` gave: the model's chosen skin, or the one a frame carries.
+
+    ``None`` when there is no skin (or ``skin=None`` was asked for).
+    """
+    if model is not None:
+        return model.skin_image(model.skin) if model.skin is not None else None
+    return mesh.quake.image()
+
+
 def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[Path | None, Any]]:
     """The bytes of a model, its name for messages, and where it lies (path, archive).
 

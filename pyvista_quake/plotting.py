@@ -20,6 +20,7 @@ import pyvista as pv
 from pyvista_quake import fields as keys
 from pyvista_quake.decode import vertex_face_normals
 from pyvista_quake.loading import model_or_mesh
+from pyvista_quake.loading import skin_of
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.skins import png_bytes
 
@@ -60,12 +61,8 @@ def prepare(
     if normals not in ('auto', 'stored', 'computed'):
         raise ValueError(f"normals must be 'auto', 'stored' or 'computed', not {normals!r}")
     model, given = model_or_mesh(source, **load_options)
-    if model is None:
-        mesh = given.copy(deep=False)
-        skin = mesh.quake.image() if keys.FORMAT in mesh.field_data else None
-    else:
-        mesh = model.pose(frame, animation, time).copy(deep=False)
-        skin = model.skin_image(model.skin) if model.skin is not None else None
+    mesh = (given if model is None else model.pose(frame, animation, time)).copy(deep=False)
+    skin = skin_of(model, given)
     if normals != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
         _light(mesh, normals == 'computed')
     return mesh, skin
