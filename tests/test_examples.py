@@ -34,7 +34,7 @@ def test_gif_example_writes_a_moving_gif(tmp_path):
     assert run(EXAMPLES / 'plot_animation_gif.py', tmp_path).returncode == 0
     with Image.open(tmp_path / 'animation.gif') as gif:
         frames = [np.asarray(frame.convert('RGB')) for frame in ImageSequence.Iterator(gif)]
-    assert len(frames) > 5 and not np.array_equal(frames[0], frames[len(frames) // 2])
+    assert len(frames) > 5 and any(not np.array_equal(frames[0], frame) for frame in frames[1:])  # it moves
 
 
 def test_examples_take_a_model_on_the_command_line(tmp_path):
