@@ -22,6 +22,8 @@ FrameSelection = int | slice | Sequence[int] | np.ndarray | None
 #: Point-frames decoded per step of :meth:`FrameDecoder.positions` and ``normals``:
 #: bounds their temporaries to a few MB whatever the animation's length.
 CHUNK = 1 << 18
+#: Up to this many numbers, a block is decoded in one broadcast operation, not one per coordinate.
+SMALL = 1 << 12
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:
@@ -74,9 +76,14 @@ class FrameDecoder:
     def scale_into(self, verts: np.ndarray, frame: np.ndarray, out: np.ndarray) -> None:
         """``v * scale + translate`` of packed vertices into ``out``, in float32.
 
-        One coordinate at a time, so numpy's inner loop runs over vertices rather than over 3.
+        One coordinate at a time, so numpy's inner loop runs over vertices rather
+        than over 3; small blocks at once, where numpy's call overhead is the cost.
         """
         scale, translate = self.data.frame_scale, self.data.frame_translate
+        if out.size <= SMALL:
+            np.multiply(verts[..., :3], scale[frame, None, :], out=out)
+            out += translate[frame, None, :]
+            return
         for axis in range(3):
             target = out[..., axis]
             np.multiply(verts[..., axis], scale[frame, axis, None], out=target)

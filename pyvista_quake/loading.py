@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import fields
+import math
 import mmap
 import os
 from pathlib import Path
@@ -98,7 +99,7 @@ class LoadOptions:
         if isinstance(self.search_paths, (str, Path)):
             self.search_paths = [self.search_paths]
         self.search_paths = [Path(p) for p in self.search_paths or []]
-        if not (np.isfinite(self.fps) and self.fps > 0):
+        if not (math.isfinite(self.fps) and self.fps > 0):
             raise ValueError(f'fps must be a positive number, not {self.fps!r}')
         self.fps = float(self.fps)
         choices = {'group_timing': ('winquake', 'glquake'), 'normals': ('stored', 'computed')}
@@ -109,7 +110,7 @@ class LoadOptions:
     @classmethod
     def names(cls) -> tuple[str, ...]:
         """The option names."""
-        return tuple(f.name for f in fields(cls))
+        return _OPTION_NAMES
 
     def as_dict(self) -> dict[str, Any]:
         """The options by name, as keywords of :func:`load`."""
@@ -118,6 +119,9 @@ class LoadOptions:
     def replace(self, **changes: Any) -> LoadOptions:
         """A copy with some options changed."""
         return LoadOptions(**{**self.as_dict(), **changes})
+
+
+_OPTION_NAMES = tuple(f.name for f in fields(LoadOptions))
 
 
 def load(source: Source, *, member: str | None = None, **options: Any):
@@ -155,7 +159,7 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     """
     from pyvista_quake.model import QuakeModel  # noqa: PLC0415 - the model imports this module's options
 
-    unknown = set(options) - set(LoadOptions.names())
+    unknown = options.keys() - _OPTION_NAMES if options else ()
     if unknown:
         raise TypeError(f'load() got unknown options {sorted(unknown)}; it takes {list(LoadOptions.names())}')
     opts = LoadOptions(**options)
@@ -204,8 +208,7 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tu
         archive = open_archive(source)  # type: ignore[arg-type]
         return archive.read(member), f'{source}:{member}', (None, archive)
     if isinstance(source, (str, Path)):
-        path = Path(source)
-        return _read_file(path), str(source), (path, None)
+        return _read_file(source), str(source), (Path(source), None)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), '<bytes>', (None, None)
     if hasattr(source, 'read'):
@@ -216,8 +219,8 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tu
     raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
 
 
-def _read_file(path: Path) -> bytes | mmap.mmap:
-    with path.open('rb') as handle:
+def _read_file(path: str | Path) -> bytes | mmap.mmap:
+    with open(path, 'rb') as handle:
         size = os.fstat(handle.fileno()).st_size
         if size >= MAP_FROM_BYTES:
             return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)

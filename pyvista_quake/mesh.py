@@ -8,11 +8,9 @@ kept alive by the VTK array that uses it.
 from __future__ import annotations
 
 from typing import Mapping
-from typing import Sequence
 
 import numpy as np
 import pyvista as pv
-from vtkmodules.vtkCommonCore import vtkDataArray
 from vtkmodules.vtkCommonCore import vtkDoubleArray
 from vtkmodules.vtkCommonCore import vtkFloatArray
 from vtkmodules.vtkCommonCore import vtkIntArray
@@ -21,6 +19,7 @@ from vtkmodules.vtkCommonCore import vtkPoints
 from vtkmodules.vtkCommonCore import vtkStringArray
 from vtkmodules.vtkCommonCore import vtkUnsignedCharArray
 from vtkmodules.vtkCommonDataModel import vtkCellArray
+from vtkmodules.vtkCommonDataModel import vtkFieldData
 from vtkmodules.util.numpy_support import numpy_to_vtk
 
 
@@ -33,12 +32,12 @@ def build_polydata(
     strips: np.ndarray | None = None,
     point_arrays: Mapping[str, np.ndarray] = {},  # noqa: B006 - read only
     cell_arrays: Mapping[str, np.ndarray] = {},  # noqa: B006 - read only
-    shared_fields: Sequence[vtkDataArray] = (),
+    shared_fields: vtkFieldData | None = None,
     fields: Mapping[str, np.ndarray | list[str]] = {},  # noqa: B006 - read only
 ) -> pv.PolyData:
     """A triangle (and strip) mesh with active normals and texture coordinates.
 
-    ``shared_fields`` are VTK arrays added as they are (shared between meshes);
+    ``shared_fields``' arrays are added as they are (shared between meshes);
     everything else is wrapped per mesh, texture coordinates and cells copied so
     that no two meshes share what a user might edit.
     """
@@ -61,8 +60,8 @@ def build_polydata(
     for name, values in cell_arrays.items():
         mesh.GetCellData().AddArray(vtk_array(name, values.copy()))
     field_data = mesh.GetFieldData()
-    for array in shared_fields:
-        field_data.AddArray(array)
+    if shared_fields is not None:
+        field_data.ShallowCopy(shared_fields)  # references to the same arrays, in one call
     for name, value in fields.items():
         field_data.AddArray(vtk_array(name, value))
     return mesh

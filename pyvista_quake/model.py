@@ -16,6 +16,7 @@ from typing import Sequence
 
 import numpy as np
 import pyvista as pv
+from vtkmodules.vtkCommonDataModel import vtkFieldData
 
 from pyvista_quake import animation as anim
 from pyvista_quake import edit
@@ -421,17 +422,23 @@ class QuakeModel:
             strips=topo.strips,
             point_arrays={keys.VERTEX_INDEX: topo.point_vertex},
             cell_arrays={} if topo.cell_command is None else {keys.GLCMD: topo.cell_command},
-            shared_fields=self._shared_field_arrays + self._frame_field_arrays(frame),
+            shared_fields=self._frame_field_data(frame),
         )
 
-    def _frame_field_arrays(self, frame: int) -> list:
-        """A frame's own field arrays (name, number, MD2 scale), made once and shared by its meshes."""
+    def _frame_field_data(self, frame: int) -> vtkFieldData:
+        """A frame's field arrays: the model's and its own (name, number, MD2 scale), made once.
+
+        Every mesh of the frame takes references to these same arrays.
+        """
         cache = self.__dict__.setdefault('_frame_fields_cache', {})
-        arrays = cache.get(frame)
-        if arrays is None:
-            fields = keys.frame_fields(self.data, frame, self.frame_name(frame))
-            arrays = cache[frame] = [vtk_array(key, value) for key, value in fields.items()]
-        return arrays
+        field_data = cache.get(frame)
+        if field_data is None:
+            field_data = cache[frame] = vtkFieldData()
+            for array in self._shared_field_arrays:
+                field_data.AddArray(array)
+            for key, value in keys.frame_fields(self.data, frame, self.frame_name(frame)).items():
+                field_data.AddArray(vtk_array(key, value))
+        return field_data
 
     def frame_metadata(self, frame: int) -> dict:
         """Field data of one frame: format, frame name, skins and header fields."""

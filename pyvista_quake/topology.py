@@ -85,10 +85,11 @@ def texcoords(st: np.ndarray, width: int, height: int, source: str = '<model>') 
     if width <= 0 or height <= 0:
         warn_external(f'{source}: skin size {width} x {height} is empty; texture coordinates are 0')
         return np.zeros((len(st), 2), np.float32)
-    uv = np.empty((len(st), 2), np.float32)
-    uv[:, 0] = st[:, 0] / np.float32(width)
-    uv[:, 1] = 1 - st[:, 1] / np.float32(height)  # the file's t runs from the top
-    return uv
+    # (s / width, 1 - t / height): the file's t runs from the top.  Divided in
+    # float64, then rounded once to float32.
+    uv = np.divide(st, (width, -height), dtype=np.float64)
+    uv += (0.0, 1.0)
+    return uv.astype(np.float32)
 
 
 def skin_pixels(uv: np.ndarray, width: int, height: int) -> np.ndarray:
