@@ -6,11 +6,13 @@ import struct
 
 from builders import build_md2
 from builders import tetra_md2
+from builders import torch_mdl
 import numpy as np
 import pytest
 
 import pyvista_quake as pq
 from pyvista_quake.formats import md2
+from pyvista_quake.formats import parse_buffer
 
 
 def test_header_fields_are_kept():
@@ -261,3 +263,17 @@ def test_normal_index_past_table_warns():
     centre = mesh.points.mean(axis=0)
     assert np.dot(normals[point], mesh.points[point] - centre) > 0
     assert any(f.field == 'lightnormalindex' and f.effect == 'misdraws' for f in pq.check(data))
+
+
+@pytest.mark.parametrize('build', [tetra_md2, torch_mdl], ids=['md2', 'mdl'])
+def test_a_binary_file_saved_as_text_says_so(build):
+    """Files committed or downloaded as UTF-8 text (bytes that are not text turn into EF BF BD) are refused with the cause named."""
+    mangled = build().decode('utf-8', errors='replace').encode('utf-8')
+    with pytest.raises(pq.QuakeFormatError, match='saved or downloaded as text') as error:
+        pq.load(mangled)
+    assert error.value.field and error.value.source == '<bytes>'
+    with pytest.raises(pq.QuakeFormatError, match='saved or downloaded as text'):
+        parse_buffer(mangled, '<bytes>')  # the writers' and the engine checks' way in
+    with pytest.raises(pq.QuakeFormatError) as plain:
+        pq.load(build()[:60])  # an ordinary fault gets no such hint
+    assert 'text' not in str(plain.value)

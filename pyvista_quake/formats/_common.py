@@ -229,7 +229,10 @@ def spec_for(buffer: bytes | memoryview, source: str) -> FormatSpec:
 
 def parse_buffer(buffer: bytes | memoryview, source: str):
     """Parse a model's bytes into its format's records (the format chosen by magic bytes)."""
-    return spec_for(buffer, source).parse(buffer, source)
+    try:
+        return spec_for(buffer, source).parse(buffer, source)
+    except QuakeFormatError as error:
+        raise _explained(error, buffer) from None
 
 
 def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool | str = False) -> ModelData:
@@ -255,6 +258,22 @@ def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool | str =
     from pyvista_quake.engines import enforce  # noqa: PLC0415 - the engines' rules use the records
 
     spec = spec_for(buffer, source)
-    record = spec.parse(buffer, source)
+    try:
+        record = spec.parse(buffer, source)
+    except QuakeFormatError as error:
+        raise _explained(error, buffer) from None
     enforce(record, len(buffer), strict, source)
     return spec.decode(record)
+
+
+#: What a binary file saved as UTF-8 text holds where bytes were not valid text (U+FFFD).
+REPLACEMENT_CHARACTER = b'\xef\xbf\xbd'
+
+
+def _explained(error: QuakeFormatError, buffer: bytes | memoryview) -> QuakeFormatError:
+    """The error, with the likely cause when the header shows the file went through a text conversion."""
+    if REPLACEMENT_CHARACTER not in bytes(buffer[:256]):
+        return error
+    reason = (f'{error.reason} (the file holds UTF-8 replacement characters, EF BF BD, in its header: it was '
+              'saved or downloaded as text, which destroys a binary file; get the original)')  # fmt: skip
+    return type(error)(error.source, error.field, error.value, reason)
