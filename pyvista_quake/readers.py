@@ -29,7 +29,7 @@ class _QuakeSource(pv.BaseVTKReader):
 
     def __init__(self) -> None:
         super().__init__()
-        self.options = LoadOptions()
+        self.options = _default_options()
         self.model: QuakeModel | None = None
         self.error: QuakeFormatError | None = None
         self._animation: Animation | None = None
@@ -109,6 +109,18 @@ def _settings(options: LoadOptions) -> bytes:
         cached = pickle.dumps(sorted(options.as_dict().items(), key=lambda item: item[0]))
         options.__dict__['_pickled'] = cached
     return cached
+
+
+@functools.lru_cache(maxsize=1)
+def _default_settings() -> bytes:
+    return _settings(LoadOptions())
+
+
+def _default_options() -> LoadOptions:
+    """Default options, their cache key already computed (every reader starts from them)."""
+    options = LoadOptions()
+    options.__dict__['_pickled'] = _default_settings()
+    return options
 
 
 def _remember(key: tuple, model: QuakeModel) -> None:
