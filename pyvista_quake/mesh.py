@@ -7,10 +7,12 @@ kept alive by the VTK array that uses it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
 import pyvista as pv
+from vtkmodules.vtkCommonCore import vtkDataArray
 from vtkmodules.vtkCommonCore import vtkDoubleArray
 from vtkmodules.vtkCommonCore import vtkFloatArray
 from vtkmodules.vtkCommonCore import vtkIntArray
@@ -23,47 +25,78 @@ from vtkmodules.vtkCommonDataModel import vtkFieldData
 from vtkmodules.util.numpy_support import numpy_to_vtk
 
 
-def build_polydata(
-    points: np.ndarray,
-    normals: np.ndarray,
+@dataclass(frozen=True)
+class FrameTemplate:
+    """What every frame of a model shares, as VTK objects made once: each mesh takes a copy.
+
+    Made by :func:`frame_template`; copying a VTK array or cell array is one
+    C++ call, where wrapping a numpy array is several Python ones.
+    """
+
+    polys: vtkCellArray | None
+    strips: vtkCellArray | None
+    texcoords: vtkDataArray
+    point_arrays: tuple[vtkDataArray, ...]
+    cell_arrays: tuple[vtkDataArray, ...]
+    field_data: vtkFieldData | None
+
+
+def frame_template(
     texcoords: np.ndarray,
     triangles: np.ndarray,
     *,
     strips: np.ndarray | None = None,
     point_arrays: Mapping[str, np.ndarray] = {},  # noqa: B006 - read only
     cell_arrays: Mapping[str, np.ndarray] = {},  # noqa: B006 - read only
-    shared_fields: vtkFieldData | None = None,
-    fields: Mapping[str, np.ndarray | list[str]] = {},  # noqa: B006 - read only
-) -> pv.PolyData:
-    """A triangle (and strip) mesh with active normals and texture coordinates.
+    field_data: vtkFieldData | None = None,
+) -> FrameTemplate:
+    """The shared part of a model's frames (see :class:`FrameTemplate`); the arrays are copied."""
+    polys = None
+    if len(triangles):
+        polys = vtkCellArray()
+        polys.Use32BitStorage()
+        polys.SetData(3, vtk_array('', np.array(triangles, np.int32).ravel()))
+    strip_cells = pv.CellArray(np.array(strips)) if strips is not None and len(strips) else None
+    return FrameTemplate(
+        polys=polys,
+        strips=strip_cells,
+        texcoords=vtk_array('TCoords', np.array(texcoords)),
+        point_arrays=tuple(vtk_array(name, np.array(values)) for name, values in point_arrays.items()),
+        cell_arrays=tuple(vtk_array(name, np.array(values)) for name, values in cell_arrays.items()),
+        field_data=field_data,
+    )
 
-    ``shared_fields``' arrays are added as they are (shared between meshes);
-    everything else is wrapped per mesh, texture coordinates and cells copied so
-    that no two meshes share what a user might edit.
+
+def _copy(array):
+    copy = array.NewInstance()
+    copy.DeepCopy(array)
+    return copy
+
+
+def build_polydata(points: np.ndarray, normals: np.ndarray, template: FrameTemplate) -> pv.PolyData:
+    """A frame: its points and normals (wrapped, not copied) on copies of the shared cells and arrays.
+
+    The field data's arrays are shared between meshes (references, not copies);
+    everything a user might edit in place is the mesh's own.
     """
     mesh = pv.PolyData()
     vtk_points = vtkPoints()
     vtk_points.SetData(vtk_array('Points', points))
     mesh.SetPoints(vtk_points)
-    if len(triangles):
-        cells = vtkCellArray()
-        cells.Use32BitStorage()
-        cells.SetData(3, vtk_array('', triangles.astype(np.int32).ravel()))
-        mesh.SetPolys(cells)
-    if strips is not None and len(strips):
-        mesh.strips = strips.copy()
+    if template.polys is not None:
+        mesh.SetPolys(_copy(template.polys))
+    if template.strips is not None:
+        mesh.SetStrips(_copy(template.strips))
     point_data = mesh.GetPointData()
     point_data.SetNormals(vtk_array('Normals', normals))
-    point_data.SetTCoords(vtk_array('TCoords', texcoords.copy()))
-    for name, values in point_arrays.items():
-        point_data.AddArray(vtk_array(name, values.copy()))
-    for name, values in cell_arrays.items():
-        mesh.GetCellData().AddArray(vtk_array(name, values.copy()))
-    field_data = mesh.GetFieldData()
-    if shared_fields is not None:
-        field_data.ShallowCopy(shared_fields)  # references to the same arrays, in one call
-    for name, value in fields.items():
-        field_data.AddArray(vtk_array(name, value))
+    point_data.SetTCoords(_copy(template.texcoords))
+    for array in template.point_arrays:
+        point_data.AddArray(_copy(array))
+    cell_data = mesh.GetCellData()
+    for array in template.cell_arrays:
+        cell_data.AddArray(_copy(array))
+    if template.field_data is not None:
+        mesh.GetFieldData().ShallowCopy(template.field_data)  # references to the same arrays, in one call
     return mesh
 
 

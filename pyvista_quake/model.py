@@ -9,6 +9,7 @@ and cells), :mod:`.decode` (positions and normals), :mod:`.skins`,
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,9 @@ from pyvista_quake.decode import FrameDecoder
 from pyvista_quake.decode import FrameSelection
 from pyvista_quake.decode import frame_indices
 from pyvista_quake.loading import LoadOptions
+from pyvista_quake.mesh import FrameTemplate
 from pyvista_quake.mesh import build_polydata
+from pyvista_quake.mesh import frame_template
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.mesh import vtk_array
 from pyvista_quake.skins import FoundSkin
@@ -40,7 +43,7 @@ from pyvista_quake.topology import triangle_topology
 
 #: Attributes computed from the data, dropped when the data changes.
 _DERIVED = ('frame_names', 'gl_commands', 'topology', '_decoder', 'animations', '_timeline', 'metadata', '_shared_field_arrays',
-            '_frame_fields_cache')  # fmt: skip
+            '_topology_template', '_frame_templates')  # fmt: skip
 
 
 class QuakeModel:
@@ -413,32 +416,33 @@ class QuakeModel:
         return self._polydata(frame, points, normals)
 
     def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
+        return build_polydata(points, normals, self._frame_template(frame))
+
+    @cached_property
+    def _topology_template(self) -> FrameTemplate:
         topo = self.topology
-        return build_polydata(
-            points,
-            normals,
+        return frame_template(
             topo.texcoords,
             topo.triangles,
             strips=topo.strips,
             point_arrays={keys.VERTEX_INDEX: topo.point_vertex},
             cell_arrays={} if topo.cell_command is None else {keys.GLCMD: topo.cell_command},
-            shared_fields=self._frame_field_data(frame),
         )
 
-    def _frame_field_data(self, frame: int) -> vtkFieldData:
-        """A frame's field arrays: the model's and its own (name, number, MD2 scale), made once.
-
-        Every mesh of the frame takes references to these same arrays.
-        """
-        cache = self.__dict__.setdefault('_frame_fields_cache', {})
-        field_data = cache.get(frame)
-        if field_data is None:
-            field_data = cache[frame] = vtkFieldData()
+    def _frame_template(self, frame: int) -> FrameTemplate:
+        """The shared part of one frame's meshes, made once: the topology's, and field data of
+        the model's arrays and the frame's own (name, number, MD2 scale), which every mesh of
+        the frame references."""
+        cache = self.__dict__.setdefault('_frame_templates', {})
+        template = cache.get(frame)
+        if template is None:
+            field_data = vtkFieldData()
             for array in self._shared_field_arrays:
                 field_data.AddArray(array)
             for key, value in keys.frame_fields(self.data, frame, self.frame_name(frame)).items():
                 field_data.AddArray(vtk_array(key, value))
-        return field_data
+            template = cache[frame] = dataclasses.replace(self._topology_template, field_data=field_data)
+        return template
 
     def frame_metadata(self, frame: int) -> dict:
         """Field data of one frame: format, frame name, skins and header fields."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+from builders import build_md2
 from builders import tetra_md2
 from builders import torch_mdl
 import numpy as np
@@ -130,6 +131,23 @@ def test_frames_are_independent(tetra):
     assert second.points.any()
     assert (second.point_data['vertex_index'] >= 0).all()
     assert (tetra.frame(0).point_data['vertex_index'] >= 0).all()
+    first.active_texture_coordinates[:] = 7
+    first.regular_faces[:] = 0  # in place, through VTK's connectivity array
+    np.testing.assert_array_equal(second.active_texture_coordinates, tetra.topology.texcoords)
+    np.testing.assert_array_equal(tetra.frame(0).regular_faces, tetra.topology.triangles)
+    assert first.n_cells == second.n_cells and not (first.regular_faces == second.regular_faces).all()
+
+
+def test_gl_command_frames_are_independent():
+    verts = np.zeros((1, 5, 4), np.uint8)
+    verts[0, :, 0] = [0, 10, 0, 10, 20]
+    commands = [('strip', [(0, 0, 0), (1, 0, 1), (0, 1, 2), (1, 1, 3)]), ('fan', [(0, 0, 1), (1, 0, 4), (1, 1, 3)])]
+    model = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]], glcmds=commands), glcmds=True)
+    first, second = model.frame(0), model.frame(0)
+    assert first.n_strips == second.n_strips == 1 and first.n_faces_strict == 1
+    np.testing.assert_array_equal(first.strips, second.strips)
+    first.cell_data['glcmd'][:] = -1
+    assert (second.cell_data['glcmd'] >= 0).all() and (model.frame(0).cell_data['glcmd'] >= 0).all()
 
 
 def test_negative_and_out_of_range_frames(tetra):
