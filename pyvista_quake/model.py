@@ -522,16 +522,17 @@ class QuakeModel:
         self._set_data(edit.set_texcoords(self.data, self.topology, texcoords))
 
     # -- files ------------------------------------------------------------------------
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, *, sync: bool = True) -> None:
         """Write the model to ``path``; the format follows the extension (``.md2`` or ``.mdl``).
 
         An unchanged model is written back byte for byte.  The file is written
         to a temporary file beside the target and renamed, so a failure leaves
-        the old file untouched.
+        the old file untouched; ``sync=False`` skips flushing it to disk first
+        (see :func:`pyvista_quake.save`).
         """
         from pyvista_quake.saving import save  # noqa: PLC0415 - saving imports the model
 
-        save(self, path)
+        save(self, path, sync=sync)
 
     @classmethod
     def from_frames(cls, frames: pv.PolyData | Sequence[pv.PolyData], format: str = 'md2', **kwargs: Any) -> QuakeModel:

@@ -23,7 +23,7 @@ from pyvista_quake.formats._common import format_for_path
 from pyvista_quake.skins import png_bytes
 
 
-def save(model, path: str | Path) -> None:
+def save(model, path: str | Path, *, sync: bool = True) -> None:
     """Write a model to ``path``; the format follows the extension (``.md2``, ``.mdl``, any case).
 
     An unchanged model is written back byte for byte.  A model saved in the
@@ -40,6 +40,10 @@ def save(model, path: str | Path) -> None:
         The file to write.  It is written to a temporary file in the same
         folder and renamed over the target, so a failure leaves no partial
         file and the old file untouched.
+    sync : bool, default: True
+        Flush the file to disk before the rename, so that it survives a power
+        cut.  ``False`` for batch conversions: the write stays atomic and costs
+        a third to a half less (see the performance page).
 
     Raises
     ------
@@ -63,8 +67,8 @@ def save(model, path: str | Path) -> None:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
                           f'{finding.rule} ({finding.where})')  # fmt: skip
     for companion, data in companions.items():
-        atomic_write(companion, data)
-    atomic_write(path, payload)
+        atomic_write(companion, data, sync=sync)
+    atomic_write(path, payload, sync=sync)
 
 
 def atomic_write(path: str | Path, data: bytes, sync: bool = True) -> None:

@@ -434,6 +434,20 @@ def test_failure_mid_write_leaves_the_old_file(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ['m.md2']
 
 
+def test_sync_flushes_to_disk_by_default_and_not_when_asked(tmp_path, monkeypatch):
+    flushed = []
+    real = os.fsync
+    monkeypatch.setattr(os, 'fsync', lambda fd: (flushed.append(fd), real(fd)))
+    model = pq.load(tetra_md2())
+    model.save(tmp_path / 'a.md2')
+    assert len(flushed) == 1
+    model.save(tmp_path / 'b.md2', sync=False)
+    pq.save(model, tmp_path / 'c.md2', sync=False)
+    assert len(flushed) == 1  # no flush, still written whole and renamed into place
+    assert (tmp_path / 'b.md2').read_bytes() == (tmp_path / 'c.md2').read_bytes() == tetra_md2()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['a.md2', 'b.md2', 'c.md2']
+
+
 def test_failure_at_the_rename_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
     target = tmp_path / 'm.mdl'
     target.write_bytes(b'old')
