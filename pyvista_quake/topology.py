@@ -68,13 +68,13 @@ def triangle_topology(data: ModelData, texel_centers: bool = False) -> Topology:
     inverse = np.empty(len(pair), np.int64)
     inverse[order] = np.cumsum(starts) - 1
     first = order[starts]
-    st = data.triangle_st.reshape(-1, 2)[first]
+    st = np.take(data.triangle_st.reshape(-1, 2), first, axis=0)
     corners = inverse.reshape(-1, 3)
     # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
     triangles = corners[:, ::-1].astype(np.int32)
     return Topology(
         point_vertex=corner_vertex[first].astype(np.int32),
-        texcoords=texcoords(st + (0.5 if texel_centers else 0.0), data.skin_width, data.skin_height, data.source),
+        texcoords=texcoords(st + 0.5 if texel_centers else st, data.skin_width, data.skin_height, data.source),
         triangles=np.ascontiguousarray(triangles),
         corner_points=corners,
     )
@@ -87,9 +87,12 @@ def texcoords(st: np.ndarray, width: int, height: int, source: str = '<model>') 
         return np.zeros((len(st), 2), np.float32)
     # (s / width, 1 - t / height): the file's t runs from the top.  Divided in
     # float64, then rounded once to float32.
-    uv = np.divide(st, (width, -height), dtype=np.float64)
-    uv += (0.0, 1.0)
+    uv = np.divide(st, np.array([width, -height], np.float64), dtype=np.float64)
+    uv += _V_FROM_BOTTOM
     return uv.astype(np.float32)
+
+
+_V_FROM_BOTTOM = np.array([0.0, 1.0])
 
 
 def skin_pixels(uv: np.ndarray, width: int, height: int) -> np.ndarray:

@@ -256,7 +256,7 @@ def to_data(record: MD2File) -> ModelData:
     return ModelData(
         format='md2',
         source=record.source,
-        header={k: (v.decode('latin-1') if isinstance(v, bytes) else v) for k, v in h.items()},
+        header={**h, 'ident': h['ident'].decode('latin-1')},
         skin_width=h['skinwidth'],
         skin_height=h['skinheight'],
         skin_names=cstrings(record.skins['name']),
@@ -265,7 +265,7 @@ def to_data(record: MD2File) -> ModelData:
         frame_translate=record.frames['translate'],
         frame_names=record.frames['name'],
         triangle_vertices=index_xyz,
-        triangle_st=st_pixels[index_st].astype(np.int32),
+        triangle_st=np.take(st_pixels, index_st, axis=0).astype(np.int32),
         triangle_st_key=index_st.astype(np.int64),
         gl_commands=lambda: parse_glcmds(glcmds, num_xyz, check, cut=len(glcmds) < h['num_glcmds']),
         trailing=b''.join(data for offset, data in record.gaps if offset >= end),
