@@ -103,10 +103,20 @@ def build_polydata(points: np.ndarray, normals: np.ndarray, template: FrameTempl
 def image_texture(image: np.ndarray) -> pv.Texture:
     """A :class:`pyvista.Texture` from an image whose rows run from the top.
 
-    PyVista puts an array's first row at the top of the texture (``v = 1``),
-    which is where the frames' ``v = 1 - t / height`` puts the skin's top row.
+    The first row goes to the top of the texture (``v = 1``), as
+    ``pv.Texture(image)`` puts it and where the frames' ``v = 1 - t / height``
+    puts the skin's top row.  Built on one flipped copy of the image, where
+    PyVista's own conversion makes three (skins can be 4 MB, and thumbnail
+    batches make one texture per model).
     """
-    return pv.Texture(np.ascontiguousarray(image))
+    image = np.asarray(image)
+    if image.dtype != np.uint8 or image.ndim not in (2, 3):
+        return pv.Texture(np.ascontiguousarray(image))  # anything unusual: PyVista's general path
+    height, width = image.shape[:2]
+    rows = np.ascontiguousarray(image[::-1])  # VTK's images start at the bottom row
+    grid = pv.ImageData(dimensions=(width, height, 1))
+    grid.GetPointData().SetScalars(vtk_array('Image', rows.reshape(width * height, -1)))
+    return pv.Texture(grid)
 
 
 _VTK_ARRAY_TYPES = {

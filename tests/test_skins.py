@@ -350,3 +350,22 @@ def test_the_named_file_wins_over_another_extension_of_the_same_stem(tmp_path):
     Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(folder / 'skin.pcx')  # .pcx is tried first among alternates
     found = pq.load(folder / 'tris.md2').skin_file(0)
     assert found.location.endswith('skin.tga')
+
+
+@pytest.mark.parametrize('shape', [(5, 7, 3), (6, 4, 4), (3, 9), (2, 3, 1)])
+def test_image_texture_is_pyvistas_texture_and_outlives_its_image(shape):
+    """The skin texture equals ``pv.Texture(image)`` (first row at the top) and owns its pixels."""
+    import gc  # noqa: PLC0415
+
+    import pyvista as pv  # noqa: PLC0415
+
+    from pyvista_quake.mesh import image_texture  # noqa: PLC0415
+
+    image = np.random.default_rng(3).integers(0, 256, shape, dtype=np.uint8)
+    expected = pv.Texture(image.copy()).to_array()
+    texture = image_texture(image)
+    image[:] = 0  # the texture keeps its own copy
+    del image
+    gc.collect()
+    _ = [np.full(1000, 255, np.uint8) for _ in range(100)]  # reuse freed memory
+    np.testing.assert_array_equal(texture.to_array(), expected)
