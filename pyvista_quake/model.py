@@ -74,7 +74,7 @@ class QuakeModel:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else SkinSearch()
         self._set_data(data)
-        self.skin = self.skins.check(self.options.skin)
+        self.skin = self.options.skin
         if self.options.glcmds and data.gl_commands is None:
             raise ValueError(f'{data.source}: only MD2 models have OpenGL commands')
 
@@ -88,6 +88,20 @@ class QuakeModel:
         self.skins = ModelSkins(data, self.search, self.options.palette, self.options.external_skins, self.options.holey)
         self.skins.images.update({k: v for k, v in images.items() if k in data.skin_names})
         for name in _DERIVED:
+            self.__dict__.pop(name, None)
+
+    @property
+    def skin(self) -> int | None:
+        """The skin that travels with the frames (in their field data); ``None`` for none.
+
+        Setting it changes the skin of the frames built from then on.
+        """
+        return self._skin
+
+    @skin.setter
+    def skin(self, index: int | None) -> None:
+        self._skin = self.skins.check(index)
+        for name in ('_shared_field_arrays', '_frame_templates'):
             self.__dict__.pop(name, None)
 
     def __len__(self) -> int:
@@ -515,7 +529,7 @@ class QuakeModel:
         self._set_data(data)
         self.skins.images.update(images)
         if self.skin is None:
-            self.skin = self.skins.check(0)
+            self.skin = 0
 
     def set_texcoords(self, texcoords: np.ndarray) -> None:
         """Set texture coordinates ``(points, 2)`` in VTK's ``(u, v)`` (``v`` from the bottom) for :meth:`frame`'s points."""

@@ -185,3 +185,18 @@ def test_topology_is_shared_and_built_once(tetra):
 
 def test_repr(tetra):
     assert 'MD2' in repr(tetra) and '3 frames' in repr(tetra)
+
+
+def test_choosing_another_skin_reaches_the_frames():
+    pictures = [np.full((8, 8), 10 * k, np.uint8) for k in range(3)]
+    model = pq.load(torch_mdl(skins=pictures))
+    before = model.frame(0)
+    model.skin = 2
+    after = model.frame(0)
+    assert before.field_data['skin_index'][0] == 0 and after.field_data['skin_index'][0] == 2
+    np.testing.assert_array_equal(after.quake.image(), model.skin_image(2))
+    assert not np.array_equal(before.quake.image(), after.quake.image())
+    model.skin = None
+    assert 'skin_index' not in model.frame(0).field_data
+    with pytest.raises(IndexError):
+        model.skin = 5
