@@ -114,16 +114,17 @@ class FrameDecoder:
     def positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Point positions of the given frames, ``float32`` ``(frames, points, 3)``."""
         index, run = self.selection(frames)
-        out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
+        point_vertex = self.point_vertex
+        out = np.empty((len(index), len(point_vertex), 3), np.float32)
         scratch = None
         for chunk, frame, verts in self.chunks(index, run):
             if scratch is None:
-                scratch = np.empty(verts.shape[:2] + (3,), np.float32)
-            # The arithmetic once per file vertex, then whole rows gathered to the
-            # mesh points ('raise' would buffer 'out').
-            vertex_positions = scratch[: len(frame)]
-            self.scale_into(verts, frame, vertex_positions)
-            np.take(vertex_positions, self.point_vertex, axis=1, out=out[chunk], mode='clip')
+                scratch = np.empty((len(frame), len(point_vertex)), np.uint32)
+            # Each point's 4 packed bytes gathered as one word, then the arithmetic
+            # straight into the output: no float temporary ('raise' would buffer).
+            packed = scratch[: len(frame)]
+            np.take(_words(verts), point_vertex, axis=1, out=packed, mode='clip')
+            self.scale_into(packed.view(np.uint8).reshape(*packed.shape, 4), frame, out[chunk])
         return out
 
     def normals(self, frames: FrameSelection = None) -> np.ndarray:
@@ -138,18 +139,16 @@ class FrameDecoder:
         index, run = self.selection(frames)
         point_vertex = self.point_vertex
         out = np.empty((len(index), len(point_vertex), 3), np.float32)
-        light_buffer = table_buffer = None
+        light_buffer = None
         worst = 0
         for chunk, frame, verts in self.chunks(index, run):
             if light_buffer is None:
                 light_buffer = np.empty((len(frame), len(point_vertex)), np.uint8)
-                table_buffer = np.empty((len(frame), len(point_vertex)), np.intp)  # np.take's index type
             light = light_buffer[: len(frame)]
             np.take(verts[..., 3], point_vertex, axis=1, out=light, mode='clip')
             worst = max(worst, int(light.max(initial=0)))
-            table_index = table_buffer[: len(frame)]
-            np.minimum(light, NUM_VERTEX_NORMALS - 1, out=table_index, casting='unsafe')
-            np.take(VERTEX_NORMALS, table_index, axis=0, out=out[chunk], mode='clip')
+            # Any byte indexes the padded table; indices past the 162 normals are repaired below.
+            np.take(_NORMALS_256, light, axis=0, out=out[chunk], mode='clip')
         if worst < NUM_VERTEX_NORMALS:
             return out
         # Rare: indices past the table. Those vertices take the mean normal of their faces.
@@ -200,6 +199,18 @@ class FrameDecoder:
         else:
             normals = self.normals([frame])[0]
         return points, normals
+
+
+#: The normal table padded to every byte value, so a byte indexes it without a clamp.
+_NORMALS_256 = np.zeros((256, 3), np.float32)
+_NORMALS_256[:NUM_VERTEX_NORMALS] = VERTEX_NORMALS
+
+
+def _words(verts: np.ndarray) -> np.ndarray:
+    """Packed vertices ``(..., 4)`` bytes as one ``uint32`` word each (a view when the bytes are contiguous)."""
+    if verts.strides[-1] != 1:
+        verts = np.ascontiguousarray(verts)
+    return verts.view(np.uint32)[..., 0]
 
 
 def vertex_face_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
