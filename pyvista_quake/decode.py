@@ -116,15 +116,25 @@ class FrameDecoder:
         index, run = self.selection(frames)
         point_vertex = self.point_vertex
         out = np.empty((len(index), len(point_vertex), 3), np.float32)
+        # Texture seams make more points than vertices: where they make many, the
+        # arithmetic is done once per vertex and whole rows gathered to the points;
+        # else each point's 4 packed bytes are gathered as one word and scaled
+        # straight into the output, with no float temporary.
+        per_vertex = len(point_vertex) > 2 * self.data.num_vertices
         scratch = None
         for chunk, frame, verts in self.chunks(index, run):
-            if scratch is None:
-                scratch = np.empty((len(frame), len(point_vertex)), np.uint32)
-            # Each point's 4 packed bytes gathered as one word, then the arithmetic
-            # straight into the output: no float temporary ('raise' would buffer).
-            packed = scratch[: len(frame)]
-            np.take(_words(verts), point_vertex, axis=1, out=packed, mode='clip')
-            self.scale_into(packed.view(np.uint8).reshape(*packed.shape, 4), frame, out[chunk])
+            if per_vertex:
+                if scratch is None:
+                    scratch = np.empty((len(frame), verts.shape[1], 3), np.float32)
+                vertex_positions = scratch[: len(frame)]
+                self.scale_into(verts, frame, vertex_positions)
+                np.take(vertex_positions, point_vertex, axis=1, out=out[chunk], mode='clip')  # 'raise' would buffer
+            else:
+                if scratch is None:
+                    scratch = np.empty((len(frame), len(point_vertex)), np.uint32)
+                packed = scratch[: len(frame)]
+                np.take(_words(verts), point_vertex, axis=1, out=packed, mode='clip')
+                self.scale_into(packed.view(np.uint8).reshape(*packed.shape, 4), frame, out[chunk])
         return out
 
     def normals(self, frames: FrameSelection = None) -> np.ndarray:
@@ -139,16 +149,26 @@ class FrameDecoder:
         index, run = self.selection(frames)
         point_vertex = self.point_vertex
         out = np.empty((len(index), len(point_vertex), 3), np.float32)
-        light_buffer = None
+        per_vertex = len(point_vertex) > 2 * self.data.num_vertices  # as in positions()
+        scratch = None
         worst = 0
         for chunk, frame, verts in self.chunks(index, run):
-            if light_buffer is None:
-                light_buffer = np.empty((len(frame), len(point_vertex)), np.uint8)
-            light = light_buffer[: len(frame)]
-            np.take(verts[..., 3], point_vertex, axis=1, out=light, mode='clip')
-            worst = max(worst, int(light.max(initial=0)))
             # Any byte indexes the padded table; indices past the 162 normals are repaired below.
-            np.take(_NORMALS_256, light, axis=0, out=out[chunk], mode='clip')
+            if per_vertex:
+                light = verts[..., 3]
+                worst = max(worst, int(light.max(initial=0)))
+                if scratch is None:
+                    scratch = np.empty((len(frame), verts.shape[1], 3), np.float32)
+                vertex_normals = scratch[: len(frame)]
+                np.take(_NORMALS_256, light, axis=0, out=vertex_normals, mode='clip')
+                np.take(vertex_normals, point_vertex, axis=1, out=out[chunk], mode='clip')
+            else:
+                if scratch is None:
+                    scratch = np.empty((len(frame), len(point_vertex)), np.uint8)
+                light = scratch[: len(frame)]
+                np.take(verts[..., 3], point_vertex, axis=1, out=light, mode='clip')
+                worst = max(worst, int(light.max(initial=0)))
+                np.take(_NORMALS_256, light, axis=0, out=out[chunk], mode='clip')
         if worst < NUM_VERTEX_NORMALS:
             return out
         # Rare: indices past the table. Those vertices take the mean normal of their faces.
