@@ -200,3 +200,26 @@ def test_choosing_another_skin_reaches_the_frames():
     assert 'skin_index' not in model.frame(0).field_data
     with pytest.raises(IndexError):
         model.skin = 5
+
+
+@pytest.mark.parametrize('corner_st', [False, True], ids=['shared-st', 'an-st-per-corner'])
+def test_positions_and_normals_of_every_frame_from_the_spec(corner_st):
+    """Both decoding paths (few or many points per vertex) give ``v * scale + translate`` and the table normal of each point's vertex."""
+    rng = np.random.default_rng(7)
+    frames, vertices = 5, 6
+    verts = rng.integers(0, 256, (frames, vertices, 4)).astype(np.uint8)
+    verts[..., 3] = rng.integers(0, 162, (frames, vertices))
+    tris = np.array([[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 5], [1, 5, 4]])
+    if corner_st:  # every corner its own texture coordinate: 15 points for 6 vertices
+        tris_st, st = np.arange(15).reshape(5, 3), rng.integers(0, 64, (15, 2))
+    else:
+        tris_st, st = tris, rng.integers(0, 64, (vertices, 2))
+    scale = rng.uniform(0.01, 2, (frames, 3)).astype(np.float32)
+    translate = rng.uniform(-50, 50, (frames, 3)).astype(np.float32)
+    model = pq.load(build_md2(verts, tris, tris_st, st, scale=scale, translate=translate))
+    vertex = model.topology.point_vertex
+    assert (len(vertex) > 2 * vertices) == corner_st
+    expected = verts[:, vertex, :3] * scale[:, None, :] + translate[:, None, :]
+    np.testing.assert_allclose(model.positions(), expected, rtol=1e-6)
+    np.testing.assert_array_equal(model.normals(), VERTEX_NORMALS[verts[:, vertex, 3]])
+    np.testing.assert_array_equal(model.positions([3, 1]), model.positions()[[3, 1]])
