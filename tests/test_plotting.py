@@ -270,11 +270,14 @@ def test_cli_info(small_folder):
 
 
 def test_cli_errors_are_one_line(small_folder):
-    for args in (('info', 'broken.md2'), ('info', 'missing.md2'), ('convert', 'torch.mdl', 'x.unknown')):
+    for args, named in ((('info', 'broken.md2'), 'broken.md2'), (('info', 'missing.md2'), 'missing.md2'),
+                        (('convert', 'torch.mdl', 'x.unknown'), '.unknown')):  # fmt: skip
         result = cli(*args, cwd=small_folder)
         assert result.returncode == 1
         assert 'Traceback' not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith('error:')
+        assert named in result.stderr  # the message itself, not a stand-in
+    assert cli('--help', cwd=small_folder).returncode == 0 and cli('--version', cwd=small_folder).returncode == 0
     debug = cli('info', 'broken.md2', '--debug', cwd=small_folder)
     assert debug.returncode != 0 and 'Traceback' in debug.stderr
     usage = cli('no-such-command', cwd=small_folder)

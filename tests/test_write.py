@@ -283,6 +283,64 @@ def test_mdl_vertex_with_unrelated_coordinates_is_split():
     np.testing.assert_array_equal(decoded, st)
 
 
+def test_mdl_vertex_with_three_unrelated_coordinates_gets_two_new_vertices():
+    vertices = np.array([[0, 1, 2], [0, 2, 3], [0, 3, 1]])
+    st = np.array([[[1, 0], [4, 4], [6, 6]], [[3, 5], [6, 6], [7, 7]], [[2, 2], [7, 7], [4, 4]]])
+    stverts, triangles, vertex_map = mdl.encode_seams(vertices, st, 8)
+    assert vertex_map.tolist() == [0, 1, 2, 3, 0, 0]  # vertex 0's second and third coordinates
+    decoded = np.stack([stverts['s'][triangles['vertindex']], stverts['t'][triangles['vertindex']]], axis=-1)
+    np.testing.assert_array_equal(decoded, st)
+    np.testing.assert_array_equal(vertex_map[triangles['vertindex']], vertices)
+
+
+def test_mdl_frame_edit_keeps_the_texture_records_byte_for_byte(tmp_path):
+    # Vertex 1 is marked on the seam, but no back-facing triangle uses it: records
+    # encoded afresh would clear the mark, so only keeping them keeps the bytes.
+    data = torch_mdl(triangles=[[1, 0, 1, 2], [1, 0, 3, 1], [1, 0, 2, 3], [1, 1, 3, 2]])
+    model = pq.load(data)
+    model.set_frame(1, model.vertex_positions(1)[0] + 0.25)
+    original, edited = mdl.parse(data), mdl.parse(saved(model, tmp_path, 'm.mdl'))
+    assert edited.stverts.tobytes() == original.stverts.tobytes()
+    assert edited.triangles.tobytes() == original.triangles.tobytes()
+
+
+@pytest.mark.parametrize(('steps', 'regrid'), [(255.4, False), (255.9, True), (-0.4, False), (-0.9, True)])
+def test_mdl_grid_edge_is_half_a_step_past_the_last_value(steps, regrid):
+    """Positions within half a step of the shared grid keep it; further out, the model is quantised afresh."""
+    model = pq.load(torch_mdl(scale=(0.5, 0.5, 0.5), scale_origin=(-10.0, -10.0, -10.0)))
+    scale = np.array(model.data.frame_scale[0])
+    target = model.vertex_positions(0)[0]
+    target[1] = -10.0 + steps * scale
+    model.set_frame(0, target)
+    assert (not np.array_equal(model.data.frame_scale[0], scale)) == regrid
+    step = np.asarray(model.data.frame_scale[0])
+    assert (np.abs(model.vertex_positions(0)[0] - target) <= step / 2 + 1e-5).all()
+
+
+def test_frames_added_before_a_group_move_the_group():
+    model = pq.load(torch_mdl(frames=[('single', 'a', np.zeros((4, 4), np.uint8)), ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))])]))
+    assert [(g.start, g.count) for g in model.data.frame_groups] == [(1, 2)]
+    model.add_frames(model.vertex_positions([0, 0]), names=['x', 'y'], at=0)
+    assert [(g.start, g.count) for g in model.data.frame_groups] == [(3, 2)]
+    assert model.frame_names == ['x', 'y', 'a', 'b', 'c']
+    model.remove_frames([0])
+    assert [(g.start, g.count) for g in model.data.frame_groups] == [(2, 2)]
+
+
+def test_md2_trailing_bytes_are_only_those_after_the_last_section():
+    data = bytearray(tetra_md2(trailing=b'TAIL'))
+    h = md2.parse(bytes(data)).header[0]
+    start = int(h['ofs_frames'])
+    size = int(h['num_frames']) * int(h['framesize'])
+    frames = bytes(data[start : start + size])
+    data[start : start + size] = b'HOLE' + frames[:-4]  # a hole before the frames, the tail kept after them
+    data[-4:-4] = frames[-4:]
+    data[56:60] = np.int32(start + 4).tobytes()  # ofs_frames
+    model = pq.load(bytes(data))
+    assert model.frame_names == ['stand01', 'stand02', 'run1']
+    assert model.trailing == b'TAIL'
+
+
 # -- GL commands ----------------------------------------------------------------------------
 
 
