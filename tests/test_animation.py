@@ -145,8 +145,10 @@ def test_caller_animations_override():
     hold = model.animations['hold']
     np.testing.assert_allclose(hold.times, [0, 0.5])
     assert hold.duration == pytest.approx(1.0)
-    with pytest.raises(ValueError, match='frames outside'):
+    with pytest.raises(ValueError, match=r"frames outside the model's 0\.\.2"):  # tetra has 3 frames
         pq.load(tetra_md2(), animations={'bad': [0, 7]}).animations
+    with pytest.raises(ValueError, match='frames outside'):
+        pq.load(tetra_md2(), animations={'bad': [-1, 0]}).animations
     with pytest.raises(ValueError, match='times'):
         pq.load(tetra_md2(), animations={'bad': ([0, 1], [0.5, 0.2])}).animations
 

@@ -223,3 +223,19 @@ def test_positions_and_normals_of_every_frame_from_the_spec(corner_st):
     np.testing.assert_allclose(model.positions(), expected, rtol=1e-6)
     np.testing.assert_array_equal(model.normals(), VERTEX_NORMALS[verts[:, vertex, 3]])
     np.testing.assert_array_equal(model.positions([3, 1]), model.positions()[[3, 1]])
+
+
+def test_computed_vertex_normals_are_the_area_weighted_face_normals():
+    """Two tilted triangles sharing an edge, in the files' clockwise order: cross products worked by hand."""
+    from pyvista_quake.decode import vertex_face_normals  # noqa: PLC0415
+
+    points = np.array([[[0, 0, 0], [1, 2, 3], [2, -1, 1], [3, 3, -2]]], np.float32)
+    triangles = np.array([[0, 1, 2], [2, 1, 3]])
+    # ac x ab for each face (clockwise from outside): its length is twice the area.
+    face0 = np.cross(points[0, 2] - points[0, 0], points[0, 1] - points[0, 0])  # (2,-1,1) x (1,2,3) = (-5,-5,5)
+    face1 = np.cross(points[0, 3] - points[0, 2], points[0, 1] - points[0, 2])  # (1,4,-3) x (-1,3,2) = (17,1,7)
+    np.testing.assert_array_equal(face0, [-5, -5, 5])
+    np.testing.assert_array_equal(face1, [17, 1, 7])
+    unit = lambda v: v / np.linalg.norm(v)  # noqa: E731
+    expected = np.array([unit(face0), unit(face0 + face1), unit(face0 + face1), unit(face1)])
+    np.testing.assert_allclose(vertex_face_normals(points, triangles)[0], expected, atol=1e-6)

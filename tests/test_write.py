@@ -227,6 +227,31 @@ def test_md2_skin_image_is_written_beside_the_model(tmp_path):
     np.testing.assert_array_equal(pq.load(tmp_path / 'tris.md2').skin_image(), image)
 
 
+def test_a_skin_of_another_size_scales_the_texture_coordinates(tmp_path):
+    model = pq.load(tetra_md2())  # a 64 x 64 skin
+    before = model.frame(0).active_texture_coordinates.copy()
+    st = np.array(model.data.triangle_st)
+    model.set_skin(0, np.zeros((32, 128, 3), np.uint8))  # twice as wide, half as tall
+    assert model.skin_size == (128, 32)
+    np.testing.assert_array_equal(model.data.triangle_st, np.rint(st * [2, 0.5]).astype(np.int32))
+    np.testing.assert_allclose(model.frame(0).active_texture_coordinates, before, atol=0.5 / 32)
+    reread = pq.load(saved(model, tmp_path, 'm.md2'))
+    np.testing.assert_allclose(reread.frame(0).active_texture_coordinates, before, atol=0.5 / 32)
+
+
+def test_an_md2_skin_found_beside_it_goes_into_the_converted_mdl(tmp_path):
+    from PIL import Image  # noqa: PLC0415
+
+    (tmp_path / 'tris.md2').write_bytes(tetra_md2(skins=[]))  # names no skin
+    image = np.zeros((64, 64, 3), np.uint8)
+    image[:, 32:] = (255, 255, 255)
+    Image.fromarray(image).save(tmp_path / 'tris.png')  # the image named after the model
+    model = quiet_load(tmp_path / 'tris.md2')
+    model.save(tmp_path / 'tris.mdl')
+    skin = pq.load(tmp_path / 'tris.mdl').skin_image()
+    assert skin.shape == (64, 64, 3) and skin[:, :32].max() < 40 and skin[:, 32:].min() > 200  # through the palette
+
+
 def test_texture_coordinates_edit_md2(tmp_path):
     model = pq.load(tetra_md2())
     mesh = model.frame(0)
