@@ -342,6 +342,20 @@ def test_mdl_grid_edge_is_half_a_step_past_the_last_value(steps, regrid):
     assert (np.abs(model.vertex_positions(0)[0] - target) <= step / 2 + 1e-5).all()
 
 
+def test_an_edit_outside_a_group_keeps_the_group_record_as_read(tmp_path):
+    """The group's own bounding box (zeros here, as some tools write it) is kept when its frames are untouched."""
+    data = torch_mdl(frames=[('single', 'a', np.zeros((4, 4), np.uint8)), ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))])])
+    model = pq.load(data)
+    model.set_frame(0, model.vertex_positions(0)[0] + 3)
+    edited = mdl.parse(saved(model, tmp_path, 'm.mdl'))
+    assert not np.array_equal(edited.poses['verts'][0], mdl.parse(data).poses['verts'][0])  # the edit is real
+    original = mdl.parse(data)
+    assert edited.groups[0].header.tobytes() == original.groups[0].header.tobytes()
+    np.testing.assert_array_equal(edited.groups[0].intervals, original.groups[0].intervals)
+    model.set_frame(1, model.vertex_positions(1)[0] + 3)  # inside the group: its box is made afresh
+    assert mdl.parse(saved(model, tmp_path, 'n.mdl')).groups[0].header['bboxmax'].any()
+
+
 def test_frames_added_before_a_group_move_the_group():
     model = pq.load(torch_mdl(frames=[('single', 'a', np.zeros((4, 4), np.uint8)), ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))])]))
     assert [(g.start, g.count) for g in model.data.frame_groups] == [(1, 2)]
