@@ -247,3 +247,19 @@ def test_normal_index_past_the_table_is_misdrawn_not_refused():
     with pytest.warns(pq.QuakeWarning, match='normal table'):
         pq.load(data, strict=True).frame(0)
     assert {f.engine for f in pq.check(data) if f.field == 'lightnormalindex'} == {'quake', 'glquake', 'quakespasm', 'ezquake'}
+
+
+# The spec's table of effect flags (mdl-format.txt, "EF_ values in model.h"), typed from it.
+SPEC_FLAGS = [(1, 'EF_ROCKET'), (2, 'EF_GRENADE'), (4, 'EF_GIB'), (8, 'EF_ROTATE'),
+              (16, 'EF_TRACER'), (32, 'EF_ZOMGIB'), (64, 'EF_TRACER2'), (128, 'EF_TRACER3')]  # fmt: skip
+
+
+@pytest.mark.parametrize(('value', 'name'), SPEC_FLAGS)
+def test_each_effect_flag_alone_is_named_as_the_spec_names_it(value, name):
+    assert pq.load(torch_mdl(flags=value)).metadata['flag_names'] == [name]
+
+
+def test_a_frame_number_of_any_integer_type():
+    model = pq.load(torch_mdl())
+    np.testing.assert_array_equal(model.frame(np.int64(-1)).points, model.frame(len(model) - 1).points)
+    np.testing.assert_array_equal(model.frame(np.int32(0)).points, model.frame(0).points)
