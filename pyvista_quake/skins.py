@@ -365,7 +365,8 @@ def read_palette(palette: str | Path | np.ndarray | None) -> np.ndarray:
         raise ValueError(f'a palette is 256 x 3 values, not {array.shape}')
     if array.dtype.kind == 'f' and array.max() <= 1.0:
         array = array * 255
-    return np.clip(array, 0, 255).astype(np.uint8)
+    # Rounded, not truncated: 0.5 is 128 and a value a hair under k stays k.
+    return np.clip(np.rint(array), 0, 255).astype(np.uint8)
 
 
 def find_palette(search: SkinSearch) -> np.ndarray | None:

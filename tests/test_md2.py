@@ -177,7 +177,7 @@ def test_structural_faults(data, field):
 
 
 def test_index_out_of_range():
-    with pytest.raises(pq.QuakeFormatError, match='index_xyz = 4'):
+    with pytest.raises(pq.QuakeFormatError, match=r'index_xyz = 4: index out of range 0\.\.3'):  # 4 vertices
         pq.load(tetra_md2(tris_xyz=[[0, 1, 2], [0, 3, 1], [0, 2, 4], [1, 3, 2]]))
     with pytest.raises(pq.QuakeFormatError, match='index_st = -1'):
         pq.load(tetra_md2(tris_st=[[0, 1, 2], [0, 3, 1], [4, 2, -1], [1, 3, 2]]))

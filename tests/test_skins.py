@@ -248,6 +248,14 @@ def test_mdl_palette_argument_and_game_palette(tmp_path):
     custom = np.zeros((256, 3), np.uint8)
     custom[7] = (1, 2, 3)
     assert tuple(pq.load(torch_mdl(skins=[picture]), palette=custom).skin_image()[0, 0]) == (1, 2, 3)
+    # A float palette in 0..1 (matplotlib's convention) means value / 255.
+    as_floats = np.arange(768, dtype=np.float64).reshape(256, 3) % 256 / 255
+    expected = (np.arange(768).reshape(256, 3) % 256).astype(np.uint8)
+    picture_all = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    np.testing.assert_array_equal(pq.load(torch_mdl(skins=[picture_all], skinwidth=16, skinheight=16), palette=as_floats).skin_image(),
+                                  expected[picture_all])  # fmt: skip
+    halves = np.full((256, 3), 0.5)
+    assert tuple(pq.load(torch_mdl(skins=[picture]), palette=halves).skin_image()[0, 0]) == (128, 128, 128)
     (tmp_path / 'gfx').mkdir()
     (tmp_path / 'gfx/palette.lmp').write_bytes(custom.tobytes())
     (tmp_path / 'progs').mkdir()
