@@ -208,7 +208,7 @@ def _series(model, given: pv.PolyData | None, clips) -> tuple[list[pv.PolyData],
         return [given], np.zeros(1)
     clip = clips[0]
     meshes = model.to_multiblock(clip)
-    return [meshes[k] for k in range(len(meshes))], np.asarray(clip.times, np.float64)
+    return list(meshes), np.asarray(clip.times, np.float64)
 
 
 def _write_pvd(model, given, clips, target: Path) -> None:

@@ -229,10 +229,7 @@ def spec_for(buffer: bytes | memoryview, source: str) -> FormatSpec:
 
 def parse_buffer(buffer: bytes | memoryview, source: str):
     """Parse a model's bytes into its format's records (the format chosen by magic bytes)."""
-    try:
-        return spec_for(buffer, source).parse(buffer, source)
-    except QuakeFormatError as error:
-        raise _explained(error, buffer) from None
+    return _parse(spec_for(buffer, source), buffer, source)
 
 
 def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool | str = False) -> ModelData:
@@ -258,16 +255,21 @@ def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool | str =
     from pyvista_quake.engines import enforce  # noqa: PLC0415 - the engines' rules use the records
 
     spec = spec_for(buffer, source)
-    try:
-        record = spec.parse(buffer, source)
-    except QuakeFormatError as error:
-        raise _explained(error, buffer) from None
+    record = _parse(spec, buffer, source)
     enforce(record, len(buffer), strict, source)
     return spec.decode(record)
 
 
 #: What a binary file saved as UTF-8 text holds where bytes were not valid text (U+FFFD).
 REPLACEMENT_CHARACTER = b'\xef\xbf\xbd'
+
+
+def _parse(spec, buffer: bytes | memoryview, source: str):
+    """The format's records, with a likely cause added to a structural error."""
+    try:
+        return spec.parse(buffer, source)
+    except QuakeFormatError as error:
+        raise _explained(error, buffer) from None
 
 
 def _explained(error: QuakeFormatError, buffer: bytes | memoryview) -> QuakeFormatError:

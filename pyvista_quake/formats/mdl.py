@@ -17,7 +17,6 @@ from pyvista_quake.data import ModelData
 from pyvista_quake.data import SkinPicture
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
-from pyvista_quake.formats._common import cstrings
 from pyvista_quake.formats._common import record_view
 from pyvista_quake.formats._common import register_format
 
