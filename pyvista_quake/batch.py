@@ -24,6 +24,7 @@ import warnings
 
 import pyvista as pv
 
+from pyvista_quake.decode import THREADS_VARIABLE
 from pyvista_quake.plotting import thumbnail
 
 #: Extensions of the models a folder is searched for.
@@ -217,9 +218,11 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _worker_setup() -> None:
-    """One rendering thread per worker: Mesa's software renderer otherwise spreads each
-    worker over every core, and the workers fight for them."""
+    """One rendering and one decoding thread per worker: Mesa's software renderer (and a
+    long animation's decoding) otherwise spreads each worker over every core, and the
+    workers fight for them."""
     os.environ.setdefault('LP_NUM_THREADS', '1')
+    os.environ.setdefault(THREADS_VARIABLE, '1')
 
 
 def _render_task(task: tuple) -> ThumbnailResult:

@@ -7,6 +7,9 @@ readers and export all build on these arrays.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+import os
+from typing import Callable
 from typing import Iterator
 from typing import Sequence
 
@@ -24,6 +27,46 @@ FrameSelection = int | slice | Sequence[int] | np.ndarray | None
 CHUNK = 1 << 18
 #: Up to this many numbers, a block is decoded in one broadcast operation, not one per coordinate.
 SMALL = 1 << 12
+#: From this many point-frames a thread, whole animations are decoded on several threads
+#: (numpy releases the GIL in its loops); below it, starting them costs more than it saves.
+PARALLEL_FROM = 1 << 15
+#: The environment variable that sets how many threads decode (``1``: the calling thread only).
+THREADS_VARIABLE = 'PYVISTA_QUAKE_THREADS'
+
+_threads: int | None = None
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def set_threads(count: int | None = None) -> None:
+    """Set how many threads decode whole animations (``None``: the default).
+
+    By default, the ``PYVISTA_QUAKE_THREADS`` environment variable, or the
+    processors this process may use, at most 4.  ``1`` decodes in the calling
+    thread only.  Values do not depend on it.
+    """
+    global _threads  # noqa: PLW0603 - one setting per process
+    if count is not None and (not isinstance(count, int) or count < 1):
+        raise ValueError(f'threads must be a positive integer, not {count!r}')
+    _threads = count
+
+
+def threads() -> int:
+    """How many threads decode whole animations (see :func:`set_threads`)."""
+    if _threads is not None:
+        return _threads
+    setting = os.environ.get(THREADS_VARIABLE, '').strip()
+    if setting.isdigit() and int(setting) > 0:
+        return int(setting)
+    available = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1
+    return max(1, min(available, 4))
+
+
+def _executor(count: int) -> ThreadPoolExecutor:
+    """This process's decoding threads (a forked child makes its own: threads do not survive a fork)."""
+    global _pool  # noqa: PLW0603 - one pool per process
+    if _pool is None or _pool[0] != os.getpid() or _pool[1]._max_workers < count:
+        _pool = (os.getpid(), ThreadPoolExecutor(max_workers=count, thread_name_prefix='pyvista-quake-decode'))
+    return _pool[1]
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:
@@ -111,11 +154,31 @@ class FrameDecoder:
             self.scale_into(verts, frame, out[chunk])
         return out
 
+    def split(self, work: Callable, index: np.ndarray, run: bool, out: np.ndarray) -> list:
+        """Run ``work(frame_indices, run, out_rows)`` over the frames, on several threads for long animations.
+
+        Each thread takes a run of output rows of its own; the results of
+        ``work`` come back in frame order.
+        """
+        count = min(threads(), len(index) * len(self.point_vertex) // PARALLEL_FROM)
+        if count <= 1:
+            return [work(index, run, out)]
+        edges = np.linspace(0, len(index), count + 1).astype(int).tolist()
+        pool = _executor(count - 1)
+        # The calling thread takes the first share itself rather than wait idle.
+        futures = [pool.submit(work, index[a:b], run, out[a:b]) for a, b in zip(edges[1:-1], edges[2:])]
+        first = work(index[: edges[1]], run, out[: edges[1]])
+        return [first, *(future.result() for future in futures)]
+
     def positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Point positions of the given frames, ``float32`` ``(frames, points, 3)``."""
         index, run = self.selection(frames)
+        out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
+        self.split(self._positions_into, index, run, out)
+        return out
+
+    def _positions_into(self, index: np.ndarray, run: bool, out: np.ndarray) -> None:
         point_vertex = self.point_vertex
-        out = np.empty((len(index), len(point_vertex), 3), np.float32)
         # Texture seams make more points than vertices: where they make many, the
         # arithmetic is done once per vertex and whole rows gathered to the points;
         # else each point's 4 packed bytes are gathered as one word and scaled
@@ -135,7 +198,6 @@ class FrameDecoder:
                 packed = scratch[: len(frame)]
                 np.take(_words(verts), point_vertex, axis=1, out=packed, mode='clip')
                 self.scale_into(packed.view(np.uint8).reshape(*packed.shape, 4), frame, out[chunk])
-        return out
 
     def normals(self, frames: FrameSelection = None) -> np.ndarray:
         """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``.
@@ -147,13 +209,25 @@ class FrameDecoder:
         if self.computed_normals:
             return self._computed(frames)
         index, run = self.selection(frames)
+        out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
+        worst = max(self.split(self._normals_into, index, run, out))
+        if worst < NUM_VERTEX_NORMALS:
+            return out
+        # Rare: indices past the table. Those vertices take the mean normal of their faces.
+        light_vertices = self.data.frame_verts[index][..., 3]
+        bad = light_vertices >= NUM_VERTEX_NORMALS
+        vertex_normals = VERTEX_NORMALS[np.minimum(light_vertices, NUM_VERTEX_NORMALS - 1)]
+        self._repair_normals(index, bad, vertex_normals, worst)
+        return vertex_normals[:, self.point_vertex]
+
+    def _normals_into(self, index: np.ndarray, run: bool, out: np.ndarray) -> int:
+        """Table normals into ``out``; returns the largest ``lightnormalindex`` met."""
         point_vertex = self.point_vertex
-        out = np.empty((len(index), len(point_vertex), 3), np.float32)
         per_vertex = len(point_vertex) > 2 * self.data.num_vertices  # as in positions()
         scratch = None
         worst = 0
         for chunk, frame, verts in self.chunks(index, run):
-            # Any byte indexes the padded table; indices past the 162 normals are repaired below.
+            # Any byte indexes the padded table; indices past the 162 normals are repaired by the caller.
             if per_vertex:
                 light = verts[..., 3]
                 worst = max(worst, int(light.max(initial=0)))
@@ -169,14 +243,7 @@ class FrameDecoder:
                 np.take(verts[..., 3], point_vertex, axis=1, out=light, mode='clip')
                 worst = max(worst, int(light.max(initial=0)))
                 np.take(_NORMALS_256, light, axis=0, out=out[chunk], mode='clip')
-        if worst < NUM_VERTEX_NORMALS:
-            return out
-        # Rare: indices past the table. Those vertices take the mean normal of their faces.
-        light_vertices = self.data.frame_verts[index][..., 3]
-        bad = light_vertices >= NUM_VERTEX_NORMALS
-        vertex_normals = VERTEX_NORMALS[np.minimum(light_vertices, NUM_VERTEX_NORMALS - 1)]
-        self._repair_normals(index, bad, vertex_normals, worst)
-        return vertex_normals[:, point_vertex]
+        return worst
 
     def _computed(self, frames: FrameSelection) -> np.ndarray:
         """Normals from the geometry; a vertex no triangle uses keeps its table normal."""

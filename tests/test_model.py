@@ -239,3 +239,65 @@ def test_computed_vertex_normals_are_the_area_weighted_face_normals():
     unit = lambda v: v / np.linalg.norm(v)  # noqa: E731
     expected = np.array([unit(face0), unit(face0 + face1), unit(face0 + face1), unit(face1)])
     np.testing.assert_allclose(vertex_face_normals(points, triangles)[0], expected, atol=1e-6)
+
+
+@pytest.mark.parametrize('corner_st', [False, True], ids=['shared-st', 'an-st-per-corner'])
+def test_threaded_decoding_gives_the_single_threaded_values(corner_st, monkeypatch):
+    """A long animation split over threads: every row from the spec, whichever thread decoded it."""
+    from pyvista_quake import decode  # noqa: PLC0415
+
+    rng = np.random.default_rng(11)
+    frames, vertices = 97, 40
+    verts = rng.integers(0, 256, (frames, vertices, 4)).astype(np.uint8)
+    verts[..., 3] = rng.integers(0, 162, (frames, vertices))
+    tris = np.array([[0, i, i + 1] for i in range(1, vertices - 1)])
+    tris_st, st = (np.arange(tris.size).reshape(tris.shape), rng.integers(0, 64, (tris.size, 2))) if corner_st else (tris, rng.integers(0, 64, (vertices, 2)))
+    scale = rng.uniform(0.01, 2, (frames, 3)).astype(np.float32)
+    translate = rng.uniform(-50, 50, (frames, 3)).astype(np.float32)
+    model = pq.load(build_md2(verts, tris, tris_st, st, scale=scale, translate=translate))
+    vertex = model.topology.point_vertex
+    # Small thresholds, so this small model takes the threaded path, with shares of unequal size.
+    monkeypatch.setattr(decode, 'PARALLEL_FROM', 64)
+    monkeypatch.setattr(decode, 'CHUNK', 500)
+    calls = []
+    original = decode.FrameDecoder._positions_into
+    monkeypatch.setattr(decode.FrameDecoder, '_positions_into', lambda self, index, run, out: calls.append(len(index)) or original(self, index, run, out))
+    decode.set_threads(3)
+    try:
+        positions, normals = model.positions(), model.normals()
+        picked = model.positions([90, 3, 50, 4, 4, 7])
+    finally:
+        decode.set_threads(None)
+    # Three shares of every frame for positions(), three of the six picked ones.
+    assert len(calls) == 6 and sum(calls[:3]) == frames and sum(calls[3:]) == 6 and min(calls) > 0
+    expected = verts[:, vertex, :3] * scale[:, None, :] + translate[:, None, :]
+    np.testing.assert_array_equal(positions, expected.astype(np.float32))
+    np.testing.assert_array_equal(normals, VERTEX_NORMALS[verts[:, vertex, 3]])
+    np.testing.assert_array_equal(picked, positions[[90, 3, 50, 4, 4, 7]])
+
+
+def test_decoding_threads_setting(monkeypatch):
+    from pyvista_quake import decode  # noqa: PLC0415
+
+    monkeypatch.setenv(decode.THREADS_VARIABLE, '3')
+    assert decode.threads() == 3
+    decode.set_threads(1)
+    try:
+        assert decode.threads() == 1
+    finally:
+        decode.set_threads(None)
+    monkeypatch.setenv(decode.THREADS_VARIABLE, 'many')  # not a number: the default
+    assert 1 <= decode.threads() <= 4
+    for bad in (0, -2, 1.5):
+        with pytest.raises(ValueError, match='threads must be a positive integer'):
+            decode.set_threads(bad)
+
+
+def test_a_forked_child_makes_its_own_decoding_threads(monkeypatch):
+    """Threads do not survive a fork: a child process must not submit to its parent's pool."""
+    from pyvista_quake import decode  # noqa: PLC0415
+
+    parent = decode._executor(2)
+    assert decode._executor(2) is parent
+    monkeypatch.setattr(decode.os, 'getpid', lambda: -1)
+    assert decode._executor(2) is not parent
