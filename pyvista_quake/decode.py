@@ -160,7 +160,8 @@ class FrameDecoder:
         Each thread takes a run of output rows of its own; the results of
         ``work`` come back in frame order.
         """
-        count = min(threads(), len(index) * len(self.point_vertex) // PARALLEL_FROM)
+        work_size = len(index) * len(self.point_vertex)
+        count = min(threads(), work_size // PARALLEL_FROM) if work_size >= 2 * PARALLEL_FROM else 1
         if count <= 1:
             return [work(index, run, out)]
         edges = np.linspace(0, len(index), count + 1).astype(int).tolist()
@@ -174,6 +175,13 @@ class FrameDecoder:
         """Point positions of the given frames, ``float32`` ``(frames, points, 3)``."""
         index, run = self.selection(frames)
         out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
+        if run and 0 < out.size <= SMALL:
+            # A few frames (a small model's whole animation): one gather, two broadcast operations.
+            rows = slice(index[0], index[0] + len(index))
+            packed = np.take(self.data.frame_verts[rows], self.point_vertex, axis=1)
+            np.multiply(packed[..., :3], self.data.frame_scale[rows, None, :], out=out)
+            out += self.data.frame_translate[rows, None, :]
+            return out
         self.split(self._positions_into, index, run, out)
         return out
 
@@ -210,7 +218,12 @@ class FrameDecoder:
             return self._computed(frames)
         index, run = self.selection(frames)
         out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
-        worst = max(self.split(self._normals_into, index, run, out))
+        if run and 0 < out.size <= SMALL:
+            light = np.take(self.data.frame_verts[index[0] : index[0] + len(index), :, 3], self.point_vertex, axis=1)
+            worst = int(light.max())
+            np.take(_NORMALS_256, light, axis=0, out=out)
+        else:
+            worst = max(self.split(self._normals_into, index, run, out))
         if worst < NUM_VERTEX_NORMALS:
             return out
         # Rare: indices past the table. Those vertices take the mean normal of their faces.

@@ -220,8 +220,19 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tu
 
 
 def _read_file(path: str | Path) -> bytes | mmap.mmap:
-    with open(path, 'rb') as handle:
-        size = os.fstat(handle.fileno()).st_size
+    # os.open and os.read: half the cost of a buffered file object, which small models feel.
+    handle = os.open(path, os.O_RDONLY | getattr(os, 'O_BINARY', 0))
+    try:
+        size = os.fstat(handle).st_size
         if size >= MAP_FROM_BYTES:
-            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        return handle.read()
+            return mmap.mmap(handle, 0, access=mmap.ACCESS_READ)
+        data = os.read(handle, size)
+        if len(data) == size and size:
+            return data
+        # A short read, or a file whose size the system does not know (size 0): read to the end.
+        parts = [data]
+        while chunk := os.read(handle, 1 << 20):
+            parts.append(chunk)
+        return b''.join(parts)
+    finally:
+        os.close(handle)

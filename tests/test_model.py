@@ -202,9 +202,15 @@ def test_choosing_another_skin_reaches_the_frames():
         model.skin = 5
 
 
+@pytest.mark.parametrize('small', [True, False], ids=['one-broadcast', 'in-steps'])
 @pytest.mark.parametrize('corner_st', [False, True], ids=['shared-st', 'an-st-per-corner'])
-def test_positions_and_normals_of_every_frame_from_the_spec(corner_st):
-    """Both decoding paths (few or many points per vertex) give ``v * scale + translate`` and the table normal of each point's vertex."""
+def test_positions_and_normals_of_every_frame_from_the_spec(corner_st, small, monkeypatch):
+    """Every decoding path (few or many points per vertex; a small animation at once or in steps) gives
+    ``v * scale + translate`` and the table normal of each point's vertex."""
+    from pyvista_quake import decode  # noqa: PLC0415
+
+    if not small:
+        monkeypatch.setattr(decode, 'SMALL', 0)
     rng = np.random.default_rng(7)
     frames, vertices = 5, 6
     verts = rng.integers(0, 256, (frames, vertices, 4)).astype(np.uint8)
@@ -223,6 +229,8 @@ def test_positions_and_normals_of_every_frame_from_the_spec(corner_st):
     np.testing.assert_allclose(model.positions(), expected, rtol=1e-6)
     np.testing.assert_array_equal(model.normals(), VERTEX_NORMALS[verts[:, vertex, 3]])
     np.testing.assert_array_equal(model.positions([3, 1]), model.positions()[[3, 1]])
+    np.testing.assert_array_equal(model.positions(slice(1, 3)), model.positions()[1:3])
+    np.testing.assert_array_equal(model.normals(slice(2, 5)), model.normals()[2:5])
 
 
 def test_computed_vertex_normals_are_the_area_weighted_face_normals():

@@ -57,6 +57,7 @@ ST = np.dtype([('s', '<i2'), ('t', '<i2')])  # dstvert_t
 TRIANGLE = np.dtype([('index_xyz', '<i2', (3,)), ('index_st', '<i2', (3,))])  # dtriangle_t
 FRAME_HEADER_SIZE = 40
 GLVERTEX = np.dtype([('s', '<f4'), ('t', '<f4'), ('index', '<i4')])
+GLCMD_WORD = np.dtype('<i4')  # the command list, word by word
 
 
 @functools.lru_cache(maxsize=64)
@@ -160,7 +161,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
     check = Bounds(source, len(buffer))
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    header = np.frombuffer(buffer, HEADER, 1).copy()
+    header = np.frombuffer(bytearray(buffer[: HEADER.itemsize]), HEADER)  # a writable copy
     h = dict(zip(HEADER.names, header[0].item()))
     if h['ident'] != IDENT:
         raise check.error('ident', h['ident'], f'expected {IDENT!r}')
@@ -184,40 +185,38 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
     # their buffer; what lies in the file is kept.
     in_file = max(0, (len(buffer) - h['ofs_glcmds']) // 4) if HEADER.itemsize <= h['ofs_glcmds'] <= len(buffer) else 0
     num_glcmds = min(h['num_glcmds'], in_file)
-    sizes = (SKIN.itemsize, ST.itemsize, TRIANGLE.itemsize, framesize, 4)
+    dtypes = (SKIN, ST, TRIANGLE, frame_dtype(num_xyz, framesize), GLCMD_WORD)
     counts = (h['num_skins'], num_st, num_tris, num_frames, num_glcmds)
-    for field_name, count, itemsize in zip(OFFSET_FIELDS, counts, sizes):
-        check.section(field_name, h[field_name], count, itemsize)
-        if count and h[field_name] < HEADER.itemsize:
-            raise check.error(field_name, h[field_name], f'section overlaps the {HEADER.itemsize}-byte header')
+    claimed = [(0, HEADER.itemsize)]
+    sections = []
+    for field_name, count, dtype in zip(OFFSET_FIELDS, counts, dtypes):
+        offset = h[field_name]
+        check.section(field_name, offset, count, dtype.itemsize)
+        if count:
+            if offset < HEADER.itemsize:
+                raise check.error(field_name, offset, f'section overlaps the {HEADER.itemsize}-byte header')
+            claimed.append((offset, offset + count * dtype.itemsize))
+        sections.append(np.frombuffer(buffer, dtype, count, offset if count else 0))
+    skins, st, triangles, frames, glcmds = sections
+    record = MD2File(header, skins, st, triangles, frames, glcmds, unclaimed(buffer, claimed), source)
 
-    def view(dtype, count: int, offset_field: str) -> np.ndarray:
-        return np.ndarray((count,), dtype=dtype, buffer=buffer, offset=h[offset_field] if count else 0)
-
-    record = MD2File(
-        header=header,
-        skins=view(SKIN, h['num_skins'], 'ofs_skins'),
-        st=view(ST, num_st, 'ofs_st'),
-        triangles=view(TRIANGLE, num_tris, 'ofs_tris'),
-        frames=view(frame_dtype(num_xyz, framesize), num_frames, 'ofs_frames'),
-        glcmds=view(np.dtype('<i4'), num_glcmds, 'ofs_glcmds'),
-        source=source,
-    )
-    claimed = [(0, HEADER.itemsize)] + [
-        (h[f], h[f] + c * s) for f, c, s in zip(OFFSET_FIELDS, counts, sizes) if c
-    ]
-    record.gaps = unclaimed(buffer, claimed)
-
-    check.finite('frame scale', record.frames['scale'])
-    check.finite('frame translate', record.frames['translate'])
+    # Scale and translate are the frame's first six floats: one check of both.
+    first_floats = np.ndarray((num_frames, 6), '<f4', buffer, h['ofs_frames'], (framesize, 4))
+    if not np.isfinite(first_floats).all():
+        check.finite('frame scale', frames['scale'])
+        check.finite('frame translate', frames['translate'])
+    # As unsigned, a negative index is huge: one reduction a column checks both ends.
+    largest = triangles.view(np.uint16).reshape(num_tris, 2, 3).max(axis=(0, 2))
+    if largest[0] < num_xyz and largest[1] < num_st:
+        return record
     try:
-        check.indices('index_xyz', record.triangles['index_xyz'], num_xyz)
-        check.indices('index_st', record.triangles['index_st'], num_st)
+        check.indices('index_xyz', triangles['index_xyz'], num_xyz)
+        check.indices('index_st', triangles['index_st'], num_st)
     except QuakeFormatError as error:
         # Quake II's GL renderer draws the GL commands only: with those intact the
         # file draws there, and the broken triangles are left out (see to_data).
         try:
-            commands = parse_glcmds(record.glcmds, num_xyz, check, cut=num_glcmds < h['num_glcmds'])
+            commands = parse_glcmds(glcmds, num_xyz, check, cut=num_glcmds < h['num_glcmds'])
         except QuakeFormatError:
             commands = []
         if not commands:
@@ -250,7 +249,6 @@ def to_data(record: MD2File) -> ModelData:
     index_xyz = triangles['index_xyz'].astype(np.int32)
     index_st = triangles['index_st'].astype(np.int32)
     st_pixels = record.st.view(np.int16).reshape(-1, 2)  # (s, t) pairs
-    end = max([HEADER.itemsize] + [int(h[f]) + len(a) * a.dtype.itemsize for f, a in record.sections() if len(a)])
     glcmds = record.glcmds
     num_xyz = h['num_xyz']
     return ModelData(
@@ -268,9 +266,17 @@ def to_data(record: MD2File) -> ModelData:
         triangle_st=np.take(st_pixels, index_st, axis=0).astype(np.int32),
         triangle_st_key=index_st.astype(np.int64),
         gl_commands=lambda: parse_glcmds(glcmds, num_xyz, check, cut=len(glcmds) < h['num_glcmds']),
-        trailing=b''.join(data for offset, data in record.gaps if offset >= end),
+        trailing=_trailing(record, h),
         file=record,
     )
+
+
+def _trailing(record: MD2File, h: dict) -> bytes:
+    """The bytes after the last section (none to look for when every byte belongs to a section)."""
+    if not record.gaps:
+        return b''
+    end = max([HEADER.itemsize] + [int(h[f]) + len(a) * a.dtype.itemsize for f, a in record.sections() if len(a)])
+    return b''.join(data for offset, data in record.gaps if offset >= end)
 
 
 def write(record: MD2File) -> bytes:
