@@ -183,6 +183,22 @@ def test_index_out_of_range():
         pq.load(tetra_md2(tris_st=[[0, 1, 2], [0, 3, 1], [4, 2, -1], [1, 3, 2]]))
 
 
+def test_indices_at_the_edges_of_their_range():
+    """The last index of each column loads; one past it, or a negative one, is refused -- also where the
+    count is beyond what a short holds (an index from 32768 up reads as negative)."""
+    model = pq.load(tetra_md2(tris_st=[[0, 1, 2], [0, 3, 1], [4, 2, 3], [1, 3, 2]]))  # st 4 is the last of 5
+    assert len(model.topology.point_vertex) == 5
+    with pytest.raises(pq.QuakeFormatError, match='index_st = 5'):
+        pq.load(tetra_md2(tris_st=[[0, 1, 2], [0, 3, 1], [5, 2, 3], [1, 3, 2]]))
+    many_st = np.zeros((40000, 2), int)
+    assert len(pq.load(tetra_md2(st=many_st, tris_st=[[0, 1, 2], [0, 3, 1], [32767, 2, 3], [1, 3, 2]])).topology.point_vertex) == 5
+    for negative in (-1, -32768):
+        with pytest.raises(pq.QuakeFormatError, match=f'index_st = {negative}'):
+            pq.load(tetra_md2(st=many_st, tris_st=[[0, 1, 2], [0, 3, 1], [negative, 2, 3], [1, 3, 2]]))
+    with pytest.raises(pq.QuakeFormatError, match='index_xyz = 3'):
+        pq.load(tetra_md2(verts=np.zeros((1, 3, 4), np.uint8), tris_xyz=[[0, 1, 2], [0, 3, 1], [0, 2, 1], [1, 0, 2]]))
+
+
 def test_truncated_frames():
     data = tetra_md2()
     with pytest.raises(pq.QuakeFormatError, match='ofs_frames'):

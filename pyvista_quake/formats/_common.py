@@ -64,8 +64,9 @@ class Bounds:
         """Check that every index lies in ``[0, limit)``."""
         if values.size == 0:
             return
-        # Seen as unsigned, a negative index is huge: one reduction checks both ends.
-        if int(values.view(f'u{values.itemsize}').max()) < limit:
+        # Seen as unsigned, a negative index is huge: one reduction checks both ends
+        # (against a limit no larger than the largest positive value of the type).
+        if int(values.view(f'u{values.itemsize}').max()) < min(limit, np.iinfo(values.dtype).max + 1):
             return
         bad = values[(values < 0) | (values >= limit)]
         raise self.error(field, int(bad[0]), f'index out of range 0..{limit - 1}')

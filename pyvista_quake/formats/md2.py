@@ -205,9 +205,10 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
     if not np.isfinite(first_floats).all():
         check.finite('frame scale', frames['scale'])
         check.finite('frame translate', frames['translate'])
-    # As unsigned, a negative index is huge: one reduction a column checks both ends.
-    largest = triangles.view(np.uint16).reshape(num_tris, 2, 3).max(axis=(0, 2))
-    if largest[0] < num_xyz and largest[1] < num_st:
+    # As unsigned, a negative index is huge: one comparison checks both ends of both columns.
+    # Indices are shorts: from 32768 on, an index is a negative one.
+    last = np.array((min(num_xyz, 1 << 15) - 1,) * 3 + (min(num_st, 1 << 15) - 1,) * 3, np.uint16)
+    if not (triangles.view(np.uint16).reshape(num_tris, 6) > last).any():
         return record
     try:
         check.indices('index_xyz', triangles['index_xyz'], num_xyz)
