@@ -7,7 +7,7 @@ here knows PyVista or byte layouts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -17,7 +17,6 @@ from pyvista_quake.data import ModelData
 from pyvista_quake.errors import QuakeFormatError
 
 
-@dataclass(frozen=True)
 class Topology:
     """What every frame of a model shares.
 
@@ -40,54 +39,85 @@ class Topology:
 
     """
 
-    point_vertex: np.ndarray
-    texcoords: np.ndarray
-    triangles: np.ndarray
     strips: np.ndarray | None = None
     cell_command: np.ndarray | None = None
     corner_points: np.ndarray | None = None
 
+    def __init__(
+        self,
+        point_vertex: np.ndarray,
+        texcoords: np.ndarray,
+        triangles: np.ndarray,
+        strips: np.ndarray | None = None,
+        cell_command: np.ndarray | None = None,
+        corner_points: np.ndarray | None = None,
+    ) -> None:
+        self.point_vertex = point_vertex
+        self.texcoords = texcoords
+        self.triangles = triangles
+        self.strips = strips
+        self.cell_command = cell_command
+        self.corner_points = corner_points
 
-def triangle_topology(data: ModelData, texel_centers: bool = False) -> Topology:
+
+class TriangleTopology(Topology):
     """One point per distinct (vertex, texture coordinate) pair of the file's triangles.
 
+    The points are found at once (decoding frames needs only them); the
+    cells and texture coordinates when first asked for (a mesh needs them).
     ``texel_centers`` puts texture coordinates at texel centres, ``(s + 0.5) /
     skinwidth``, as the OpenGL engines sample them (GLQuake's ``gl_mesh.c
     BuildTris``; an MD2's GL commands store them so).
     """
-    corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
-    corner_key = data.triangle_st_key.ravel()
-    keys = int(corner_key.max()) + 1
-    pair = corner_vertex * keys + corner_key
-    # np.unique, cheaper: sorting the pairs with each corner's number in the low
-    # bits costs a third of an argsort.  Corners with one key share their st, so
-    # the first corner of a pair stands for it.
-    shift = max(1, (len(pair) - 1).bit_length())
-    if data.num_vertices * keys < 1 << (62 - shift):
-        keyed = pair << shift
-        keyed |= np.arange(len(pair))
-        keyed.sort()
-        order = keyed & ((1 << shift) - 1)
-        ordered = keyed >> shift
-    else:
-        order = np.argsort(pair)
-        ordered = pair[order]
-    starts = np.empty(len(ordered), bool)
-    starts[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
-    inverse = np.empty(len(pair), np.int64)
-    inverse[order] = np.cumsum(starts) - 1
-    first = order[starts]
-    st = np.take(data.triangle_st.reshape(-1, 2), first, axis=0)
-    corners = inverse.reshape(-1, 3)
-    # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
-    triangles = corners[:, ::-1].astype(np.int32)
-    return Topology(
-        point_vertex=corner_vertex[first].astype(np.int32),
-        texcoords=texcoords(st + 0.5 if texel_centers else st, data.skin_width, data.skin_height, data.source),
-        triangles=np.ascontiguousarray(triangles),
-        corner_points=corners,
-    )
+
+    def __init__(self, data: ModelData, texel_centers: bool = False) -> None:  # noqa: D107 - the class says it
+        self._data = data
+        self._texel_centers = texel_centers
+        corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
+        corner_key = data.triangle_st_key.ravel()
+        keys = int(corner_key.max()) + 1
+        pair = corner_vertex * keys + corner_key
+        # np.unique, cheaper: sorting the pairs with each corner's number in the low
+        # bits costs a third of an argsort.  Corners with one key share their st, so
+        # the first corner of a pair stands for it.
+        shift = max(1, (len(pair) - 1).bit_length())
+        if data.num_vertices * keys < 1 << (62 - shift):
+            keyed = pair << shift
+            keyed |= np.arange(len(pair))
+            keyed.sort()
+            order = keyed & ((1 << shift) - 1)
+            ordered = keyed >> shift
+        else:
+            order = np.argsort(pair)
+            ordered = pair[order]
+        starts = np.empty(len(ordered), bool)
+        starts[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+        self._order, self._starts = order, starts
+        self._first = order[starts]
+        self.point_vertex = data.triangle_vertices.ravel()[self._first].astype(np.int32)
+
+    @cached_property
+    def corner_points(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+        inverse = np.empty(len(self._order), np.int64)
+        inverse[self._order] = np.cumsum(self._starts) - 1
+        return inverse.reshape(-1, 3)
+
+    @cached_property
+    def triangles(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+        # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
+        return self.corner_points[:, ::-1].astype(np.int32, order='C')
+
+    @cached_property
+    def texcoords(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+        data = self._data
+        st = np.take(data.triangle_st.reshape(-1, 2), self._first, axis=0)
+        return texcoords(st + 0.5 if self._texel_centers else st, data.skin_width, data.skin_height, data.source)
+
+
+def triangle_topology(data: ModelData, texel_centers: bool = False) -> Topology:
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles (see :class:`TriangleTopology`)."""
+    return TriangleTopology(data, texel_centers)
 
 
 def texcoords(st: np.ndarray, width: int, height: int, source: str = '<model>') -> np.ndarray:
