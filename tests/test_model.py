@@ -45,6 +45,27 @@ def test_load_from_path_bytes_and_file_object(tmp_path):
         pq.load(12)
 
 
+def test_a_large_file_is_mapped_and_saved_over_in_place(tmp_path, monkeypatch):
+    """Files from MAP_FROM_BYTES up are memory-mapped: they load alike, and saving over the mapped file works."""
+    import mmap  # noqa: PLC0415
+
+    from pyvista_quake import loading  # noqa: PLC0415
+
+    data = tetra_md2()
+    path = tmp_path / 'tetra.md2'
+    path.write_bytes(data)
+    monkeypatch.setattr(loading, 'MAP_FROM_BYTES', len(data))
+    assert isinstance(loading._read_file(path), mmap.mmap)
+    model = pq.load(path)
+    np.testing.assert_array_equal(model.positions(), pq.load(data).positions())
+    model.rename_frame(0, 'mapped')
+    model.save(path)
+    assert pq.load(path).frame_names[0] == 'mapped'
+    np.testing.assert_array_equal(pq.load(path).positions(), pq.load(data).positions())
+    monkeypatch.setattr(loading, 'MAP_FROM_BYTES', path.stat().st_size + 1)
+    assert loading._read_file(path) == path.read_bytes()
+
+
 def test_format_comes_from_magic_not_extension(tmp_path):
     path = tmp_path / 'really_an_mdl.md2'
     path.write_bytes(torch_mdl())
