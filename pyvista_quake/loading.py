@@ -198,7 +198,7 @@ def skin_of(model, mesh=None):
     return mesh.quake.image()
 
 
-def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[Path | None, Any]]:
+def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[str | Path | None, Any]]:
     """The bytes of a model, its name for messages, and where it lies (path, archive).
 
     A binary file object with a ``.name`` on disk counts as that path, so its
@@ -210,7 +210,7 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tu
         archive = open_archive(source)  # type: ignore[arg-type]
         return archive.read(member), f'{source}:{member}', (None, archive)
     if isinstance(source, (str, Path)):
-        return _read_file(source), str(source), (Path(source), None)
+        return _read_file(source), str(source), (source, None)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), '<bytes>', (None, None)
     if hasattr(source, 'read'):

@@ -65,7 +65,7 @@ class SkinSearch:
 
     Parameters
     ----------
-    model_path : pathlib.Path or None
+    model_path : str, pathlib.Path or None
         The model file (``None`` for a model from bytes: only search roots apply).
     search_paths : list of path
         Extra roots: folders, or PAK/PK3 files.  ``PYVISTA_QUAKE_PATH`` is added.
@@ -76,7 +76,7 @@ class SkinSearch:
 
     """
 
-    model_path: Path | None = None
+    model_path: str | Path | None = None
     search_paths: list[Path] = field(default_factory=list)
     archive: Archive | None = None
     member: str | None = None
@@ -86,8 +86,13 @@ class SkinSearch:
         self.search_paths = [Path(p) for p in self.search_paths] + [Path(p) for p in env.split(os.pathsep) if p]
 
     # -- the places ---------------------------------------------------------------------
+    @property
+    def _model_file(self) -> Path:
+        # A Path only when a skin is looked for: loading a model does not pay for one.
+        return Path(self.model_path)
+
     def _model_folder(self) -> Path | None:
-        return self.model_path.parent if self.model_path is not None and self.archive is None else None
+        return self._model_file.parent if self.model_path is not None and self.archive is None else None
 
     def _game_root(self, first: str) -> Path | None:
         """Walk up from the model's folder to a folder holding ``first`` (a name's first component)."""
@@ -191,7 +196,7 @@ class SkinSearch:
         """The model's own file name (``player.mdl``), on disk or in its archive."""
         if self.member:
             return PurePosixPath(self.member).name
-        return self.model_path.name if self.model_path is not None else None
+        return self._model_file.name if self.model_path is not None else None
 
     def find_beside_model(self) -> tuple[FoundSkin | None, list[str]]:
         """For a model that names no skin: an image with the model's own stem beside it."""
@@ -199,7 +204,7 @@ class SkinSearch:
         folder = self._model_folder()
         if folder is None or self.model_path is None:
             return None, tried
-        stem = self.model_path.stem
+        stem = self._model_file.stem
         for relative in _with_extensions(stem, keep=False):
             label, data = _read_place(folder, relative)
             tried.append(label)
