@@ -81,12 +81,18 @@ def atomic_write(path: str | Path, data: bytes, sync: bool = True) -> None:
     path = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.part', dir=path.parent)
     try:
-        with os.fdopen(handle, 'wb') as stream:
-            stream.write(data)
+        try:
+            view = memoryview(data)
+            while view:  # os.write may write less than it is given
+                view = view[os.write(handle, view) :]
             if sync:
-                stream.flush()
-                os.fsync(stream.fileno())
-        os.chmod(temporary, _mode_for(path))
+                os.fsync(handle)
+            if hasattr(os, 'fchmod'):
+                os.fchmod(handle, _mode_for(path))
+            else:  # Windows
+                os.chmod(temporary, _mode_for(path))
+        finally:
+            os.close(handle)
         os.replace(temporary, path)
     except BaseException:
         try:

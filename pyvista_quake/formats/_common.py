@@ -96,13 +96,20 @@ def unclaimed(buffer: bytes | memoryview, claimed: list[tuple[int, int]]) -> lis
 
 def place(parts: list[tuple[int, np.ndarray | bytes]], gaps: list[tuple[int, bytes]] = ()) -> bytes:
     """Lay records out at their byte offsets, over the given gap bytes (zeros elsewhere)."""
-    blobs = [(offset, data if isinstance(data, bytes) else data.tobytes()) for offset, data in parts]
-    blobs = list(gaps) + blobs
-    size = max((offset + len(data) for offset, data in blobs), default=0)
+    # Each section is copied once, straight from its records into the file's bytes.
+    raws = [(offset, np.frombuffer(data, np.uint8) if isinstance(data, bytes) else _raw(data)) for offset, data in parts]
+    raws += [(offset, np.frombuffer(data, np.uint8)) for offset, data in gaps]
+    size = max((offset + raw.size for offset, raw in raws), default=0)
     out = bytearray(size)
-    for offset, data in blobs:
-        out[offset : offset + len(data)] = data
+    view = np.frombuffer(out, np.uint8)
+    for offset, raw in raws[len(parts) :] + raws[: len(parts)]:  # the gaps first: records win an overlap
+        view[offset : offset + raw.size] = raw
     return bytes(out)
+
+
+def _raw(records: np.ndarray) -> np.ndarray:
+    """The bytes of an array of records, as ``uint8`` (a view when it is contiguous)."""
+    return np.ascontiguousarray(records).reshape(-1).view(np.uint8)
 
 
 def record_view(
