@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 
 from builders import build_md2
 from builders import tetra_md2
@@ -64,6 +65,23 @@ def test_a_large_file_is_mapped_and_saved_over_in_place(tmp_path, monkeypatch):
     np.testing.assert_array_equal(pq.load(path).positions(), pq.load(data).positions())
     monkeypatch.setattr(loading, 'MAP_FROM_BYTES', path.stat().st_size + 1)
     assert loading._read_file(path) == path.read_bytes()
+
+
+@pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='named pipes are POSIX')
+def test_a_file_of_unknown_size_is_read_to_its_end(tmp_path):
+    """A named pipe reports size 0: the model is still read whole."""
+    import threading  # noqa: PLC0415
+
+    data = tetra_md2()
+    pipe = tmp_path / 'pipe.md2'
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=pipe.write_bytes, args=(data,))
+    writer.start()
+    try:
+        model = pq.load(pipe)
+    finally:
+        writer.join()
+    np.testing.assert_array_equal(model.positions(), pq.load(data).positions())
 
 
 def test_format_comes_from_magic_not_extension(tmp_path):
