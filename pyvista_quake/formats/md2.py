@@ -238,7 +238,6 @@ def valid_triangles(record: MD2File) -> np.ndarray:
 def to_data(record: MD2File) -> ModelData:
     """The format-neutral view of an MD2's records (no copy of the frames)."""
     h = record.fields()
-    check = Bounds(record.source, 0)
     triangles = record.triangles
     valid = valid_triangles(record) if record.broken_triangles else None
     if valid is not None and not valid.all():
@@ -252,6 +251,7 @@ def to_data(record: MD2File) -> ModelData:
     st_pixels = record.st.view(np.int16).reshape(-1, 2)  # (s, t) pairs
     glcmds = record.glcmds
     num_xyz = h['num_xyz']
+    source = record.source
     return ModelData(
         format='md2',
         source=record.source,
@@ -266,7 +266,7 @@ def to_data(record: MD2File) -> ModelData:
         triangle_vertices=index_xyz,
         triangle_st=np.take(st_pixels, index_st, axis=0).astype(np.int32),
         triangle_st_key=index_st.astype(np.int64),
-        gl_commands=lambda: parse_glcmds(glcmds, num_xyz, check, cut=len(glcmds) < h['num_glcmds']),
+        gl_commands=lambda: parse_glcmds(glcmds, num_xyz, Bounds(source, 0), cut=len(glcmds) < h['num_glcmds']),
         trailing=_trailing(record, h),
         file=record,
     )
