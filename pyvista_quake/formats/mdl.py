@@ -168,7 +168,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
     check = Bounds(source, len(buffer))
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    header = np.frombuffer(buffer, HEADER, 1).copy()
+    header = np.frombuffer(bytearray(buffer[: HEADER.itemsize]), HEADER)  # a writable copy
     h = {name: header[0][name].tolist() for name in HEADER.names}
     if h['ident'] != IDENT:
         raise check.error('ident', h['ident'], f'expected {IDENT!r}')
