@@ -2,7 +2,7 @@
 
 Usage (from the repository's root; needs ``../shared/corpus`` for the full suite)::
 
-    python dev/mutants.py --seed 1 --count 40 [--tests "tests -x -q"]
+    python dev/mutants.py --seed 1 --count 40 [--tests "tests -x -q"] [--files "decode.py"]
 
 Each mutant changes one token of one line of ``pyvista_quake/`` (a comparison
 flipped, ``+``/``-`` or ``*``/``/`` swapped, an integer constant moved by one,
@@ -33,10 +33,10 @@ SWAPS = [
 NUMBER = re.compile(r'(?<![\w.])(\d+)(?![\w.])')
 
 
-def candidates() -> list[tuple[Path, int, str]]:
+def candidates(pattern: str = '*.py') -> list[tuple[Path, int, str]]:
     """Every (file, line, mutated line) of code lines (not docstrings, comments or imports)."""
     out = []
-    for path in sorted(PACKAGE.rglob('*.py')):
+    for path in sorted(PACKAGE.rglob(pattern)):
         in_doc = False
         for number, line in enumerate(path.read_text().splitlines()):
             stripped = line.strip()
@@ -62,8 +62,10 @@ def main() -> int:
     parser.add_argument('--seed', type=int, default=1)
     parser.add_argument('--count', type=int, default=40)
     parser.add_argument('--tests', default='tests -x -q -p no:warnings')
+    parser.add_argument('--files', default='*.py', help='which modules to mutate, a glob under pyvista_quake/')
     args = parser.parse_args()
-    sample = random.Random(args.seed).sample(candidates(), args.count)
+    pool = candidates(args.files)
+    sample = random.Random(args.seed).sample(pool, min(args.count, len(pool)))
     killed = 0
     for path, number, mutated in sample:
         original = path.read_text()
