@@ -165,11 +165,19 @@ class FrameDecoder:
         if count <= 1:
             return [work(index, run, out)]
         edges = np.linspace(0, len(index), count + 1).astype(int).tolist()
-        pool = _executor(count - 1)
+        shares = [(index[a:b], run, out[a:b]) for a, b in zip(edges[:-1], edges[1:])]
+        futures = []
+        try:
+            pool = _executor(count - 1)
+            for share in shares[1:]:
+                futures.append(pool.submit(work, *share))
+        except RuntimeError:
+            # No thread to be had (interpreter shutting down, a platform without
+            # threads): the shares not handed out are decoded here.
+            pass
         # The calling thread takes the first share itself rather than wait idle.
-        futures = [pool.submit(work, index[a:b], run, out[a:b]) for a, b in zip(edges[1:-1], edges[2:])]
-        first = work(index[: edges[1]], run, out[: edges[1]])
-        return [first, *(future.result() for future in futures)]
+        results = [work(*share) for share in [shares[0], *shares[1 + len(futures) :]]]
+        return [results[0], *(future.result() for future in futures), *results[1:]]
 
     def positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Point positions of the given frames, ``float32`` ``(frames, points, 3)``."""

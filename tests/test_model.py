@@ -348,3 +348,31 @@ def test_a_forked_child_makes_its_own_decoding_threads(monkeypatch):
     assert decode._executor(2) is parent
     monkeypatch.setattr(decode.os, 'getpid', lambda: -1)
     assert decode._executor(2) is not parent
+
+
+def test_decoding_falls_back_to_the_calling_thread_when_no_thread_starts(monkeypatch):
+    """At interpreter shutdown (or where threads do not exist) submitting work raises: the frames are still decoded."""
+    from pyvista_quake import decode  # noqa: PLC0415
+
+    class Refusing:
+        def __init__(self, after: int) -> None:
+            self.after = after
+
+        def submit(self, *args):
+            if self.after == 0:
+                raise RuntimeError('cannot schedule new futures after interpreter shutdown')
+            self.after -= 1
+            return decode.ThreadPoolExecutor(1).submit(*args)
+
+    verts = np.random.default_rng(3).integers(0, 162, (40, 4, 4)).astype(np.uint8)
+    model = pq.load(tetra_md2(verts=verts, names=[f'frame{i}' for i in range(40)]))
+    expected_positions, expected_normals = model.positions(), model.normals()
+    monkeypatch.setattr(decode, 'PARALLEL_FROM', 8)
+    decode.set_threads(4)
+    try:
+        for after in (0, 1, 2):
+            monkeypatch.setattr(decode, '_executor', lambda count, after=after: Refusing(after))
+            np.testing.assert_array_equal(model.positions(), expected_positions)
+            np.testing.assert_array_equal(model.normals(), expected_normals)
+    finally:
+        decode.set_threads(None)
