@@ -376,3 +376,16 @@ def test_decoding_falls_back_to_the_calling_thread_when_no_thread_starts(monkeyp
             np.testing.assert_array_equal(model.normals(), expected_normals)
     finally:
         decode.set_threads(None)
+
+
+def test_computed_normals_of_a_degenerate_triangle_fall_back_to_the_table():
+    """Vertices only a zero-area triangle uses have no face normal: they keep their table normal, never NaN."""
+    verts = np.array([[[0, 0, 0, 3], [200, 0, 0, 7], [0, 200, 0, 11], [9, 9, 9, 40], [9, 9, 9, 41], [9, 9, 9, 42]]], np.uint8)
+    tris = [[0, 1, 2], [3, 4, 5]]  # the second: three vertices at one place
+    model = pq.load(build_md2(verts, tris, tris, np.zeros((6, 2), int)), normals='computed')
+    normals = model.normals()[0]
+    vertex = model.topology.point_vertex
+    assert np.isfinite(normals).all()
+    degenerate = vertex >= 3
+    np.testing.assert_array_equal(normals[degenerate], VERTEX_NORMALS[verts[0, vertex[degenerate], 3]])
+    np.testing.assert_allclose(np.abs(normals[~degenerate][:, 2]), 1, atol=1e-6)  # the flat triangle's normal is +-z
