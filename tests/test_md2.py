@@ -93,7 +93,7 @@ def test_glcmds_stop_at_zero_word_and_accept_empty_list():
     assert len(pq.load(bytes(patched)).gl_commands) == 1
     empty = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]))
     assert empty.header['num_glcmds'] == 0 and empty.gl_commands == []
-    with pytest.raises(pq.QuakeFormatError, match='num_glcmds'):
+    with pytest.raises(pq.QuakeFormatError, match='num_glcmds = 0: the model has no OpenGL commands'):
         pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]), glcmds=True).frame(0)
 
 
@@ -266,11 +266,12 @@ def test_unterminated_skin_name_loads():
     assert pq.load(data, strict=True).skin_names == ['x' * 64]
 
 
-def test_normal_index_past_table_warns():
-    frames = np.array([[[0, 0, 0, 0], [255, 0, 0, 200], [0, 255, 0, 2], [0, 0, 255, 5]]] * 3, np.uint8)
+@pytest.mark.parametrize('index', [162, 200], ids=['first-past', 'far-past'])
+def test_normal_index_past_table_warns(index):
+    frames = np.array([[[0, 0, 0, 0], [255, 0, 0, index], [0, 255, 0, 2], [0, 0, 255, 5]]] * 3, np.uint8)
     data = tetra_md2(verts=frames)
     model = pq.load(data, strict=True)  # misdrawn, never refused: no engine checks it
-    with pytest.warns(pq.QuakeWarning, match='normal table'):
+    with pytest.warns(pq.QuakeWarning, match=f'1 vertex normals index past the 162-entry normal table \\(up to {index}\\)'):
         mesh = model.frame(0)
     normals = mesh.point_data['Normals']
     np.testing.assert_allclose(np.linalg.norm(normals, axis=1), 1, atol=1e-5)
