@@ -6,7 +6,6 @@ import os
 from pathlib import Path
 import warnings
 
-from builders import build_md2
 from builders import build_mdl
 from builders import tetra_md2
 from builders import torch_mdl
