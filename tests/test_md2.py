@@ -83,6 +83,38 @@ def test_glcmds_strips_and_fans_mesh():
     assert np.all(z[z != 0] < 0)
 
 
+def test_glcmds_without_their_zero_word_and_past_the_end():
+    """A list whose last command ends exactly at num_glcmds (no zero word) keeps that command; a list whose
+    offset lies past the end of the file holds nothing, and the model loads."""
+    verts = np.zeros((1, 3, 4), np.uint8)
+    data = build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]], glcmds=[('strip', [(0, 0, 0), (0, 0, 1), (0, 0, 2)])])
+    header = np.frombuffer(data, md2.HEADER, 1)[0]
+    assert header['num_glcmds'] == 1 + 3 * 3 + 1
+    unended = bytearray(data)
+    struct.pack_into('<i', unended, 36, 1 + 3 * 3)  # the zero word left outside the list
+    assert [len(c.vertices) for c in pq.load(bytes(unended)).gl_commands] == [3]
+    away = bytearray(data)
+    struct.pack_into('<i', away, 60, len(data) + 400)  # ofs_glcmds
+    model = pq.load(bytes(away))
+    assert model.gl_commands == [] and len(model.topology.point_vertex) == 3
+
+
+def test_write_refuses_records_that_disagree_with_their_header():
+    record = md2.parse(tetra_md2())
+    assert md2.write(record) == tetra_md2()
+    for field in ('num_tris', 'num_st', 'num_frames', 'num_skins'):
+        for change in (1, -1):
+            changed = md2.parse(tetra_md2())
+            changed.header[field] += change
+            with pytest.raises(ValueError, match=f'header {field} = '):
+                md2.write(changed)
+    commands = md2.parse(build_md2(np.zeros((1, 3, 4), np.uint8), [[0, 1, 2]], [[0, 0, 0]], [[0, 0]],
+                                   glcmds=[('fan', [(0, 0, 0), (0, 0, 1), (0, 0, 2)])]))  # fmt: skip
+    commands.header['num_glcmds'] -= 1  # fewer in the header than the records hold
+    with pytest.raises(ValueError, match='header num_glcmds = '):
+        md2.write(commands)
+
+
 def test_glcmds_stop_at_zero_word_and_accept_empty_list():
     verts = np.zeros((1, 3, 4), np.uint8)
     data = build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]], glcmds=[('strip', [(0, 0, 0), (0, 0, 1), (0, 0, 2)])])
@@ -294,3 +326,15 @@ def test_a_binary_file_saved_as_text_says_so(build):
     with pytest.raises(pq.QuakeFormatError) as plain:
         pq.load(build()[:60])  # an ordinary fault gets no such hint
     assert 'text' not in str(plain.value)
+
+
+def test_a_built_command_list_is_its_commands_and_one_zero_word(tmp_path):
+    """An MD2 written from a model without GL commands (here an MDL) gets a fresh list: a count word and three
+    words a vertex for each command, one zero word, nothing more."""
+    pq.load(torch_mdl()).save(tmp_path / 'torch.md2')
+    model = pq.load(tmp_path / 'torch.md2')
+    commands = model.gl_commands
+    assert commands and sum(len(c.vertices) - 2 for c in commands) == len(model.data.triangle_vertices)
+    assert model.header['num_glcmds'] == sum(1 + 3 * len(c.vertices) for c in commands) + 1
+    words = model.data.file.glcmds
+    assert words[-1] == 0
