@@ -42,8 +42,13 @@ def test_load_from_path_bytes_and_file_object(tmp_path):
         np.testing.assert_array_equal(model.positions(), from_path.positions())
     assert from_path.source == str(path)
     assert from_handle.source == str(path)
+    assert from_bytes.source == '<bytes>' and from_file.source == '<file>'
     with pytest.raises(TypeError):
         pq.load(12)
+    with pytest.raises(TypeError, match=r"unknown options \['frmae'\]"):
+        pq.load(data, frmae=3)
+    with pytest.raises(TypeError, match=r"unknown options \['frmae'\]"):
+        pq.load(data, skin=None, frmae=3)
 
 
 def test_a_large_file_is_mapped_and_saved_over_in_place(tmp_path, monkeypatch):
