@@ -496,6 +496,8 @@ def test_a_quake_frame_saved_keeps_its_skin_and_name(tmp_path):
     again = pq.load(tmp_path / 'again.mdl')
     np.testing.assert_array_equal(again.data.skins[0].pictures[0], picture)
     assert again.frame_names == ['torch2']
+    mesh.save(tmp_path / 'renamed.mdl', names=['lit'])  # a name given wins over the frame's own
+    assert pq.load(tmp_path / 'renamed.mdl').frame_names == ['lit']
 
 
 def test_save_in_the_other_format(tmp_path):
