@@ -34,7 +34,7 @@ PARALLEL_FROM = 1 << 15
 THREADS_VARIABLE = 'PYVISTA_QUAKE_THREADS'
 
 _threads: int | None = None
-_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool: tuple[int, int, ThreadPoolExecutor] | None = None  # (process id, threads, pool)
 
 
 def set_threads(count: int | None = None) -> None:
@@ -64,9 +64,12 @@ def threads() -> int:
 def _executor(count: int) -> ThreadPoolExecutor:
     """This process's decoding threads (a forked child makes its own: threads do not survive a fork)."""
     global _pool  # noqa: PLW0603 - one pool per process
-    if _pool is None or _pool[0] != os.getpid() or _pool[1]._max_workers < count:
-        _pool = (os.getpid(), ThreadPoolExecutor(max_workers=count, thread_name_prefix='pyvista-quake-decode'))
-    return _pool[1]
+    if _pool is not None and _pool[0] == os.getpid():
+        if _pool[1] >= count:
+            return _pool[2]
+        _pool[2].shutdown(wait=False)  # a larger one replaces it
+    _pool = (os.getpid(), count, ThreadPoolExecutor(max_workers=count, thread_name_prefix='pyvista-quake-decode'))
+    return _pool[2]
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:

@@ -350,9 +350,12 @@ def test_a_forked_child_makes_its_own_decoding_threads(monkeypatch):
     from pyvista_quake import decode  # noqa: PLC0415
 
     parent = decode._executor(2)
-    assert decode._executor(2) is parent
+    assert decode._executor(2) is parent and decode._executor(1) is parent
+    larger = decode._executor(3)  # more threads asked for: a larger pool replaces it
+    assert larger is not parent and decode._executor(2) is larger
+    assert larger.submit(sum, [1, 2]).result() == 3
     monkeypatch.setattr(decode.os, 'getpid', lambda: -1)
-    assert decode._executor(2) is not parent
+    assert decode._executor(2) is not larger
 
 
 def test_decoding_falls_back_to_the_calling_thread_when_no_thread_starts(monkeypatch):
