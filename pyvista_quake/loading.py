@@ -236,5 +236,8 @@ def _read_file(path: str | Path) -> bytes | mmap.mmap:
         while chunk := os.read(handle, 1 << 20):
             parts.append(chunk)
         return b''.join(parts)
+    except OSError as error:
+        # os.read's errors (a folder, for one) do not name the file; open()'s do.
+        raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
     finally:
         os.close(handle)

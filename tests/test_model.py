@@ -72,6 +72,12 @@ def test_a_large_file_is_mapped_and_saved_over_in_place(tmp_path, monkeypatch):
     assert loading._read_file(path) == path.read_bytes()
 
 
+def test_a_folder_given_as_a_model_names_itself_in_the_error(tmp_path):
+    with pytest.raises(OSError) as error:
+        pq.load(tmp_path)
+    assert str(tmp_path) in str(error.value)
+
+
 @pytest.mark.skipif(not hasattr(os, 'mkfifo'), reason='named pipes are POSIX')
 def test_a_file_of_unknown_size_is_read_to_its_end(tmp_path):
     """A named pipe reports size 0: the model is still read whole."""
