@@ -111,6 +111,10 @@ class FrameDecoder:
         self.data = data
         self.point_vertex = point_vertex
         self.computed_normals = computed_normals
+        # Texture seams make more points than vertices: where they make many, the
+        # arithmetic and the table lookup are done once per vertex and whole rows
+        # gathered to the points; else each point's packed bytes are gathered first.
+        self.per_vertex = len(point_vertex) > 2 * data.num_vertices
 
     def selection(self, frames: FrameSelection) -> tuple[np.ndarray, bool]:
         """Frame indices, and whether they are one run of consecutive frames."""
@@ -119,8 +123,8 @@ class FrameDecoder:
         index = frame_indices(frames, self.data.num_frames)
         return index, len(index) < 2 or bool(np.all(np.diff(index) == 1))
 
-    def scale_into(self, verts: np.ndarray, frame: np.ndarray, out: np.ndarray) -> None:
-        """``v * scale + translate`` of packed vertices into ``out``, in float32.
+    def scale_into(self, verts: np.ndarray, frame: np.ndarray | slice | int, out: np.ndarray) -> None:
+        """``v * scale + translate`` of packed vertices into ``out``, in float32; ``frame`` picks the scales.
 
         One coordinate at a time, so numpy's inner loop runs over vertices rather
         than over 3; small blocks at once, where numpy's call overhead is the cost.
@@ -189,23 +193,16 @@ class FrameDecoder:
         if run and 0 < out.size <= SMALL:
             # A few frames (a small model's whole animation): one gather, two broadcast operations.
             rows = slice(index[0], index[0] + len(index))
-            packed = np.take(self.data.frame_verts[rows], self.point_vertex, axis=1)
-            np.multiply(packed[..., :3], self.data.frame_scale[rows, None, :], out=out)
-            out += self.data.frame_translate[rows, None, :]
+            self.scale_into(np.take(self.data.frame_verts[rows], self.point_vertex, axis=1), rows, out)
             return out
         self.split(self._positions_into, index, run, out)
         return out
 
     def _positions_into(self, index: np.ndarray, run: bool, out: np.ndarray) -> None:
         point_vertex = self.point_vertex
-        # Texture seams make more points than vertices: where they make many, the
-        # arithmetic is done once per vertex and whole rows gathered to the points;
-        # else each point's 4 packed bytes are gathered as one word and scaled
-        # straight into the output, with no float temporary.
-        per_vertex = len(point_vertex) > 2 * self.data.num_vertices
         scratch = None
         for chunk, frame, verts in self.chunks(index, run):
-            if per_vertex:
+            if self.per_vertex:
                 if scratch is None:
                     scratch = np.empty((len(frame), verts.shape[1], 3), np.float32)
                 vertex_positions = scratch[: len(frame)]
@@ -214,6 +211,7 @@ class FrameDecoder:
             else:
                 if scratch is None:
                     scratch = np.empty((len(frame), len(point_vertex)), np.uint32)
+                # Each point's 4 packed bytes gathered as one word, then scaled straight into the output.
                 packed = scratch[: len(frame)]
                 np.take(_words(verts), point_vertex, axis=1, out=packed, mode='clip')
                 self.scale_into(packed.view(np.uint8).reshape(*packed.shape, 4), frame, out[chunk])
@@ -229,7 +227,7 @@ class FrameDecoder:
             return self._computed(frames)
         index, run = self.selection(frames)
         out = np.empty((len(index), len(self.point_vertex), 3), np.float32)
-        if run and 0 < out.size <= SMALL:
+        if run and 0 < out.size <= SMALL:  # as in positions(): one gather, one lookup
             light = np.take(self.data.frame_verts[index[0] : index[0] + len(index), :, 3], self.point_vertex, axis=1)
             worst = int(light.max())
             np.take(_NORMALS_256, light, axis=0, out=out)
@@ -247,12 +245,11 @@ class FrameDecoder:
     def _normals_into(self, index: np.ndarray, run: bool, out: np.ndarray) -> int:
         """Table normals into ``out``; returns the largest ``lightnormalindex`` met."""
         point_vertex = self.point_vertex
-        per_vertex = len(point_vertex) > 2 * self.data.num_vertices  # as in positions()
         scratch = None
         worst = 0
         for chunk, frame, verts in self.chunks(index, run):
             # Any byte indexes the padded table; indices past the 162 normals are repaired by the caller.
-            if per_vertex:
+            if self.per_vertex:
                 light = verts[..., 3]
                 worst = max(worst, int(light.max(initial=0)))
                 if scratch is None:
@@ -299,9 +296,8 @@ class FrameDecoder:
     def frame(self, frame: int) -> tuple[np.ndarray, np.ndarray]:
         """Points and normals of one frame: a single gather of its points' packed bytes."""
         packed = np.take(self.data.frame_verts[frame], self.point_vertex, axis=0)
-        # One frame is small: two broadcast operations, the same float32 arithmetic as scale_into.
-        points = np.multiply(packed[:, :3], np.asarray(self.data.frame_scale[frame], np.float32), dtype=np.float32)
-        points += np.asarray(self.data.frame_translate[frame], np.float32)
+        points = np.empty((len(packed), 3), np.float32)
+        self.scale_into(packed, frame, points)
         light = packed[:, 3]
         if self.computed_normals:
             normals = self._computed([frame])[0]

@@ -73,6 +73,11 @@ def frame_dtype(num_xyz: int, framesize: int) -> np.dtype:
     )
 
 
+def header_fields(header: np.ndarray) -> dict:
+    """A :data:`HEADER` record's fields by name, as Python values."""
+    return dict(zip(HEADER.names, header[0].item()))
+
+
 @dataclass
 class MD2File:
     """Every byte of an MD2, as records of the layout's dtypes.
@@ -114,7 +119,7 @@ class MD2File:
 
     def fields(self) -> dict:
         """The header's fields by name, as Python values."""
-        return dict(zip(HEADER.names, self.header[0].item()))
+        return header_fields(self.header)
 
     def sections(self) -> list[tuple[str, np.ndarray]]:
         """``(offset field, records)`` of each section, in the header's field order."""
@@ -162,7 +167,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
     header = np.frombuffer(bytearray(buffer[: HEADER.itemsize]), HEADER)  # a writable copy
-    h = dict(zip(HEADER.names, header[0].item()))
+    h = header_fields(header)
     if h['ident'] != IDENT:
         raise check.error('ident', h['ident'], f'expected {IDENT!r}')
     if h['version'] != VERSION:

@@ -87,6 +87,11 @@ class GroupRecord:
     intervals: np.ndarray  # '<f4', (numframes,)
 
 
+def header_fields(header: np.ndarray) -> dict:
+    """A :data:`HEADER` record's fields by name, as Python values (vectors as lists)."""
+    return {name: header[0][name].tolist() for name in HEADER.names}
+
+
 @dataclass
 class MDLFile:
     """Every byte of an MDL, as records of the layout's dtypes.
@@ -130,7 +135,7 @@ class MDLFile:
 
     def fields(self) -> dict:
         """The header's fields by name, as Python values (vectors as lists)."""
-        return {name: self.header[0][name].tolist() for name in HEADER.names}
+        return header_fields(self.header)
 
 
 def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
@@ -169,7 +174,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
     header = np.frombuffer(bytearray(buffer[: HEADER.itemsize]), HEADER)  # a writable copy
-    h = {name: header[0][name].tolist() for name in HEADER.names}
+    h = header_fields(header)
     if h['ident'] != IDENT:
         raise check.error('ident', h['ident'], f'expected {IDENT!r}')
     if h['version'] != VERSION:
