@@ -4,6 +4,11 @@ Run from the repository's root (needs the benchmark extras and ../shared/corpus)
 
     python -m pip install -e ".[bench]"
     python benchmarks/run.py [--rounds 15]
+    python benchmarks/run.py --models FOLDER   # the same ratios on any folder of models
+
+``--models`` measures the ratios that take a set of models (``pv.read``
+against PLY and assimp, whole animations, saving) on the ``.md2`` and ``.mdl``
+files under a folder, for models outside the corpus.
 
 Machines are noisy; ratios measured side by side in one run hold, absolute
 times do not.  Every time is the median of ``--rounds`` rounds.
@@ -31,8 +36,12 @@ CORPUS = Path(__file__).resolve().parents[2] / 'shared' / 'corpus'
 LARGEST = CORPUS / 'md2/ufoai/models/soldiers/male/body.md2'
 
 
+#: The folder whose models the set measurements use (``--models``; the corpus by default).
+MODELS = CORPUS
+
+
 def models() -> list[Path]:
-    found = sorted(p for p in CORPUS.rglob('*') if p.suffix.lower() in ('.md2', '.mdl'))
+    found = sorted(p for p in MODELS.rglob('*') if p.suffix.lower() in ('.md2', '.mdl'))
     return [p for p in found if 'malformed' not in p.name]
 
 
@@ -344,36 +353,29 @@ def versions() -> str:
     return f'Python {platform.python_version()}, {", ".join(found)}; {platform.machine()}, {platform.processor() or "cpu"}'
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--rounds', type=int, default=15)
-    args = parser.parse_args()
-    if not CORPUS.is_dir():
-        print(f'the corpus is not at {CORPUS}; nothing to measure')
-        return 1
-    warnings.simplefilter('ignore')
+def report_set(rounds: int, label: str) -> None:
+    """The measurements that take a set of models: ``pv.read`` against PLY and assimp, whole animations, saving."""
     import tempfile  # noqa: PLC0415
 
-    print(versions())
     with tempfile.TemporaryDirectory() as tmp:
-        machinery = pyvista_machinery(args.rounds, Path(tmp))
-
+        machinery = pyvista_machinery(rounds, Path(tmp))
     with tempfile.TemporaryDirectory() as tmp:
-        first = first_frame(args.rounds, Path(tmp))['rows']
+        first = first_frame(rounds, Path(tmp))['rows']
     to_ply = np.array([r[1] / r[2] for r in first])
     with_assimp = [(r[1], r[3]) for r in first if r[3] is not None]
     to_assimp = np.array([a / b for a, b in with_assimp])
-    print(f'\npv.read(f), frame 0 with its skin, {len(first)} corpus models (median of {args.rounds} reads per file):')
+    print(f'\npv.read(f), frame 0 with its skin, {len(first)} {label} models (median of {rounds} reads per file):')
     print(f'  against pv.read of the same frame saved as binary PLY: median {np.median(to_ply):.2f} x the time '
           f'(per-file ratios {to_ply.min():.2f} to {to_ply.max():.2f}; target <= 1.0)')  # fmt: skip
-    print(f'  against assimp-py -> PolyData, {len(to_assimp)} files assimp reads: median {np.median(to_assimp):.2f} x the time '
-          f'({to_assimp.min():.2f} to {to_assimp.max():.2f}; target <= 1.0)')  # fmt: skip
+    if len(to_assimp):
+        print(f'  against assimp-py -> PolyData, {len(to_assimp)} files assimp reads: median {np.median(to_assimp):.2f} x the time '
+              f'({to_assimp.min():.2f} to {to_assimp.max():.2f}; target <= 1.0)')  # fmt: skip
     print(f'  a model loaded afresh each time (load(f).frame(0), no reuse): {1e3 * np.median([r[4] for r in first]):.3f} ms median, '
           f'{np.median([r[4] / r[2] for r in first]):.2f} x the PLY read')  # fmt: skip
     print(f'  PyVista reader machinery       {1e3 * machinery:7.3f} ms a call (pv.read of an empty registered reader)')
 
-    rate = throughput(args.rounds)
-    print(f'\nWhole animations, the {rate["files"]} corpus MD2s, time for the same files (median of {args.rounds} rounds):')
+    rate = throughput(rounds)
+    print(f'\nWhole animations, the {rate["files"]} {label} MD2s, time for the same files (median of {rounds} rounds):')
     print(f'  load + positions() + normals() (mesh points)   {1e3 * rate["ours"]:8.1f} ms  ({rate["threads"]} decoding threads)')
     print(f'  numpy positions only (file vertices)           {1e3 * rate["reference"]:8.1f} ms')
     print(f'  reference time / our time                      {rate["reference"] / rate["ours"]:8.2f} x (target >= 1.0)')
@@ -381,14 +383,42 @@ def main() -> int:
           f'{rate["reference"] / rate["single"]:.2f} x')  # fmt: skip
 
     with tempfile.TemporaryDirectory() as tmp:
-        saving = save_throughput(args.rounds, Path(tmp))
-    print(f'\nSaving every frame of the {saving["files"]} corpus models ({saving["vertex_frames"]:,} vertex-frames), '
+        saving = save_throughput(rounds, Path(tmp))
+    print(f'\nSaving every frame of the {saving["files"]} {label} models ({saving["vertex_frames"]:,} vertex-frames), '
           'throughput against reading them (target >= 0.5):')  # fmt: skip
     print(f'  read: load + positions() + normals()          {1e3 * saving["read"]:8.1f} ms')
     labels = (('as_is', 'save() of the loaded model'), ('unsynced', 'the same, save(sync=False)'),
               ('given', 'every frame re-encoded, normals given'), ('computed', 'every frame re-encoded, normals computed'))  # fmt: skip
-    for key, label in labels:
-        print(f'  {label:44s}  {1e3 * saving[key]:8.1f} ms   {saving["read"] / saving[key]:6.2f} x')
+    for key, text in labels:
+        print(f'  {text:44s}  {1e3 * saving[key]:8.1f} ms   {saving["read"] / saving[key]:6.2f} x')
+
+
+def other_models(folder: Path, rounds: int) -> int:
+    """``--models``: the set measurements on the models under ``folder``."""
+    global MODELS  # noqa: PLW0603 - the one setting the measurements read
+    MODELS = folder.resolve()
+    if not models():
+        print(f'no .md2 or .mdl models under {folder}')
+        return 1
+    warnings.simplefilter('ignore')
+    print(versions())
+    report_set(rounds, f'{MODELS.name!r}')
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--rounds', type=int, default=15)
+    parser.add_argument('--models', type=Path, help='a folder of models for the set measurements, instead of the corpus')
+    args = parser.parse_args()
+    if args.models is not None:
+        return other_models(args.models, args.rounds)
+    if not CORPUS.is_dir():
+        print(f'the corpus is not at {CORPUS}; nothing to measure')
+        return 1
+    warnings.simplefilter('ignore')
+    print(versions())
+    report_set(args.rounds, 'corpus')
 
     thumbs = thumbnail_batch()
     print(f'\nThumbnails, 256 x 256, a batch of {thumbs["models"]} models (the corpus {thumbs["models"] // len(models())} times):')
