@@ -114,7 +114,7 @@ class FrameDecoder:
         # Texture seams make more points than vertices: where they make many, the
         # arithmetic and the table lookup are done once per vertex and whole rows
         # gathered to the points; else each point's packed bytes are gathered first.
-        self.per_vertex = len(point_vertex) > 2 * data.num_vertices
+        self.per_vertex = len(point_vertex) > 3 * data.num_vertices
 
     def selection(self, frames: FrameSelection) -> tuple[np.ndarray, bool]:
         """Frame indices, and whether they are one run of consecutive frames."""

@@ -262,11 +262,11 @@ def test_positions_and_normals_of_every_frame_from_the_spec(corner_st, small, mo
     if not small:
         monkeypatch.setattr(decode, 'SMALL', 0)
     rng = np.random.default_rng(7)
-    frames, vertices = 5, 6
+    frames, vertices = 5, 4
     verts = rng.integers(0, 256, (frames, vertices, 4)).astype(np.uint8)
     verts[..., 3] = rng.integers(0, 162, (frames, vertices))
-    tris = np.array([[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 5], [1, 5, 4]])
-    if corner_st:  # every corner its own texture coordinate: 15 points for 6 vertices
+    tris = np.array([[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 3, 2], [2, 1, 0]])
+    if corner_st:  # every corner its own texture coordinate: 15 points for 4 vertices
         tris_st, st = np.arange(15).reshape(5, 3), rng.integers(0, 64, (15, 2))
     else:
         tris_st, st = tris, rng.integers(0, 64, (vertices, 2))
@@ -274,7 +274,8 @@ def test_positions_and_normals_of_every_frame_from_the_spec(corner_st, small, mo
     translate = rng.uniform(-50, 50, (frames, 3)).astype(np.float32)
     model = pq.load(build_md2(verts, tris, tris_st, st, scale=scale, translate=translate))
     vertex = model.topology.point_vertex
-    assert (len(vertex) > 2 * vertices) == corner_st
+    assert (len(vertex) > 3 * vertices) == corner_st
+    assert model._decoder.per_vertex == corner_st  # each path of the decoder
     expected = verts[:, vertex, :3] * scale[:, None, :] + translate[:, None, :]
     np.testing.assert_allclose(model.positions(), expected, rtol=1e-6)
     np.testing.assert_array_equal(model.normals(), VERTEX_NORMALS[verts[:, vertex, 3]])
@@ -308,12 +309,13 @@ def test_threaded_decoding_gives_the_single_threaded_values(corner_st, monkeypat
     frames, vertices = 97, 40
     verts = rng.integers(0, 256, (frames, vertices, 4)).astype(np.uint8)
     verts[..., 3] = rng.integers(0, 162, (frames, vertices))
-    tris = np.array([[0, i, i + 1] for i in range(1, vertices - 1)])
+    tris = np.array([[0, i, i + 1] for i in range(1, vertices - 1)] + [[0, i + 1, i] for i in range(1, vertices - 1)])
     tris_st, st = (np.arange(tris.size).reshape(tris.shape), rng.integers(0, 64, (tris.size, 2))) if corner_st else (tris, rng.integers(0, 64, (vertices, 2)))
     scale = rng.uniform(0.01, 2, (frames, 3)).astype(np.float32)
     translate = rng.uniform(-50, 50, (frames, 3)).astype(np.float32)
     model = pq.load(build_md2(verts, tris, tris_st, st, scale=scale, translate=translate))
     vertex = model.topology.point_vertex
+    assert model._decoder.per_vertex == corner_st  # each path of the decoder
     # Small thresholds, so this small model takes the threaded path, with shares of unequal size.
     monkeypatch.setattr(decode, 'PARALLEL_FROM', 64)
     monkeypatch.setattr(decode, 'CHUNK', 500)
