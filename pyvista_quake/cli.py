@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 import sys
 from typing import Annotated
+from typing import Callable
 import warnings
 
 from cyclopts import App
@@ -22,6 +23,7 @@ import pyvista_quake as pq
 
 CONSOLE = Console()
 ERRORS = Console(stderr=True)
+_debug = False  # --debug: errors raise with their traceback
 
 CLI_APP = App(
     name='pyvista-quake',
@@ -35,36 +37,41 @@ CLI_APP = App(
 
 
 @CLI_APP.command
-def info(models: list[Path], /) -> int:
+def info(models: list[str], /) -> int:
     """Format, header fields, frames, animations and skins of each model.
+
+    Exit code 1 when a model cannot be read (the others are still shown).
 
     Parameters
     ----------
     models
-        Model files.
+        Model files, folders (searched recursively) or glob patterns.
     """
-    for path in models:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter('always', pq.QuakeWarning)
-            model = pq.load(path)
-            skins = _skins(model)
-        table = Table(title=f'{path}', show_header=False, title_justify='left')
-        table.add_row('format', f'{model.format.upper()} ({"Quake II" if model.format == "md2" else "Quake"})')
-        table.add_row('frames', str(len(model)))
-        table.add_row('vertices, triangles', f'{model.data.num_vertices}, {len(model.data.triangle_vertices)}')
-        table.add_row('skin size', '{} x {}'.format(*model.skin_size))
-        for key, value in model.header.items():
-            if key not in ('ident',):
-                table.add_row(key, str(value))
-        for name, clip in model.animations.items():
-            table.add_row(f'animation {name}', f'frames {clip.frames[0]}-{clip.frames[-1]} ({len(clip)}), {clip.duration:.2f} s')
-        for line in skins:
-            table.add_row('skin', line)
-        for warning in caught:
-            if 'not found; tried' not in str(warning.message):  # the skin rows say it
-                table.add_row('warning', str(warning.message))
-        CONSOLE.print(table)
-    return 0
+    return _each(models, _info)
+
+
+def _info(path: Path) -> bool:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', pq.QuakeWarning)
+        model = pq.load(path)
+        skins = _skins(model)
+    table = Table(title=f'{path}', show_header=False, title_justify='left')
+    table.add_row('format', f'{model.format.upper()} ({"Quake II" if model.format == "md2" else "Quake"})')
+    table.add_row('frames', str(len(model)))
+    table.add_row('vertices, triangles', f'{model.data.num_vertices}, {len(model.data.triangle_vertices)}')
+    table.add_row('skin size', '{} x {}'.format(*model.skin_size))
+    for key, value in model.header.items():
+        if key not in ('ident',):
+            table.add_row(key, str(value))
+    for name, clip in model.animations.items():
+        table.add_row(f'animation {name}', f'frames {clip.frames[0]}-{clip.frames[-1]} ({len(clip)}), {clip.duration:.2f} s')
+    for line in skins:
+        table.add_row('skin', line)
+    for warning in caught:
+        if 'not found; tried' not in str(warning.message):  # the skin rows say it
+            table.add_row('warning', str(warning.message))
+    CONSOLE.print(table)
+    return True
 
 
 def _skins(model: pq.QuakeModel) -> list[str]:
@@ -79,32 +86,58 @@ def _skins(model: pq.QuakeModel) -> list[str]:
 
 
 @CLI_APP.command
-def check(models: list[Path], /) -> int:
+def check(models: list[str], /) -> int:
     """Which engines would refuse, misdraw or warn about each model, and why.
 
-    Exit code 1 when an engine of the model's game refuses one of them.
+    Exit code 1 when an engine of the model's game refuses one of them, or a
+    model cannot be read at all.
 
     Parameters
     ----------
     models
-        Model files.
+        Model files, folders (searched recursively) or glob patterns.
     """
+    return _each(models, _check)
+
+
+def _check(path: Path) -> bool:
     from pyvista_quake.engines import ENGINES  # noqa: PLC0415
     from pyvista_quake.engines import verdicts  # noqa: PLC0415
 
+    found = pq.check(path)
+    fmt = 'md2' if path.read_bytes()[:4] == b'IDP2' else 'mdl'
+    table = Table(title=str(path), title_justify='left')
+    for column in ('engine', 'verdict', 'why'):
+        table.add_column(column)
     refused = False
-    for path in models:
-        found = pq.check(path)
-        fmt = 'md2' if path.read_bytes()[:4] == b'IDP2' else 'mdl'
-        table = Table(title=str(path), title_justify='left')
-        for column in ('engine', 'verdict', 'why'):
-            table.add_column(column)
-        for engine, verdict in verdicts(found, fmt).items():
-            why = '; '.join(f'{f.field} = {f.value!r}: {f.rule} ({f.where})' for f in found if f.engine == engine)
-            table.add_row(ENGINES[engine], verdict, why)
-            refused |= verdict == 'refuses'
-        CONSOLE.print(table)
-    return 1 if refused else 0
+    for engine, verdict in verdicts(found, fmt).items():
+        why = '; '.join(f'{f.field} = {f.value!r}: {f.rule} ({f.where})' for f in found if f.engine == engine)
+        table.add_row(ENGINES[engine], verdict, why)
+        refused |= verdict == 'refuses'
+    CONSOLE.print(table)
+    return not refused
+
+
+def _each(sources: list[str], work: Callable[[Path], bool]) -> int:
+    """``work`` on each model of files, folders and patterns; 1 when any failed.
+
+    A model that cannot be read is one ``error:`` line, and the others go on.
+    """
+    from pyvista_quake.batch import find_models  # noqa: PLC0415
+
+    found = [path for path, _ in find_models(sources)]
+    if not found:
+        raise ValueError(f'no models found in {", ".join(sources)}')
+    failed = False
+    for path in found:
+        try:
+            failed |= not work(path)
+        except Exception as error:  # noqa: BLE001 - one line for this model, then the next
+            if _debug:
+                raise
+            ERRORS.print(f'error: {type(error).__name__}: {_one_line(str(error))}', markup=False, highlight=False, soft_wrap=True)
+            failed = True
+    return 1 if failed else 0
 
 
 @CLI_APP.command
@@ -266,8 +299,9 @@ def main(argv: list[str] | None = None) -> int:
         Arguments; ``sys.argv[1:]`` by default.
 
     """
+    global _debug  # noqa: PLW0603 - the one setting the commands read
     tokens = list(sys.argv[1:] if argv is None else argv)
-    debug = '--debug' in tokens
+    debug = _debug = '--debug' in tokens
     tokens = [t for t in tokens if t != '--debug']
     try:
         result = CLI_APP(tokens, exit_on_error=False, print_error=False)

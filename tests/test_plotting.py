@@ -284,6 +284,24 @@ def test_cli_errors_are_one_line(small_folder):
     assert usage.returncode == 2 and 'Traceback' not in usage.stderr
 
 
+@pytest.mark.parametrize('command', ['info', 'check'])
+def test_cli_info_and_check_take_folders_and_go_on_past_a_broken_file(small_folder, command):
+    result = cli(command, '.', cwd=small_folder)
+    assert result.returncode == 1  # the broken file
+    for name in ('torch.mdl', 'models/a/tris.md2', 'models/b/tris.md2'):
+        assert name in result.stdout  # every readable model's table, also those after the broken one
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 1 and errors[0].startswith('error: QuakeFormatError') and 'broken.md2' in errors[0]
+    pattern = cli(command, 'models/*/tris.md2', cwd=small_folder)
+    assert pattern.returncode == 0 and pattern.stdout.count('tris.md2') == 2
+    debug = cli(command, '.', '--debug', cwd=small_folder)
+    assert debug.returncode != 0 and 'Traceback' in debug.stderr
+    empty = small_folder / 'empty'
+    empty.mkdir()
+    nothing = cli(command, 'empty', cwd=small_folder)
+    assert nothing.returncode == 1 and 'no models found in empty' in nothing.stderr
+
+
 def test_cli_thumbnail_batch_with_a_broken_file(small_folder, tmp_path):
     result = cli('thumbnail', '.', '-o', str(tmp_path / 'out'), '--size', '48', '--jobs', '2', cwd=small_folder)
     assert result.returncode == 1
