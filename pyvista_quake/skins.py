@@ -58,6 +58,10 @@ class FoundSkin:
     location: str
     data: bytes
 
+    def __repr__(self) -> str:
+        """Return the name, where it was found and its size (not its bytes)."""
+        return f'FoundSkin(name={self.name!r}, location={self.location!r}, {len(self.data):,} bytes)'
+
 
 @dataclass
 class SkinSearch:

@@ -70,6 +70,17 @@ def test_game_root(tmp_path):
     assert found(pq.load(model)) == str(tmp_path / 'game/models/skins/tank.pcx')
 
 
+def test_a_found_skin_shows_its_name_place_and_size_not_its_bytes(tmp_path):
+    model = write_model(tmp_path / 'game/models/monsters/tank/tris.md2', skins=['models/skins/tank.pcx'])
+    (tmp_path / 'game/models/skins').mkdir(parents=True)
+    data = encode(quadrant_image(), 'PCX')
+    (tmp_path / 'game/models/skins/tank.pcx').write_bytes(data)
+    skin = pq.load(model).skin_file(0)
+    assert skin.data == data
+    text = repr(skin)
+    assert text == f"FoundSkin(name='models/skins/tank.pcx', location={str(tmp_path / 'game/models/skins/tank.pcx')!r}, {len(data):,} bytes)"
+
+
 def test_model_folder_by_last_component(tmp_path):
     model = write_model(tmp_path / 'm/tris.md2', skins=['settings/elias1/desktop/frames/skin.png'])
     (tmp_path / 'm/skin.png').write_bytes(encode(quadrant_image()))
