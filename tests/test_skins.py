@@ -206,10 +206,15 @@ def test_broken_pak_directory(tmp_path):
 
 def test_missing_skin_warns_with_places_tried_and_mesh_loads(tmp_path):
     model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/nothing.pcx'])
-    with pytest.warns(pq.QuakeWarning, match=r'nothing\.pcx not found; tried .*nothing\.png'):
+    with pytest.warns(pq.QuakeWarning, match=r'nothing\.pcx not found; tried .*nothing\.png') as caught:
         mesh = pv.read(model)
     assert mesh.n_points == 5
     assert mesh.quake.texture is None
+    # Found while PyVista builds the mesh, inside a cached property: still the user's line.
+    assert caught[0].filename == __file__
+    with pytest.warns(pq.QuakeWarning, match='not found') as caught:
+        pq.load(model).frame(0)
+    assert caught[0].filename == __file__
 
 
 def test_broken_image_warns(tmp_path):
