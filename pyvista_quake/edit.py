@@ -31,6 +31,7 @@ from pyvista_quake.formats.tables import VERTEX_NORMALS
 from pyvista_quake.skins import ModelSkins
 from pyvista_quake.skins import image_array
 from pyvista_quake.skins import palette_indices
+from pyvista_quake.skins import resized
 from pyvista_quake.topology import Topology
 from pyvista_quake.topology import skin_pixels
 
@@ -305,6 +306,15 @@ def convert(model, format: str):
     data = model.data
     light = np.minimum(data.frame_verts[..., 3], len(VERTEX_NORMALS) - 1)
     picture = model.skin_image(0) if len(model.skins) or model.format == 'md2' else None
+    size = (data.skin_width, data.skin_height)
+    if format == 'mdl' and picture is not None:
+        if min(size) > 0:
+            # Quake II stretches a skin image of any size over the header's skin size,
+            # in whose pixels the texture coordinates count; an MDL embeds its skin at
+            # exactly that size.
+            picture = resized(picture, *size)
+        else:
+            size = (picture.shape[1], picture.shape[0])
     with np.errstate(all='ignore'):
         new, images = new_data(
             format,
@@ -312,7 +322,7 @@ def convert(model, format: str):
             VERTEX_NORMALS[light],
             data.triangle_vertices,
             data.triangle_st,
-            (data.skin_width, data.skin_height),
+            size,
             picture,
             model.frame_names,
         )

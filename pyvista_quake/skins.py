@@ -636,6 +636,16 @@ def image_array(image) -> np.ndarray:
     return array.astype(np.uint8)
 
 
+def resized(image: np.ndarray, width: int, height: int) -> np.ndarray:
+    """An image at another size: Lanczos for colours, nearest for palette indices (which do not blend)."""
+    from PIL import Image  # noqa: PLC0415 - Pillow is only needed once a skin is decoded
+
+    if image.shape[:2] == (height, width):
+        return image
+    resample = Image.Resampling.NEAREST if image.ndim == 2 else Image.Resampling.LANCZOS
+    return np.asarray(Image.fromarray(np.ascontiguousarray(image, np.uint8)).resize((width, height), resample))
+
+
 def palette_indices(image: np.ndarray, palette: np.ndarray) -> np.ndarray:
     """Nearest palette entry of each RGB(A) pixel, ``uint8`` ``(height, width)``; 2-D input is kept.
 

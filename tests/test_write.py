@@ -251,6 +251,24 @@ def test_an_md2_skin_found_beside_it_goes_into_the_converted_mdl(tmp_path):
     assert skin.shape == (64, 64, 3) and skin[:, :32].max() < 40 and skin[:, 32:].min() > 200  # through the palette
 
 
+def test_an_md2_skin_image_of_another_size_than_the_header_converts_to_mdl(tmp_path):
+    """Quake II stretches any image over the header's skin size (real models ship 640 x 200 images
+    for a 320 x 100 header): the MDL embeds it at the header's size, texture coordinates unchanged."""
+    from PIL import Image  # noqa: PLC0415
+
+    (tmp_path / 'tris.md2').write_bytes(tetra_md2(skins=[]))  # a 64 x 64 header, names no skin
+    image = np.zeros((128, 256, 3), np.uint8)  # twice as tall, four times as wide
+    image[:, 128:] = (255, 255, 255)
+    Image.fromarray(image).save(tmp_path / 'tris.png')
+    model = quiet_load(tmp_path / 'tris.md2')
+    model.save(tmp_path / 'tris.mdl')
+    mdl = pq.load(tmp_path / 'tris.mdl')
+    assert mdl.skin_size == (64, 64)
+    skin = mdl.skin_image()
+    assert skin.shape == (64, 64, 3) and skin[:, :30].max() < 40 and skin[:, 34:].min() > 200  # the halves kept
+    np.testing.assert_array_equal(mdl.data.triangle_st, model.data.triangle_st)  # each corner's skin pixel
+
+
 def test_texture_coordinates_edit_md2(tmp_path):
     model = pq.load(tetra_md2())
     mesh = model.frame(0)
