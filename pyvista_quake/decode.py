@@ -28,8 +28,9 @@ CHUNK = 1 << 18
 #: Up to this many numbers, a block is decoded in one broadcast operation, not one per coordinate.
 SMALL = 1 << 12
 #: From this many point-frames a thread, whole animations are decoded on several threads
-#: (numpy releases the GIL in its loops); below it, starting them costs more than it saves.
-PARALLEL_FROM = 1 << 15
+#: (numpy releases the GIL in its loops); below it, starting them costs more than it saves
+#: (waking a worker takes tens of microseconds: a share is a few hundred of work).
+PARALLEL_FROM = 1 << 17
 #: The environment variable that sets how many threads decode (``1``: the calling thread only).
 THREADS_VARIABLE = 'PYVISTA_QUAKE_THREADS'
 
