@@ -84,12 +84,9 @@ def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, in
     key = (int(size[0]), int(size[1]))
     plotter = _PLOTTERS.get(key)
     if plotter is None:
-        # Quiet VTK's search for a display on a machine without one (it falls back by itself).
         from pyvista_quake.plotting import internal_plotter  # noqa: PLC0415
 
-        with pv.vtk_verbosity('off'):
-            plotter = _PLOTTERS[key] = internal_plotter(key)
-            plotter.render()
+        plotter = _PLOTTERS[key] = internal_plotter(key)
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
         with warnings.catch_warnings():

@@ -411,7 +411,11 @@ def internal_plotter(size: tuple[int, int]) -> pv.Plotter:
     (so a sphinx-gallery scrape or ``pyvista.close_all`` does not pick it up)."""
     from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415
 
-    plotter = pv.Plotter(off_screen=True, window_size=list(size))
+    # Its window is made at once, with VTK quiet: without a display, VTK warns that it
+    # found none before it falls back to offscreen rendering by itself.
+    with pv.vtk_verbosity('off'):
+        plotter = pv.Plotter(off_screen=True, window_size=list(size))
+        plotter.render()
     _ALL_PLOTTERS.pop(plotter._id_name, None)
     return plotter
 
