@@ -187,7 +187,7 @@ class FrameDecoder:
         except RuntimeError:
             # No thread to be had (interpreter shutting down, a platform without
             # threads): the shares not handed out are decoded here.
-            plane += translate[frame, axis, None]
+            pass
         # The calling thread takes the first share itself rather than wait idle.
         results = [work(*share) for share in [shares[0], *shares[1 + len(futures) :]]]
         return [results[0], *(future.result() for future in futures), *results[1:]]

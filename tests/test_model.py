@@ -370,12 +370,15 @@ def test_decoding_falls_back_to_the_calling_thread_when_no_thread_starts(monkeyp
     """At interpreter shutdown (or where threads do not exist) submitting work raises: the frames are still decoded."""
     from pyvista_quake import decode  # noqa: PLC0415
 
+    refused = []
+
     class Refusing:
         def __init__(self, after: int) -> None:
             self.after = after
 
         def submit(self, *args):
             if self.after == 0:
+                refused.append(args)
                 raise RuntimeError('cannot schedule new futures after interpreter shutdown')
             self.after -= 1
             return decode.ThreadPoolExecutor(1).submit(*args)
@@ -384,6 +387,7 @@ def test_decoding_falls_back_to_the_calling_thread_when_no_thread_starts(monkeyp
     model = pq.load(tetra_md2(verts=verts, names=[f'frame{i}' for i in range(40)]))
     expected_positions, expected_normals = model.positions(), model.normals()
     monkeypatch.setattr(decode, 'PARALLEL_FROM', 8)
+    monkeypatch.setattr(decode, 'SMALL', 0)  # this small model would be decoded at once, without threads
     decode.set_threads(4)
     try:
         for after in (0, 1, 2):
@@ -392,6 +396,7 @@ def test_decoding_falls_back_to_the_calling_thread_when_no_thread_starts(monkeyp
             np.testing.assert_array_equal(model.normals(), expected_normals)
     finally:
         decode.set_threads(None)
+    assert len(refused) == 6  # each call met a refusal: after 0, 1 and 2 shares handed out
 
 
 def test_computed_normals_of_a_degenerate_triangle_fall_back_to_the_table():
