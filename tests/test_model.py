@@ -348,6 +348,10 @@ def test_decoding_threads_setting(monkeypatch):
         decode.set_threads(None)
     monkeypatch.setenv(decode.THREADS_VARIABLE, 'many')  # not a number: the default
     assert 1 <= decode.threads() <= 4
+    # The default: the processors this process may use, at most 4.
+    for processors, expected in ((1, 1), (3, 3), (16, 4)):
+        monkeypatch.setattr(decode.os, 'sched_getaffinity', lambda pid, n=processors: set(range(n)), raising=False)
+        assert decode.threads() == expected
     for bad in (0, -2, 1.5):
         with pytest.raises(ValueError, match='threads must be a positive integer'):
             decode.set_threads(bad)
