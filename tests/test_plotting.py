@@ -295,6 +295,8 @@ def test_cli_errors_are_one_line(small_folder):
     assert debug.returncode != 0 and 'Traceback' in debug.stderr
     usage = cli('no-such-command', cwd=small_folder)
     assert usage.returncode == 2 and 'Traceback' not in usage.stderr
+    assert len(usage.stderr.strip().splitlines()) == 1 and usage.stderr.startswith('error:')  # cyclopts' own panel not printed too
+    assert 'no-such-command' in usage.stderr
 
 
 @pytest.mark.parametrize('command', ['info', 'check'])
