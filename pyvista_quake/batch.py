@@ -196,10 +196,6 @@ def _run(models: list[Path], targets: list[Path], jobs: int | None, size, option
         for source, target in zip(models, targets):
             yield render_thumbnail(source, target, size, **options)
         return
-    # PyVista imports its plotting modules (and matplotlib) at the first Plotter: done here
-    # once, forked workers inherit them instead of each spending half a second on it.
-    import pyvista.plotting  # noqa: F401, PLC0415
-
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_worker_setup) as pool:
         chunk = max(1, min(4, len(models) // (8 * jobs)))  # small chunks: models differ in cost
         yield from pool.map(_render_task, [(s, t, size, options) for s, t in zip(models, targets)], chunksize=chunk)
