@@ -150,6 +150,14 @@ class ModelData:
     trailing: bytes = b''
     file: Any = None
 
+    def __repr__(self) -> str:
+        """Return a summary: the arrays and records hold the whole file (an MDL's reads as tens of kB)."""
+        skins = len(self.skins) if self.format == 'mdl' else len(self.skin_names)
+        return (
+            f'ModelData({self.format.upper()} {self.source!r}, {self.num_frames} frames, {self.num_vertices} vertices, '
+            f'{len(self.triangle_vertices)} triangles, {skins} skin{"" if skins == 1 else "s"} of {self.skin_width} x {self.skin_height})'
+        )
+
     @property
     def num_frames(self) -> int:
         """Number of frames, each picture of a frame group counted."""
