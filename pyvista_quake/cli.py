@@ -103,9 +103,11 @@ def check(models: list[str], /) -> int:
 def _check(path: Path) -> bool:
     from pyvista_quake.engines import ENGINES  # noqa: PLC0415
     from pyvista_quake.engines import verdicts  # noqa: PLC0415
+    from pyvista_quake.formats import spec_for  # noqa: PLC0415
 
     found = pq.check(path)
-    fmt = 'md2' if path.read_bytes()[:4] == b'IDP2' else 'mdl'
+    with open(path, 'rb') as handle:  # the magic bytes name the format (check() read the file whole)
+        fmt = spec_for(handle.read(4), str(path)).name
     table = Table(title=str(path), title_justify='left')
     for column in ('engine', 'verdict', 'why'):
         table.add_column(column)

@@ -11,5 +11,6 @@ from pyvista_quake.formats import mdl
 from pyvista_quake.formats._common import FORMATS
 from pyvista_quake.formats._common import parse_buffer
 from pyvista_quake.formats._common import read_buffer
+from pyvista_quake.formats._common import spec_for
 
-__all__ = ['FORMATS', 'md2', 'mdl', 'parse_buffer', 'read_buffer']
+__all__ = ['FORMATS', 'md2', 'mdl', 'parse_buffer', 'read_buffer', 'spec_for']
