@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-import sys
 
 os.environ.setdefault('VTK_DEFAULT_OPENGL_WINDOW', 'vtkEGLRenderWindow')  # render offscreen, no display
 os.environ.setdefault('MPLBACKEND', 'Agg')

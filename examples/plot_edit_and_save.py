@@ -7,8 +7,8 @@ Frames, names, frame groups, skins and texture coordinates can be changed;
 unchanged model is written back byte for byte.
 """
 
-import sys
 from pathlib import Path
+import sys
 
 import numpy as np
 

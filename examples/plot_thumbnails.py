@@ -9,9 +9,9 @@ render window per worker process and reports failures; the per-file work,
 asset library).
 """
 
+from pathlib import Path
 import shutil
 import sys
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 from PIL import Image

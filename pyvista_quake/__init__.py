@@ -7,19 +7,19 @@ format-neutral :class:`QuakeModel`, with every frame and animation.
 
 from __future__ import annotations
 
-from pyvista_quake.animation import DEFAULT_FPS
 from pyvista_quake.animation import Animation
+from pyvista_quake.batch import render_thumbnail
+from pyvista_quake.batch import thumbnails
 from pyvista_quake.engines import Finding
 from pyvista_quake.engines import check
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.errors import QuakeWarning
-from pyvista_quake.batch import render_thumbnail
-from pyvista_quake.batch import thumbnails
 from pyvista_quake.exporting import export
 from pyvista_quake.exporting import to_meshio
-from pyvista_quake.loading import LoadOptions
 from pyvista_quake.loading import load
 from pyvista_quake.model import QuakeModel
+from pyvista_quake.options import DEFAULT_FPS
+from pyvista_quake.options import LoadOptions
 from pyvista_quake.plotting import animate
 from pyvista_quake.plotting import contact_sheet
 from pyvista_quake.plotting import plot

@@ -14,6 +14,7 @@ import numpy as np
 import pyvista as pv
 
 from pyvista_quake import fields as keys
+from pyvista_quake.loading import load
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.skins import decode_image
 from pyvista_quake.skins import fullbright_mask
@@ -137,8 +138,6 @@ class QuakeAccessor:
             The same mesh, for chaining.
 
         """
-        from pyvista_quake import load  # noqa: PLC0415 - the accessor module loads lazily
-
         source = self._text(keys.SOURCE)
         if source is None:
             raise ValueError('this mesh does not name the model file it came from; load it with skin=...')

@@ -23,13 +23,10 @@ from typing import Mapping
 
 import numpy as np
 
+from pyvista_quake._warnings import warn_external
 from pyvista_quake.data import FrameGroup
 from pyvista_quake.errors import QuakeFormatError
-from pyvista_quake._warnings import warn_external
-
-#: Frames per second of a frame that has no timing of its own: Quake II's
-#: server frame is 0.1 s and Quake animates its monsters at 10 Hz.
-DEFAULT_FPS = 10.0
+from pyvista_quake.options import DEFAULT_FPS
 
 _TRAILING_DIGITS = re.compile(r'^(.*?)(\d*)$', re.DOTALL)
 

@@ -25,10 +25,9 @@ import warnings
 import pyvista as pv
 
 from pyvista_quake.decode import THREADS_VARIABLE
+from pyvista_quake.formats import model_extensions
+from pyvista_quake.plotting import internal_plotter
 from pyvista_quake.plotting import thumbnail
-
-#: Extensions of the models a folder is searched for.
-MODEL_EXTENSIONS = ('.md2', '.mdl')
 
 _PLOTTERS: dict[tuple[int, int], pv.Plotter] = {}
 
@@ -84,8 +83,6 @@ def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, in
     key = (int(size[0]), int(size[1]))
     plotter = _PLOTTERS.get(key)
     if plotter is None:
-        from pyvista_quake.plotting import internal_plotter  # noqa: PLC0415
-
         plotter = _PLOTTERS[key] = internal_plotter(key)
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +107,7 @@ def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
         text = str(source)
         path = Path(text)
         if path.is_dir():
-            found += [(p, path) for p in sorted(path.rglob('*')) if p.suffix.lower() in MODEL_EXTENSIONS and p.is_file()]
+            found += [(p, path) for p in sorted(path.rglob('*')) if p.suffix.lower() in model_extensions() and p.is_file()]
         elif glob.has_magic(text) and not path.exists():
             fixed = Path(*[part for part in itertools.takewhile(lambda part: not glob.has_magic(part), path.parts)])
             found += [(Path(p), fixed) for p in sorted(glob.glob(text, recursive=True)) if Path(p).is_file()]
@@ -164,7 +161,7 @@ def thumbnails(
     progress : bool, default: False
         Show a progress bar (rich).
     **options
-        Keywords of :func:`pyvista_quake.thumbnail` (``transparent``, ``normals``, ``skin``...).
+        Keywords of :func:`pyvista_quake.thumbnail` (``transparent``, ``lighting``, ``skin``...).
 
     Returns
     -------
@@ -207,7 +204,7 @@ def _context() -> multiprocessing.context.BaseContext:
     A forked copy of a process holding an OpenGL context is not safe: then
     workers are spawned (and a script needs the usual guard).
     """
-    from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415
+    from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415 - a private name, looked up when used
 
     if 'fork' in multiprocessing.get_all_start_methods() and not _ALL_PLOTTERS and not _PLOTTERS:
         return multiprocessing.get_context('fork')

@@ -20,6 +20,10 @@ from rich.console import Console
 from rich.table import Table
 
 import pyvista_quake as pq
+from pyvista_quake.batch import find_models
+from pyvista_quake.engines import ENGINES
+from pyvista_quake.engines import verdicts
+from pyvista_quake.formats import spec_for
 
 CONSOLE = Console()
 ERRORS = Console(stderr=True)
@@ -101,10 +105,6 @@ def check(models: list[str], /) -> int:
 
 
 def _check(path: Path) -> bool:
-    from pyvista_quake.engines import ENGINES  # noqa: PLC0415
-    from pyvista_quake.engines import verdicts  # noqa: PLC0415
-    from pyvista_quake.formats import spec_for  # noqa: PLC0415
-
     found = pq.check(path)
     with open(path, 'rb') as handle:  # the magic bytes name the format (check() read the file whole)
         fmt = spec_for(handle.read(4), str(path)).name
@@ -125,8 +125,6 @@ def _each(sources: list[str], work: Callable[[Path], bool]) -> int:
 
     A model that cannot be read is one ``error:`` line, and the others go on.
     """
-    from pyvista_quake.batch import find_models  # noqa: PLC0415
-
     found = [path for path, _ in find_models(sources)]
     if not found:
         raise ValueError(f'no models found in {", ".join(sources)}')
@@ -150,7 +148,7 @@ def view(
     frame: int | None = None,
     animation: str | None = None,
     screenshot: Path | None = None,
-    normals: str = 'auto',
+    lighting: Annotated[str, Parameter(name=['--lighting', '--normals'])] = 'auto',
 ) -> int:
     """Show a model textured in a window (or write ``--screenshot`` offscreen).
 
@@ -164,14 +162,14 @@ def view(
         Animation name.
     screenshot
         Write this PNG offscreen instead of opening a window.
-    normals
-        auto, stored or computed.
+    lighting
+        auto, stored or computed normals to light by (``--normals``, its old name, works too).
     """
     if screenshot is not None:
-        pq.thumbnail(model, screenshot, size=(800, 800), frame=frame, animation=animation, normals=normals)
+        pq.thumbnail(model, screenshot, size=(800, 800), frame=frame, animation=animation, lighting=lighting)
         CONSOLE.print(f'wrote {screenshot}')
         return 0
-    pq.plot(model, frame=frame, animation=animation, normals=normals)
+    pq.plot(model, frame=frame, animation=animation, lighting=lighting)
     return 0
 
 

@@ -16,6 +16,7 @@ from typing import Callable
 
 import numpy as np
 
+
 def cstrings(names: np.ndarray) -> list[str]:
     """Decode fixed-size, zero-terminated byte strings; what follows the first zero byte is junk."""
     # numpy's S dtype already drops trailing zero bytes; cut at the first one left.

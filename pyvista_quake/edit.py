@@ -18,6 +18,7 @@ from typing import Sequence
 import numpy as np
 import pyvista as pv
 
+from pyvista_quake import fields as keys
 from pyvista_quake.data import FrameGroup
 from pyvista_quake.data import ModelData
 from pyvista_quake.data import SkinPicture
@@ -237,9 +238,11 @@ def from_frames(
     *,
     skin: Any = None,
     names: Sequence[str] | None = None,
-    fps: float | None = None,
-):
-    """Build a model from one mesh or a sequence of meshes with the same connectivity.
+) -> tuple[ModelData, dict]:
+    """The data of a new model from one mesh or a sequence of meshes with the same connectivity.
+
+    :meth:`QuakeModel.from_frames <pyvista_quake.QuakeModel.from_frames>` makes
+    the model of it.
 
     Parameters
     ----------
@@ -254,13 +257,12 @@ def from_frames(
         carries (``mesh.quake``), else none (an MDL then gets a grey skin).
     names : sequence of str, optional
         Frame names (at most 15 bytes each); ``frame000``... by default.
-    fps : float, optional
-        The model's playback rate for animations named by frame names.
 
     Returns
     -------
-    QuakeModel
-        The new model, already encoded: what it shows is what :meth:`save` writes.
+    tuple
+        ``(data, images)``: the new model's data, already encoded (what it
+        shows is what saving writes), and the skin images an MD2 names.
 
     Raises
     ------
@@ -269,9 +271,6 @@ def from_frames(
         points, or a model the format cannot hold.
 
     """
-    from pyvista_quake.loading import LoadOptions  # noqa: PLC0415
-    from pyvista_quake.model import QuakeModel  # noqa: PLC0415 - the model imports this module
-
     if format not in FORMATS:
         raise ValueError(f'unknown format {format!r}; use one of {sorted(FORMATS)}')
     meshes = _triangle_meshes(frames)
@@ -292,20 +291,16 @@ def from_frames(
     if len(names) != len(meshes):
         raise ValueError(f'{len(meshes)} frames but {len(names)} names')
     # VTK winds anticlockwise seen from outside; the files clockwise.
-    data, images = new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names)
-    options = LoadOptions(fps=fps) if fps is not None else LoadOptions()
-    model = QuakeModel(data, options)
-    model.skins.images.update(images)
-    return model
+    return new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names)
 
 
-def convert(model, format: str):
-    """The same model in the other format (its skins converted too; MDL frame groups become plain frames)."""
-    from pyvista_quake.model import QuakeModel  # noqa: PLC0415
+def convert(data: ModelData, skins: ModelSkins, format: str) -> tuple[ModelData, dict]:
+    """The data of the same model in another format, and the skin images it names.
 
-    data = model.data
+    Its first skin is converted too; MDL frame groups become plain frames.
+    """
     light = np.minimum(data.frame_verts[..., 3], len(VERTEX_NORMALS) - 1)
-    picture = model.skin_image(0) if len(model.skins) or model.format == 'md2' else None
+    picture = skins.image(0) if len(skins) or data.format == 'md2' else None
     size = (data.skin_width, data.skin_height)
     if format == 'mdl' and picture is not None:
         if min(size) > 0:
@@ -316,19 +311,16 @@ def convert(model, format: str):
         else:
             size = (picture.shape[1], picture.shape[0])
     with np.errstate(all='ignore'):
-        new, images = new_data(
+        return new_data(
             format,
-            model.vertex_positions(),
+            FrameDecoder(data, np.arange(data.num_vertices)).vertex_positions(),
             VERTEX_NORMALS[light],
             data.triangle_vertices,
             data.triangle_st,
             size,
             picture,
-            model.frame_names,
+            data.decoded_frame_names(),
         )
-    converted = QuakeModel(new, model.options.replace(skin=0, glcmds=False))
-    converted.skins.images.update(images)
-    return converted
 
 
 def new_data(
@@ -445,8 +437,6 @@ def _triangle_meshes(frames) -> list[pv.PolyData]:
 
 def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:
     """The skin a frame read by this package carries in its field data, if any."""
-    from pyvista_quake import fields as keys  # noqa: PLC0415
-
     if keys.SKIN_PIXELS in mesh.field_data:
         return mesh.quake.palette_indices[0]
     if keys.SKIN_FILE in mesh.field_data:

@@ -24,7 +24,9 @@ from typing import Callable
 import numpy as np
 
 from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
+from pyvista_quake.sources import read_source
 
 #: Engine names and what they stand for.
 ENGINES = {
@@ -37,6 +39,9 @@ ENGINES = {
 }
 QUAKE_ENGINES = ('quake', 'glquake', 'quakespasm', 'ezquake')
 QUAKE2_ENGINES = ('quake2', 'yquake2')
+#: The engines that load each format at all.
+ENGINES_OF = {'mdl': QUAKE_ENGINES, 'md2': QUAKE2_ENGINES}
+FORMAT_NAMES = {'mdl': 'Quake (MDL) models', 'md2': 'Quake II (MD2) models'}
 
 REFUSES, MISDRAWS, WARNS = 'refuses', 'misdraws', 'warns'
 
@@ -238,9 +243,6 @@ def check(source: Any, **options: Any) -> list[Finding]:
     ...     print(finding)
 
     """
-    from pyvista_quake.formats import parse_buffer  # noqa: PLC0415
-    from pyvista_quake.loading import read_source  # noqa: PLC0415
-
     buffer, name, _ = read_source(source, options.pop('member', None))
     record = parse_buffer(buffer, name)
     return findings(record, len(buffer))
@@ -252,6 +254,10 @@ def enforce(record, size: int, strict: bool | str, source: str) -> None:
         return
     if strict is not True and strict not in ENGINES:
         raise ValueError(f'strict must be True, False or an engine name ({", ".join(ENGINES)}), not {strict!r}')
+    format = 'mdl' if hasattr(record, 'poses') else 'md2'
+    if strict is not True and strict not in ENGINES_OF[format]:
+        raise QuakeFormatError(source, 'ident', format.upper(),
+                               f'{ENGINES[strict]} cannot load {FORMAT_NAMES[format]} at all (strict)')  # fmt: skip
     for finding in findings(record, size):
         if finding.effect == REFUSES and (strict is True or finding.engine == strict):
             raise QuakeFormatError(source, finding.field, finding.value,
@@ -262,7 +268,7 @@ def verdicts(found: list[Finding], format: str) -> dict[str, str]:
     """The worst effect per engine of the format (``'md2'``/``'mdl'``): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
     order = (REFUSES, MISDRAWS, WARNS)
     out = {}
-    for engine in QUAKE2_ENGINES if format == 'md2' else QUAKE_ENGINES:
+    for engine in ENGINES_OF[format]:
         effects = [f.effect for f in found if f.engine == engine]
         out[engine] = next((e for e in order if e in effects), 'loads')
     return out

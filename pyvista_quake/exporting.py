@@ -20,22 +20,27 @@ from xml.etree import ElementTree
 
 import meshio
 import numpy as np
+from pygltflib import BufferFormat
 import pyvista as pv
 
 from pyvista_quake import fields as keys
+from pyvista_quake._files import staged
 from pyvista_quake.animation import Animation
-from pyvista_quake.loading import LoadOptions
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats import model_extensions
+from pyvista_quake.gltf import build_gltf
 from pyvista_quake.loading import load
 from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
-from pyvista_quake.saving import staged
+from pyvista_quake.model import QuakeModel
+from pyvista_quake.options import split_options
 from pyvista_quake.skins import png_bytes
 
 #: Formats whose writer is VTK's, through PyVista or directly.
 VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
 #: Formats that hold a whole animation.
 SERIES_FORMATS = ('.pvd', '.xdmf', '.glb', '.gltf')
-QUAKE_FORMATS = ('.md2', '.mdl')
+QUAKE_FORMATS = model_extensions()
 
 
 def export(
@@ -89,20 +94,17 @@ def export(
     meshio_format = _meshio_format(suffix)
     if suffix not in VTK_FORMATS + SERIES_FORMATS + QUAKE_FORMATS and meshio_format is None:
         raise ValueError(f'{path}: no writer for {suffix or "a file with no extension"!r}; see pyvista_quake.export')
-    load_options = {k: options.pop(k) for k in list(options) if k in LoadOptions.names()}
+    load_options, options = split_options(options)
     binary = bool(options.pop('binary', True))
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
     model, given = model_or_mesh(source, **load_options)
 
     if suffix in QUAKE_FORMATS:
-        from pyvista_quake.edit import from_frames  # noqa: PLC0415
-        from pyvista_quake.saving import save  # noqa: PLC0415
-
         if model is None or frame is not None or time is not None:
             chosen = given if model is None else model.pose(frame, animation, time)
-            model = from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'])
-        save(model, path)
+            model = QuakeModel.from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'])
+        model.save(path)
         return
     if suffix in SERIES_FORMATS:
         if frame is not None or time is not None:
@@ -170,7 +172,7 @@ def _write_meshio(mesh: pv.PolyData, target: Path, file_format: str) -> None:
 
 
 def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | None, binary: bool) -> None:
-    import vtk  # noqa: PLC0415
+    import vtk  # noqa: PLC0415 - the whole of VTK's Python package is heavy; only OBJ export needs it
 
     texture_name = f'{target.stem}.png'
     if suffix in ('.vtp', '.vtk'):
@@ -244,8 +246,6 @@ def _write_xdmf(model, given, clips, target: Path) -> None:
 
 
 def _write_gltf(model, given, clips, target: Path) -> None:
-    from pyvista_quake.gltf import build_gltf  # noqa: PLC0415
-
     skin = skin_of(model, given)
     if model is None:
         gltf = build_gltf([np.asarray(given.points)], [np.asarray(given.point_data['Normals'])], given, [], skin)
@@ -257,8 +257,6 @@ def _write_gltf(model, given, clips, target: Path) -> None:
     if target.suffix.lower() == '.glb':
         gltf.save_binary(str(target))
     else:
-        from pygltflib import BufferFormat  # noqa: PLC0415
-
         gltf.convert_buffers(BufferFormat.DATAURI)
         gltf.save_json(str(target))
 
@@ -271,8 +269,6 @@ def to_meshio(source: Any, frame: int = 0, **options: Any) -> meshio.Mesh:
 
     ``meshio.read("tris.md2")`` gives frame 0 this way; this function picks any frame.
     """
-    from pyvista_quake.model import QuakeModel  # noqa: PLC0415
-
     model = source if isinstance(source, QuakeModel) else load(source, **options)
     mesh = model.frame(frame)
     return meshio.Mesh(
@@ -291,17 +287,14 @@ def _meshio_read(filename) -> meshio.Mesh:
 
 
 def _meshio_write(filename, mesh: meshio.Mesh) -> None:
-    from pyvista_quake.edit import from_frames  # noqa: PLC0415
-    from pyvista_quake.saving import save  # noqa: PLC0415
-
     suffix = Path(filename).suffix.lower()
-    save(from_frames(pv.from_meshio(mesh), suffix[1:]), filename)
+    QuakeModel.from_frames(pv.from_meshio(mesh), suffix[1:]).save(filename)
 
 
 def register_meshio() -> None:
-    """Make ``meshio.read``/``meshio.write`` know ``.md2`` and ``.mdl``."""
-    for name in ('md2', 'mdl'):
-        meshio.register_format(name, [f'.{name}'], _meshio_read, {name: _meshio_write})
+    """Make ``meshio.read``/``meshio.write`` know the Quake model formats (``.md2``, ``.mdl``)."""
+    for spec in FORMATS.values():
+        meshio.register_format(spec.name, list(spec.extensions), _meshio_read, {spec.name: _meshio_write})
 
 
 register_meshio()

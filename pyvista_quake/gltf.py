@@ -16,6 +16,7 @@ import pygltflib as gl
 import pyvista as pv
 
 from pyvista_quake.animation import Animation
+from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
 
 #: Quake (x forward, y left, z up) to glTF (x left, y up, z forward): a rotation, windings kept.
@@ -140,7 +141,7 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
     # Nearest texels, repeated: the look of the games' skins.
     gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
     gltf.textures.append(gl.Texture(sampler=0, source=0))
-    cut_out = skin.ndim == 3 and skin.shape[2] == 4 and (skin[..., 3] < 255).any()
+    cut_out = has_cut_out(skin)
     gltf.materials.append(
         gl.Material(
             pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=0), metallicFactor=0.0, roughnessFactor=1.0),

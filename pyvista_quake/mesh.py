@@ -12,6 +12,7 @@ from typing import Mapping
 
 import numpy as np
 import pyvista as pv
+from vtkmodules.util.numpy_support import numpy_to_vtk
 from vtkmodules.vtkCommonCore import vtkDataArray
 from vtkmodules.vtkCommonCore import vtkDoubleArray
 from vtkmodules.vtkCommonCore import vtkFloatArray
@@ -22,7 +23,6 @@ from vtkmodules.vtkCommonCore import vtkStringArray
 from vtkmodules.vtkCommonCore import vtkUnsignedCharArray
 from vtkmodules.vtkCommonDataModel import vtkCellArray
 from vtkmodules.vtkCommonDataModel import vtkFieldData
-from vtkmodules.util.numpy_support import numpy_to_vtk
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,12 @@ from pyvista_quake.data import ModelData
 from pyvista_quake.decode import FrameDecoder
 from pyvista_quake.decode import FrameSelection
 from pyvista_quake.decode import frame_indices
-from pyvista_quake.loading import LoadOptions
 from pyvista_quake.mesh import FrameTemplate
 from pyvista_quake.mesh import build_polydata
 from pyvista_quake.mesh import frame_template
-from pyvista_quake.mesh import image_texture
 from pyvista_quake.mesh import vtk_array
+from pyvista_quake.options import LoadOptions
+from pyvista_quake.saving import save
 from pyvista_quake.skins import FoundSkin
 from pyvista_quake.skins import ModelSkins
 from pyvista_quake.skins import SkinSearch
@@ -81,11 +81,11 @@ class QuakeModel:
     def _set_data(self, data: ModelData) -> None:
         """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
         images = self.skins.images if 'skins' in self.__dict__ else {}
-        if 'data' in self.__dict__:
-            # An edited model is no longer the file's: readers that reuse loaded models forget it.
-            self.__dict__.pop('_on_change', lambda: None)()
+        # An edited model is no longer the file's (readers that reuse loaded models ask).
+        self.edited = 'data' in self.__dict__
         self.data = data
-        self.skins = ModelSkins(data, self.search, self.options.palette, self.options.external_skins, self.options.holey)
+        options = self.options
+        self.skins = ModelSkins(data, self.search, palette=options.palette, external_skins=options.external_skins, holey=options.holey)
         self.skins.images.update({k: v for k, v in images.items() if k in data.skin_names})
         for name in _DERIVED:
             self.__dict__.pop(name, None)
@@ -210,11 +210,6 @@ class QuakeModel:
     def fullbright(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
         """Mask of an MDL skin's pixels that Quake draws fullbright (indices 224-255)."""
         return self.skins.fullbright(index, picture)
-
-    def skin_texture(self, index: int = 0, picture: int = 0) -> pv.Texture | None:
-        """A skin as a :class:`pyvista.Texture`, oriented for the frames' texture coordinates."""
-        image = self.skin_image(index, picture)
-        return image_texture(image) if image is not None else None
 
     # -- geometry -------------------------------------------------------------------
     @cached_property
@@ -458,10 +453,6 @@ class QuakeModel:
             template = cache[frame] = dataclasses.replace(self._topology_template, field_data=field_data)
         return template
 
-    def frame_metadata(self, frame: int) -> dict:
-        """Field data of one frame: format, frame name, skins and header fields."""
-        return {**self.metadata, **keys.frame_fields(self.data, frame, self.frame_name(frame))}
-
     @cached_property
     def metadata(self) -> dict:
         """Field data every frame shares: format, skin names and size, header fields."""
@@ -544,15 +535,19 @@ class QuakeModel:
         the old file untouched; ``sync=False`` skips flushing it to disk first
         (see :func:`pyvista_quake.save`).
         """
-        from pyvista_quake.saving import save  # noqa: PLC0415 - saving imports the model
-
         save(self, path, sync=sync)
 
     @classmethod
-    def from_frames(cls, frames: pv.PolyData | Sequence[pv.PolyData], format: str = 'md2', **kwargs: Any) -> QuakeModel:
+    def from_frames(
+        cls, frames: pv.DataSet | Sequence[pv.DataSet], format: str = 'md2', *, fps: float | None = None, **kwargs: Any
+    ) -> QuakeModel:
         """Build a model from one PolyData or a sequence of them with the same connectivity.
 
-        See :func:`pyvista_quake.edit.from_frames` for the keywords (``skin``,
-        ``names``, ``fps``).
+        ``fps`` is the model's playback rate for animations named by frame
+        names; see :func:`pyvista_quake.edit.from_frames` for the other keywords
+        (``skin``, ``names``).
         """
-        return edit.from_frames(frames, format, **kwargs)
+        data, images = edit.from_frames(frames, format, **kwargs)
+        model = cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
+        model.skins.images.update(images)
+        return model

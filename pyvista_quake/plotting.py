@@ -1,7 +1,7 @@
 """Pictures of models: plots, thumbnails, contact sheets, GIF and MP4, right on the first try.
 
 Every picture goes through :func:`scene`: the frame textured with its skin,
-lit by normals that suit it (``normals="auto"`` computes them from the
+lit by normals that suit it (``lighting="auto"`` computes them from the
 geometry when the stored ones are constant or disagree with it, as UFO: AI's
 renderer does), a cut-out skin drawn as a mask (texels under half opacity
 are not drawn, the rest opaque), and a camera on a three-quarter front view
@@ -11,17 +11,24 @@ are not drawn, the rest opaque), and a camera on a three-quarter front view
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyvista as pv
 
+from pyvista_quake import animation as anim
 from pyvista_quake import fields as keys
+from pyvista_quake._files import atomic_write
+from pyvista_quake._files import staged
+from pyvista_quake._warnings import warn_external
 from pyvista_quake.decode import vertex_face_normals
 from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
 from pyvista_quake.mesh import image_texture
+from pyvista_quake.options import split_options
+from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
 
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
@@ -32,6 +39,23 @@ FILL = 0.92
 AGREEMENT = 0.5
 #: Texels with less alpha than this are cut out of a cut-out skin (the games' alpha test).
 ALPHA_CUTOFF = 128
+#: What ``lighting=`` takes.
+LIGHTING = ('auto', 'stored', 'computed')
+
+
+def take_lighting(options: dict[str, Any], default: str = 'auto') -> str:
+    """Pop ``lighting`` from ``options`` (or the old ``normals`` keyword, with a ``DeprecationWarning``).
+
+    ``normals`` was renamed because it shadowed the load option of that name.
+    """
+    lighting = options.pop('lighting', default)
+    if 'normals' in options:
+        warn_external("the pictures' normals= keyword is now lighting=; normals= will be the load option "
+                      '(stored or computed normals of the frames)', DeprecationWarning)  # fmt: skip
+        lighting = options.pop('normals')
+    if lighting not in LIGHTING:
+        raise ValueError(f"lighting must be 'auto', 'stored' or 'computed', not {lighting!r}")
+    return lighting
 
 
 def prepare(
@@ -39,7 +63,7 @@ def prepare(
     frame: int | None = None,
     animation: str | None = None,
     time: float | None = None,
-    normals: str = 'auto',
+    lighting: str = 'auto',
     **load_options: Any,
 ) -> tuple[pv.PolyData, np.ndarray | None]:
     """The mesh to draw and its skin image (RGB or RGBA, or ``None``).
@@ -50,21 +74,22 @@ def prepare(
         The model, or a frame read by this package.
     frame, animation, time
         Which pose, as :func:`pyvista_quake.export` chooses it.
-    normals : {'auto', 'stored', 'computed'}, default: 'auto'
-        The file's normals, normals computed from the geometry (smooth across
-        texture seams), or computed only when the stored ones are constant or
-        disagree with the geometry.
+    lighting : {'auto', 'stored', 'computed'}, default: 'auto'
+        Light by the file's normals, by normals computed from the geometry
+        (smooth across texture seams), or by computed ones only where the
+        stored ones are constant or disagree with the geometry.  (It was
+        ``normals=``, which still works, with a ``DeprecationWarning``.)
     **load_options
         Options of :func:`pyvista_quake.load` (``skin=None`` draws no skin).
 
     """
-    if normals not in ('auto', 'stored', 'computed'):
-        raise ValueError(f"normals must be 'auto', 'stored' or 'computed', not {normals!r}")
+    lighting = take_lighting({'lighting': lighting, **load_options})
+    load_options.pop('normals', None)
     model, given = model_or_mesh(source, **load_options)
     mesh = (given if model is None else model.pose(frame, animation, time)).copy(deep=False)
     skin = skin_of(model, given)
-    if normals != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
-        _light(mesh, normals == 'computed')
+    if lighting != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
+        _light(mesh, lighting == 'computed')
     return mesh, skin
 
 
@@ -94,8 +119,7 @@ def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, *
     if 'scalars' in kwargs or 'color' in kwargs:
         skin = None  # coloured by data or by one colour: no texture over it
     if skin is not None and mesh.active_texture_coordinates is not None:
-        cut_out = skin.ndim == 3 and skin.shape[2] == 4 and bool((skin[..., 3] < 255).any())
-        if cut_out:
+        if has_cut_out(skin):
             # Alpha test, as the games draw such skins: either a texel is drawn, opaque, or not at all.
             skin = skin.copy()
             skin[..., 3] = np.where(skin[..., 3] >= ALPHA_CUTOFF, 255, 0)
@@ -141,13 +165,11 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData:
     Returns the mesh the plotter draws (``add_mesh`` may have copied the one
     given): changing its points changes the picture.
     """
-    import inspect  # noqa: PLC0415
-
-    from pyvista_quake.loading import LoadOptions  # noqa: PLC0415
-
-    ours = set(inspect.signature(prepare).parameters) | set(LoadOptions.names())
-    mesh_options = {k: options.pop(k) for k in list(options) if k not in ours}
-    mesh, skin = prepare(source, **options)
+    load_options, rest = split_options(options)
+    ours = set(inspect.signature(prepare).parameters) | {'normals'}
+    mesh_options = {k: v for k, v in rest.items() if k not in ours}
+    prepare_options = {k: v for k, v in rest.items() if k in ours}
+    mesh, skin = prepare(source, **prepare_options, **load_options)
     plotter.clear_actors()
     actor = add_model(plotter, mesh, skin, **mesh_options)
     mesh = actor.mapper.dataset
@@ -164,7 +186,7 @@ def plot(
     animation: str | None = None,
     time: float | None = None,
     skin: int | None = 0,
-    normals: str = 'auto',
+    lighting: str = 'auto',
     **kwargs: Any,
 ):
     """Plot a model textured, well lit and framed, as :meth:`pyvista.DataSet.plot` would.
@@ -177,7 +199,7 @@ def plot(
         Which pose (see :func:`pyvista_quake.export`); frame 0 by default.
     skin : int or None, default: 0
         Which skin; ``None`` for none.
-    normals : {'auto', 'stored', 'computed'}, default: 'auto'
+    lighting : {'auto', 'stored', 'computed'}, default: 'auto'
         See :func:`prepare`.
     **kwargs
         ``add_mesh`` keywords (``show_edges``, ``color``...) and ``show``
@@ -189,8 +211,8 @@ def plot(
         What :meth:`pyvista.Plotter.show` returns.
 
     """
-    import inspect  # noqa: PLC0415
-
+    lighting = take_lighting({'lighting': lighting, **kwargs})
+    kwargs.pop('normals', None)
     plotter_keys = ('off_screen', 'window_size', 'notebook')
     plotter = pv.Plotter(**{k: kwargs.pop(k) for k in plotter_keys if k in kwargs})
     show_keys = set(inspect.signature(pv.Plotter.show).parameters) | {'show_axes'}
@@ -198,7 +220,7 @@ def plot(
     load_options = {'skin': skin} if not isinstance(source, pv.DataSet) else {}
     if isinstance(source, pv.DataSet) and skin is None and 'scalars' not in mesh_options:
         mesh_options.setdefault('color', 'tan')  # a frame's own skin, turned off
-    scene(plotter, source, frame=frame, animation=animation, time=time, normals=normals, **load_options, **mesh_options)
+    scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
     if kwargs.pop('show_axes', False):
         plotter.add_axes()
     return plotter.show(**kwargs)
@@ -230,7 +252,7 @@ def thumbnail(
     plotter : pyvista.Plotter, optional
         An offscreen plotter to reuse (batches pass theirs).
     **options
-        ``frame``, ``animation``, ``time``, ``normals``, ``skin`` and other
+        ``frame``, ``animation``, ``time``, ``lighting``, ``skin`` and other
         options of :func:`pyvista_quake.load`, ``add_mesh`` keywords.
 
     Returns
@@ -239,8 +261,6 @@ def thumbnail(
         The PNG written.
 
     """
-    from pyvista_quake.saving import atomic_write  # noqa: PLC0415
-
     path = Path(path)
     own = plotter is None
     if own:
@@ -281,15 +301,13 @@ def contact_sheet(
     columns : int, optional
         Cells per row; about square by default.
     **options
-        Options of :func:`pyvista_quake.load`, ``normals``.
+        Options of :func:`pyvista_quake.load`, ``lighting``.
 
     """
-    from PIL import Image  # noqa: PLC0415
+    from PIL import Image  # noqa: PLC0415 - Pillow is only needed here and for skins
     from PIL import ImageDraw  # noqa: PLC0415
 
-    from pyvista_quake.saving import atomic_write  # noqa: PLC0415
-
-    normals = options.pop('normals', 'auto')
+    lighting = take_lighting(options)
     model, _ = model_or_mesh(source, **options)
     if model is None:
         raise ValueError('a contact sheet needs a model, not one frame')
@@ -309,7 +327,7 @@ def contact_sheet(
     try:
         plotter.set_background('white')
         for k, (name, frame) in enumerate(cells):
-            scene(plotter, model, frame=frame, normals=normals)
+            scene(plotter, model, frame=frame, lighting=lighting)
             image = plotter.screenshot(None, return_img=True)
             x, y = (k % columns) * width, (k // columns) * (height + label)
             sheet.paste(Image.fromarray(image), (x, y + label))
@@ -348,7 +366,7 @@ def animate(
     size : tuple of int, default: (320, 320)
         Width and height in pixels.
     **options
-        Options of :func:`pyvista_quake.load`, ``normals``.
+        Options of :func:`pyvista_quake.load`, ``lighting``.
 
     Returns
     -------
@@ -356,13 +374,11 @@ def animate(
         The number of pictures written.
 
     """
-    from pyvista_quake import animation as anim  # noqa: PLC0415
-
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in ('.gif', '.mp4'):
         raise ValueError(f'{path}: animations are written as .gif or .mp4')
-    normals = options.pop('normals', 'auto')
+    lighting = take_lighting(options)
     model, _ = model_or_mesh(source, **options)
     if model is None:
         raise ValueError('an animation needs a model, not one frame')
@@ -375,8 +391,6 @@ def animate(
         rate = 100 / max(2, round(100 / rate))  # GIF times are whole hundredths of a second
     count = max(1, int(round(clip.duration * rate)))
     times = np.arange(count) / rate
-    from pyvista_quake.saving import staged  # noqa: PLC0415
-
     with staged(path.parent) as stage:
         plotter = internal_plotter(size)
         try:
@@ -386,7 +400,7 @@ def animate(
             else:
                 _check_movie_support()
                 plotter.open_movie(str(stage / path.name), framerate=rate)
-            mesh = scene(plotter, model, frame=0, animation=clip, normals=normals)
+            mesh = scene(plotter, model, frame=0, animation=clip, lighting=lighting)
             every = model.bounds(clip.frames)
             frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
             for t in times:
@@ -396,7 +410,7 @@ def animate(
                     # A hair past t: frame times from float32 intervals land a hair after the picture's time.
                     k, _, _ = anim.sample(clip.times, clip.duration, float(t) + 1e-6)
                     pose = model.frame(int(clip.frames[k]))
-                posed, _ = prepare(pose, normals=normals)
+                posed, _ = prepare(pose, lighting=lighting)
                 mesh.points = posed.points
                 mesh.point_data['Normals'] = posed.point_data['Normals']
                 plotter.render()
@@ -409,7 +423,7 @@ def animate(
 def internal_plotter(size: tuple[int, int]) -> pv.Plotter:
     """An offscreen plotter for the package's own pictures, not listed among the user's plotters
     (so a sphinx-gallery scrape or ``pyvista.close_all`` does not pick it up)."""
-    from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415
+    from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415 - a private name, looked up when used
 
     # Its window is made at once, with VTK quiet: without a display, VTK warns that it
     # found none before it falls back to offscreen rendering by itself.

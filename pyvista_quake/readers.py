@@ -19,9 +19,10 @@ import pyvista as pv
 
 from pyvista_quake.animation import Animation
 from pyvista_quake.errors import QuakeFormatError
-from pyvista_quake.loading import LoadOptions
-from pyvista_quake.model import QuakeModel
+from pyvista_quake.loading import load
 from pyvista_quake.mesh import vtk_array
+from pyvista_quake.model import QuakeModel
+from pyvista_quake.options import LoadOptions
 
 
 class _QuakeSource(pv.BaseVTKReader):
@@ -29,7 +30,9 @@ class _QuakeSource(pv.BaseVTKReader):
 
     def __init__(self) -> None:
         super().__init__()
-        self.options = _default_options()
+        self.options = LoadOptions()
+        #: The options as bytes, part of the model cache's key: made once per options object.
+        self.settings = _default_settings()
         self.model: QuakeModel | None = None
         self.error: QuakeFormatError | None = None
         self._animation: Animation | None = None
@@ -37,13 +40,15 @@ class _QuakeSource(pv.BaseVTKReader):
 
     def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
         """Load the model (its header and sections, no frame yet)."""
-        from pyvista_quake import load  # noqa: PLC0415 - the package imports this module's neighbours
-
         self.model, self._animation, self.error = None, None, None
         self.time_point = 0
         try:
-            key = _cache_key(self._filename, self.options)
+            key = _cache_key(self._filename, self.settings)
             self.model = _MODELS.get(key) if key is not None else None
+            if self.model is not None and self.model.edited:
+                # An edited model is no longer the file's.
+                del _MODELS[key]
+                self.model = None
             if self.model is None:
                 self.model = load(self._filename, **self.options.as_dict())
                 if key is not None:
@@ -91,41 +96,33 @@ _MODELS: OrderedDict[tuple, QuakeModel] = OrderedDict()
 MODEL_CACHE_SIZE = 32
 
 
-def _cache_key(filename: str, options: LoadOptions) -> tuple | None:
+def _cache_key(filename: str, settings: bytes | None) -> tuple | None:
+    if settings is None:
+        return None
     try:
-        settings = _settings(options)
         path = os.path.abspath(filename)
         state = os.stat(path)
         folder = os.stat(os.path.dirname(path))
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+    except OSError:
         return None
     return (path, state.st_size, state.st_mtime_ns, state.st_ino, folder.st_mtime_ns, settings)
 
 
-def _settings(options: LoadOptions) -> bytes:
-    """The options as bytes, computed once per options object (the readers replace it on a change)."""
-    cached = options.__dict__.get('_pickled')
-    if cached is None:
-        cached = pickle.dumps(sorted(options.as_dict().items(), key=lambda item: item[0]))
-        options.__dict__['_pickled'] = cached
-    return cached
+def settings_of(options: LoadOptions) -> bytes | None:
+    """The options as bytes for the model cache's key; ``None`` for options that do not pickle."""
+    try:
+        return pickle.dumps(sorted(options.as_dict().items(), key=lambda item: item[0]))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
 
 
 @functools.lru_cache(maxsize=1)
-def _default_settings() -> bytes:
-    return _settings(LoadOptions())
-
-
-def _default_options() -> LoadOptions:
-    """Default options, their cache key already computed (every reader starts from them)."""
-    options = LoadOptions()
-    options.__dict__['_pickled'] = _default_settings()
-    return options
+def _default_settings() -> bytes | None:
+    return settings_of(LoadOptions())
 
 
 def _remember(key: tuple, model: QuakeModel) -> None:
     _MODELS[key] = model
-    model.__dict__['_on_change'] = lambda: _MODELS.pop(key, None)
     _MODELS.move_to_end(key)
     while len(_MODELS) > MODEL_CACHE_SIZE:
         _MODELS.popitem(last=False)
@@ -180,6 +177,7 @@ class QuakeReader(pv.BaseReader['PolyData'], pv.TimeReader):
 
     def _reload(self, **options: Any) -> None:
         self._source.options = self._source.options.replace(**options)
+        self._source.settings = settings_of(self._source.options)
         self._update_information()
 
     # -- options: every option of load(), as an attribute (pv.read keywords set them) ----

@@ -23,12 +23,15 @@ import warnings
 
 import numpy as np
 
+from pyvista_quake import fields as keys
+from pyvista_quake._warnings import warn_external
 from pyvista_quake.archives import Archive
 from pyvista_quake.archives import is_archive
 from pyvista_quake.archives import normalise_member
 from pyvista_quake.archives import open_archive
+from pyvista_quake.engines import MF_HOLEY
+from pyvista_quake.engines import holey_mask
 from pyvista_quake.errors import QuakeFormatError
-from pyvista_quake._warnings import warn_external
 from pyvista_quake.formats.tables import FULLBRIGHT_START
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 
@@ -432,6 +435,12 @@ class ModelSkins:
     palette : str, pathlib.Path or array, optional
         Palette for MDL skins; the game's ``gfx/palette.lmp`` in the search roots,
         else Quake's own.
+    external_skins : bool, default: True
+        Prefer an MDL's replacement skin files (see :meth:`replacement`).
+    holey : bool, default: True
+        Palette index 255 transparent on an ``MF_HOLEY`` MDL.
+
+    The keywords are the :class:`~pyvista_quake.LoadOptions` of the same names.
 
     """
 
@@ -439,14 +448,15 @@ class ModelSkins:
         self,
         data,
         search: SkinSearch,
+        *,
         palette: str | Path | np.ndarray | None = None,
-        external: bool = True,
+        external_skins: bool = True,
         holey: bool = True,
     ) -> None:
         self.data = data
         self.search = search
         self._palette = palette
-        self.external = external
+        self.external_skins = external_skins
         self.holey = holey
         self._files: dict[int, FoundSkin | None] = {}
         self._external: dict[tuple[int, str], FoundSkin | None] = {}
@@ -515,8 +525,6 @@ class ModelSkins:
         ``skin_pixels`` (palette indices), ``skin_picture_shape``, ``skin_palette``
         and ``skin_times`` (end times of an animated group).
         """
-        from pyvista_quake import fields as keys  # noqa: PLC0415 - keys live beside the model
-
         out: dict = {keys.SKIN_INDEX: np.array([index], np.int32)}
         replacement = self.replacement(index)
         if replacement is not None:
@@ -566,8 +574,6 @@ class ModelSkins:
     @property
     def is_holey(self) -> bool:
         """Whether palette index 255 is drawn transparent: an MDL with ``MF_HOLEY``, as QuakeSpasm draws it."""
-        from pyvista_quake.engines import MF_HOLEY  # noqa: PLC0415
-
         return self.holey and self.data.format == 'mdl' and bool(int(self.data.header.get('flags', 0)) & MF_HOLEY)
 
     def replacement(self, index: int = 0, picture: int = 0) -> FoundSkin | None:
@@ -578,7 +584,7 @@ class ModelSkins:
         for skin 0 (``.tga``, ``.jpg``, ``.pcx`` too), ``player.mdl_0_1.png`` for
         picture 1 of a skin group.
         """
-        if not self.external or self.data.format != 'mdl':
+        if not self.external_skins or self.data.format != 'mdl':
             return None
         return self.external_map(index, '', picture)
 
@@ -610,8 +616,13 @@ def palette_image(indices: np.ndarray, palette: np.ndarray, holey: bool = False)
     rgb = np.asarray(palette, np.uint8)[indices]
     if not holey:
         return rgb
-    alpha = np.where(indices == 255, 0, 255).astype(np.uint8)
+    alpha = np.where(holey_mask(indices), 0, 255).astype(np.uint8)
     return np.dstack([rgb, alpha])
+
+
+def has_cut_out(image: np.ndarray) -> bool:
+    """Whether an image has an alpha channel with a texel below opaque: a cut-out skin (drawn alpha-tested)."""
+    return image.ndim == 3 and image.shape[2] == 4 and bool((image[..., 3] < 255).any())
 
 
 def image_array(image) -> np.ndarray:
@@ -671,7 +682,7 @@ def png_bytes(image: np.ndarray, compress_level: int = 6) -> bytes:
 
     ``compress_level`` 1 is the fastest (thumbnails), 6 Pillow's default.
     """
-    from PIL import Image  # noqa: PLC0415
+    from PIL import Image  # noqa: PLC0415 - Pillow is only needed once a skin is decoded
 
     buffer = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(image, np.uint8)).save(buffer, format='PNG', compress_level=compress_level)

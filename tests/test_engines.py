@@ -23,6 +23,8 @@ import pyvista as pv
 
 import pyvista_quake as pq
 from pyvista_quake.engines import ENGINES
+from pyvista_quake.engines import QUAKE2_ENGINES
+from pyvista_quake.engines import QUAKE_ENGINES
 from pyvista_quake.engines import verdicts
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 
@@ -148,10 +150,21 @@ def test_strict_takes_an_engine_name():
         if engine == 'quake':
             with pytest.raises(pq.QuakeFormatError, match='WinQuake'):
                 pq.load(data, strict=engine)
-        else:
+        elif engine in QUAKE_ENGINES:
             pq.load(data, strict=engine)
     with pytest.raises(ValueError, match='engine name'):
         pq.load(data, strict='doom')
+
+
+@pytest.mark.parametrize(('builder', 'engines', 'format'), [(torch_mdl, QUAKE2_ENGINES, 'Quake \\(MDL\\)'),
+                                                            (tetra_md2, QUAKE_ENGINES, 'Quake II \\(MD2\\)')])  # fmt: skip
+def test_strict_with_an_engine_that_cannot_load_the_format_raises(builder, engines, format):
+    data = builder()
+    for engine in engines:
+        with pytest.raises(pq.QuakeFormatError, match=f'{ENGINES[engine].split(" (")[0]}.*cannot load {format}') as caught:
+            pq.load(data, strict=engine)
+        assert caught.value.field == 'ident'
+    pq.load(data, strict=True)  # any engine: the ones that load the format
 
 
 def test_findings_name_engine_rule_and_function():

@@ -283,7 +283,8 @@ def test_strict_refuses_what_the_engine_refuses(fields, field, engine):
         pq.load(data, strict=True)
     with pytest.raises(pq.QuakeFormatError, match=field):
         pq.load(data, strict=engine)
-    pq.load(data, strict='quake')  # a Quake 1 engine has nothing to say about an MD2
+    with pytest.raises(pq.QuakeFormatError, match='cannot load Quake II'):
+        pq.load(data, strict='quake')  # a Quake 1 engine cannot load an MD2 at all
 
 
 def test_limits_no_quake2_loader_checks_are_not_refused():

@@ -55,7 +55,7 @@ def test_a_large_file_is_mapped_and_saved_over_in_place(tmp_path, monkeypatch):
     """Files from MAP_FROM_BYTES up are memory-mapped: they load alike, and saving over the mapped file works."""
     import mmap  # noqa: PLC0415
 
-    from pyvista_quake import loading  # noqa: PLC0415
+    from pyvista_quake import sources as loading  # noqa: PLC0415
 
     data = tetra_md2()
     path = tmp_path / 'tetra.md2'

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyvista as pv
 
+from pyvista_quake.model import QuakeModel
+
 
 def synthetic_model(format: str = 'md2', frames: int = 8):
     """A textured, animated model made on the spot: a creature that breathes and turns its head.
@@ -22,8 +24,6 @@ def synthetic_model(format: str = 'md2', frames: int = 8):
         The model, not saved anywhere (``model.save(path)`` writes it).
 
     """
-    from pyvista_quake.model import QuakeModel  # noqa: PLC0415
-
     body = pv.Sphere(radius=12, center=(0, 0, 20), theta_resolution=24, phi_resolution=16)
     head = pv.Sphere(radius=6, center=(10, 0, 34), theta_resolution=16, phi_resolution=12)
     base = (body + head).triangulate().clean()

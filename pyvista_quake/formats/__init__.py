@@ -9,8 +9,10 @@ from __future__ import annotations
 from pyvista_quake.formats import md2
 from pyvista_quake.formats import mdl
 from pyvista_quake.formats._common import FORMATS
+from pyvista_quake.formats._common import format_for_path
+from pyvista_quake.formats._common import model_extensions
 from pyvista_quake.formats._common import parse_buffer
 from pyvista_quake.formats._common import read_buffer
 from pyvista_quake.formats._common import spec_for
 
-__all__ = ['FORMATS', 'md2', 'mdl', 'parse_buffer', 'read_buffer', 'spec_for']
+__all__ = ['FORMATS', 'format_for_path', 'model_extensions', 'md2', 'mdl', 'parse_buffer', 'read_buffer', 'spec_for']

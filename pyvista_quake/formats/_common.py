@@ -149,10 +149,9 @@ class FormatSpec:
         File extensions, lower case with the dot.
     parse : callable
         ``parse(buffer, source) -> record``: every byte, as the format's records.
-    read : callable
-        ``read(buffer, source) -> ModelData``.
     write : callable
-        ``write(data: ModelData) -> bytes``: the file of a model.
+        ``write(record) -> bytes``: the file of a format's records (the
+        inverse of ``parse``: an unchanged record gives its file back).
     encode : callable
         ``encode(data: ModelData, base=None) -> record``: the records of a
         changed model, keeping what is unchanged from the ``base`` records.
@@ -168,7 +167,6 @@ class FormatSpec:
     magic: bytes
     extensions: tuple[str, ...]
     parse: Callable[..., object]
-    read: Callable[..., ModelData]
     write: Callable[..., bytes]
     encode: Callable[..., object]
     quantize: Callable[..., tuple]
@@ -181,6 +179,11 @@ FORMATS: dict[str, FormatSpec] = {}
 def register_format(name: str, magic: bytes, extensions: tuple[str, ...], **functions: Callable) -> None:
     """Make a format known to :func:`read_buffer` by its magic bytes, and to the writers by its extensions."""
     FORMATS[name] = FormatSpec(name, magic, extensions, **functions)
+
+
+def model_extensions() -> tuple[str, ...]:
+    """Every registered format's file extensions, lower case with the dot."""
+    return tuple(e for spec in FORMATS.values() for e in spec.extensions)
 
 
 def format_for_path(path: str) -> FormatSpec:
@@ -235,37 +238,27 @@ def spec_for(buffer: bytes | memoryview, source: str) -> FormatSpec:
     raise QuakeFormatError(source, 'ident', head, f'not a Quake model; expected one of {known}')
 
 
-def parse_buffer(buffer: bytes | memoryview, source: str):
-    """Parse a model's bytes into its format's records (the format chosen by magic bytes)."""
-    return _parse(spec_for(buffer, source), buffer, source)
+def parse_buffer(buffer: bytes | memoryview, source: str, spec: FormatSpec | None = None):
+    """Parse a model's bytes into its format's records.
+
+    The format is ``spec``, or the one the magic bytes name.
+    """
+    return _parse(spec if spec is not None else spec_for(buffer, source), buffer, source)
 
 
-def read_buffer(buffer: bytes | memoryview, source: str, *, strict: bool | str = False) -> ModelData:
-    """Parse a model from its bytes, choosing the format by its magic bytes.
+def read_buffer(buffer: bytes | memoryview, source: str) -> ModelData:
+    """Parse a model from its bytes into format-neutral data, the format chosen by its magic bytes.
 
-    Parameters
-    ----------
-    buffer : bytes or memoryview
-        The whole file.
-    source : str
-        Its name, for messages.
-    strict : bool or str, default: False
-        An engine name (see :data:`pyvista_quake.engines.ENGINES`): raise for
-        what that engine refuses; ``True``: for what any engine refuses.
+    The engines' limits are not applied here (``strict`` is :func:`pyvista_quake.load`'s).
 
     Raises
     ------
     QuakeFormatError
-        If the file is malformed beyond what any engine draws, is another
-        format, or (with ``strict``) an engine refuses it.
+        If the file is malformed beyond what any engine draws, or is another format.
 
     """
-    from pyvista_quake.engines import enforce  # noqa: PLC0415 - the engines' rules use the records
-
     spec = spec_for(buffer, source)
-    record = _parse(spec, buffer, source)
-    enforce(record, len(buffer), strict, source)
-    return spec.decode(record)
+    return spec.decode(_parse(spec, buffer, source))
 
 
 #: What a binary file saved as UTF-8 text holds where bytes were not valid text (U+FFFD).

@@ -105,7 +105,7 @@ def _candidates() -> tuple[np.ndarray, int]:
         axis, sign = divmod(face, 2)
         sign = -1.0 if sign else 1.0
 
-        def direction(u, v):
+        def direction(u, v, axis=axis, sign=sign):  # bound now: called only in this pass of the loop
             d = np.zeros(np.broadcast(u, v).shape + (3,))
             d[..., axis] = sign
             d[..., (axis + 1) % 3] = u

@@ -13,9 +13,9 @@ import functools
 
 import numpy as np
 
+from pyvista_quake._warnings import warn_external
 from pyvista_quake.data import GLCommand
 from pyvista_quake.data import ModelData
-from pyvista_quake._warnings import warn_external
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
@@ -469,4 +469,4 @@ def _fits(name: str, value: int, dtype, source: str) -> None:
         raise ValueError(f'{source}: {name} {value} does not fit the MD2 format ({np.dtype(dtype).name} on disk)')
 
 
-register_format('md2', IDENT, ('.md2',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data)
+register_format('md2', IDENT, ('.md2',), parse=parse, write=write, encode=encode, quantize=quantize, decode=to_data)

@@ -596,4 +596,4 @@ def _same_triangles(base: MDLFile, tv: np.ndarray, st: np.ndarray, width: int) -
     return bool(np.array_equal(base_st, st))
 
 
-register_format('mdl', IDENT, ('.mdl',), parse=parse, read=read, write=write, encode=encode, quantize=quantize, decode=to_data)
+register_format('mdl', IDENT, ('.mdl',), parse=parse, write=write, encode=encode, quantize=quantize, decode=to_data)

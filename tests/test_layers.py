@@ -1,0 +1,84 @@
+"""The package's layers: imports go one way, as pyproject.toml's import-linter contracts say.
+
+CI runs these through the test command, so a change that breaks the layering
+(or the code style ruff is configured to) turns the run red.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+import shutil
+import subprocess
+import sys
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if found is None:
+        pytest.fail(f'{name} is not installed: python -m pip install -e ".[test]"')
+    return found
+
+
+def test_import_contracts_are_kept():
+    result = subprocess.run([_tool('lint-imports'), '--no-cache'], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert 'BROKEN' not in result.stdout and ' kept, 0 broken' in result.stdout
+
+
+def test_ruff_finds_nothing():
+    result = subprocess.run([_tool('ruff'), 'check', '--no-cache', '.'], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_import_cycle_among_the_modules():
+    """Counting imports inside functions too: no module reaches back to one that imports it."""
+    graph = grimp.build_graph('pyvista_quake')
+    cycles = []
+    for module in sorted(graph.modules):
+        for imported in graph.find_modules_directly_imported_by(module):
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            if back is not None:
+                cycles.append((module, *back))
+    assert cycles == []
+
+
+def test_no_deferred_import_of_the_package_itself():
+    """A deferred import is for a heavy or optional third-party package, never to dodge a cycle."""
+    graph = grimp.build_graph('pyvista_quake')
+    deferred = []
+    for module in sorted(graph.modules):
+        lines = Path(importlib.util.find_spec(module).origin).read_text(encoding='utf-8').splitlines()
+        for imported in graph.find_modules_directly_imported_by(module):
+            for detail in graph.get_import_details(importer=module, imported=imported):
+                if lines[detail['line_number'] - 1][:1].isspace():  # indented: inside a function or class
+                    deferred.append((module, imported, detail['line_number']))
+    assert deferred == []
+
+
+def test_the_deferred_import_check_sees_an_indented_import(tmp_path, monkeypatch):
+    package = tmp_path / 'layered_probe'
+    package.mkdir()
+    (package / '__init__.py').write_text('')
+    (package / 'low.py').write_text('X = 1\n')
+    (package / 'high.py').write_text('def f():\n    from layered_probe import low\n    return low.X\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = grimp.build_graph('layered_probe', cache_dir=None)
+    (detail,) = graph.get_import_details(importer='layered_probe.high', imported='layered_probe.low')
+    line = (package / 'high.py').read_text().splitlines()[detail['line_number'] - 1]
+    assert line[:1].isspace()
+
+
+def test_the_formats_import_neither_pyvista_nor_vtk():
+    graph = grimp.build_graph('pyvista_quake', include_external_packages=True)
+    formats = {m for m in graph.modules if m.startswith('pyvista_quake.formats')}
+    reached = set().union(*(graph.find_upstream_modules(m) for m in formats))
+    assert not {m for m in reached if m.split('.')[0] in ('pyvista', 'vtk', 'vtkmodules')}
+    assert {m for m in reached if m.startswith('pyvista_quake')} <= {
+        'pyvista_quake.data', 'pyvista_quake.errors', 'pyvista_quake._warnings',
+    } | formats  # fmt: skip
