@@ -146,7 +146,7 @@ class QuakeAccessor:
             if name in self._mesh.field_data:
                 del self._mesh.field_data[name]
         if model.skin is not None:
-            for key, value in model.skin_fields(model.skin).items():
+            for key, value in model.skin_field_data(model.skin).items():
                 self._mesh.field_data[key] = value
         self.__dict__.pop('_pictures', None)
         return self._mesh

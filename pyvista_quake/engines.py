@@ -176,7 +176,7 @@ MD2_RULES = (
 
 
 def _mdl_facts(record, size: int) -> dict:
-    h = record.fields()
+    h = record.header_fields()
     intervals = [g.intervals for g in record.groups]
     skin_times = [s.times for s in record.skins if s.times is not None]
     return {
@@ -191,7 +191,7 @@ def _mdl_facts(record, size: int) -> dict:
 
 
 def _md2_facts(record, size: int) -> dict:
-    h = record.fields()
+    h = record.header_fields()
     words = record.glcmds
     return {
         **h,

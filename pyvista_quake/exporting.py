@@ -134,7 +134,7 @@ def export(
 
 
 def _clips(model, animation: str | None) -> list[Animation]:
-    """What a series holds: one animation, or every frame (and, for glTF, every animation)."""
+    """What a series holds: the one animation asked for, or every frame as one (glTF then takes every animation)."""
     return [model.animation(animation)]
 
 

@@ -22,7 +22,7 @@ SKIN_NAMES = 'skin_names'
 SKIN_WIDTH = 'skin_width'
 SKIN_HEIGHT = 'skin_height'
 
-# The skin itself (see ``ModelSkins.fields``).
+# The skin itself (see ``ModelSkins.field_data``).
 SKIN_INDEX = 'skin_index'
 SKIN_NAME = 'skin_name'
 SKIN_LOCATION = 'skin_location'

@@ -100,7 +100,7 @@ class QuakeModel:
 
     @skin.setter
     def skin(self, index: int | None) -> None:
-        self._skin = self.skins.check(index)
+        self._skin = self.skins.valid_index(index)
         for name in ('_shared_field_arrays', '_frame_templates'):
             self.__dict__.pop(name, None)
 
@@ -199,9 +199,9 @@ class QuakeModel:
         """Find an MD2 skin's image file (see :meth:`ModelSkins.file`)."""
         return self.skins.file(index)
 
-    def skin_fields(self, index: int = 0) -> dict:
-        """The skin as it travels in field data (see :meth:`ModelSkins.fields`)."""
-        return self.skins.fields(index)
+    def skin_field_data(self, index: int = 0) -> dict:
+        """The skin as it travels in field data (see :meth:`ModelSkins.field_data`)."""
+        return self.skins.field_data(index)
 
     def skin_image(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
         """A skin as an RGB(A) ``uint8`` image, rows from the top (see :meth:`ModelSkins.image`)."""
@@ -462,7 +462,7 @@ class QuakeModel:
     def _shared_field_arrays(self) -> list:
         values = dict(self.metadata)
         if self.skin is not None:
-            values.update(self.skins.fields(self.skin))
+            values.update(self.skins.field_data(self.skin))
         # One set of VTK arrays, shared by every frame the model builds.
         return [vtk_array(key, value) for key, value in values.items()]
 

@@ -467,7 +467,7 @@ class ModelSkins:
         """Skins the model has: names an MD2 gives, pictures an MDL embeds."""
         return len(self.data.skins) if self.data.format == 'mdl' else len(self.data.skin_names)
 
-    def check(self, index: int | None) -> int | None:
+    def valid_index(self, index: int | None) -> int | None:
         """Normalise a skin index (``None`` for none); an MD2 naming no skin still has skin 0 beside it.
 
         Raises
@@ -518,7 +518,7 @@ class ModelSkins:
         self._files[index] = found
         return found
 
-    def fields(self, index: int = 0) -> dict:
+    def field_data(self, index: int = 0) -> dict:
         """The skin in the form it travels in field data (still encoded, decoded on demand).
 
         MD2: ``skin_file`` (the image file's bytes) and ``skin_location``; MDL:

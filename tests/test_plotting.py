@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 import subprocess
+import warnings
 import sys
 
 from builders import tetra_md2
@@ -342,3 +343,19 @@ def test_pyvista_cli_converts_through_the_registered_reader(small_folder, tmp_pa
                             capture_output=True, text=True, cwd=small_folder, timeout=300)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert pv.read(tmp_path / 't.ply').n_cells == 4
+
+
+def test_lighting_replaces_the_pictures_normals_keyword(tmp_path):
+    sphere = pv.Sphere(radius=10, theta_resolution=24, phi_resolution=24)
+    model = pq.QuakeModel.from_frames(sphere, 'mdl')
+    model.set_frame(0, model.vertex_positions(0)[0], np.tile(VERTEX_NORMALS[5], (model.data.num_vertices, 1)))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        flat = render(model, tmp_path, lighting='stored')
+    with pytest.warns(DeprecationWarning, match='lighting=') as caught:
+        old = render(model, tmp_path, normals='stored')
+    assert caught[0].filename == __file__  # points at the caller's line
+    np.testing.assert_array_equal(old, flat)
+    assert not np.array_equal(render(model, tmp_path, lighting='auto'), flat)
+    with pytest.raises(ValueError, match='lighting must be'):
+        render(model, tmp_path, lighting='shiny')

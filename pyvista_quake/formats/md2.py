@@ -117,7 +117,7 @@ class MD2File:
     source: str = '<bytes>'
     broken_triangles: bool = False
 
-    def fields(self) -> dict:
+    def header_fields(self) -> dict:
         """The header's fields by name, as Python values."""
         return header_fields(self.header)
 
@@ -242,7 +242,7 @@ def valid_triangles(record: MD2File) -> np.ndarray:
 
 def to_data(record: MD2File) -> ModelData:
     """The format-neutral view of an MD2's records (no copy of the frames)."""
-    h = record.fields()
+    h = record.header_fields()
     triangles = record.triangles
     valid = valid_triangles(record) if record.broken_triangles else None
     if valid is not None and not valid.all():

@@ -133,7 +133,7 @@ class MDLFile:
     trailing: bytes = b''
     source: str = '<bytes>'
 
-    def fields(self) -> dict:
+    def header_fields(self) -> dict:
         """The header's fields by name, as Python values (vectors as lists)."""
         return header_fields(self.header)
 
@@ -204,7 +204,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
 
 def to_data(record: MDLFile) -> ModelData:
     """The format-neutral view of an MDL's records (no copy of the frames)."""
-    h = record.fields()
+    h = record.header_fields()
     stverts, tris = record.stverts, record.triangles
     vertindex = tris['vertindex']
     # The seam rule: a back-facing triangle (facesfront = 0) takes the back half
