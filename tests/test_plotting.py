@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 import subprocess
-import warnings
 import sys
+import warnings
 
 from builders import tetra_md2
 from builders import torch_mdl
