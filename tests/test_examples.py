@@ -7,6 +7,8 @@ from pathlib import Path
 import subprocess
 import sys
 
+from conftest import CORPUS
+from conftest import requires_corpus
 import numpy as np
 from PIL import Image
 from PIL import ImageSequence
@@ -45,8 +47,9 @@ def test_examples_take_a_model_on_the_command_line(tmp_path):
     assert (tmp_path / 'breathe.pvd').is_file() and (tmp_path / 'frame.stl').is_file()
 
 
-def test_sample_models_are_real_where_the_corpus_is_and_synthetic_elsewhere(tmp_path, monkeypatch):
+def test_sample_models_are_the_shipped_real_ones_and_synthetic_without_any(tmp_path, monkeypatch):
     for fmt in ('md2', 'mdl'):
+        assert examples.sample_model(fmt) == examples.SHIPPED_MODELS[fmt]
         model = pq.load(examples.sample_model(fmt))
         assert model.format == fmt and len(model) > 1 and len(model.animations) >= 1
         assert model.skin_image(0) is not None
@@ -54,6 +57,7 @@ def test_sample_models_are_real_where_the_corpus_is_and_synthetic_elsewhere(tmp_
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(examples.CORPUS_VARIABLE, str(tmp_path / 'absent'))
     monkeypatch.setattr(examples, 'corpus', lambda: None)
+    monkeypatch.setattr(examples, 'SHIPPED_MODELS', {f: tmp_path / 'absent' / f'x.{f}' for f in ('md2', 'mdl')})
     synthetic = pq.load(examples.sample_model('md2'))
     assert list(synthetic.animations) == ['breathe'] and synthetic.skin_image(0).shape == (64, 64, 3)
 
@@ -78,3 +82,53 @@ def test_readme_quick_start_runs_as_written(tmp_path, monkeypatch):
     for name in ('copy.mdl', 'edited.mdl', 'ball.md2', 'model.glb', 'model.png'):
         assert (tmp_path / name).stat().st_size > 0
     assert (tmp_path / 'copy.mdl').read_bytes() == examples.sample_model('mdl').read_bytes()
+
+
+def test_shipped_models_load_with_their_skins_and_licences():
+    dolphin, wizard = examples.load_dolphin(), examples.load_wizard()
+    assert dolphin.format == 'md2' and len(dolphin) == 59 and dolphin.skin_file(0).location.endswith('dolphin_f.bmp')
+    assert dolphin.skin_image(0).ndim == 3 and dolphin.frame(0).quake.texture is not None
+    assert wizard.format == 'mdl' and len(wizard) == 54 and wizard.skin_image(0) is not None
+    assert examples.load_wizard(skin=None).skin is None  # options pass through
+    for path in examples.SHIPPED_MODELS.values():
+        assert any(p.name.startswith(('LICENSE', 'COPYING')) for p in path.parent.iterdir())
+    assert sum(p.stat().st_size for p in examples.DATA.rglob('*')) < 1_000_000
+
+
+@requires_corpus
+def test_shipped_models_are_the_corpus_files():
+    for fmt, inside in examples.CORPUS_MODELS.items():
+        assert examples.SHIPPED_MODELS[fmt].read_bytes() == (CORPUS / inside).read_bytes()
+
+
+def test_a_wheel_installed_in_a_fresh_environment_runs_the_quick_start(tmp_path):
+    """The wheel carries the sample models and the licence; the Quick start runs from it, with no ../shared."""
+    import re
+    import venv
+    import zipfile
+
+    root = Path(__file__).resolve().parents[1]
+    built = subprocess.run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '-w', str(tmp_path / 'dist'), str(root)],
+                           capture_output=True, text=True)  # fmt: skip
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = (tmp_path / 'dist').glob('pyvista_quake-*.whl')
+    names = zipfile.ZipFile(wheel).namelist()
+    for wanted in ('pyvista_quake/examples/data/dolphin/dolphin.md2', 'pyvista_quake/examples/data/dolphin/dolphin_f.bmp',
+                   'pyvista_quake/examples/data/wizard/wizard.mdl', 'pyvista_quake/examples/data/wizard/COPYING.txt'):  # fmt: skip
+        assert wanted in names
+    assert any(n.endswith('licenses/LICENSE') or n.endswith('/LICENSE') for n in names)
+    # A fresh environment whose own site-packages (the wheel) come before the dependencies it shares.
+    venv.create(tmp_path / 'env', system_site_packages=True, with_pip=True)
+    python = str(tmp_path / 'env' / 'bin' / 'python')
+    installed = subprocess.run([python, '-m', 'pip', 'install', '--no-deps', '-q', str(wheel)], capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    code = re.search(r'```python\n(import pyvista as pv.*?)```', (root / 'README.md').read_text(), re.S).group(1)
+    script = 'import pyvista as pv\npv.OFF_SCREEN = True\n' + code + '\nprint(pyvista_quake.__file__, md2, mdl)\n'
+    work = tmp_path / 'work'
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ('PYTHONPATH', examples.CORPUS_VARIABLE)}
+    result = subprocess.run([python, '-c', script], cwd=work, capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert str(tmp_path / 'env') in result.stdout and 'dolphin.md2' in result.stdout and 'wizard.mdl' in result.stdout
+    for name in ('copy.mdl', 'edited.mdl', 'ball.md2', 'model.glb', 'model.png'):
+        assert (work / name).stat().st_size > 0

@@ -1,16 +1,17 @@
 """Models to try things on, as :mod:`pyvista.examples` gives meshes.
 
-No model files ship with the package: :func:`synthetic_model` makes a small
-animated, textured model anywhere, and :func:`sample_model` gives a model
-file -- a real one from ``shared/corpus`` where that folder is beside the
-checkout (or named by ``PYVISTA_QUAKE_CORPUS``), else the synthetic model
-saved to a cache folder.
+Two small, freely licensed real models ship with the package (see
+``data/README.md``): :func:`load_dolphin` (Quake II, MD2 with its skin) and
+:func:`load_wizard` (Quake, MDL).  :func:`sample_model` gives a model file of
+either format -- these shipped ones -- and :func:`synthetic_model` makes a
+small animated, textured model anywhere.
 
 Examples
 --------
 >>> from pyvista_quake import examples
->>> path = examples.sample_model('md2')
->>> model = examples.synthetic_model('mdl')
+>>> model = examples.load_dolphin()
+>>> path = examples.sample_model('mdl')
+>>> creature = examples.synthetic_model('mdl')
 
 """
 
@@ -21,13 +22,53 @@ from pathlib import Path
 import tempfile
 
 from pyvista_quake.examples._synthetic import synthetic_model
+from pyvista_quake.loading import load
+from pyvista_quake.model import QuakeModel
 
-#: The real models :func:`sample_model` prefers, by format (paths inside the corpus).
+#: The folder of the sample models shipped with the package.
+DATA = Path(__file__).resolve().parent / 'data'
+#: The shipped real models, by format.
+SHIPPED_MODELS = {'md2': DATA / 'dolphin' / 'dolphin.md2', 'mdl': DATA / 'wizard' / 'wizard.mdl'}
+#: The same models inside the corpus (tests compare the shipped copies with them).
 CORPUS_MODELS = {'md2': 'md2/assimp/dolphin.md2', 'mdl': 'mdl/librequake/progs/wizard.mdl'}
 #: Environment variable naming the corpus folder.
 CORPUS_VARIABLE = 'PYVISTA_QUAKE_CORPUS'
 
-__all__ = ['CORPUS_MODELS', 'corpus', 'sample_model', 'synthetic_model']
+__all__ = ['CORPUS_MODELS', 'SHIPPED_MODELS', 'corpus', 'load_dolphin', 'load_wizard', 'sample_model', 'synthetic_model']
+
+
+def load_dolphin(**options) -> QuakeModel:
+    """The dolphin: a Quake II model (MD2) with its skin, shipped with the package.
+
+    ``options`` are :func:`pyvista_quake.load`'s.  From the Open Asset Import
+    Library's test models, "free for any use" (see ``examples/data/README.md``).
+
+    Examples
+    --------
+    >>> from pyvista_quake import examples
+    >>> model = examples.load_dolphin()
+    >>> model.format
+    'md2'
+
+    """
+    return load(SHIPPED_MODELS['md2'], **options)
+
+
+def load_wizard(**options) -> QuakeModel:
+    """The Scrag (``wizard.mdl``): an animated Quake model (MDL), skin embedded, shipped with the package.
+
+    ``options`` are :func:`pyvista_quake.load`'s.  From LibreQuake,
+    BSD-3-Clause (see ``examples/data/README.md``).
+
+    Examples
+    --------
+    >>> from pyvista_quake import examples
+    >>> model = examples.load_wizard()
+    >>> model.format
+    'mdl'
+
+    """
+    return load(SHIPPED_MODELS['mdl'], **options)
 
 
 def corpus() -> Path | None:
@@ -40,10 +81,11 @@ def corpus() -> Path | None:
 
 
 def sample_model(format: str = 'md2') -> Path:
-    """A model file of that format to try things on.
+    """A model file of that format to try things on: a real one shipped with the package.
 
-    A real one from the corpus when there is one (see :func:`corpus`), else
-    :func:`synthetic_model` saved (with its skin) to a cache folder.
+    Where the package's data is missing (a trimmed install), a real one from
+    the corpus (see :func:`corpus`), else :func:`synthetic_model` saved (with
+    its skin) to a cache folder.
 
     Parameters
     ----------
@@ -51,8 +93,10 @@ def sample_model(format: str = 'md2') -> Path:
         ``'md2'`` or ``'mdl'``.
 
     """
-    if format not in CORPUS_MODELS:
+    if format not in SHIPPED_MODELS:
         raise ValueError(f"format must be 'md2' or 'mdl', not {format!r}")
+    if SHIPPED_MODELS[format].is_file():
+        return SHIPPED_MODELS[format]
     found = corpus()
     if found is not None and (found / CORPUS_MODELS[format]).is_file():
         return found / CORPUS_MODELS[format]
