@@ -22,6 +22,7 @@ def atomic_write(path: str | Path, data: bytes, sync: bool = True) -> None:
     skip it: a thumbnail lost to a power cut is made again.
     """
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f'.{path.name}.', suffix='.part', dir=path.parent)
     try:
         try:
@@ -54,6 +55,7 @@ def staged(folder: str | Path) -> Iterator[Path]:
     folder goes, and ``folder`` is as it was.  Each file lands whole.
     """
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix='.pyvista-quake-', dir=folder))
     try:
         yield stage

@@ -269,6 +269,7 @@ def convert(
     frame: int | None = None,
     animation: str | None = None,
     time: float | None = None,
+    overwrite_skins: bool = False,
 ) -> int:
     """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, meshio's.
 
@@ -284,8 +285,10 @@ def convert(
         An animation: its frames for series formats.
     time
         The pose at this time of ``--animation``.
+    overwrite_skins
+        Let an .md2's skin image (named after it) replace a file that holds another image.
     """
-    pq.export(model, output, frame=frame, animation=animation, time=time)
+    pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins)
     CONSOLE.print(f'wrote {output}')
     return 0
 

@@ -238,6 +238,7 @@ def from_frames(
     *,
     skin: Any = None,
     names: Sequence[str] | None = None,
+    skin_name: str = 'skin.png',
 ) -> tuple[ModelData, dict]:
     """The data of a new model from one mesh or a sequence of meshes with the same connectivity.
 
@@ -257,6 +258,8 @@ def from_frames(
         carries (``mesh.quake``), else none (an MDL then gets a grey skin).
     names : sequence of str, optional
         Frame names (at most 15 bytes each); ``frame000``... by default.
+    skin_name : str, default: 'skin.png'
+        The name an MD2 gives its skin image (saving writes it beside the model).
 
     Returns
     -------
@@ -291,13 +294,14 @@ def from_frames(
     if len(names) != len(meshes):
         raise ValueError(f'{len(meshes)} frames but {len(names)} names')
     # VTK winds anticlockwise seen from outside; the files clockwise.
-    return new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names)
+    return new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names, skin_name)
 
 
-def convert(data: ModelData, skins: ModelSkins, format: str) -> tuple[ModelData, dict]:
+def convert(data: ModelData, skins: ModelSkins, format: str, skin_name: str = 'skin.png') -> tuple[ModelData, dict]:
     """The data of the same model in another format, and the skin images it names.
 
-    Its first skin is converted too; MDL frame groups become plain frames.
+    Its first skin is converted too (an MD2 names it ``skin_name``); MDL frame
+    groups become plain frames.
     """
     light = np.minimum(data.frame_verts[..., 3], len(VERTEX_NORMALS) - 1)
     picture = skins.image(0) if len(skins) or data.format == 'md2' else None
@@ -320,6 +324,7 @@ def convert(data: ModelData, skins: ModelSkins, format: str) -> tuple[ModelData,
             size,
             picture,
             data.decoded_frame_names(),
+            skin_name,
         )
 
 
@@ -332,6 +337,7 @@ def new_data(
     skin_size: tuple[int, int],
     picture: np.ndarray | None,
     names: Sequence[str],
+    skin_name: str = 'skin.png',
 ) -> tuple[ModelData, dict]:
     """Encoded data of a new model from float frames (file corner order, pixel ``st``)."""
     frames, vertices = positions.shape[:2]
@@ -351,8 +357,8 @@ def new_data(
         area = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1) / 2
         header = {'eyeposition': (0.0, 0.0, 0.0), 'synctype': 0, 'flags': 0, 'size': float(area.mean())}
     elif picture is not None:
-        skin_names = ['skin.png']
-        images = {'skin.png': QUAKE_PALETTE[picture] if picture.ndim == 2 else picture}
+        skin_names = [skin_name]
+        images = {skin_name: QUAKE_PALETTE[picture] if picture.ndim == 2 else picture}
     placeholder = ModelData(
         format=format,
         source='<new model>',

@@ -34,6 +34,7 @@ from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
 from pyvista_quake.model import QuakeModel
 from pyvista_quake.options import split_options
+from pyvista_quake.saving import save
 from pyvista_quake.skins import png_bytes
 
 #: Formats whose writer is VTK's, through PyVista or directly.
@@ -72,7 +73,8 @@ def export(
     **options
         Options of :func:`pyvista_quake.load` (``skin``, ``search_paths``,
         ...) when ``source`` is a file; ``binary=False`` for ASCII ``.stl``,
-        ``.ply`` and ``.vtk``.
+        ``.ply`` and ``.vtk``; ``overwrite_skins=True`` lets an ``.md2``'s
+        skin image replace another file (see :func:`pyvista_quake.save`).
 
     Raises
     ------
@@ -96,6 +98,7 @@ def export(
         raise ValueError(f'{path}: no writer for {suffix or "a file with no extension"!r}; see pyvista_quake.export')
     load_options, options = split_options(options)
     binary = bool(options.pop('binary', True))
+    overwrite_skins = bool(options.pop('overwrite_skins', False))
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
     model, given = model_or_mesh(source, **load_options)
@@ -103,8 +106,8 @@ def export(
     if suffix in QUAKE_FORMATS:
         if model is None or frame is not None or time is not None:
             chosen = given if model is None else model.pose(frame, animation, time)
-            model = QuakeModel.from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'])
-        model.save(path)
+            model = QuakeModel.from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'], skin_name=f'{path.stem}.png')
+        save(model, path, overwrite_skins=overwrite_skins)
         return
     if suffix in SERIES_FORMATS:
         if frame is not None or time is not None:

@@ -19,12 +19,14 @@ from pyvista_quake.formats import format_for_path
 from pyvista_quake.skins import png_bytes
 
 
-def save(model, path: str | Path, *, sync: bool = True) -> None:
+def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = False) -> None:
     """Write a model to ``path``; the format follows the extension (``.md2``, ``.mdl``, any case).
 
     An unchanged model is written back byte for byte.  A model saved in the
-    other format is converted (see :func:`pyvista_quake.edit.convert`).  Skin
-    images given to an MD2 are written as PNG files beside it.  What the game
+    other format is converted (see :func:`pyvista_quake.edit.convert`); an MD2
+    made so names its skin after itself (``ogre.png`` for ``ogre.md2``).  Skin
+    images given to an MD2 are written as PNG files beside it, never over
+    another file unless ``overwrite_skins``.  Missing folders are made.  What the game
     engines would refuse but the format can hold is written, with a
     :class:`~pyvista_quake.QuakeWarning` naming the engine and its limit.
 
@@ -40,12 +42,16 @@ def save(model, path: str | Path, *, sync: bool = True) -> None:
         Flush the file to disk before the rename, so that it survives a power
         cut.  ``False`` for batch conversions: the write stays atomic and costs
         a third to a half less (see the performance page).
+    overwrite_skins : bool, default: False
+        Write a skin image over a file of that name that holds something else.
 
     Raises
     ------
     ValueError
         For an extension that names no Quake model format, or a model the
         format cannot hold.
+    FileExistsError
+        If a skin image would replace another file (``overwrite_skins`` allows it).
     OSError
         If the folder cannot be written.
 
@@ -55,10 +61,20 @@ def save(model, path: str | Path, *, sync: bool = True) -> None:
     if model.data.format == spec.name:
         data, images = model.data, model.skins.images
     else:
-        data, images = convert(model.data, model.skins, spec.name)
+        data, images = convert(model.data, model.skins, spec.name, skin_name=f'{path.stem}.png')
     # Everything is encoded before anything is written.
     payload = spec.write(data.file)
     companions = {path.parent / Path(name).name: png_bytes(image) for name, image in images.items()}
+    for companion, data_bytes in list(companions.items()):
+        try:
+            old = companion.read_bytes()
+        except OSError:
+            continue  # nothing there (or nothing readable: the write says why)
+        if old == data_bytes:
+            del companions[companion]  # already this skin: left as it is
+        elif not overwrite_skins:
+            raise FileExistsError(f'{companion}: the skin of {path.name} would replace this file, which holds another '
+                                  'image; save under another name, or pass overwrite_skins=True')  # fmt: skip
     for finding in findings(data.file, len(payload)):
         if finding.effect == REFUSES:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '

@@ -16,6 +16,7 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
+from pyvista_quake.cli import main as cli_main
 from pyvista_quake.formats import md2
 from pyvista_quake.formats import mdl
 from pyvista_quake.formats.tables import VERTEX_NORMALS
@@ -578,10 +579,12 @@ def test_failure_at_the_rename_leaves_the_old_file_and_no_temporary(tmp_path, mo
     assert [p.name for p in tmp_path.iterdir()] == ['m.mdl']
 
 
-def test_missing_folder_creates_nothing(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        pq.load(tetra_md2()).save(tmp_path / 'absent' / 'm.md2')
-    assert list(tmp_path.iterdir()) == []
+def test_missing_folder_is_made_and_holds_only_the_model(tmp_path):
+    pq.load(tetra_md2()).save(tmp_path / 'absent' / 'm.md2')
+    assert [p.name for p in (tmp_path / 'absent').iterdir()] == ['m.md2']
+    (tmp_path / 'file').write_bytes(b'')
+    with pytest.raises(OSError, match='file'):  # a folder that cannot be made: the error names it
+        pq.load(tetra_md2()).save(tmp_path / 'file' / 'm.md2')
 
 
 def test_a_model_the_format_cannot_hold_writes_nothing(tmp_path):
@@ -664,3 +667,43 @@ def test_assimp_reads_what_we_write(tmp_path):
         assert len(vertices) == 3 * len(ours.data.triangle_vertices)
         corners = expected[ours.data.triangle_vertices].reshape(-1, 3)
         assert np.allclose(np.sort(vertices, axis=0), np.sort(corners, axis=0), atol=1e-4)
+
+
+def test_converting_two_models_into_one_folder_keeps_each_skin(tmp_path):
+    """Each MD2 names a skin after itself; no conversion writes over another's (issue: ogre and zombie)."""
+    ogre, zombie = tmp_path / 'ogre.mdl', tmp_path / 'zombie.mdl'
+    pq.QuakeModel.from_frames(pv.Sphere(radius=10), 'mdl', skin=np.full((8, 8), 10, np.uint8)).save(ogre)
+    pq.QuakeModel.from_frames(pv.Cube(), 'mdl', skin=np.full((16, 4), 200, np.uint8)).save(zombie)
+    out = tmp_path / 'out' / 'deeper'  # folders that do not exist yet
+    assert cli_main(['convert', str(ogre), str(out / 'ogre.md2')]) == 0
+    assert cli_main(['convert', str(zombie), str(out / 'zombie.md2')]) == 0
+    first, second = pq.load(out / 'ogre.md2'), pq.load(out / 'zombie.md2')
+    assert first.skin_names == ['ogre.png'] and second.skin_names == ['zombie.png']
+    np.testing.assert_array_equal(first.skin_image(0), pq.load(ogre).skin_image(0))
+    np.testing.assert_array_equal(second.skin_image(0), pq.load(zombie).skin_image(0))
+    assert sorted(p.name for p in out.iterdir()) == ['ogre.md2', 'ogre.png', 'zombie.md2', 'zombie.png']
+
+
+def test_a_skin_never_replaces_another_file_unless_asked(tmp_path):
+    model = pq.QuakeModel.from_frames(pv.Sphere(radius=10), 'md2', skin=np.full((8, 8, 3), 40, np.uint8))
+    other = tmp_path / 'skin.png'
+    other.write_bytes(b'someone else')
+    with pytest.raises(FileExistsError, match='skin.png.*overwrite_skins'):
+        model.save(tmp_path / 'ball.md2')
+    assert other.read_bytes() == b'someone else' and not (tmp_path / 'ball.md2').exists()  # nothing written
+    pq.save(model, tmp_path / 'ball.md2', overwrite_skins=True)
+    assert other.read_bytes() != b'someone else'
+    before = other.stat().st_mtime_ns
+    model.save(tmp_path / 'ball.md2')  # the same skin again: no error, the file left alone
+    assert other.stat().st_mtime_ns == before
+
+
+def test_export_to_a_folder_that_does_not_exist(tmp_path):
+    model = pq.QuakeModel.from_frames(pv.Sphere(radius=10), 'md2')
+    for name in ('a/b/ball.obj', 'c/ball.pvd', 'd/e/ball.mdl', 'f/ball.png'):
+        target = tmp_path / name
+        if target.suffix == '.png':
+            pq.thumbnail(model, target, size=(32, 32))
+        else:
+            pq.export(model, target)
+        assert target.is_file()
