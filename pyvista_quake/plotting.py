@@ -354,8 +354,10 @@ def animate(
     source : str, pathlib.Path or QuakeModel
         The model.
     path : str or pathlib.Path
-        ``.gif`` (PyVista's ``open_gif``) or ``.mp4`` (``open_movie``, with
-        the ``movie`` extra: ``imageio-ffmpeg``).
+        ``.gif`` (Pillow, each picture's duration in the hundredths of a
+        second GIF counts in, spread so that the whole lasts as long as the
+        animation) or ``.mp4`` (PyVista's ``open_movie``, with the ``movie``
+        extra: ``imageio-ffmpeg``).
     animation : str, optional
         The animation; the model's first by default (every frame when it has none).
     fps : float, optional
@@ -388,16 +390,15 @@ def animate(
     steps = np.diff(np.append(clip.times, clip.duration))
     rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
     if suffix == '.gif':
-        rate = 100 / max(2, round(100 / rate))  # GIF times are whole hundredths of a second
+        rate = min(rate, 50.0)  # GIF's shortest honoured delay is 2 hundredths of a second
     count = max(1, int(round(clip.duration * rate)))
     times = np.arange(count) / rate
+    pictures = []
     with staged(path.parent) as stage:
         plotter = internal_plotter(size)
         try:
             plotter.set_background('white')
-            if suffix == '.gif':
-                plotter.open_gif(str(stage / path.name), fps=rate)
-            else:
+            if suffix != '.gif':
                 _check_movie_support()
                 plotter.open_movie(str(stage / path.name), framerate=rate)
             mesh = scene(plotter, model, frame=0, animation=clip, lighting=lighting)
@@ -414,10 +415,32 @@ def animate(
                 mesh.points = posed.points
                 mesh.point_data['Normals'] = posed.point_data['Normals']
                 plotter.render()
-                plotter.write_frame()
+                if suffix == '.gif':
+                    pictures.append(plotter.screenshot(None, return_img=True))
+                else:
+                    plotter.write_frame()
         finally:
             plotter.close()
+        if suffix == '.gif':
+            _write_gif(stage / path.name, pictures, gif_delays(clip.duration, count))
     return count
+
+
+def gif_delays(duration: float, count: int) -> list[int]:
+    """Milliseconds of each of ``count`` pictures, in GIF's whole hundredths, adding up to ``duration``.
+
+    Each picture ends at its share of the duration rounded to the hundredth, so
+    the rounding never accumulates: 30 fps alternates 30 and 40 ms.
+    """
+    ends = np.rint(np.arange(1, count + 1) * (max(duration, 0.02 * count) * 100 / count)).astype(np.int64)
+    return (np.diff(ends, prepend=0) * 10).tolist()
+
+
+def _write_gif(path: Path, pictures: list[np.ndarray], delays: list[int]) -> None:
+    from PIL import Image  # noqa: PLC0415 - Pillow is only needed here and for skins
+
+    images = [Image.fromarray(picture[..., :3]) for picture in pictures]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=delays, loop=0, optimize=False)
 
 
 def internal_plotter(size: tuple[int, int]) -> pv.Plotter:

@@ -359,3 +359,26 @@ def test_lighting_replaces_the_pictures_normals_keyword(tmp_path):
     assert not np.array_equal(render(model, tmp_path, lighting='auto'), flat)
     with pytest.raises(ValueError, match='lighting must be'):
         render(model, tmp_path, lighting='shiny')
+
+
+@pytest.mark.parametrize(('frames', 'fps'), [(31, 30.0), (7, 15.0), (10, 10.0), (3, 60.0)])
+def test_gif_lasts_as_long_as_the_animation(tmp_path, frames, fps):
+    """GIF counts hundredths of a second: the rounding is spread, so the whole lasts as long as the animation."""
+    verts = np.array([[0, 0, 0, 5], [100, 0, 0, 5], [0, 100, 0, 5], [0, 0, 100, 5]], np.uint8)
+    model = pq.load(tetra_md2(names=[f'walk{k}' for k in range(frames)]), fps=fps)
+    clip = model.animation('walk')
+    count = pq.animate(model, tmp_path / 'walk.gif', animation='walk')
+    with Image.open(tmp_path / 'walk.gif') as gif:
+        durations = [frame.info['duration'] for frame in ImageSequence.Iterator(gif)]
+    per_picture = clip.duration / count
+    assert abs(sum(durations) / 1000 - clip.duration) <= per_picture
+    assert all(d % 10 == 0 and d >= 20 for d in durations)
+    assert max(durations) - min(durations) <= 10  # spread, not piled on one picture
+
+
+def test_gif_delays_add_up():
+    from pyvista_quake.plotting import gif_delays
+
+    assert gif_delays(31 / 30, 31)[:4] == [30, 40, 30, 30] and sum(gif_delays(31 / 30, 31)) == 1030
+    assert gif_delays(1.0, 10) == [100] * 10
+    assert gif_delays(0.01, 1) == [20]  # never under GIF's shortest honoured delay
