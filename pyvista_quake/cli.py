@@ -288,7 +288,8 @@ def convert(
     overwrite_skins
         Let an .md2's skin image (named after it) replace a file that holds another image.
     """
-    pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins)
+    pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins,
+              progress=sys.stderr.isatty())  # fmt: skip
     CONSOLE.print(f'wrote {output}')
     return 0
 

@@ -99,6 +99,7 @@ def export(
     load_options, options = split_options(options)
     binary = bool(options.pop('binary', True))
     overwrite_skins = bool(options.pop('overwrite_skins', False))
+    progress = bool(options.pop('progress', False))
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
     model, given = model_or_mesh(source, **load_options)
@@ -115,9 +116,9 @@ def export(
         clips = _clips(model, animation) if model is not None else None
         with staged(path.parent) as stage:
             if suffix == '.pvd':
-                _write_pvd(model, given, clips, stage / path.name)
+                _write_pvd(model, given, clips, stage / path.name, progress)
             elif suffix == '.xdmf':
-                _write_xdmf(model, given, clips, stage / path.name)
+                _write_xdmf(model, given, clips, stage / path.name, progress)
             else:
                 _write_gltf(model, given, clips, stage / path.name)
         return
@@ -216,28 +217,58 @@ def _series(model, given: pv.PolyData | None, clips) -> tuple[list[pv.PolyData],
     return list(meshes), np.asarray(clip.times, np.float64)
 
 
-def _write_pvd(model, given, clips, target: Path) -> None:
+def _series_skin(model, given, target: Path) -> str | None:
+    """Write the series' skin once, as ``<name>.png`` beside it; its file name, or ``None`` without a skin."""
+    skin = skin_of(model, given)
+    if skin is None:
+        return None
+    name = f'{target.stem}.png'
+    (target.parent / name).write_bytes(png_bytes(skin))
+    return name
+
+
+def _steps(items: list, progress: bool, what: str):
+    """The items, with a progress bar (rich) when asked for."""
+    if not progress:
+        yield from items
+        return
+    from rich.progress import Progress  # noqa: PLC0415 - rich comes with PyVista; only a bar needs it
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(what, total=len(items))
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+def _write_pvd(model, given, clips, target: Path, progress: bool = False) -> None:
     meshes, times = _series(model, given, clips)
+    texture = _series_skin(model, given, target)
     folder = target.parent / target.stem
     folder.mkdir()
     collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
     datasets = ElementTree.SubElement(collection, 'Collection')
-    for k, (mesh, t) in enumerate(zip(meshes, times)):
+    for k, (mesh, t) in _steps(list(enumerate(zip(meshes, times))), progress, f'{target.name}: frames'):
         name = f'{target.stem}_{k:04d}.vtp'
+        # The skin is written once beside the series; each frame names it instead of holding it.
+        mesh = _plain(mesh)
+        if texture is not None:
+            mesh.field_data[keys.TEXTURE_FILE] = [texture]
         mesh.save(folder / name)
         ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
     ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
 
 
-def _write_xdmf(model, given, clips, target: Path) -> None:
+def _write_xdmf(model, given, clips, target: Path, progress: bool = False) -> None:
     meshes, times = _series(model, given, clips)
+    _series_skin(model, given, target)
     base = np.asarray(meshes[0].points)
     cells = [('triangle', np.asarray(meshes[0].regular_faces))]
     uv = meshes[0].active_texture_coordinates
     # XML keeps it one self-contained file (HDF5 would need h5py).
     with meshio.xdmf.TimeSeriesWriter(target, data_format='XML') as writer:
         writer.write_points_cells(base, cells)
-        for mesh, t in zip(meshes, times):
+        for mesh, t in _steps(list(zip(meshes, times)), progress, f'{target.name}: frames'):
             point_data = {
                 'positions': np.asarray(mesh.points),
                 'displacement': np.asarray(mesh.points) - base,

@@ -36,6 +36,9 @@ SKIN_HOLEY = 'skin_holey'
 #: The keys that describe which skin a mesh carries; replaced together by ``set_skin``.
 SKIN_KEYS = (SKIN_INDEX, SKIN_NAME, SKIN_LOCATION, SKIN_FILE, SKIN_PIXELS, SKIN_PICTURE_SHAPE, SKIN_PALETTE, SKIN_TIMES, SKIN_HOLEY)
 
+#: A series' frames name the skin written once beside the series (``<series>.png``), relative to it.
+TEXTURE_FILE = 'texture_file'
+
 # Point and cell arrays.
 VERTEX_INDEX = 'vertex_index'
 GLCMD = 'glcmd'

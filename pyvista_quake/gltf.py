@@ -147,6 +147,8 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
             pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=0), metallicFactor=0.0, roughnessFactor=1.0),
             alphaMode=gl.MASK if cut_out else gl.OPAQUE,
             alphaCutoff=0.5 if cut_out else None,
+            # The games draw cut-out models (foliage, fences) from both sides.
+            doubleSided=bool(cut_out),
             name='skin',
         )
     )

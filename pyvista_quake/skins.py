@@ -35,6 +35,9 @@ from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.formats.tables import FULLBRIGHT_START
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 
+#: Places a missing skin's warning names before it counts the rest.
+SHOWN_PLACES = 36
+
 #: Image extensions tried for a skin, in order (engine ports load these for a ``.pcx`` name).
 IMAGE_EXTENSIONS = ('.pcx', '.png', '.tga', '.jpg', '.jpeg', '.bmp')
 
@@ -136,7 +139,8 @@ class SkinSearch:
            the search roots, with the same extensions.
 
         UFO: Alien Invasion's ``.name`` is a file of the model's own folder with
-        any image extension.
+        any image extension; then of each search root (and archive), for a
+        model kept away from its folder.
         """
         clean = name.replace('\\', '/').strip()
         folder = self._model_folder()
@@ -155,6 +159,8 @@ class SkinSearch:
             add(folder, clean[1:], keep=False)
             if member_folder is not None:
                 add(self.archive, f'{member_folder}/{clean[1:]}', keep=False)
+            for root in self._later_roots(None):
+                add(root, clean[1:], keep=False)
             return _unique(alternates)
         last = PurePosixPath(clean).name
         game_root = self._game_root(clean.split('/', 1)[0]) if '/' in clean else None
@@ -513,7 +519,8 @@ class ModelSkins:
             found, tried = self.search.find_beside_model()
         if found is None:
             wanted = names[index] if names else "(no skin named; an image with the model's name)"
-            shown = ', '.join(tried[:12]) + (f' and {len(tried) - 12} more' if len(tried) > 12 else '')
+            tried = list(dict.fromkeys(tried))  # each place once: the search by name and beside the model overlap
+            shown = ', '.join(tried[:SHOWN_PLACES]) + (f' and {len(tried) - SHOWN_PLACES} more' if len(tried) > SHOWN_PLACES else '')
             warn_external(f'{self.data.source}: skin {index} {wanted} not found; tried {shown or "nowhere"}')
         self._files[index] = found
         return found

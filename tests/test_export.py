@@ -303,3 +303,47 @@ def test_real_model_exports_reread(tmp_path, suffix):
     assert mesh.n_cells == model.frame(0).n_cells
     if suffix in ('.ply', '.obj'):
         np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'sydney.png').convert('RGB')), model.skin_image()[..., :3])
+
+
+def test_series_write_the_skin_once_beside_them(tmp_path):
+    skin = np.zeros((16, 16, 3), np.uint8)
+    skin[:8] = 200
+    model = pq.QuakeModel.from_frames([pv.Sphere(radius=10), pv.Sphere(radius=12)], 'md2', skin=skin)
+    pq.export(model, tmp_path / 'pulse.pvd')
+    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'pulse.png').convert('RGB')), skin)
+    frames = sorted((tmp_path / 'pulse').glob('*.vtp'))
+    assert len(frames) == 2
+    for path in frames:
+        mesh = pv.read(path)
+        assert not {'skin_file', 'skin_pixels'} & set(mesh.field_data.keys())  # no copy of the skin in a frame
+        assert mesh.field_data['texture_file'][0] == 'pulse.png'
+        assert path.stat().st_size < 40_000
+    pq.export(model, tmp_path / 'pulse.xdmf')
+    assert (tmp_path / 'pulse.xdmf').is_file() and (tmp_path / 'pulse.png').is_file()
+    pq.export(pq.QuakeModel.from_frames(pv.Sphere(), 'md2'), tmp_path / 'bare.pvd')  # no skin, no picture
+    assert not (tmp_path / 'bare.png').exists()
+
+
+def test_series_export_shows_a_progress_bar_when_asked(tmp_path, capsys):
+    model = pq.QuakeModel.from_frames([pv.Sphere(radius=r) for r in (10, 11, 12)], 'md2')
+    from rich.progress import Progress
+
+    seen = []
+    original = Progress.advance
+    Progress.advance = lambda self, task, advance=1: (seen.append(task), original(self, task, advance))[1]
+    try:
+        pq.export(model, tmp_path / 'a.pvd', progress=True)
+        pq.export(model, tmp_path / 'b.pvd')
+    finally:
+        Progress.advance = original
+    assert len(seen) == 3  # one step a frame, and only when asked
+
+
+@pytest.mark.parametrize(('alpha', 'mode', 'double'), [(255, 'OPAQUE', False), (0, 'MASK', True)])
+def test_cut_out_materials_are_double_sided_in_gltf(tmp_path, alpha, mode, double):
+    skin = np.full((8, 8, 4), 255, np.uint8)
+    skin[:4, :, 3] = alpha
+    model = pq.QuakeModel.from_frames(pv.Plane().triangulate(), 'md2', skin=skin)
+    pq.export(model, tmp_path / 'palm.glb')
+    material = pygltflib.GLTF2().load(str(tmp_path / 'palm.glb')).materials[0]
+    assert material.alphaMode == mode and bool(material.doubleSided) is double

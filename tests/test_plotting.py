@@ -364,7 +364,6 @@ def test_lighting_replaces_the_pictures_normals_keyword(tmp_path):
 @pytest.mark.parametrize(('frames', 'fps'), [(31, 30.0), (7, 15.0), (10, 10.0), (3, 60.0)])
 def test_gif_lasts_as_long_as_the_animation(tmp_path, frames, fps):
     """GIF counts hundredths of a second: the rounding is spread, so the whole lasts as long as the animation."""
-    verts = np.array([[0, 0, 0, 5], [100, 0, 0, 5], [0, 100, 0, 5], [0, 0, 100, 5]], np.uint8)
     model = pq.load(tetra_md2(names=[f'walk{k}' for k in range(frames)]), fps=fps)
     clip = model.animation('walk')
     count = pq.animate(model, tmp_path / 'walk.gif', animation='walk')

@@ -393,3 +393,35 @@ def test_image_texture_is_pyvistas_texture_and_outlives_its_image(shape):
     gc.collect()
     _ = [np.full(1000, 255, np.uint8) for _ in range(100)]  # reuse freed memory
     np.testing.assert_array_equal(texture.to_array(), expected)
+
+
+def test_search_paths_find_a_dot_named_skin_away_from_its_folder(tmp_path, monkeypatch):
+    """UFO: AI's '.body' with the model copied away: the search paths (and PYVISTA_QUAKE_PATH) are tried too."""
+    skins = tmp_path / 'skins'
+    skins.mkdir()
+    Image.fromarray(quadrant_image()).save(skins / 'body.png')
+    away = tmp_path / 'away'
+    away.mkdir()
+    model = away / 'body.md2'
+    model.write_bytes(tetra_md2(skins=['.body']))
+    with pytest.warns(pq.QuakeWarning, match='not found') as caught:
+        assert pq.load(model).skin_image(0) is None
+    message = str(caught[0].message)
+    places = message.split('tried ', 1)[1].split(', ')
+    assert len(places) == len(set(places))  # each place once
+    np.testing.assert_array_equal(pq.load(model, search_paths=[skins]).skin_image(0), quadrant_image())
+    monkeypatch.setenv('PYVISTA_QUAKE_PATH', str(skins))
+    np.testing.assert_array_equal(pq.load(model).skin_image(0), quadrant_image())
+
+
+def test_a_missing_dot_named_skin_names_the_search_paths_tried(tmp_path):
+    elsewhere = tmp_path / 'elsewhere'
+    elsewhere.mkdir()
+    model = tmp_path / 'body.md2'
+    model.write_bytes(tetra_md2(skins=['.body']))
+    with pytest.warns(pq.QuakeWarning) as caught:
+        pq.load(model, search_paths=[elsewhere]).skin_image(0)
+    message = str(caught[0].message)
+    assert str(elsewhere / 'body.png') in message and str(tmp_path / 'body.png') in message
+    places = message.split('tried ', 1)[1].split(', ')
+    assert len(places) == len(set(places))
