@@ -288,13 +288,15 @@ def from_frames(
     if picture is not None:
         size = picture.shape[1], picture.shape[0]
     else:
-        size = DEFAULT_SKIN_SIZE
+        # Frames read with skin=None still name their skin's size: the texture coordinates count in it.
+        size = _carried_skin_size(first) or DEFAULT_SKIN_SIZE
     st = np.zeros((len(triangles), 3, 2), np.int64) if uv is None else skin_pixels(np.asarray(uv)[triangles], *size)
     names = list(names) if names is not None else [f'frame{i:03d}' for i in range(len(meshes))]
     if len(names) != len(meshes):
         raise ValueError(f'{len(meshes)} frames but {len(names)} names')
     # VTK winds anticlockwise seen from outside; the files clockwise.
-    return new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names, skin_name)
+    return new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names, skin_name,
+                    carried=_carried_header(first))  # fmt: skip
 
 
 def convert(data: ModelData, skins: ModelSkins, format: str, skin_name: str = 'skin.png') -> tuple[ModelData, dict]:
@@ -338,8 +340,13 @@ def new_data(
     picture: np.ndarray | None,
     names: Sequence[str],
     skin_name: str = 'skin.png',
+    carried: dict | None = None,
 ) -> tuple[ModelData, dict]:
-    """Encoded data of a new model from float frames (file corner order, pixel ``st``)."""
+    """Encoded data of a new model from float frames (file corner order, pixel ``st``).
+
+    ``carried`` gives an MDL's ``flags``, ``synctype`` and ``eyeposition``
+    (zero by default).
+    """
     frames, vertices = positions.shape[:2]
     if vertices < 1 or len(triangles) < 1:
         raise ValueError('a Quake model needs at least one point and one triangle')
@@ -355,7 +362,7 @@ def new_data(
         skins = [SkinPicture(palette_indices(picture, QUAKE_PALETTE)[None])]
         corners = positions[0][triangles]
         area = np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1) / 2
-        header = {'eyeposition': (0.0, 0.0, 0.0), 'synctype': 0, 'flags': 0, 'size': float(area.mean())}
+        header = {'eyeposition': (0.0, 0.0, 0.0), 'synctype': 0, 'flags': 0, **(carried or {}), 'size': float(area.mean())}
     elif picture is not None:
         skin_names = [skin_name]
         images = {skin_name: QUAKE_PALETTE[picture] if picture.ndim == 2 else picture}
@@ -424,7 +431,7 @@ def _triangle_meshes(frames) -> list[pv.PolyData]:
     for number, mesh in enumerate(frames):
         mesh = pv.wrap(mesh)
         if not isinstance(mesh, pv.PolyData):
-            mesh = mesh.extract_surface()
+            mesh = mesh.extract_surface(algorithm='dataset_surface')
         if mesh.n_points == 0:
             raise ValueError(f'frame {number} has no points')
         if mesh.n_faces == 0:
@@ -439,6 +446,28 @@ def _triangle_meshes(frames) -> list[pv.PolyData]:
         if mesh.n_points != meshes[0].n_points or not np.array_equal(mesh.regular_faces, first):
             raise ValueError(f'frame {number} does not share the first frame\'s points and triangles')
     return meshes
+
+
+def _carried_skin_size(mesh: pv.PolyData) -> tuple[int, int] | None:
+    """The skin size a frame read by this package names in its field data, if any."""
+    if keys.SKIN_WIDTH not in mesh.field_data or keys.SKIN_HEIGHT not in mesh.field_data:
+        return None
+    width, height = int(mesh.field_data[keys.SKIN_WIDTH][0]), int(mesh.field_data[keys.SKIN_HEIGHT][0])
+    return (width, height) if width > 0 and height > 0 else None
+
+
+#: MDL header fields a frame carries in field data that a model made from it keeps.
+CARRIED_HEADER = {'flags': int, 'synctype': int, 'eyeposition': tuple}
+
+
+def _carried_header(mesh: pv.PolyData) -> dict:
+    """The MDL header fields a frame read by this package carries (flags, synctype, eye position)."""
+    out = {}
+    for name, kind in CARRIED_HEADER.items():
+        if name in mesh.field_data:
+            values = np.asarray(mesh.field_data[name]).ravel()
+            out[name] = tuple(float(v) for v in values) if kind is tuple else int(values[0])
+    return out
 
 
 def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:

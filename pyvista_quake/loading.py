@@ -76,7 +76,7 @@ def model_or_mesh(source: Any, **options: Any):
     if isinstance(source, QuakeModel):
         return source, None
     if isinstance(source, pv.DataSet):
-        return None, source if isinstance(source, pv.PolyData) else source.extract_surface()
+        return None, source if isinstance(source, pv.PolyData) else source.extract_surface(algorithm='dataset_surface')
     return load(source, **options), None
 
 

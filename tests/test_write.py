@@ -707,3 +707,26 @@ def test_export_to_a_folder_that_does_not_exist(tmp_path):
         else:
             pq.export(model, target)
         assert target.is_file()
+
+
+def test_frames_read_without_their_skin_keep_its_size_and_the_header(tmp_path):
+    """from_frames of frames read with skin=None: the skin size they name, and an MDL's flags, synctype, eye position."""
+    skins = [np.zeros((40, 120), np.uint8)]
+    source = pq.load(torch_mdl(skinwidth=120, skinheight=40, skins=skins, flags=8, synctype=1, eyeposition=(1.0, 2.0, 24.0)))
+    frames = [source.frame(k) for k in range(len(source))]
+    for frame in frames:
+        frame.field_data.pop('skin_pixels', None)  # as read with skin=None
+    rebuilt = pq.QuakeModel.from_frames(frames, 'mdl')
+    assert rebuilt.skin_size == (120, 40)
+    np.testing.assert_allclose(rebuilt.frame(0).active_texture_coordinates, source.frame(0).active_texture_coordinates, atol=1 / 120)
+    assert rebuilt.header['flags'] == 8 and rebuilt.header['synctype'] == 1
+    np.testing.assert_allclose(rebuilt.header['eyeposition'], (1.0, 2.0, 24.0))
+    read = pq.load(torch_mdl(skinwidth=120, skinheight=40, skins=skins), skin=None)
+    assert pq.QuakeModel.from_frames(read.frame(0), 'md2').skin_size == (120, 40)
+
+
+def test_from_frames_of_any_dataset_warns_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        model = pq.QuakeModel.from_frames(pv.ImageData(dimensions=(3, 3, 3)), 'md2')
+    assert model.data.num_vertices == 54
