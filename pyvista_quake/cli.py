@@ -24,6 +24,12 @@ from pyvista_quake.batch import find_models
 from pyvista_quake.engines import ENGINES
 from pyvista_quake.engines import verdicts
 from pyvista_quake.formats import spec_for
+from pyvista_quake.plotting import has_display
+
+
+class NoDisplayError(RuntimeError):
+    """A window was asked for on a machine with no display."""
+
 
 CONSOLE = Console()
 ERRORS = Console(stderr=True)
@@ -165,6 +171,8 @@ def view(
     lighting
         auto, stored or computed normals to light by (``--normals``, its old name, works too).
     """
+    if screenshot is None and not has_display():
+        raise NoDisplayError('no display: use --screenshot FILE or pyvista-quake thumbnail')
     if screenshot is not None:
         pq.thumbnail(model, screenshot, size=(800, 800), frame=frame, animation=animation, lighting=lighting)
         CONSOLE.print(f'wrote {screenshot}')
@@ -308,7 +316,12 @@ def main(argv: list[str] | None = None) -> int:
     debug = _debug = '--debug' in tokens
     tokens = [t for t in tokens if t != '--debug']
     try:
-        result = CLI_APP(tokens, exit_on_error=False, print_error=False)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning  # one line each, not the source line of the call that warned
+            result = CLI_APP(tokens, exit_on_error=False, print_error=False)
+    except NoDisplayError as error:
+        ERRORS.print(str(error), markup=False, highlight=False, soft_wrap=True)
+        return 1
     except CycloptsError as error:
         ERRORS.print(f'error: {_one_line(str(error))}', markup=False, highlight=False, soft_wrap=True)
         return 2
@@ -320,6 +333,10 @@ def main(argv: list[str] | None = None) -> int:
         ERRORS.print(f'error: {type(error).__name__}: {_one_line(str(error))}', markup=False, highlight=False, soft_wrap=True)
         return 1
     return int(result) if isinstance(result, int) else 0
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ARG001 - warnings' signature
+    ERRORS.print(f'warning: {_one_line(str(message))}', markup=False, highlight=False, soft_wrap=True)
 
 
 def _one_line(text: str) -> str:

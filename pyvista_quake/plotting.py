@@ -12,7 +12,9 @@ are not drawn, the rest opaque), and a camera on a three-quarter front view
 from __future__ import annotations
 
 import inspect
+import os
 from pathlib import Path
+import sys
 from typing import Any
 
 import numpy as np
@@ -214,7 +216,11 @@ def plot(
     lighting = take_lighting({'lighting': lighting, **kwargs})
     kwargs.pop('normals', None)
     plotter_keys = ('off_screen', 'window_size', 'notebook')
-    plotter = pv.Plotter(**{k: kwargs.pop(k) for k in plotter_keys if k in kwargs})
+    plotter_options = {k: kwargs.pop(k) for k in plotter_keys if k in kwargs}
+    if not has_display():
+        plotter_options.setdefault('off_screen', True)  # no window to open: render offscreen, quietly
+    with pv.vtk_verbosity('off'):
+        plotter = pv.Plotter(**plotter_options)
     show_keys = set(inspect.signature(pv.Plotter.show).parameters) | {'show_axes'}
     mesh_options = {k: kwargs.pop(k) for k in list(kwargs) if k not in show_keys}
     load_options = {'skin': skin} if not isinstance(source, pv.DataSet) else {}
@@ -311,12 +317,7 @@ def contact_sheet(
     model, _ = model_or_mesh(source, **options)
     if model is None:
         raise ValueError('a contact sheet needs a model, not one frame')
-    if animation is not None:
-        clip = model.animation(animation)
-        cells = [(model.frame_names[f], int(f)) for f in clip.frames]
-    else:
-        clips = model.animations or {'all': model.animation(None)}
-        cells = [(name, int(clip.frames[0])) for name, clip in clips.items()]
+    cells = sheet_cells(model, animation)
     columns = columns or int(np.ceil(np.sqrt(len(cells))))
     rows = int(np.ceil(len(cells) / columns))
     width, height = cell_size
@@ -336,6 +337,22 @@ def contact_sheet(
         plotter.close()
     atomic_write(Path(path), png_bytes(np.asarray(sheet), compress_level=1), sync=False)
     return Path(path)
+
+
+def sheet_cells(model, animation: str | None = None) -> list[tuple[str, int]]:
+    """``(label, frame)`` of each cell of a contact sheet: a frame of one animation each, or each animation's first.
+
+    Frames are labelled by name, or by number where the names do not tell
+    them apart (UFO: AI names every frame ``FRAME 000......``).
+    """
+    if animation is not None:
+        frames = [int(f) for f in model.animation(animation).frames]
+        names = [model.frame_names[f] for f in frames]
+        if len(set(names)) < len(names):
+            return [(f'frame {f}', f) for f in frames]
+        return list(zip(names, frames))
+    clips = model.animations or {'all': model.animation(None)}
+    return [(name, int(clip.frames[0])) for name, clip in clips.items()]
 
 
 def animate(
@@ -441,6 +458,13 @@ def _write_gif(path: Path, pictures: list[np.ndarray], delays: list[int]) -> Non
 
     images = [Image.fromarray(picture[..., :3]) for picture in pictures]
     images[0].save(path, save_all=True, append_images=images[1:], duration=delays, loop=0, optimize=False)
+
+
+def has_display() -> bool:
+    """Whether a window can be opened: on Linux and other X11/Wayland systems, a ``DISPLAY`` or ``WAYLAND_DISPLAY``."""
+    if sys.platform.startswith(('win', 'darwin')):
+        return True
+    return bool(os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY'))
 
 
 def internal_plotter(size: tuple[int, int]) -> pv.Plotter:

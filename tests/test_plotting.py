@@ -381,3 +381,42 @@ def test_gif_delays_add_up():
     assert gif_delays(31 / 30, 31)[:4] == [30, 40, 30, 30] and sum(gif_delays(31 / 30, 31)) == 1030
     assert gif_delays(1.0, 10) == [100] * 10
     assert gif_delays(0.01, 1) == [20]  # never under GIF's shortest honoured delay
+
+
+def test_cli_view_without_a_display_says_so_in_one_line(small_folder):
+    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
+    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'view', 'torch.mdl'], capture_output=True, text=True,
+                            cwd=small_folder, env=env, timeout=300)  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip() == 'no display: use --screenshot FILE or pyvista-quake thumbnail'
+    assert 'X server' not in result.stderr + result.stdout
+
+
+def test_plot_without_a_display_renders_offscreen_quietly(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY', 'PYVISTA_OFF_SCREEN')}
+    script = ('import pyvista_quake as pq\nfrom pyvista_quake import examples\n'
+              f'pq.plot(examples.sample_model("mdl"), screenshot={str(tmp_path / "p.png")!r})\n')  # fmt: skip
+    result = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert 'X server' not in result.stderr and 'bad X' not in result.stderr and result.stderr.strip() == ''
+    assert drawn_pixels(np.asarray(Image.open(tmp_path / 'p.png'))).sum() > 100
+
+
+def test_cli_warnings_are_one_line_each(tmp_path):
+    model = tmp_path / 'lonely.md2'
+    model.write_bytes(tetra_md2())  # names a skin that is nowhere
+    result = cli('view', str(model), '--screenshot', str(tmp_path / 'v.png'), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines and all(line.startswith('warning: ') for line in lines), result.stderr
+    assert 'skin.pcx not found' in result.stderr and '.py:' not in result.stderr
+
+
+def test_sheet_labels_frames_by_number_where_their_names_are_alike():
+    from pyvista_quake.plotting import sheet_cells
+
+    alike = pq.load(tetra_md2(names=['FRAME 000'] * 3), animations={'walk': range(3)})
+    assert sheet_cells(alike, 'walk') == [('frame 0', 0), ('frame 1', 1), ('frame 2', 2)]
+    named = pq.load(tetra_md2(names=['run1', 'run2', 'run3']))
+    assert sheet_cells(named, 'run') == [('run1', 0), ('run2', 1), ('run3', 2)]
+    assert [label for label, _ in sheet_cells(named)] == ['run']
