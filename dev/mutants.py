@@ -2,7 +2,7 @@
 
 Usage (from the repository's root; needs ``../shared/corpus`` for the full suite)::
 
-    python dev/mutants.py --seed 1 --count 40 [--tests "tests -x -q"] [--files "decode.py"]
+    python dev/mutants.py --seed 1 --count 40 [--tests "tests -x -q"] [--files "decode.py"] [--since REV]
 
 Each mutant changes one token of one line of ``pyvista_quake/`` (a comparison
 flipped, ``+``/``-`` or ``*``/``/`` swapped, an integer constant moved by one,
@@ -33,10 +33,29 @@ SWAPS = [
 NUMBER = re.compile(r'(?<![\w.])(\d+)(?![\w.])')
 
 
-def candidates(pattern: str = '*.py') -> list[tuple[Path, int, str]]:
-    """Every (file, line, mutated line) of code lines (not docstrings, comments or imports)."""
+def changed_lines(since: str) -> dict[Path, set[int]]:
+    """The package's lines (0-based) added or changed since the git revision ``since``."""
+    diff = subprocess.run(['git', 'diff', '-U0', since, '--', str(PACKAGE)], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    out: dict[Path, set[int]] = {}
+    path = None
+    for line in diff.splitlines():
+        if line.startswith('+++ '):
+            path = ROOT / line[6:] if line[4:] != '/dev/null' else None
+        elif line.startswith('@@') and path is not None:
+            start, _, count = line.split('+', 1)[1].split(' ', 1)[0].partition(',')
+            first = int(start) - 1
+            out.setdefault(path.resolve(), set()).update(range(first, first + int(count or 1)))
+    return out
+
+
+def candidates(pattern: str = '*.py', only: dict[Path, set[int]] | None = None) -> list[tuple[Path, int, str]]:
+    """Every (file, line, mutated line) of code lines (not docstrings, comments or imports).
+
+    ``only``: lines to keep per file (see :func:`changed_lines`).
+    """
     out = []
     for path in sorted(PACKAGE.rglob(pattern)):
+        keep = None if only is None else only.get(path.resolve(), set())
         in_doc = False
         for number, line in enumerate(path.read_text().splitlines()):
             stripped = line.strip()
@@ -46,6 +65,8 @@ def candidates(pattern: str = '*.py') -> list[tuple[Path, int, str]]:
             if stripped.startswith(('"""', 'r"""')):  # a one-line docstring
                 continue
             if in_doc or not stripped or stripped.startswith(('#', 'import ', 'from ', '@', 'def ', 'class ', 'return f')):
+                continue
+            if keep is not None and number not in keep:
                 continue
             code = line.split('  #')[0]
             for pattern, replacement in SWAPS:
@@ -63,8 +84,10 @@ def main() -> int:
     parser.add_argument('--count', type=int, default=40)
     parser.add_argument('--tests', default='tests -x -q -p no:warnings')
     parser.add_argument('--files', default='*.py', help='which modules to mutate, a glob under pyvista_quake/')
+    parser.add_argument('--since', help='mutate only the lines changed since this git revision')
     args = parser.parse_args()
-    pool = candidates(args.files)
+    pool = candidates(args.files, changed_lines(args.since) if args.since else None)
+    print(f'{len(pool)} candidate mutants', flush=True)
     sample = random.Random(args.seed).sample(pool, min(args.count, len(pool)))
     killed = 0
     for path, number, mutated in sample:
