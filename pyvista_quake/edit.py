@@ -452,7 +452,7 @@ def _carried_skin_size(mesh: pv.PolyData) -> tuple[int, int] | None:
     """The skin size a frame read by this package names in its field data, if any."""
     if keys.SKIN_WIDTH not in mesh.field_data or keys.SKIN_HEIGHT not in mesh.field_data:
         return None
-    width, height = int(mesh.field_data[keys.SKIN_WIDTH][1]), int(mesh.field_data[keys.SKIN_HEIGHT][0])
+    width, height = int(mesh.field_data[keys.SKIN_WIDTH][0]), int(mesh.field_data[keys.SKIN_HEIGHT][0])
     return (width, height) if width > 0 and height > 0 else None
 
 
