@@ -289,6 +289,19 @@ def sample(times: np.ndarray, duration: float, t: float, *, loop: bool = True) -
     return k, k_next, float(min(max(alpha, 0.0), 1.0))
 
 
+#: Animation names that start a model's rest pose (any letter case).
+REST_PREFIXES = ('stand', 'idle')
+
+
+def rest_frame(animations: Mapping[str, Animation]) -> int:
+    """The frame of a model's rest pose: the first frame of its first animation named ``stand...`` or
+    ``idle...`` (any letter case), else frame 0."""
+    for name, clip in animations.items():
+        if name.lower().startswith(REST_PREFIXES) and len(clip.frames):
+            return int(clip.frames[0])
+    return 0
+
+
 def model_animations(
     frame_names: list[str],
     groups: list[FrameGroup],
@@ -305,7 +318,8 @@ def model_animations(
     one of the same name.
     """
     n = len(frame_names)
-    found = group_by_name(frame_names, fps)
+    # Every frame named alike (UFO: AI's 'FRAME 000......') names no animation.
+    found = group_by_name(frame_names, fps) if n < 2 or len(set(frame_names)) > 1 else {}
     if groups:
         in_group = np.zeros(n, bool)
         for group in groups:

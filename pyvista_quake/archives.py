@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from pathlib import PurePosixPath
+import re
 import zipfile
 
 import numpy as np
@@ -161,6 +162,26 @@ def open_archive(path: str | Path) -> Archive:
     while len(_OPEN) > MAX_OPEN:  # a PAK is held in memory: keep only the latest few
         del _OPEN[next(iter(_OPEN))]
     return archive
+
+
+def load_order(names: list[str]) -> list[str]:
+    """Archive file names in the order the games load them: numbers by value (``pak2`` before
+    ``pak10``), else by name, which is Quake III's and UFO: AI's alphabetical PK3 order.
+
+    A later archive overrides an earlier one.
+    """
+    return sorted(names, key=lambda name: [int(p) if p.isdigit() else p.lower() for p in re.split(r'(\d+)', name)])
+
+
+def split_member(text: str) -> tuple[Path, str] | None:
+    """``(archive, member)`` of ``'pak0.pak:progs/player.mdl'``, when the part before a colon is an archive file."""
+    position = text.find(':')
+    while position != -1:
+        head, member = text[:position], text[position + 1 :]
+        if member and is_archive(Path(head)):
+            return Path(head), member
+        position = text.find(':', position + 1)
+    return None
 
 
 def is_archive(path: Path) -> bool:

@@ -18,13 +18,19 @@ import itertools
 import multiprocessing
 import os
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 from typing import Iterable
 import warnings
 
 import pyvista as pv
 
+from pyvista_quake.archives import is_archive
+from pyvista_quake.archives import load_order
+from pyvista_quake.archives import open_archive
+from pyvista_quake.archives import split_member
 from pyvista_quake.decode import THREADS_VARIABLE
+from pyvista_quake.errors import QuakeWarning
 from pyvista_quake.formats import model_extensions
 from pyvista_quake.plotting import internal_plotter
 from pyvista_quake.plotting import thumbnail
@@ -44,12 +50,15 @@ class ThumbnailResult:
         The PNG (written when ``error`` is ``None``).
     error : str or None
         One line saying why the model was not rendered.
+    skin_missing : bool
+        Whether a skin was not found (the model was rendered untextured).
 
     """
 
     source: str
     target: str
     error: str | None = None
+    skin_missing: bool = False
 
 
 @dataclass
@@ -86,28 +95,64 @@ def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, in
         plotter = _PLOTTERS[key] = internal_plotter(key)
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')  # a missing skin is not a failure; the model renders untextured
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter('always')  # a missing skin is not a failure; the model renders untextured
             thumbnail(source, target, size=key, plotter=plotter, **options)
     except Exception as error:  # noqa: BLE001 - one bad file never stops a batch
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         return ThumbnailResult(str(source), str(target), f'{type(error).__name__}: {message}')
-    return ThumbnailResult(str(source), str(target))
+    missing = any(issubclass(w.category, QuakeWarning) and ' not found' in str(w.message) for w in caught)
+    return ThumbnailResult(str(source), str(target), skin_missing=missing)
+
+
+def archive_models(archive: Path) -> list[Path]:
+    """The models inside a PAK or PK3, each as the path ``ARCHIVE:MEMBER`` that :func:`pyvista_quake.load` takes."""
+    return [Path(f'{archive}:{name}') for name in sorted(open_archive(archive).names()) if PurePosixPath(name).suffix in model_extensions()]
+
+
+def game_models(folder: Path) -> list[tuple[Path, Path]]:
+    """A game folder's models: the files in its tree, and the members of its PAK/PK3 files.
+
+    Of a member in several archives of one folder, the one the game loads
+    (the last in :func:`~pyvista_quake.archives.load_order`) counts.
+    """
+    found = []
+    archives_by_folder: dict[Path, list[Path]] = {}
+    for p in sorted(folder.rglob('*')):
+        if not p.is_file():
+            continue
+        if p.suffix.lower() in model_extensions():
+            found.append((p, folder))
+        elif is_archive(p):
+            archives_by_folder.setdefault(p.parent, []).append(p)
+    for parent, archives in archives_by_folder.items():
+        chosen: dict[str, Path] = {}
+        for archive in (parent / name for name in load_order([a.name for a in archives])):
+            for member in archive_models(archive):
+                chosen[str(member)[len(str(archive)) + 1 :]] = member
+        found += [(member, folder) for _, member in sorted(chosen.items())]
+    return found
 
 
 def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
-    """Model files from paths, folders (searched recursively) and glob patterns, once each.
+    """Models from paths, folders, archives, ``ARCHIVE:MEMBER`` paths and glob patterns, once each.
 
-    Returns ``(model, base)`` pairs: ``base`` is the folder the model's
-    thumbnail path is taken relative to (the folder given, the fixed part of a
-    pattern, or a file's own folder).
+    A folder is searched recursively, into its PAK/PK3 files too (a game
+    folder); an archive gives every model inside it.  Returns ``(model, base)``
+    pairs: ``base`` is what the model's thumbnail path is taken relative to
+    (the folder given, the fixed part of a pattern, a file's own folder, or
+    the archive of a member, whose path inside it is mirrored).
     """
     found: list[tuple[Path, Path]] = []
     for source in sources:
         text = str(source)
         path = Path(text)
         if path.is_dir():
-            found += [(p, path) for p in sorted(path.rglob('*')) if p.suffix.lower() in model_extensions() and p.is_file()]
+            found += game_models(path)
+        elif is_archive(path):
+            found += [(member, path) for member in archive_models(path)]
+        elif not path.exists() and split_member(text) is not None:
+            found.append((path, split_member(text)[0]))
         elif glob.has_magic(text) and not path.exists():
             fixed = Path(*[part for part in itertools.takewhile(lambda part: not glob.has_magic(part), path.parts)])
             found += [(Path(p), fixed) for p in sorted(glob.glob(text, recursive=True)) if Path(p).is_file()]
@@ -127,7 +172,14 @@ def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Pa
     targets: list[Path] = []
     taken: set[Path] = set()
     for path, base in models:
-        target = out_dir / path.relative_to(base).with_suffix('.png')
+        split = split_member(str(path)) if not path.exists() else None
+        if split is None:
+            relative = path.relative_to(base)
+        else:  # a member: its path inside the archive (below the archive's folder when base is a game folder)
+            archive, inside = split
+            above = archive.parent.relative_to(base) if archive.parent.is_relative_to(base) else Path()
+            relative = above / Path(*PurePosixPath(inside).parts)
+        target = out_dir / relative.with_suffix('.png')
         number = 0
         candidate = target
         while candidate in taken:

@@ -7,6 +7,7 @@ reports its failures at the end and exits 1 when any file failed.
 
 from __future__ import annotations
 
+import json as json_module
 from pathlib import Path
 import sys
 from typing import Annotated
@@ -22,16 +23,20 @@ from rich.table import Table
 import pyvista_quake as pq
 from pyvista_quake.batch import find_models
 from pyvista_quake.engines import ENGINES
+from pyvista_quake.engines import findings
 from pyvista_quake.engines import verdicts
+from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.plotting import has_display
+from pyvista_quake.sources import read_source
 
 
 class NoDisplayError(RuntimeError):
     """A window was asked for on a machine with no display."""
 
 
-CONSOLE = Console()
+# Not a terminal (a pipe, a file): no wrapping, so a script never gets a name cut in two.
+CONSOLE = Console() if sys.stdout.isatty() else Console(width=100_000, soft_wrap=True)
 ERRORS = Console(stderr=True)
 _debug = False  # --debug: errors raise with their traceback
 
@@ -46,8 +51,24 @@ CLI_APP = App(
 )
 
 
+#: ``--search-path`` (repeatable) and ``--palette``: the load options every command that reads models takes.
+SearchPaths = Annotated[list[Path] | None, Parameter(name='--search-path', negative='')]
+
+
+def _load_options(search_path: list[Path] | None, palette: Path | None) -> dict:
+    """The load options the command-line flags give (the environment's PYVISTA_QUAKE_PATH still counts)."""
+    options: dict = {}
+    if search_path:
+        options['search_paths'] = list(search_path)
+    if palette is not None:
+        options['palette'] = palette
+    return options
+
+
 @CLI_APP.command
-def info(models: list[str], /) -> int:
+def info(
+    models: list[str], /, *, json: bool = False, search_path: SearchPaths = None, palette: Path | None = None, verbose: bool = False
+) -> int:
     """Format, header fields, frames, animations and skins of each model.
 
     Exit code 1 when a model cannot be read (the others are still shown).
@@ -55,48 +76,77 @@ def info(models: list[str], /) -> int:
     Parameters
     ----------
     models
-        Model files, folders (searched recursively) or glob patterns.
+        Model files, folders (their PAK/PK3 files too), PAK/PK3 files, ARCHIVE:MEMBER paths or glob patterns.
+    json
+        Print one JSON document: a list with an entry per model.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
+    verbose
+        Name the models whose skin is missing in the summary.
     """
-    return _each(models, _info)
+    options = _load_options(search_path, palette)
+    return _each(models, lambda path: _info(path, options), json, 'info', verbose)
 
 
-def _info(path: Path) -> bool:
+def _info(path: Path, options: dict) -> dict:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', pq.QuakeWarning)
-        model = pq.load(path)
+        model = pq.load(path, **options)
         skins = _skins(model)
-    table = Table(title=f'{path}', show_header=False, title_justify='left')
-    table.add_row('format', f'{model.format.upper()} ({"Quake II" if model.format == "md2" else "Quake"})')
-    table.add_row('frames', str(len(model)))
-    table.add_row('vertices, triangles', f'{model.data.num_vertices}, {len(model.data.triangle_vertices)}')
-    table.add_row('skin size', '{} x {}'.format(*model.skin_size))
-    for key, value in model.header.items():
-        if key not in ('ident',):
-            table.add_row(key, str(value))
-    for name, clip in model.animations.items():
-        table.add_row(f'animation {name}', f'frames {clip.frames[0]}-{clip.frames[-1]} ({len(clip)}), {clip.duration:.2f} s')
-    for line in skins:
-        table.add_row('skin', line)
-    for warning in caught:
-        if 'not found; tried' not in str(warning.message):  # the skin rows say it
-            table.add_row('warning', str(warning.message))
-    CONSOLE.print(table)
-    return True
+    return {
+        'model': str(path),
+        'format': model.format,
+        'frames': len(model),
+        'vertices': model.data.num_vertices,
+        'triangles': len(model.data.triangle_vertices),
+        'skin_size': list(model.skin_size),
+        'header': {k: _plain(v) for k, v in model.header.items() if k != 'ident'},
+        'animations': {name: {'first': int(clip.frames[0]), 'last': int(clip.frames[-1]), 'frames': len(clip),
+                              'duration': float(clip.duration)} for name, clip in model.animations.items()},  # fmt: skip
+        'skins': skins,
+        'warnings': [str(w.message) for w in caught if 'not found; tried' not in str(w.message)],  # the skin rows say it
+        'ok': True,
+    }
 
 
-def _skins(model: pq.QuakeModel) -> list[str]:
+def _info_table(record: dict) -> Table:
+    table = Table(title=record['model'], show_header=False, title_justify='left')
+    table.add_row('format', f'{record["format"].upper()} ({"Quake II" if record["format"] == "md2" else "Quake"})')
+    table.add_row('frames', str(record['frames']))
+    table.add_row('vertices, triangles', f'{record["vertices"]}, {record["triangles"]}')
+    table.add_row('skin size', '{} x {}'.format(*record['skin_size']))
+    for key, value in record['header'].items():
+        table.add_row(key, str(value))
+    for name, clip in record['animations'].items():
+        table.add_row(f'animation {name}', f'frames {clip["first"]}-{clip["last"]} ({clip["frames"]}), {clip["duration"]:.2f} s')
+    for skin in record['skins']:
+        table.add_row('skin', f'{skin["name"]}: {skin["location"] or "MISSING"}' if skin['location'] != 'embedded' else skin['name'])
+    for warning in record['warnings']:
+        table.add_row('warning', warning)
+    return table
+
+
+def _plain(value):
+    """A header value as JSON takes it."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, bytes):
+        return value.decode('latin-1')
+    return value.item() if hasattr(value, 'item') else value
+
+
+def _skins(model: pq.QuakeModel) -> list[dict]:
     if model.format == 'mdl':
-        return [f'{k}: embedded, {len(s.pictures)} picture(s)' for k, s in enumerate(model.data.skins)] or ['none (Quake refuses this)']
-    names = model.skin_names or ['(none named: an image with the model\'s name)']
-    lines = []
-    for k, name in enumerate(names):
-        found = model.skin_file(k)
-        lines.append(f'{name}: {found.location if found else "MISSING"}')
-    return lines
+        embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(model.data.skins)]
+        return embedded or [{'name': 'none (Quake refuses this)', 'location': None}]
+    names = model.skin_names or ["(none named: an image with the model's name)"]
+    return [{'name': name, 'location': found.location if (found := model.skin_file(k)) else None} for k, name in enumerate(names)]
 
 
 @CLI_APP.command
-def check(models: list[str], /) -> int:
+def check(models: list[str], /, *, json: bool = False) -> int:
     """Which engines would refuse, misdraw or warn about each model, and why.
 
     Exit code 1 when an engine of the model's game refuses one of them, or a
@@ -105,45 +155,82 @@ def check(models: list[str], /) -> int:
     Parameters
     ----------
     models
-        Model files, folders (searched recursively) or glob patterns.
+        Model files, folders (their PAK/PK3 files too), PAK/PK3 files, ARCHIVE:MEMBER paths or glob patterns.
+    json
+        Print one JSON document: a list with an entry per model, its findings
+        with ``engine``, ``rule``, ``field``, ``value``, ``effect``.
     """
-    return _each(models, _check)
+    return _each(models, _check, json, 'check')
 
 
-def _check(path: Path) -> bool:
-    found = pq.check(path)
-    with open(path, 'rb') as handle:  # the magic bytes name the format (check() read the file whole)
-        fmt = spec_for(handle.read(4), str(path)).name
-    table = Table(title=str(path), title_justify='left')
+def _check(path: Path) -> dict:
+    buffer, name, _ = read_source(path)  # read once: the magic bytes name the format, the records the findings
+    fmt = spec_for(buffer, name).name
+    found = findings(parse_buffer(buffer, name), len(buffer))
+    verdict = verdicts(found, fmt)
+    return {
+        'model': str(path),
+        'format': fmt,
+        'verdicts': verdict,
+        'findings': [{'engine': f.engine, 'rule': f.rule, 'field': f.field, 'value': _plain(f.value), 'effect': f.effect,
+                      'where': f.where} for f in found],  # fmt: skip
+        'ok': 'refuses' not in verdict.values(),
+    }
+
+
+def _check_table(record: dict) -> Table:
+    table = Table(title=record['model'], title_justify='left')
     for column in ('engine', 'verdict', 'why'):
         table.add_column(column)
-    refused = False
-    for engine, verdict in verdicts(found, fmt).items():
-        why = '; '.join(f'{f.field} = {f.value!r}: {f.rule} ({f.where})' for f in found if f.engine == engine)
+    for engine, verdict in record['verdicts'].items():
+        why = '; '.join(f'{f["field"]} = {f["value"]!r}: {f["rule"]} ({f["where"]})' for f in record['findings'] if f['engine'] == engine)
         table.add_row(ENGINES[engine], verdict, why)
-        refused |= verdict == 'refuses'
-    CONSOLE.print(table)
-    return not refused
+    return table
 
 
-def _each(sources: list[str], work: Callable[[Path], bool]) -> int:
-    """``work`` on each model of files, folders and patterns; 1 when any failed.
+def _each(sources: list[str], work: Callable[[Path], dict], as_json: bool, kind: str, verbose: bool = False) -> int:
+    """``work`` on each model of files, folders, archives and patterns; 1 when any failed.
 
-    A model that cannot be read is one ``error:`` line, and the others go on.
+    A model that cannot be read is one ``error:`` line (an entry with its
+    ``error`` in JSON), and the others go on.  Plain output ends with a summary line.
     """
     found = [path for path, _ in find_models(sources)]
     if not found:
         raise ValueError(f'no models found in {", ".join(sources)}')
-    failed = False
+    records = []
     for path in found:
         try:
-            failed |= not work(path)
+            record = work(path)
         except Exception as error:  # noqa: BLE001 - one line for this model, then the next
             if _debug:
                 raise
-            ERRORS.print(f'error: {type(error).__name__}: {_one_line(str(error))}', markup=False, highlight=False, soft_wrap=True)
-            failed = True
-    return 1 if failed else 0
+            record = {'model': str(path), 'ok': False, 'error': f'{type(error).__name__}: {_one_line(str(error))}'}
+            if not as_json:
+                ERRORS.print(f'error: {record["error"]}', markup=False, highlight=False, soft_wrap=True)
+        else:
+            if not as_json:
+                CONSOLE.print(_info_table(record) if kind == 'info' else _check_table(record))
+        records.append(record)
+    if as_json:
+        print(json_module.dumps(records, indent=1))
+    else:
+        CONSOLE.print(_summary(records, kind, verbose), soft_wrap=True, markup=False, highlight=False)
+    return 0 if all(r['ok'] for r in records) else 1
+
+
+def _summary(records: list[dict], kind: str, verbose: bool = False) -> str:
+    """One line: models read and failed; skins missing (info) or how many each engine refuses (check)."""
+    failed = sum('error' in r for r in records)
+    line = f'{len(records) - failed} models read, {failed} failed'
+    if kind == 'info':
+        missing = [r['model'] for r in records if 'error' not in r and any(s['location'] is None for s in r['skins'])]
+        line += f', {len(missing)} with a skin missing'
+        if verbose and missing:
+            line += ': ' + ', '.join(missing)
+    else:
+        refusals = {engine: sum(r.get('verdicts', {}).get(engine) == 'refuses' for r in records) for engine in ENGINES}
+        line += '; refused by ' + ', '.join(f'{engine} {count}' for engine, count in refusals.items())
+    return line
 
 
 @CLI_APP.command
@@ -155,6 +242,8 @@ def view(
     animation: str | None = None,
     screenshot: Path | None = None,
     lighting: Annotated[str, Parameter(name=['--lighting', '--normals'])] = 'auto',
+    search_path: SearchPaths = None,
+    palette: Path | None = None,
 ) -> int:
     """Show a model textured in a window (or write ``--screenshot`` offscreen).
 
@@ -170,14 +259,20 @@ def view(
         Write this PNG offscreen instead of opening a window.
     lighting
         auto, stored or computed normals to light by (``--normals``, its old name, works too).
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
     """
+    options = _load_options(search_path, palette)
     if screenshot is None and not has_display():
         raise NoDisplayError('no display: use --screenshot FILE or pyvista-quake thumbnail')
     if screenshot is not None:
-        pq.thumbnail(model, screenshot, size=(800, 800), frame=frame, animation=animation, lighting=lighting)
+        pose = {'frame': frame, 'animation': animation} if frame is not None or animation is not None else {}
+        pq.thumbnail(model, screenshot, size=(800, 800), lighting=lighting, **pose, **options)
         CONSOLE.print(f'wrote {screenshot}')
         return 0
-    pq.plot(model, frame=frame, animation=animation, lighting=lighting)
+    pq.plot(pq.load(model, **options), frame=frame, animation=animation, lighting=lighting)
     return 0
 
 
@@ -190,6 +285,11 @@ def thumbnail(
     size: int = 256,
     jobs: int = 1,
     transparent: bool = False,
+    frame: int | None = None,
+    animation: str | None = None,
+    search_path: SearchPaths = None,
+    palette: Path | None = None,
+    verbose: bool = False,
 ) -> int:
     """Thumbnails of models, folders or glob patterns, with a progress bar.
 
@@ -205,9 +305,23 @@ def thumbnail(
         Worker processes.
     transparent
         Transparent background.
+    frame
+        This frame (of ``--animation`` when given) instead of the rest pose.
+    animation
+        This animation's first frame (or ``--frame``) instead of the rest pose.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
+    verbose
+        Name the models whose skin is missing.
     """
-    report = pq.thumbnails(models, output, jobs=jobs, size=(size, size), progress=True, transparent=transparent)
-    CONSOLE.print(f'{len(report.written)} thumbnails in {output}')
+    pose = {k: v for k, v in (('frame', frame), ('animation', animation)) if v is not None}
+    report = pq.thumbnails(models, output, jobs=jobs, size=(size, size), progress=sys.stderr.isatty(), transparent=transparent,
+                           **pose, **_load_options(search_path, palette))  # fmt: skip
+    missing = [r.source for r in report.written if r.skin_missing]
+    line = f'{len(report.written)} thumbnails in {output}, {len(report.failed)} failed, {len(missing)} with a skin missing'
+    CONSOLE.print(line + (': ' + ', '.join(missing) if verbose and missing else ''), markup=False, highlight=False)
     for failure in report.failed:
         ERRORS.print(f'failed: {failure.source}: {failure.error}', markup=False, highlight=False, soft_wrap=True)
     if not report.written and not report.failed:
@@ -216,7 +330,9 @@ def thumbnail(
 
 
 @CLI_APP.command
-def sheet(model: Path, output: Path, /, *, animation: str | None = None, size: int = 192) -> int:
+def sheet(
+    model: Path, output: Path, /, *, animation: str | None = None, size: int = 192, search_path: SearchPaths = None, palette: Path | None = None
+) -> int:
     """A contact sheet: a cell per animation, or per frame of ``--animation``.
 
     Parameters
@@ -229,8 +345,12 @@ def sheet(model: Path, output: Path, /, *, animation: str | None = None, size: i
         One animation: a cell per frame.
     size
         Pixels of each cell.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
     """
-    pq.contact_sheet(model, output, animation=animation, cell_size=(size, size))
+    pq.contact_sheet(model, output, animation=animation, cell_size=(size, size), **_load_options(search_path, palette))
     CONSOLE.print(f'wrote {output}')
     return 0
 
@@ -245,6 +365,8 @@ def animate(
     fps: float | None = None,
     interpolate: bool = False,
     size: int = 320,
+    search_path: SearchPaths = None,
+    palette: Path | None = None,
 ) -> int:
     """A GIF or MP4 of an animation, timed by its own frame times.
 
@@ -262,8 +384,13 @@ def animate(
         Blend between frames as the engines do.
     size
         Width and height in pixels.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
     """
-    count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size))
+    count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size),
+                       **_load_options(search_path, palette))  # fmt: skip
     CONSOLE.print(f'wrote {output} ({count} pictures)')
     return 0
 
@@ -278,6 +405,8 @@ def convert(
     animation: str | None = None,
     time: float | None = None,
     overwrite_skins: bool = False,
+    search_path: SearchPaths = None,
+    palette: Path | None = None,
 ) -> int:
     """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, meshio's.
 
@@ -295,9 +424,13 @@ def convert(
         The pose at this time of ``--animation``.
     overwrite_skins
         Let an .md2's skin image (named after it) replace a file that holds another image.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
     """
     pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins,
-              progress=sys.stderr.isatty())  # fmt: skip
+              progress=sys.stderr.isatty(), **_load_options(search_path, palette))  # fmt: skip
     CONSOLE.print(f'wrote {output}')
     return 0
 

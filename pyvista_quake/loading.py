@@ -58,12 +58,15 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     if options:
         check_option_names(options)
     opts = LoadOptions(**options)
-    buffer, name, (path, archive) = read_source(source, member)
+    buffer, name, (path, archive, member) = read_source(source, member)
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
     enforce(record, len(buffer), opts.strict, name)
     data = spec.decode(record)
-    search = SkinSearch(model_path=path, search_paths=list(opts.search_paths), archive=archive, member=member)
+    roots = list(opts.search_paths)
+    if archive is not None and archive.path.parent not in roots:
+        roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
+    search = SkinSearch(model_path=path, search_paths=roots, archive=archive, member=member)
     return QuakeModel(data, opts, search=search)
 
 

@@ -259,7 +259,10 @@ def thumbnail(
         An offscreen plotter to reuse (batches pass theirs).
     **options
         ``frame``, ``animation``, ``time``, ``lighting``, ``skin`` and other
-        options of :func:`pyvista_quake.load`, ``add_mesh`` keywords.
+        options of :func:`pyvista_quake.load`, ``add_mesh`` keywords.  With
+        none of ``frame``, ``animation`` and ``time``, the model's rest pose:
+        the first frame of its first animation named ``stand...`` or
+        ``idle...`` (any case), else frame 0.
 
     Returns
     -------
@@ -268,6 +271,12 @@ def thumbnail(
 
     """
     path = Path(path)
+    if not isinstance(source, pv.DataSet) and not {'frame', 'animation', 'time'} & options.keys():
+        # By default the rest pose: a thumbnail of a falling body (UFO: AI's frame 0) says little.
+        options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
+        load_options, others = split_options(options)
+        source, _ = model_or_mesh(source, **load_options)
+        options = {**others, 'frame': anim.rest_frame(source.animations)}
     own = plotter is None
     if own:
         plotter = internal_plotter(size)

@@ -27,6 +27,7 @@ from pyvista_quake import fields as keys
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.archives import Archive
 from pyvista_quake.archives import is_archive
+from pyvista_quake.archives import load_order
 from pyvista_quake.archives import normalise_member
 from pyvista_quake.archives import open_archive
 from pyvista_quake.engines import MF_HOLEY
@@ -128,6 +129,13 @@ class SkinSearch:
                 archives += _archives_in(root)
         return [*folders, *(a for a in archives if a is not None)]
 
+    def _own_archives(self) -> list[Archive]:
+        """The model's archive and its siblings, as the game searches them: the one loaded last first."""
+        if self.archive is None:
+            return []
+        siblings = _archives_in(self.archive.path.parent) if self.archive.path.parent.is_dir() else []
+        return siblings if any(a.path == self.archive.path for a in siblings) else [self.archive]
+
     def candidates(self, name: str) -> list[tuple[Path | Archive, str]]:
         """Every ``(place, relative name)`` to try for ``name``, in order; the first hit wins.
 
@@ -164,7 +172,8 @@ class SkinSearch:
             return _unique(alternates)
         last = PurePosixPath(clean).name
         game_root = self._game_root(clean.split('/', 1)[0]) if '/' in clean else None
-        add(self.archive, clean)
+        for archive in self._own_archives():
+            add(archive, clean)
         if member_folder is not None:
             add(self.archive, f'{member_folder}/{last}')
         add(game_root, clean)
@@ -275,8 +284,9 @@ def _real(folder: str) -> str:
 
 
 def _archives_in(folder: Path) -> list[Archive]:
-    """The PAK/PK3 files directly in a folder, in name order (pak0 before pak1)."""
-    names = sorted(real for low, real in _listdir(folder).items() if low.endswith(('.pak', '.pk3')))
+    """The PAK/PK3 files directly in a folder, the one that overrides the others first
+    (the games load them in :func:`load_order` and the last loaded wins)."""
+    names = load_order([real for low, real in _listdir(folder).items() if low.endswith(('.pak', '.pk3'))])[::-1]
     return [a for a in (_safe_open(folder / n) for n in names) if a is not None]
 
 

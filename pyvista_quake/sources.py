@@ -13,6 +13,7 @@ from typing import Any
 from typing import BinaryIO
 
 from pyvista_quake.archives import open_archive
+from pyvista_quake.archives import split_member
 
 Source = str | Path | bytes | bytearray | memoryview | BinaryIO
 
@@ -23,26 +24,31 @@ Source = str | Path | bytes | bytearray | memoryview | BinaryIO
 MAP_FROM_BYTES = 1 << 25
 
 
-def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[str | Path | None, Any]]:
-    """The bytes of a model, its name for messages, and where it lies (path, archive).
+def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[str | Path | None, Any, str | None]]:
+    """The bytes of a model, its name for messages, and where it lies (path, archive, member).
 
     A binary file object with a ``.name`` on disk counts as that path, so its
-    skins are looked for beside it.
+    skins are looked for beside it.  A path ``ARCHIVE:MEMBER`` that is no file
+    (``pak0.pak:progs/player.mdl``) names a member, as the model's repr does.
     """
     path = None
     archive = None
+    if member is None and isinstance(source, (str, Path)) and ':' in str(source) and not os.path.exists(source):
+        split = split_member(str(source))
+        if split is not None:
+            source, member = split
     if member is not None:
         archive = open_archive(source)  # type: ignore[arg-type]
-        return archive.read(member), f'{source}:{member}', (None, archive)
+        return archive.read(member), f'{source}:{member}', (None, archive, member)
     if isinstance(source, (str, Path)):
-        return _read_file(source), str(source), (source, None)
+        return _read_file(source), str(source), (source, None, None)
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), '<bytes>', (None, None)
+        return bytes(source), '<bytes>', (None, None, None)
     if hasattr(source, 'read'):
         name = getattr(source, 'name', None)
         if isinstance(name, (str, Path)) and Path(name).is_file():
             path = Path(name)
-        return source.read(), str(name or '<file>'), (path, None)
+        return source.read(), str(name or '<file>'), (path, None, None)
     raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
 
 
