@@ -19,12 +19,14 @@ import multiprocessing
 import os
 from pathlib import Path
 from pathlib import PurePosixPath
+import sys
 from typing import Any
 from typing import Iterable
 import warnings
 
 import pyvista as pv
 
+from pyvista_quake._warnings import warn_external
 from pyvista_quake.archives import is_archive
 from pyvista_quake.archives import load_order
 from pyvista_quake.archives import open_archive
@@ -245,7 +247,16 @@ def _run(models: list[Path], targets: list[Path], jobs: int | None, size, option
         for source, target in zip(models, targets):
             yield render_thumbnail(source, target, size, **options)
         return
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(), initializer=_worker_setup) as pool:
+    context = _context()
+    if context.get_start_method() == 'spawn' and _unguarded_script():
+        # Spawned workers import the script again, which would start this batch again:
+        # Python's bootstrapping error.  Render here instead, and say what to add.
+        warn_external("thumbnails(jobs>1) after this process has rendered starts fresh worker processes, which re-run a "
+                      "script: put the script's code under `if __name__ == '__main__':` to use them; rendering on one "
+                      'process instead')  # fmt: skip
+        yield from _run(models, targets, 1, size, options)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_setup) as pool:
         chunk = max(1, min(4, len(models) // (8 * jobs)))  # small chunks: models differ in cost
         yield from pool.map(_render_task, [(s, t, size, options) for s, t in zip(models, targets)], chunksize=chunk)
 
@@ -261,6 +272,19 @@ def _context() -> multiprocessing.context.BaseContext:
     if 'fork' in multiprocessing.get_all_start_methods() and not _ALL_PLOTTERS and not _PLOTTERS:
         return multiprocessing.get_context('fork')
     return multiprocessing.get_context('spawn')
+
+
+def _unguarded_script() -> bool:
+    """Whether this call comes from a script's top level (``__main__`` with a file), outside any function."""
+    main = sys.modules.get('__main__')
+    if main is None or not getattr(main, '__file__', None):
+        return False  # an interactive session or a notebook: spawned workers do not re-run it
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get('__name__') == '__main__' and frame.f_code.co_name == '<module>':
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _worker_setup() -> None:

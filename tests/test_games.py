@@ -217,3 +217,34 @@ def test_thumbnail_flags_choose_the_pose(tmp_path):
         pictures[name] = np.asarray(Image.open(tmp_path / name / 'm.png'))
     np.testing.assert_array_equal(pictures['zero'], pictures['death'])
     assert not np.array_equal(pictures['rest'], pictures['zero'])
+
+
+def test_a_dask_cluster_renders_a_whole_pk3(game, tmp_path):
+    """client.map(render_thumbnail, ...) takes archive members as well as paths: a cluster renders a PK3."""
+    distributed = pytest.importorskip('distributed', reason='dask.distributed does not install here')
+    found = find_models([game / 'pak0.pak', game / 'extra.pk3'])
+    targets = targets_for(found, tmp_path / 'thumbs')
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            results = client.gather(client.map(pq.render_thumbnail, [str(p) for p, _ in found], targets, size=(48, 48)))
+    assert [r.error for r in results] == [None, None, None]
+    assert sorted(str(Path(r.target).relative_to(tmp_path / 'thumbs')) for r in results) == [
+        'models/a/tris.png', 'models/b/tris.png', 'progs/torch.png']  # fmt: skip
+    assert all(drawn.size for drawn in (np.asarray(Image.open(r.target)) for r in results))
+
+
+def test_a_script_without_the_main_guard_gets_one_line_not_the_bootstrapping_error(game, tmp_path):
+    """After the process rendered, workers would be spawned and re-run the script: it renders on one process and says why."""
+    script = tmp_path / 'batch.py'
+    script.write_text(
+        'import pyvista_quake as pq\n'
+        f'pq.thumbnail({str(game / "loose.mdl")!r}, {str(tmp_path / "first.png")!r}, size=(32, 32))\n'
+        f'pq.thumbnails([{str(game / "loose.mdl")!r}], {str(tmp_path / "one")!r}, size=(32, 32))\n'  # keeps its plotter
+        f'report = pq.thumbnails([{str(game)!r}], {str(tmp_path / "out")!r}, jobs=2, size=(32, 32))\n'
+        'print(len(report.written), len(report.failed))\n'
+    )
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ['4', '0']
+    assert 'bootstrapping' not in result.stderr and "if __name__ == '__main__':" in result.stderr
+    assert result.stderr.count('QuakeWarning') == 1
