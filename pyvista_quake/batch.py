@@ -10,15 +10,20 @@ Each worker process keeps one offscreen plotter for all its models: a fresh
 
 from __future__ import annotations
 
+import collections
+from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import wait
 from dataclasses import dataclass
 from dataclasses import field
 import glob
 import itertools
 import multiprocessing
+import multiprocessing.forkserver
 import os
 from pathlib import Path
 from pathlib import PurePosixPath
+import re
 import sys
 from typing import Any
 from typing import Iterable
@@ -94,6 +99,10 @@ def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, in
     key = (int(size[0]), int(size[1]))
     plotter = _PLOTTERS.get(key)
     if plotter is None:
+        if not _PLOTTERS and multiprocessing.parent_process() is None:
+            # This process is about to hold an OpenGL context, after which its workers cannot be
+            # forked: start the fork server now, so it has imported by the time a batch needs it.
+            _start_forkserver()
         plotter = _PLOTTERS[key] = internal_plotter(key)
     try:
         Path(target).parent.mkdir(parents=True, exist_ok=True)
@@ -248,7 +257,7 @@ def _run(models: list[Path], targets: list[Path], jobs: int | None, size, option
             yield render_thumbnail(source, target, size, **options)
         return
     context = _context()
-    if context.get_start_method() == 'spawn' and _unguarded_script():
+    if context.get_start_method() != 'fork' and _unguarded_script():
         # Spawned workers import the script again, which would start this batch again:
         # Python's bootstrapping error.  Render here instead, and say what to add.
         warn_external("thumbnails(jobs>1) after this process has rendered starts fresh worker processes, which re-run a "
@@ -256,35 +265,110 @@ def _run(models: list[Path], targets: list[Path], jobs: int | None, size, option
                       'process instead')  # fmt: skip
         yield from _run(models, targets, 1, size, options)
         return
+    if context.get_start_method() != 'fork':
+        yield from _run_shared(models, targets, jobs, size, options, context)
+        return
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_setup) as pool:
         chunk = max(1, min(4, len(models) // (8 * jobs)))  # small chunks: models differ in cost
         yield from pool.map(_render_task, [(s, t, size, options) for s, t in zip(models, targets)], chunksize=chunk)
 
 
+#: Models queued a worker ahead of the ones it renders, so none waits while this process renders its own.
+QUEUED_A_WORKER = 4
+
+
+def _run_shared(models: list[Path], targets: list[Path], jobs: int, size, options: dict, context):
+    """This process renders too, beside ``jobs - 1`` fresh workers: it has rendered already (which is why
+    its workers cannot be forked), so its plotter is warm while theirs start.  Results come as they finish."""
+    tasks = collections.deque(zip(models, targets))
+    pending: set = set()
+    with ProcessPoolExecutor(max_workers=jobs - 1, mp_context=context, initializer=_worker_setup) as pool:
+
+        def feed() -> None:
+            while tasks and len(pending) < QUEUED_A_WORKER * (jobs - 1):
+                source, target = tasks.popleft()
+                pending.add(pool.submit(_render_task, (source, target, size, options)))
+
+        feed()
+        while tasks or pending:
+            for future in [f for f in pending if f.done()]:
+                pending.discard(future)
+                yield future.result()
+            feed()
+            if tasks:
+                source, target = tasks.pop()  # from the other end than the workers' queue
+                yield render_thumbnail(source, target, size, **options)
+            elif pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    pending.discard(future)
+                    yield future.result()
+
+
+#: What a fork server imports once, before it forks the workers of every later batch: the
+#: package and the rendering modules a first plotter imports (0.6 s here), none of which
+#: makes an OpenGL context, so forking after them is safe.
+FORKSERVER_PRELOAD = [
+    'pyvista_quake.batch',
+    'pyvista.plotting.plotter',
+    'vtkmodules.vtkRenderingOpenGL2',
+    'vtkmodules.vtkRenderingFreeType',
+    'vtkmodules.vtkInteractionStyle',
+    'vtkmodules.vtkRenderingContextOpenGL2',
+]
+
+
 def _context() -> multiprocessing.context.BaseContext:
     """Fork where it is safe (POSIX, no render window open here), so a script needs no ``__main__`` guard.
 
-    A forked copy of a process holding an OpenGL context is not safe: then
-    workers are spawned (and a script needs the usual guard).
+    A forked copy of a process holding an OpenGL context is not safe.  Then
+    the workers come from a fork server: a clean process, started once, that
+    has imported PyVista, VTK and this package and forks each worker from
+    there (spawned workers would import them afresh, each).  Where there is
+    no fork server (Windows), they are spawned.  Either way a script needs
+    the usual guard (see :func:`_unguarded_script`).
     """
     from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415 - a private name, looked up when used
 
-    if 'fork' in multiprocessing.get_all_start_methods() and not _ALL_PLOTTERS and not _PLOTTERS:
+    methods = multiprocessing.get_all_start_methods()
+    if 'fork' in methods and not _ALL_PLOTTERS and not _PLOTTERS:
         return multiprocessing.get_context('fork')
+    if 'forkserver' in methods:
+        context = multiprocessing.get_context('forkserver')
+        context.set_forkserver_preload(FORKSERVER_PRELOAD)
+        return context
     return multiprocessing.get_context('spawn')
 
 
+def _start_forkserver() -> None:
+    """Start the fork server (a clean process that imports the package and the rendering modules, then
+    forks each worker of a later ``jobs > 1`` batch): it imports while this process goes on.  It is one
+    idle process until a batch needs it, and ends with this process."""
+    if 'forkserver' not in multiprocessing.get_all_start_methods():
+        return
+    context = multiprocessing.get_context('forkserver')
+    context.set_forkserver_preload(FORKSERVER_PRELOAD)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    except (OSError, RuntimeError, ValueError):  # noqa: PERF203 - never let a warm-up fail a batch
+        pass
+
+
 def _unguarded_script() -> bool:
-    """Whether this call comes from a script's top level (``__main__`` with a file), outside any function."""
+    """Whether the running script would start this batch again in a fresh worker process, which imports it:
+    a ``__main__`` with a file, whose text has no ``if __name__ == '__main__':`` guard."""
     main = sys.modules.get('__main__')
-    if main is None or not getattr(main, '__file__', None):
-        return False  # an interactive session or a notebook: spawned workers do not re-run it
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_globals.get('__name__') == '__main__' and frame.f_code.co_name == '<module>':
-            return True
-        frame = frame.f_back
-    return False
+    path = getattr(main, '__file__', None)
+    if not path:
+        return False  # an interactive session, a notebook or python -c: workers do not re-run it
+    try:
+        text = Path(path).read_text(encoding='utf-8', errors='replace')
+    except OSError:
+        return False
+    return _MAIN_GUARD.search(text) is None
+
+
+_MAIN_GUARD = re.compile(r"""^\s*if\s+(__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)""", re.MULTILINE)
 
 
 def _worker_setup() -> None:

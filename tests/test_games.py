@@ -248,3 +248,30 @@ def test_a_script_without_the_main_guard_gets_one_line_not_the_bootstrapping_err
     assert result.stdout.split() == ['4', '0']
     assert 'bootstrapping' not in result.stderr and "if __name__ == '__main__':" in result.stderr
     assert result.stderr.count('QuakeWarning') == 1
+
+
+def test_a_guarded_script_batches_on_workers_from_the_fork_server_after_rendering(game, tmp_path):
+    script = tmp_path / 'guarded.py'
+    script.write_text(
+        'import multiprocessing.forkserver, os\n'
+        'import pyvista_quake as pq\n'
+        'from pyvista_quake import batch\n'
+        "if __name__ == '__main__':\n"
+        f'    pq.thumbnails([{str(game / "loose.mdl")!r}], {str(tmp_path / "one")!r}, size=(32, 32))  # renders here\n'
+        '    assert batch._context().get_start_method() == "forkserver"\n'
+        f'    report = pq.thumbnails([{str(game)!r}], {str(tmp_path / "out")!r}, jobs=2, size=(32, 32))\n'
+        '    pids = {os.getpid()}\n'
+        '    print(len(report.written), len(report.failed), multiprocessing.forkserver._forkserver._forkserver_pid is not None)\n'
+    )
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ['4', '0', 'True'] and 'Warning' not in result.stderr
+    assert len(list((tmp_path / 'out').rglob('*.png'))) == 4
+
+
+def test_the_main_guard_is_recognised():
+    from pyvista_quake.batch import _MAIN_GUARD
+
+    assert _MAIN_GUARD.search("x = 1\nif __name__ == '__main__':\n    main()\n")
+    assert _MAIN_GUARD.search('if "__main__" == __name__:\n    main()\n')
+    assert not _MAIN_GUARD.search("print('__main__')\nname = __name__\n")
