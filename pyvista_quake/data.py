@@ -176,3 +176,119 @@ class ModelData:
     def num_vertices(self) -> int:
         """Number of vertices in each frame."""
         return self.frame_verts.shape[1]
+
+
+# -- models of several surfaces (Quake III's MD3) -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Tag:
+    """An attachment point of every frame: where another model is placed (``tag_torso``, ``tag_weapon``).
+
+    Attributes
+    ----------
+    name : str
+        The tag's name.
+    origins : numpy.ndarray
+        ``float32`` ``(frames, 3)``: the point, in the model's axes.
+    axes : numpy.ndarray
+        ``float32`` ``(frames, 3, 3)``: the tag's x, y and z axes as rows, as stored.
+
+    """
+
+    name: str
+    origins: np.ndarray
+    axes: np.ndarray
+
+
+@dataclass
+class SurfaceData:
+    """One surface of a model: its own vertices, texture coordinates, triangles and image.
+
+    Attributes
+    ----------
+    name : str
+        The surface's name (``.skin`` files map it to an image; names may repeat).
+    shaders : list of str
+        Shader (or image) names the file gives the surface.
+    triangles : numpy.ndarray
+        ``int32`` ``(triangles, 3)``: vertex numbers, in the file's corner order.
+    texcoords : numpy.ndarray
+        ``float32`` ``(vertices, 2)``: ``(s, t)`` of each vertex, ``t`` from the top of the image.
+    frame_xyz : numpy.ndarray
+        ``int16`` ``(frames, vertices, 3)``: positions in 1/64 units (usually a view of the file).
+    frame_normals : numpy.ndarray
+        ``uint16`` ``(frames, vertices)``: each normal's latitude and longitude bytes (``lat << 8 | lng``).
+    flags : int
+        The surface's flags, as stored.
+
+    """
+
+    name: str
+    shaders: list[str]
+    triangles: np.ndarray
+    texcoords: np.ndarray
+    frame_xyz: np.ndarray
+    frame_normals: np.ndarray
+    flags: int = 0
+
+    @property
+    def num_vertices(self) -> int:
+        """Vertices of the surface."""
+        return self.frame_xyz.shape[1]
+
+
+@dataclass
+class SurfacesData:
+    """Everything a model of several surfaces holds (an MD3), format-neutral.
+
+    A model with one surface (MD2, MDL) is :class:`ModelData`; this is its
+    counterpart for several, each a :class:`SurfaceData`, with per-frame tags.
+
+    Attributes
+    ----------
+    format : str
+        ``'md3'``.
+    source : str
+        Where the bytes came from, for messages.
+    header : dict
+        Every header field, named as in the format's spec.
+    frame_names : numpy.ndarray
+        Raw 16-byte frame names, ``S16`` of shape ``(frames,)``.
+    frame_bounds : numpy.ndarray
+        ``float32`` ``(frames, 2, 3)``: each frame's stored bounding box (mins, maxs).
+    surfaces : list of SurfaceData
+        The surfaces, in file order.
+    tags : dict of str to Tag
+        Tags by name.
+    file : object
+        The format's records this data was read from: written back as they were.
+
+    """
+
+    format: str
+    source: str
+    header: dict[str, Any]
+    frame_names: np.ndarray
+    frame_bounds: np.ndarray
+    surfaces: list[SurfaceData]
+    tags: dict[str, Tag] = field(default_factory=dict)
+    file: Any = None
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return (f'SurfacesData({self.format.upper()} {self.source!r}, {self.num_frames} frames, '
+                f'{len(self.surfaces)} surfaces, {len(self.tags)} tags)')  # fmt: skip
+
+    @property
+    def num_frames(self) -> int:
+        """Number of frames."""
+        return len(self.frame_names)
+
+    def frame_name(self, index: int) -> str:
+        """Decode one frame's name."""
+        return cstrings(self.frame_names[index : index + 1 or None])[0]
+
+    def decoded_frame_names(self) -> list[str]:
+        """Decode every frame's name."""
+        return cstrings(self.frame_names)

@@ -17,6 +17,8 @@ import numpy as np
 
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.data import ModelData
+from pyvista_quake.data import SurfaceData
+from pyvista_quake.formats.tables import LATLONG_NORMALS
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
 
@@ -71,6 +73,22 @@ def _executor(count: int) -> ThreadPoolExecutor:
         _pool[2].shutdown(wait=False)  # a larger one replaces it
     _pool = (os.getpid(), count, ThreadPoolExecutor(max_workers=count, thread_name_prefix='pyvista-quake-decode'))
     return _pool[2]
+
+
+#: MD3 positions are shorts of this many units.
+MD3_XYZ_SCALE = np.float32(1.0 / 64)
+
+
+def surface_positions(surface: SurfaceData, frames: np.ndarray) -> np.ndarray:
+    """Positions of an MD3 surface's vertices in the given frames, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
+    out = np.empty((len(frames), surface.num_vertices, 3), np.float32)
+    np.multiply(surface.frame_xyz[frames], MD3_XYZ_SCALE, out=out)
+    return out
+
+
+def surface_normals(surface: SurfaceData, frames: np.ndarray) -> np.ndarray:
+    """Unit normals of an MD3 surface's vertices, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
+    return np.take(LATLONG_NORMALS, surface.frame_normals[frames], axis=0)
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:

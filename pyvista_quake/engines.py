@@ -36,12 +36,18 @@ ENGINES = {
     'ezquake': 'ezQuake',
     'quake2': 'Quake II (id, OpenGL renderer)',
     'yquake2': 'Yamagi Quake II',
+    'quake3': 'Quake III Arena 1.32 (id)',
+    'ioquake3': 'ioquake3',
 }
 QUAKE_ENGINES = ('quake', 'glquake', 'quakespasm', 'ezquake')
 QUAKE2_ENGINES = ('quake2', 'yquake2')
+QUAKE3_ENGINES = ('quake3', 'ioquake3')
 #: The engines that load each format at all.
-ENGINES_OF = {'mdl': QUAKE_ENGINES, 'md2': QUAKE2_ENGINES}
-FORMAT_NAMES = {'mdl': 'Quake (MDL) models', 'md2': 'Quake II (MD2) models'}
+ENGINES_OF = {'mdl': QUAKE_ENGINES, 'md2': QUAKE2_ENGINES, 'md3': QUAKE3_ENGINES}
+FORMAT_NAMES = {'mdl': 'Quake (MDL) models', 'md2': 'Quake II (MD2) models', 'md3': 'Quake III (MD3) models'}
+#: ``SHADER_MAX_VERTEXES`` and ``SHADER_MAX_INDEXES`` (``qfiles.h``), the same in id's 1.32 and ioquake3.
+SHADER_MAX_VERTEXES = 1000
+SHADER_MAX_INDEXES = 6 * SHADER_MAX_VERTEXES
 
 REFUSES, MISDRAWS, WARNS = 'refuses', 'misdraws', 'warns'
 
@@ -175,6 +181,41 @@ MD2_RULES = (
 )  # fmt: skip
 
 
+_Q3 = {'quake3': 'code/renderer/tr_model.c R_LoadMD3', 'ioquake3': 'code/renderergl1/tr_model.c R_LoadMD3'}
+MD3_RULES = (
+    # id's 1.32 drops to the console (ERR_DROP) past the limit; ioquake3 refuses the model from the limit on.
+    Rule(('quake3',), 'numVerts', lambda f: f['top_verts'] if f['top_verts'] > SHADER_MAX_VERTEXES else None, REFUSES,
+         f'a surface of more than SHADER_MAX_VERTEXES ({SHADER_MAX_VERTEXES}) vertices: ERR_DROP', _Q3),
+    Rule(('ioquake3',), 'numVerts', lambda f: f['top_verts'] if f['top_verts'] >= SHADER_MAX_VERTEXES else None, REFUSES,
+         f'a surface of {SHADER_MAX_VERTEXES} vertices or more (SHADER_MAX_VERTEXES)', _Q3),
+    Rule(('quake3',), 'numTriangles', lambda f: f['top_tris'] if 3 * f['top_tris'] > SHADER_MAX_INDEXES else None, REFUSES,
+         f'a surface of more than SHADER_MAX_INDEXES / 3 ({SHADER_MAX_INDEXES // 3}) triangles: ERR_DROP', _Q3),
+    Rule(('ioquake3',), 'numTriangles', lambda f: f['top_tris'] if 3 * f['top_tris'] >= SHADER_MAX_INDEXES else None, REFUSES,
+         f'a surface of {SHADER_MAX_INDEXES // 3} triangles or more (SHADER_MAX_INDEXES / 3)', _Q3),
+    Rule(('quake3',), 'numSurfaces', _over('numSurfaces', 32), MISDRAWS,
+         'more than MD3_MAX_SURFACES (32) surfaces: a .skin of them overruns skin_t.surfaces',
+         {'quake3': 'code/renderer/tr_image.c R_RegisterSkin'}),
+)  # fmt: skip
+
+
+def _md3_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    surfaces = [s.header[0] for s in record.surfaces]
+    return {
+        **h,
+        'top_verts': max((int(s['numVerts']) for s in surfaces), default=0),
+        'top_tris': max((int(s['numTriangles']) for s in surfaces), default=0),
+        'size': size,
+    }
+
+
+def format_of(record) -> str:
+    """The format of a parsed file's records: ``'md2'``, ``'mdl'`` or ``'md3'``."""
+    if hasattr(record, 'surfaces'):
+        return 'md3'
+    return 'mdl' if hasattr(record, 'poses') else 'md2'
+
+
 def _mdl_facts(record, size: int) -> dict:
     h = record.header_fields()
     intervals = [g.intervals for g in record.groups]
@@ -204,10 +245,10 @@ def _md2_facts(record, size: int) -> dict:
 
 def findings(record, size: int) -> list[Finding]:
     """Every engine's findings on a parsed file (``MD2File`` or ``MDLFile``) of ``size`` bytes."""
-    is_mdl = hasattr(record, 'poses')
-    facts = _mdl_facts(record, size) if is_mdl else _md2_facts(record, size)
+    format = format_of(record)
+    facts = {'mdl': _mdl_facts, 'md2': _md2_facts, 'md3': _md3_facts}[format](record, size)
     out = []
-    for rule in MDL_RULES if is_mdl else MD2_RULES:
+    for rule in {'mdl': MDL_RULES, 'md2': MD2_RULES, 'md3': MD3_RULES}[format]:
         value = rule.test(facts)
         if value is None or value is False:
             continue
@@ -254,7 +295,7 @@ def enforce(record, size: int, strict: bool | str, source: str) -> None:
         return
     if strict is not True and strict not in ENGINES:
         raise ValueError(f'strict must be True, False or an engine name ({", ".join(ENGINES)}), not {strict!r}')
-    format = 'mdl' if hasattr(record, 'poses') else 'md2'
+    format = format_of(record)
     if strict is not True and strict not in ENGINES_OF[format]:
         raise QuakeFormatError(source, 'ident', format.upper(),
                                f'{ENGINES[strict]} cannot load {FORMAT_NAMES[format]} at all (strict)')  # fmt: skip

@@ -36,6 +36,10 @@ SKIN_HOLEY = 'skin_holey'
 #: The keys that describe which skin a mesh carries; replaced together by ``set_skin``.
 SKIN_KEYS = (SKIN_INDEX, SKIN_NAME, SKIN_LOCATION, SKIN_FILE, SKIN_PIXELS, SKIN_PICTURE_SHAPE, SKIN_PALETTE, SKIN_TIMES, SKIN_HOLEY)
 
+#: Which surface of an MD3 a block is: its name and number.
+SURFACE_NAME = 'surface_name'
+SURFACE_INDEX = 'surface_index'
+
 #: A series' frames name the skin written once beside the series (``<series>.png``), relative to it.
 TEXTURE_FILE = 'texture_file'
 

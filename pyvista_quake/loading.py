@@ -7,10 +7,12 @@ applies ``strict`` (:mod:`.engines`) and wraps the data in a
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pyvista as pv
 
+from pyvista_quake.data import SurfacesData
 from pyvista_quake.engines import enforce
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
@@ -20,6 +22,7 @@ from pyvista_quake.options import check_option_names
 from pyvista_quake.skins import SkinSearch
 from pyvista_quake.sources import Source
 from pyvista_quake.sources import read_source
+from pyvista_quake.surface_model import SurfaceModel
 
 
 def load(source: Source, *, member: str | None = None, **options: Any):
@@ -58,6 +61,10 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     if options:
         check_option_names(options)
     opts = LoadOptions(**options)
+    if opts.lod:
+        if not str(member if member is not None else source).lower().endswith('.md3'):
+            raise ValueError(f'lod= picks an MD3\'s level of detail; {member or source} is not an .md3')
+        source, member = lod_source(source, member, opts.lod)
     buffer, name, (path, archive, member) = read_source(source, member)
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
@@ -67,7 +74,21 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     if archive is not None and archive.path.parent not in roots:
         roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
     search = SkinSearch(model_path=path, search_paths=roots, archive=archive, member=member)
+    if isinstance(data, SurfacesData):
+        return SurfaceModel(data, opts, search=search)
     return QuakeModel(data, opts, search=search)
+
+
+def lod_source(source: Source, member: str | None, lod: int) -> tuple[Source, str | None]:
+    """The file of an MD3's level of detail ``lod``: ``name_1.md3`` for 1, as ``R_RegisterMD3`` names them."""
+    if member is not None:
+        stem, dot, suffix = member.rpartition('.')
+        return source, f'{stem}_{lod}.{suffix}' if dot else f'{member}_{lod}'
+    if not isinstance(source, (str, Path)):
+        raise ValueError('lod= needs the model\'s file name, not its bytes')
+    text = str(source)
+    head, dot, suffix = text.rpartition('.')
+    return (f'{head}_{lod}.{suffix}' if dot and '/' not in suffix else f'{text}_{lod}'), None
 
 
 def model_or_mesh(source: Any, **options: Any):

@@ -44,8 +44,12 @@ class LoadOptions:
     anm : bool, str or pathlib.Path, default: True
         A UFO: Alien Invasion ``.anm`` file naming animations; ``True`` uses the
         one beside the model (same stem) if there is one, ``False`` none.
-    skin : int or None, default: 0
-        Which skin travels with the frames (in their field data); ``None`` for none.
+    skin : int, str, path or None, default: 0
+        Which skin travels with the frames (in their field data); ``None`` for
+        none.  For an MD3: ``0`` or ``'default'`` uses ``<model>_default.skin``
+        beside the model when there is one, else each surface's shader name;
+        another name ``<model>_<name>.skin``; a path that ``.skin`` file;
+        another index the surfaces' shader of that number.
     search_paths : list of paths
         Extra places for skins: game folders, or PAK/PK3 files.  The
         ``PYVISTA_QUAKE_PATH`` environment variable adds more.
@@ -70,6 +74,9 @@ class LoadOptions:
     holey : bool, default: True
         For an MDL with ``MF_HOLEY`` (flag ``1 << 14``), palette index 255
         transparent, as QuakeSpasm draws it.
+    lod : int, default: 0
+        For an MD3, a level of detail: ``1`` reads ``name_1.md3``, ``2``
+        ``name_2.md3``, as ``R_RegisterMD3`` names them.
 
     """
 
@@ -78,7 +85,7 @@ class LoadOptions:
     fps: float = DEFAULT_FPS
     animations: dict | None = None
     anm: str | Path | bool | None = True
-    skin: int | None = 0
+    skin: int | str | Path | None = 0
     search_paths: list[Path] = field(default_factory=list)
     palette: str | Path | np.ndarray | None = None
     texel_centers: bool = False
@@ -86,6 +93,7 @@ class LoadOptions:
     normals: str = 'stored'
     external_skins: bool = True
     holey: bool = True
+    lod: int = 0
 
     def __post_init__(self) -> None:
         if isinstance(self.search_paths, (str, Path)):

@@ -325,3 +325,7 @@ class MD2Reader(QuakeReader):
 
 class MDLReader(QuakeReader):
     """Reader for Quake ``.mdl`` models (see :class:`QuakeReader`)."""
+
+
+class MD3Reader(QuakeReader):
+    """Reader for Quake III ``.md3`` models: each frame a :class:`pyvista.MultiBlock` of surfaces (see :class:`QuakeReader`)."""

@@ -84,4 +84,31 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     atomic_write(path, payload, sync=sync)
 
 
-__all__ = ['save']
+__all__ = ['save', 'save_surfaces']
+
+
+def save_surfaces(data, path: str | Path, *, sync: bool = True) -> None:
+    """Write a model of several surfaces (:class:`~pyvista_quake.data.SurfacesData`) to an ``.md3``, atomically.
+
+    Data read from a file is written back byte for byte; new data is laid out
+    afresh.  What the engines would refuse but the format holds is written,
+    with a :class:`~pyvista_quake.QuakeWarning` naming the engine and its limit.
+
+    Raises
+    ------
+    ValueError
+        For another extension than ``.md3``.
+
+    """
+    path = Path(path)
+    spec = format_for_path(str(path))
+    if spec.name != data.format:
+        raise ValueError(f'{path}: a {data.format.upper()} model is saved as {", ".join(spec.extensions)}; '
+                         f'converting it to {spec.name.upper()} is not supported')  # fmt: skip
+    record = data.file if data.file is not None else spec.encode(data)
+    payload = spec.write(record)
+    for finding in findings(record, len(payload)):
+        if finding.effect == REFUSES:
+            warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
+                          f'{finding.rule} ({finding.where})')  # fmt: skip
+    atomic_write(path, payload, sync=sync)

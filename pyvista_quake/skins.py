@@ -704,3 +704,72 @@ def png_bytes(image: np.ndarray, compress_level: int = 6) -> bytes:
     buffer = io.BytesIO()
     Image.fromarray(np.ascontiguousarray(image, np.uint8)).save(buffer, format='PNG', compress_level=compress_level)
     return buffer.getvalue()
+
+
+# -- models of several surfaces (MD3): .skin files ------------------------------------------
+
+
+def parse_skin_file(text: str) -> dict[str, str]:
+    """A ``.skin`` file's surface → image lines, as ``R_RegisterSkin`` reads them.
+
+    One ``surface,image`` a line; surface names lower case; tag lines
+    (``tag_head,``) and lines naming no image are left out.
+    """
+    out: dict[str, str] = {}
+    for line in text.replace('\r', '\n').split('\n'):
+        surface, comma, image = line.strip().partition(',')
+        surface, image = surface.strip().lower(), image.strip()
+        if not comma or not surface or not image or 'tag_' in surface:
+            continue
+        out.setdefault(surface, image)
+    return out
+
+
+def surface_key(name: str) -> str:
+    """A surface's name as the renderer matches it: lower case, a level of detail's ``_1``/``_2`` cut (``R_LoadMD3``)."""
+    key = name.lower()
+    return key[:-2] if len(key) > 2 and key[-2] == '_' else key
+
+
+def _sidecar(search: SkinSearch, name: str) -> tuple[str, str] | None:
+    """``(label, text)`` of a file beside the model: in its folder, or beside it in its archive."""
+    if search.archive is not None and search.member:
+        key = normalise_member(str(PurePosixPath(search.member).parent / name))
+        if key is not None and key in search.archive:
+            return f'{search.archive.path}:{key}', search.archive.read(key).decode('latin-1')
+        return None
+    if search.model_path is None:
+        return None
+    path = Path(search.model_path).parent / name
+    return (str(path), path.read_text(encoding='latin-1')) if path.is_file() else None
+
+
+def surface_images(data, search: SkinSearch, skin) -> tuple[list[str | None], str | None]:
+    """The image (or shader) name each surface of an MD3 shows, and the ``.skin`` file they came from.
+
+    ``skin``: ``0`` or ``'default'`` uses ``<model>_default.skin`` beside the
+    model when there is one; another name ``<model>_<name>.skin``; a path
+    (``….skin``) that file; another index the surfaces' shader of that number;
+    ``None`` no image.  A surface with no ``.skin`` line shows its first shader.
+    """
+    surfaces = data.surfaces
+    if skin is None:
+        return [None] * len(surfaces), None
+    if isinstance(skin, (int, np.integer)) and skin != 0:
+        return [s.shaders[int(skin)] if -len(s.shaders) <= int(skin) < len(s.shaders) else None for s in surfaces], None
+    stem = PurePosixPath(search.model_file_name() or 'model.md3').stem
+    stem = stem[:-2] if len(stem) > 2 and stem[-2] == '_' and stem[-1].isdigit() else stem  # lower_1.md3 uses lower's skins
+    found = None
+    if isinstance(skin, Path) or (isinstance(skin, str) and skin.lower().endswith('.skin')):
+        path = Path(skin)
+        if not path.is_file():
+            raise FileNotFoundError(f'{data.source}: skin file {skin} not found')
+        found = (str(path), path.read_text(encoding='latin-1'))
+    else:
+        name = 'default' if skin == 0 else str(skin)
+        found = _sidecar(search, f'{stem}_{name}.skin')
+        if found is None and name != 'default':
+            warn_external(f'{data.source}: skin {name!r}: no {stem}_{name}.skin beside the model; using the shader names')
+    lines = parse_skin_file(found[1]) if found is not None else {}
+    names = [lines.get(surface_key(s.name), s.shaders[0] if s.shaders else None) for s in surfaces]
+    return names, (found[0] if found is not None else None)

@@ -205,3 +205,67 @@ def torch_mdl(**kwargs) -> bytes:
     )
     defaults.update(kwargs)
     return build_mdl(**defaults)
+
+
+def build_md3(surfaces, *, frames=1, tags=(), frame_names=None, name='models/test/model.md3', version=15, trailing=b'',
+              gap=b''):  # fmt: skip
+    """Build an MD3 from the spec (``md3-format.txt``), independently of the package's parser.
+
+    ``surfaces``: list of dicts with ``name``, ``shaders`` (names), ``triangles`` ``(T, 3)``,
+    ``st`` ``(V, 2)`` floats, ``xyz`` ``(frames, V, 3)`` shorts and ``normal`` ``(frames, V)``
+    ushorts (``lat << 8 | lng``).  ``tags``: list of ``(name, origins (frames, 3), axes (frames, 3, 3))``.
+    ``gap``: bytes laid between the tags and the first surface (kept by a byte-for-byte writer).
+    """
+    names = frame_names or [f'frame{k}' for k in range(frames)]
+    frame_bytes = b''.join(struct.pack('<3f3f3ff16s', *([0.0] * 10), n.encode()) for n in names)
+    tag_bytes = b''
+    for k in range(frames):
+        for tag_name, origins, axes in tags:
+            tag_bytes += struct.pack('<64s3f9f', tag_name.encode(), *np.asarray(origins[k], float), *np.asarray(axes[k], float).ravel())
+    surface_bytes = b''
+    for s in surfaces:
+        tris = np.asarray(s['triangles'], '<i4').reshape(-1, 3)
+        st = np.asarray(s['st'], '<f4').reshape(-1, 2)
+        xyz = np.asarray(s['xyz'], '<i2').reshape(frames, -1, 3)
+        normal = np.asarray(s['normal'], '<u2').reshape(frames, -1)
+        shader_bytes = b''.join(struct.pack('<64si', n.encode(), 0) for n in s.get('shaders', []))
+        xyzn = b''.join(struct.pack('<3hH', *xyz[f, v], normal[f, v]) for f in range(frames) for v in range(xyz.shape[1]))
+        ofs_shaders = 108
+        ofs_tris = ofs_shaders + len(shader_bytes)
+        ofs_st = ofs_tris + tris.nbytes
+        ofs_xyz = ofs_st + st.nbytes
+        ofs_end = ofs_xyz + len(xyzn)
+        head = struct.pack('<4s64si' + 'i' * 9, b'IDP3', s['name'].encode(), s.get('flags', 0), frames, len(s.get('shaders', [])),
+                           xyz.shape[1], len(tris), ofs_tris, ofs_shaders, ofs_st, ofs_xyz, ofs_end)  # fmt: skip
+        surface_bytes += head + shader_bytes + tris.tobytes() + st.tobytes() + xyzn
+    ofs_frames = 108
+    ofs_tags = ofs_frames + len(frame_bytes)
+    ofs_surfaces = ofs_tags + len(tag_bytes) + len(gap)
+    ofs_end = ofs_surfaces + len(surface_bytes)
+    header = struct.pack('<4si64s' + 'i' * 9, b'IDP3', version, name.encode(), 0, frames, len(tags), len(surfaces), 0,
+                         ofs_frames, ofs_tags, ofs_surfaces, ofs_end)  # fmt: skip
+    return header + frame_bytes + tag_bytes + gap + surface_bytes + trailing
+
+
+def latlong(normals) -> np.ndarray:
+    """The spec's normal encoding: ``lat = atan2(y, x)``, ``lng = acos(z)``, each in 256 steps of a turn."""
+    n = np.asarray(normals, float)
+    lat = np.round(np.arctan2(n[..., 1], n[..., 0]) * 256 / (2 * np.pi)).astype(int) & 255
+    lng = np.round(np.arccos(np.clip(n[..., 2], -1, 1)) * 256 / (2 * np.pi)).astype(int) & 255
+    return (lat << 8 | lng).astype(np.uint16)
+
+
+def tetra_md3(frames=2, **kwargs) -> bytes:
+    """A two-surface MD3: a tetrahedron (moving a unit up each frame) and a one-triangle flag, with a tag."""
+    base = np.array([[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]])
+    xyz = np.stack([base + [0, 0, 64 * f] for f in range(frames)])
+    normals = latlong(np.array([[-1, -1, -1], [1, 0, 0], [0, 1, 0], [0, 0, 1]]) / np.array([[3 ** 0.5], [1], [1], [1]]))
+    tetra = dict(name='body', shaders=['models/test/body.tga'], triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
+                 st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]], xyz=xyz, normal=np.tile(normals, (frames, 1)))  # fmt: skip
+    flag = dict(name='flag', shaders=['models/test/flag'], triangles=[[0, 1, 2]], st=[[0, 0], [1, 0], [0, 1]],
+                xyz=np.tile([[0, 0, 1280], [320, 0, 1280], [0, 0, 1600]], (frames, 1, 1)), normal=np.zeros((frames, 3)))  # fmt: skip
+    origins = np.array([[0, 0, 10 + f] for f in range(frames)], float)
+    axes = np.stack([np.eye(3)] * frames)
+    defaults = dict(surfaces=[tetra, flag], frames=frames, tags=[('tag_head', origins, axes)])
+    defaults.update(kwargs)
+    return build_md3(**defaults)

@@ -181,7 +181,7 @@ def _with_header(**fields):
     ('data', 'field'),
     [
         (b'IDP2\x08\x00', 'header'),
-        (_with_header(ident=b'IDP3'), 'ident'),
+        (_with_header(ident=b'IDST'), 'ident'),  # another format's magic (an MD3's IDP3 is read as MD3 now)
         (_with_header(version=7), 'version'),
         (_with_header(num_skins=-1), 'num_skins'),
         (_with_header(num_xyz=0), 'num_xyz'),

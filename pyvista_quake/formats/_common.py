@@ -214,7 +214,6 @@ FOREIGN_MAGIC = {
     b'MDL7': "a 3D GameStudio (A6/A7) model",
     b'RAPO': "a Hexen II model (Raven's variation of the MDL layout)",
     b'MD16': "a QuakeForge 16-bit MDL",
-    b'IDP3': "a Quake III model (MD3)",
     b'IDSP': "a Quake sprite",
 }
 

@@ -73,3 +73,19 @@ QUAKE_PALETTE: np.ndarray = np.frombuffer(bytes.fromhex(''.join(_PALETTE_HEX)), 
 
 #: Palette indices from here up are drawn fullbright (unlit) by Quake.
 FULLBRIGHT_START = 224
+
+
+def _latlong_normals() -> np.ndarray:
+    """MD3 normals by their stored short (``lat << 8 | lng``), ``float32`` ``(65536, 3)``.
+
+    Each angle is a byte of 2π/256 steps; ``x = cos(lat) sin(lng)``,
+    ``y = sin(lat) sin(lng)``, ``z = cos(lng)`` (``tr_surface.c LerpMeshVertexes``).
+    """
+    angle = np.arange(256) * (2 * np.pi / 256)
+    lat, lng = np.meshgrid(angle, angle, indexing='ij')  # row: lat (high byte), column: lng (low byte)
+    table = np.stack([np.cos(lat) * np.sin(lng), np.sin(lat) * np.sin(lng), np.cos(lng)], axis=-1)
+    return table.reshape(65536, 3).astype(np.float32)
+
+
+#: MD3 normals by their stored short: index with the ``uint16`` as stored.
+LATLONG_NORMALS = _latlong_normals()

@@ -1,0 +1,339 @@
+"""A model of several surfaces (Quake III's MD3): frames as MultiBlocks, tags, skins per surface.
+
+:class:`SurfaceModel` is the several-surface counterpart of
+:class:`~pyvista_quake.QuakeModel`, a short facade over the same modules:
+:mod:`.decode` (positions and normals), :mod:`.skins` (``.skin`` files and
+image search), :mod:`.animation` (timing) and :mod:`.fields` (field data).
+A frame is a :class:`pyvista.MultiBlock` with one ``PolyData`` per surface,
+in file order, named after the surfaces -- also when there is one surface.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake import animation as anim
+from pyvista_quake import fields as keys
+from pyvista_quake._warnings import warn_external
+from pyvista_quake.animation import Animation
+from pyvista_quake.data import SurfacesData
+from pyvista_quake.data import Tag
+from pyvista_quake.decode import FrameSelection
+from pyvista_quake.decode import frame_indices
+from pyvista_quake.decode import surface_normals
+from pyvista_quake.decode import surface_positions
+from pyvista_quake.mesh import build_polydata
+from pyvista_quake.mesh import frame_template
+from pyvista_quake.options import LoadOptions
+from pyvista_quake.saving import save_surfaces
+from pyvista_quake.skins import FoundSkin
+from pyvista_quake.skins import SkinSearch
+from pyvista_quake.skins import decode_image
+from pyvista_quake.skins import surface_images
+
+
+class SurfaceModel:
+    """A Quake III model (``.md3``): several surfaces, each with its own image, and per-frame tags.
+
+    Use :func:`pyvista_quake.load` to read one.
+
+    Parameters
+    ----------
+    data : SurfacesData
+        The parsed content of the file.
+    options : LoadOptions, optional
+        How the model is read.
+    search : SkinSearch, optional
+        Where to look for its ``.skin`` file and images.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('models/players/sarge/upper.md3')  # doctest: +SKIP
+    >>> blocks = model.frame(0)  # a MultiBlock: one PolyData per surface  # doctest: +SKIP
+    >>> model.tag('tag_head', frame=0)  # a 4 x 4 matrix  # doctest: +SKIP
+
+    """
+
+    def __init__(self, data: SurfacesData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
+        self.options = options if options is not None else LoadOptions()
+        self.search = search if search is not None else SkinSearch()
+        self.data = data
+        self.edited = False
+        self.skin = self.options.skin
+        self._images: dict[str, FoundSkin | None] = {}
+
+    def __len__(self) -> int:
+        """Return the number of frames."""
+        return self.data.num_frames
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return (f'SurfaceModel(MD3 {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
+                f'{len(self.tags)} tags)')  # fmt: skip
+
+    # -- what users ask about -------------------------------------------------
+    @property
+    def format(self) -> str:
+        """``'md3'``."""
+        return self.data.format
+
+    @property
+    def source(self) -> str:
+        """The file the model came from."""
+        return self.data.source
+
+    @property
+    def header(self) -> dict:
+        """Every header field of the file, named as in its spec."""
+        return self.data.header
+
+    @property
+    def fps(self) -> float:
+        """Frame rate of the frames (an MD3 has no timing of its own)."""
+        return self.options.fps
+
+    @cached_property
+    def frame_names(self) -> list[str]:
+        """Name of each frame."""
+        return self.data.decoded_frame_names()
+
+    @property
+    def surface_names(self) -> list[str]:
+        """Name of each surface, in file order (names may repeat)."""
+        return [s.name for s in self.data.surfaces]
+
+    @property
+    def tags(self) -> dict[str, Tag]:
+        """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored."""
+        return self.data.tags
+
+    # -- skins ----------------------------------------------------------------------
+    @cached_property
+    def skin_file(self) -> Path | str | None:
+        """The ``.skin`` file the surfaces' images come from, if any (see :func:`~pyvista_quake.skins.surface_images`)."""
+        return self._surface_images[1]
+
+    @cached_property
+    def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
+        return surface_images(self.data, self.search, self.skin)
+
+    @property
+    def image_names(self) -> list[str | None]:
+        """The image (or shader) name each surface shows: its ``.skin`` line, else its first shader."""
+        return self._surface_images[0]
+
+    def surface_skin(self, index: int) -> FoundSkin | None:
+        """Find surface ``index``'s image file (other image extensions tried, as ``R_FindImageFile`` does).
+
+        A missing image warns once, naming the places tried.
+        """
+        name = self.image_names[index]
+        if name is None:
+            return None
+        if name not in self._images:
+            found, tried = self.search.find(name)
+            if found is None:
+                shown = ', '.join(dict.fromkeys(tried)) or 'nowhere'
+                warn_external(f'{self.source}: image {name} of surface {self.surface_names[index]} not found; tried {shown}')
+            self._images[name] = found
+        return self._images[name]
+
+    def surface_image(self, index: int) -> np.ndarray | None:
+        """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
+        found = self.surface_skin(index)
+        return decode_image(found.data, found.location) if found is not None else None
+
+    # -- geometry -------------------------------------------------------------------
+    def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
+        index = frame_indices(frames, len(self))
+        return [surface_positions(s, index) for s in self.data.surfaces]
+
+    def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
+        index = frame_indices(frames, len(self))
+        return [surface_normals(s, index) for s in self.data.surfaces]
+
+    def bounds(self, frames: FrameSelection = None) -> np.ndarray:
+        """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
+        pos = [p for p in self.positions(frames) if p.shape[1]]
+        index = frame_indices(frames, len(self))
+        out = np.zeros((len(index), 6), np.float32)
+        if pos:
+            every = np.concatenate(pos, axis=1)
+            out[:, 0::2] = every.min(axis=1)
+            out[:, 1::2] = every.max(axis=1)
+        return out
+
+    # -- tags -------------------------------------------------------------------------
+    def tag(self, name: str, frame: int | None = None, time: float | None = None, animation: str | Animation | None = None) -> np.ndarray:
+        """A tag as a 4 x 4 matrix: ``matrix @ [p, 1]`` places a point ``p`` of the model attached to it.
+
+        At ``frame`` (0 by default), or at ``time`` seconds of ``animation``
+        blended between frames as ``R_LerpTag`` blends it: the origin and each
+        axis linearly, then each axis normalised.
+
+        Raises
+        ------
+        KeyError
+            If the model has no such tag.
+
+        """
+        if name not in self.tags:
+            raise KeyError(f'{self.source}: no tag {name!r}; it has {sorted(self.tags)}')
+        tag = self.tags[name]
+        if time is None:
+            first = int(frame_indices([0 if frame is None else frame], len(self))[0])
+            return tag_matrix(tag.origins[first], tag.axes[first])
+        clip = self.animation(animation)
+        k, k_next, alpha = anim.sample(clip.times, clip.duration, float(time))
+        a, b = int(clip.frames[k]), int(clip.frames[k_next])
+        return tag_matrix(*lerp_tag(tag.origins[a], tag.axes[a], tag.origins[b], tag.axes[b], alpha))
+
+    # -- animations -------------------------------------------------------------------
+    @cached_property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name: from frame names and the caller's ``animations``."""
+        return anim.model_animations(self.frame_names, [], self.fps, None, self.options.animations or {}, self.source)
+
+    @property
+    def entries(self) -> list[range]:
+        """The frames as the game numbers them: one entry a frame."""
+        return [range(k, k + 1) for k in range(len(self))]
+
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        return anim.timeline(len(self), [], self.fps)
+
+    @property
+    def times(self) -> np.ndarray:
+        """Start time in seconds of every frame."""
+        return self._timeline[0]
+
+    @property
+    def duration(self) -> float:
+        """Seconds the whole file takes to play once."""
+        return self._timeline[1]
+
+    def animation(self, name: str | Animation | None) -> Animation:
+        """Return an animation by name; ``None`` gives the whole file as one animation."""
+        if isinstance(name, Animation):
+            return name
+        if name is None:
+            return Animation('all', np.arange(len(self)), self.times, self.duration, None, 'file')
+        try:
+            return self.animations[name]
+        except KeyError:
+            raise KeyError(f'{self.source}: no animation {name!r}; it has {sorted(self.animations)}') from None
+
+    # -- MultiBlocks --------------------------------------------------------------------
+    def frame(self, index: int = 0) -> pv.MultiBlock:
+        """Return one frame: a :class:`pyvista.MultiBlock` with a ``PolyData`` per surface, in file order.
+
+        Each block has float32 points, ``Normals``, texture coordinates
+        (``u = s``, ``v = 1 - t``), ``point_data['vertex_index']`` and, in field
+        data, the model's metadata, the surface's name and its image
+        (``block.quake.texture``).
+        """
+        frame = int(frame_indices([index], len(self))[0])
+        return self._blocks(frame, [p[0] for p in self.positions([frame])], [n[0] for n in self.normals([frame])])
+
+    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock:
+        """The pose at ``t`` seconds, as the renderer blends two frames: positions linearly, normals renormalised."""
+        clip = self.animation(animation)
+        k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
+        pair = [int(clip.frames[k]), int(clip.frames[k_next])]
+        points, normals = [], []
+        for pos, nrm in zip(self.positions(pair), self.normals(pair)):
+            points.append((pos[0] + np.float32(alpha) * (pos[1] - pos[0])).astype(np.float32))
+            blended = (1 - alpha) * nrm[0] + alpha * nrm[1]
+            length = np.linalg.norm(blended, axis=1, keepdims=True)
+            normals.append(np.divide(blended, length, out=nrm[0].copy(), where=length > 1e-6).astype(np.float32))
+        blocks = self._blocks(pair[0] if alpha < 0.5 else pair[1], points, normals)
+        blocks.field_data[keys.TIME] = np.array([t], np.float64)
+        return blocks
+
+    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock:
+        """One pose, chosen as export and the pictures choose it (see :meth:`QuakeModel.pose <pyvista_quake.QuakeModel.pose>`)."""
+        clip = self.animation(animation)
+        if time is not None:
+            return self.at(time, clip)
+        return self.frame(int(clip.frames[frame or 0]))
+
+    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
+        """Every frame (of one animation, or the file) as a MultiBlock of frames, timed in field data."""
+        clip = self.animation(animation)
+        out = pv.MultiBlock()
+        for k, frame in enumerate(clip.frames):
+            blocks = self.frame(int(frame))
+            blocks.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
+            out.append(blocks, self.frame_names[frame] or f'frame{frame}')
+        return out
+
+    def _blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
+        blocks = pv.MultiBlock()
+        for k, surface in enumerate(self.data.surfaces):
+            mesh = build_polydata(points[k], normals[k], self._templates[k])
+            for key, value in self._field_data(k, frame).items():
+                mesh.field_data[key] = value
+            blocks.append(mesh, surface.name)
+        for key, value in self._frame_fields(frame).items():
+            blocks.field_data[key] = value
+        return blocks
+
+    @cached_property
+    def _templates(self) -> list:
+        out = []
+        for surface in self.data.surfaces:
+            uv = np.column_stack([surface.texcoords[:, 0], 1.0 - surface.texcoords[:, 1]]).astype(np.float32)
+            # VTK winds anticlockwise seen from outside; the file clockwise.
+            triangles = np.asarray(surface.triangles, np.int64)[:, ::-1]
+            vertex = np.arange(surface.num_vertices, dtype=np.int32)
+            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex}))
+        return out
+
+    def _frame_fields(self, frame: int) -> dict[str, Any]:
+        return {
+            keys.FORMAT: [self.format],
+            keys.FRAME_NAME: [self.frame_names[frame]],
+            keys.FRAME_INDEX: np.array([frame], np.int32),
+            **({keys.SOURCE: [self.source]} if not self.source.startswith('<') else {}),
+        }
+
+    def _field_data(self, index: int, frame: int) -> dict[str, Any]:
+        out = {**self._frame_fields(frame), keys.SURFACE_NAME: [self.surface_names[index]],
+               keys.SURFACE_INDEX: np.array([index], np.int32)}  # fmt: skip
+        if self.skin is not None:
+            found = self.surface_skin(index)
+            if found is not None:
+                out[keys.SKIN_NAME] = [found.name]
+                out[keys.SKIN_LOCATION] = [found.location]
+                out[keys.SKIN_FILE] = np.frombuffer(found.data, np.uint8)
+        return out
+
+    # -- files ------------------------------------------------------------------------
+    def save(self, path: str | Path, *, sync: bool = True) -> None:
+        """Write the model to ``path`` (``.md3``); an unchanged model byte for byte, atomically."""
+        save_surfaces(self.data, path, sync=sync)
+
+
+def tag_matrix(origin: np.ndarray, axes: np.ndarray) -> np.ndarray:
+    """A 4 x 4 matrix of a tag: rows of ``axes`` are its x, y, z axes; ``matrix @ [p, 1] = p @ axes + origin``."""
+    out = np.eye(4)
+    out[:3, :3] = np.asarray(axes, np.float64).T
+    out[:3, 3] = origin
+    return out
+
+
+def lerp_tag(origin_a, axes_a, origin_b, axes_b, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Blend two frames of a tag as ``R_LerpTag``: origin and axes linearly, then each axis normalised."""
+    origin = (1 - alpha) * np.asarray(origin_a, np.float64) + alpha * np.asarray(origin_b, np.float64)
+    axes = (1 - alpha) * np.asarray(axes_a, np.float64) + alpha * np.asarray(axes_b, np.float64)
+    length = np.linalg.norm(axes, axis=1, keepdims=True)
+    return origin, np.divide(axes, length, out=axes.copy(), where=length > 0)

@@ -1,0 +1,233 @@
+"""Quake III models (MD3): reading against files built from the spec, tags, skins, levels of detail, saving."""
+
+from __future__ import annotations
+
+from pathlib import Path
+import struct
+import warnings
+
+from builders import build_md3
+from builders import latlong
+from builders import tetra_md3
+from conftest import CORPUS
+from conftest import requires_corpus
+import numpy as np
+from PIL import Image
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake.formats import md3
+from pyvista_quake.surface_model import SurfaceModel
+
+OPENARENA = CORPUS / 'md3' / 'openarena'
+
+
+def test_frames_are_multiblocks_of_surfaces_decoded_as_the_spec_says():
+    model = pq.load(tetra_md3(frames=3))
+    assert isinstance(model, SurfaceModel) and len(model) == 3 and model.format == 'md3'
+    assert model.surface_names == ['body', 'flag'] and model.frame_names == ['frame0', 'frame1', 'frame2']
+    blocks = model.frame(2)
+    assert isinstance(blocks, pv.MultiBlock) and blocks.keys() == ['body', 'flag']
+    body = blocks['body']
+    expected = (np.array([[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]]) + [0, 0, 128]) / 64
+    np.testing.assert_array_equal(body.points, expected.astype(np.float32))
+    assert body.points.dtype == np.float32
+    np.testing.assert_array_equal(body.point_data['vertex_index'], np.arange(4))
+    np.testing.assert_allclose(body.active_texture_coordinates, [[0, 1], [1, 1], [0, 0], [0.5, 0.5]])  # v = 1 - t
+    # Normals from latitude and longitude: x = cos(lat) sin(lng), y = sin(lat) sin(lng), z = cos(lng).
+    packed = latlong(np.array([[1.0, 0, 0], [0, 1, 0], [0, 0, 1]]))
+    lat, lng = (packed >> 8) * 2 * np.pi / 256, (packed & 255) * 2 * np.pi / 256
+    reference = np.column_stack([np.cos(lat) * np.sin(lng), np.sin(lat) * np.sin(lng), np.cos(lng)])
+    np.testing.assert_allclose(body.point_data['Normals'][1:], reference, atol=1e-6)
+    # Corners wound for VTK: its normals agree with the stored ones.
+    computed = body.compute_normals(auto_orient_normals=False, consistent_normals=False)
+    assert (computed.point_data['Normals'][1:] * body.point_data['Normals'][1:]).sum(axis=1).min() > 0
+    assert blocks['flag'].n_cells == 1 and blocks.field_data['frame_name'][0] == 'frame2'
+    assert body.field_data['surface_name'][0] == 'body' and body.field_data['surface_index'][0] == 0
+
+
+def test_one_surface_still_gives_a_multiblock(tmp_path):
+    path = tmp_path / 'one.md3'
+    path.write_bytes(tetra_md3(surfaces=[dict(name='only', shaders=[], triangles=[[0, 1, 2]], st=np.zeros((3, 2)),
+                                              xyz=np.zeros((2, 3, 3)), normal=np.zeros((2, 3)))]))  # fmt: skip
+    mesh = pv.read(path)
+    assert isinstance(mesh, pv.MultiBlock) and mesh.n_blocks == 1 and mesh.keys() == ['only']
+
+
+def test_repeated_surface_names_are_all_kept():
+    surface = dict(name='same', shaders=[], triangles=[[0, 1, 2]], st=np.zeros((3, 2)), xyz=np.zeros((1, 3, 3)), normal=np.zeros((1, 3)))
+    blocks = pq.load(build_md3([surface, surface, surface])).frame(0)
+    assert blocks.n_blocks == 3 and blocks.keys() == ['same'] * 3
+
+
+def test_whole_animation_arrays_per_surface_and_interpolation():
+    model = pq.load(tetra_md3(frames=3), fps=10)
+    positions, normals = model.positions(), model.normals()
+    assert [p.shape for p in positions] == [(3, 4, 3), (3, 3, 3)] and positions[0].dtype == np.float32
+    np.testing.assert_allclose(positions[0][:, 3, 2], [10, 11, 12])
+    np.testing.assert_allclose(np.linalg.norm(normals[0], axis=-1), 1, atol=1e-6)
+    halfway = model.at(0.05)  # between frames 0 and 1, blended linearly
+    np.testing.assert_allclose(halfway['body'].points[3], [0, 0, 10.5], atol=1e-6)
+    np.testing.assert_allclose(model.bounds([0])[0], [0, 10, 0, 10, 0, 25])
+
+
+def test_tags_hold_the_files_values_and_blend_as_r_lerptag():
+    origins = np.array([[1.0, 2, 3], [3, 2, 1]])
+    turn = np.array([[0.0, 1, 0], [-1, 0, 0], [0, 0, 1]])  # a quarter turn about z, as rows
+    axes = np.stack([np.eye(3), turn])
+    model = pq.load(tetra_md3(frames=2, tags=[('tag_weapon', origins, axes), ('tag_head', origins + 1, axes)]), fps=10)
+    assert list(model.tags) == ['tag_weapon', 'tag_head']
+    np.testing.assert_array_equal(model.tags['tag_weapon'].origins, origins)
+    np.testing.assert_array_equal(model.tags['tag_weapon'].axes, axes)
+    matrix = model.tag('tag_weapon', frame=1)
+    point = np.array([1.0, 0, 0])
+    np.testing.assert_allclose((matrix @ [*point, 1])[:3], point @ turn + origins[1])
+    # Halfway: origin and axes linear, each axis normalised (R_LerpTag).
+    blended = model.tag('tag_weapon', time=0.05)
+    axes_half = (np.eye(3) + turn) / 2
+    axes_half /= np.linalg.norm(axes_half, axis=1, keepdims=True)
+    np.testing.assert_allclose(blended[:3, :3], axes_half.T, atol=1e-6)
+    np.testing.assert_allclose(blended[:3, 3], [2, 2, 2])
+    with pytest.raises(KeyError, match='tag_torso'):
+        model.tag('tag_torso')
+
+
+def test_unchanged_models_are_saved_byte_for_byte(tmp_path):
+    data = tetra_md3(gap=b'\x01gap bytes', trailing=b'after the end')
+    model = pq.load(data)
+    model.save(tmp_path / 'copy.md3')
+    assert (tmp_path / 'copy.md3').read_bytes() == data
+    assert md3.write(md3.parse(data)) == data
+
+
+def test_encoded_records_read_back_the_same():
+    data = tetra_md3(frames=3)
+    read = md3.decode(md3.parse(data))
+    again = md3.decode(md3.parse(md3.write(md3.encode(read))))
+    for a, b in zip(read.surfaces, again.surfaces):
+        np.testing.assert_array_equal(a.frame_xyz, b.frame_xyz)
+        np.testing.assert_array_equal(a.frame_normals, b.frame_normals)
+        np.testing.assert_array_equal(a.triangles, b.triangles)
+        np.testing.assert_array_equal(a.texcoords, b.texcoords)
+        assert (a.name, a.shaders) == (b.name, b.shaders)
+    np.testing.assert_array_equal(read.tags['tag_head'].origins, again.tags['tag_head'].origins)
+    assert again.frame_bounds[2].tolist() == [[0, 0, 2], [10, 10, 25]]
+
+
+def test_quantize_and_normal_encoding():
+    np.testing.assert_array_equal(md3.quantize([[1.0, -2.5, 511.984375]]), [[64, -160, 32767]])
+    with pytest.raises(ValueError, match='outside what an MD3 holds'):
+        md3.quantize([[512.01, 0, 0]])
+    units = np.array([[1.0, 0, 0], [0, -1, 0], [0, 0, 1], [0.6, 0.8, 0]])
+    np.testing.assert_array_equal(md3.encode_normals(units), latlong(units))
+
+
+@pytest.mark.parametrize(
+    ('mangle', 'field'),
+    [
+        (lambda d: d[:50], 'header'),
+        (lambda d: d[:4] + struct.pack('<i', 16) + d[8:], 'version'),
+        (lambda d: d[:76] + struct.pack('<i', 0) + d[80:], 'numFrames'),
+        (lambda d: d[:76] + struct.pack('<i', 1000) + d[80:], 'ofsFrames'),
+        (lambda d: d[:84] + struct.pack('<i', -1) + d[88:], 'numSurfaces'),
+        (lambda d: d[:-20], 'ofsEnd'),
+    ],
+)
+def test_bad_files_raise_naming_the_field(mangle, field):
+    with pytest.raises(pq.QuakeFormatError, match=field) as caught:
+        pq.load(mangle(tetra_md3()))
+    assert caught.value.source == '<bytes>'
+
+
+def test_a_triangle_past_the_surface_and_a_surface_short_of_frames_are_refused():
+    surface = dict(name='s', shaders=[], triangles=[[0, 1, 3]], st=np.zeros((3, 2)), xyz=np.zeros((1, 3, 3)), normal=np.zeros((1, 3)))
+    with pytest.raises(pq.QuakeFormatError, match='triangle indexes'):
+        pq.load(build_md3([surface]))
+    data = bytearray(tetra_md3(frames=2))
+    first_surface = struct.unpack_from('<i', data, 100)[0]
+    struct.pack_into('<i', data, first_surface + 72, 1)  # the surface's numFrames
+    with pytest.raises(pq.QuakeFormatError, match='numFrames.*fewer'):
+        pq.load(bytes(data))
+
+
+def test_every_truncation_loads_or_raises_a_clear_error():
+    data = tetra_md3()
+    for size in range(len(data)):
+        try:
+            pq.load(data[:size]).frame(0)
+        except pq.QuakeFormatError as error:
+            assert str(error)
+
+
+def write_skin_folder(root: Path) -> Path:
+    folder = root / 'models' / 'test'
+    folder.mkdir(parents=True)
+    model = folder / 'model.md3'
+    model.write_bytes(tetra_md3())
+    Image.fromarray(np.full((4, 4, 3), (255, 0, 0), np.uint8)).save(folder / 'body.jpg')  # shader names .tga: .jpg shipped
+    Image.fromarray(np.full((4, 4, 3), (0, 0, 255), np.uint8)).save(folder / 'blue.png')
+    (folder / 'model_default.skin').write_text('body,models/test/blue.png\ntag_head,\n')
+    (folder / 'model_red.skin').write_text('BODY,models/test/body.tga\nflag,models/test/blue.png\n')
+    return model
+
+
+def test_skins_as_the_game_finds_them(tmp_path):
+    model_path = write_skin_folder(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        model = pq.load(model_path)
+        blocks = model.frame(0)
+        model.frame(1)
+    assert model.image_names == ['models/test/blue.png', 'models/test/flag']  # .skin line; a surface without one: its shader
+    assert model.skin_file.endswith('model_default.skin')
+    assert tuple(blocks['body'].quake.image()[0, 0, :3]) == (0, 0, 255)
+    missing = [w for w in caught if 'models/test/flag' in str(w.message)]
+    assert len(missing) == 1  # once per image, not per frame
+    red = pq.load(model_path, skin='red')
+    assert red.image_names == ['models/test/body.tga', 'models/test/blue.png']
+    red_pixel = red.frame(0)['body'].quake.image()[0, 0, :3].astype(int)
+    assert red_pixel[0] > 240 and red_pixel[1:].max() < 15  # the .jpg stands in for the named .tga
+    assert pq.load(model_path, skin=str(model_path.parent / 'model_red.skin')).image_names[0] == 'models/test/body.tga'
+    assert pq.load(model_path, skin=None).frame(0)['body'].quake.texture is None
+    shader = pq.load(tetra_md3())  # no file: no .skin, the shaders
+    assert shader.image_names == ['models/test/body.tga', 'models/test/flag']
+
+
+@requires_corpus
+def test_corpus_models_read_equal_to_an_independent_decoder_and_save_byte_for_byte(tmp_path):
+    paths = sorted(OPENARENA.rglob('*.md3'))
+    assert len(paths) >= 30
+    for path in paths:
+        data = path.read_bytes()
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            model = pq.load(path)
+        model.save(tmp_path / 'copy.md3')
+        assert (tmp_path / 'copy.md3').read_bytes() == data, path
+        # The independent decoder: walk the file with struct, as the spec lays it out.
+        (num_frames, num_tags, num_surfaces) = struct.unpack_from('<3i', data, 76)
+        offset = struct.unpack_from('<i', data, 100)[0]
+        positions = model.positions()
+        for k in range(num_surfaces):
+            num_verts, ofs_xyz = struct.unpack_from('<i', data, offset + 80)[0], struct.unpack_from('<i', data, offset + 100)[0]
+            raw = np.frombuffer(data, '<i2', num_frames * num_verts * 4, offset + ofs_xyz).reshape(num_frames, num_verts, 4)
+            np.testing.assert_array_equal(positions[k], raw[..., :3] / np.float32(64))
+            offset += struct.unpack_from('<i', data, offset + 104)[0]
+        assert len(model.tags) == num_tags or len(set(model.tags)) < num_tags
+
+
+@requires_corpus
+def test_sarge_skins_and_levels_of_detail():
+    folder = OPENARENA / 'models' / 'players' / 'sarge'
+    upper = pq.load(folder / 'upper.md3')
+    assert upper.image_names == ['models/players/grism/enkiskin.tga']  # upper_default.skin names another player's image
+    assert upper.surface_image(0).shape[2] in (3, 4)
+    assert pq.load(folder / 'upper.md3', skin='red').skin_file.endswith('upper_red.skin')
+    coarse = pq.load(folder / 'upper.md3', lod=2)
+    assert coarse.source.endswith('upper_2.md3') and coarse.image_names == upper.image_names  # upper_2 uses upper's skins
+    assert coarse.frame(0)[0].n_points < upper.frame(0)[0].n_points
+    with pytest.raises(ValueError, match='level of detail'):
+        pq.load(CORPUS / 'md2' / 'assimp' / 'dolphin.md2', lod=1)
+    with pytest.raises(ValueError, match='level of detail'):
+        pq.load(tetra_md3(), lod=1)  # bytes: no file name to derive name_1.md3 from
