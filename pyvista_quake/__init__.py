@@ -20,11 +20,14 @@ from pyvista_quake.loading import load
 from pyvista_quake.model import QuakeModel
 from pyvista_quake.options import DEFAULT_FPS
 from pyvista_quake.options import LoadOptions
+from pyvista_quake.players import QuakePlayer
+from pyvista_quake.players import load_player
 from pyvista_quake.plotting import animate
 from pyvista_quake.plotting import contact_sheet
 from pyvista_quake.plotting import plot
 from pyvista_quake.plotting import thumbnail
 from pyvista_quake.saving import save
+from pyvista_quake.surface_model import SurfaceModel
 
 __version__ = '0.1.0'
 
@@ -35,13 +38,16 @@ __all__ = [
     'LoadOptions',
     'QuakeFormatError',
     'QuakeModel',
+    'QuakePlayer',
     'QuakeWarning',
+    'SurfaceModel',
     '__version__',
     'animate',
     'check',
     'contact_sheet',
     'export',
     'load',
+    'load_player',
     'plot',
     'render_thumbnail',
     'save',

@@ -95,13 +95,17 @@ def _info(path: Path, options: dict) -> dict:
         warnings.simplefilter('always', pq.QuakeWarning)
         model = pq.load(path, **options)
         skins = _skins(model)
+    if isinstance(model, pq.SurfaceModel):
+        counts = {'surfaces': model.surface_names, 'tags': list(model.tags),
+                  'vertices': sum(s.num_vertices for s in model.data.surfaces),
+                  'triangles': sum(len(s.triangles) for s in model.data.surfaces), 'skin_size': None}  # fmt: skip
+    else:
+        counts = {'vertices': model.data.num_vertices, 'triangles': len(model.data.triangle_vertices), 'skin_size': list(model.skin_size)}
     return {
         'model': str(path),
         'format': model.format,
         'frames': len(model),
-        'vertices': model.data.num_vertices,
-        'triangles': len(model.data.triangle_vertices),
-        'skin_size': list(model.skin_size),
+        **counts,
         'header': {k: _plain(v) for k, v in model.header.items() if k != 'ident'},
         'animations': {name: {'first': int(clip.frames[0]), 'last': int(clip.frames[-1]), 'frames': len(clip),
                               'duration': float(clip.duration)} for name, clip in model.animations.items()},  # fmt: skip
@@ -113,10 +117,15 @@ def _info(path: Path, options: dict) -> dict:
 
 def _info_table(record: dict) -> Table:
     table = Table(title=record['model'], show_header=False, title_justify='left')
-    table.add_row('format', f'{record["format"].upper()} ({"Quake II" if record["format"] == "md2" else "Quake"})')
+    game = {'md2': 'Quake II', 'mdl': 'Quake', 'md3': 'Quake III'}[record['format']]
+    table.add_row('format', f'{record["format"].upper()} ({game})')
     table.add_row('frames', str(record['frames']))
     table.add_row('vertices, triangles', f'{record["vertices"]}, {record["triangles"]}')
-    table.add_row('skin size', '{} x {}'.format(*record['skin_size']))
+    if record['skin_size'] is not None:
+        table.add_row('skin size', '{} x {}'.format(*record['skin_size']))
+    if 'surfaces' in record:
+        table.add_row('surfaces', ', '.join(record['surfaces']))
+        table.add_row('tags', ', '.join(record['tags']) or 'none')
     for key, value in record['header'].items():
         table.add_row(key, str(value))
     for name, clip in record['animations'].items():
@@ -137,7 +146,10 @@ def _plain(value):
     return value.item() if hasattr(value, 'item') else value
 
 
-def _skins(model: pq.QuakeModel) -> list[dict]:
+def _skins(model) -> list[dict]:
+    if isinstance(model, pq.SurfaceModel):
+        return [{'name': f'{surface}: {name}', 'location': found.location if (found := model.surface_skin(k)) else None}
+                for k, (surface, name) in enumerate(zip(model.surface_names, model.image_names)) if name is not None]  # fmt: skip
     if model.format == 'mdl':
         embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(model.data.skins)]
         return embedded or [{'name': 'none (Quake refuses this)', 'location': None}]

@@ -97,8 +97,10 @@ def model_or_mesh(source: Any, **options: Any):
     What export and the pictures take: a :class:`~pyvista_quake.QuakeModel`,
     anything :func:`load` reads, or a frame as a PyVista dataset.
     """
-    if isinstance(source, QuakeModel):
+    if isinstance(source, (QuakeModel, SurfaceModel)):
         return source, None
+    if isinstance(source, pv.MultiBlock):  # a frame of a model of several surfaces
+        return None, source
     if isinstance(source, pv.DataSet):
         return None, source if isinstance(source, pv.PolyData) else source.extract_surface(algorithm='dataset_surface')
     return load(source, **options), None

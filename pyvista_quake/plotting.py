@@ -30,6 +30,9 @@ from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.options import split_options
+from pyvista_quake.players import QuakePlayer
+from pyvista_quake.players import is_player_folder
+from pyvista_quake.players import load_player
 from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
 
@@ -87,12 +90,61 @@ def prepare(
     """
     lighting = take_lighting({'lighting': lighting, **load_options})
     load_options.pop('normals', None)
-    model, given = model_or_mesh(source, **load_options)
-    mesh = (given if model is None else model.pose(frame, animation, time)).copy(deep=False)
+    model, given = model_or_player(source, **load_options)
+    if isinstance(model, QuakePlayer):
+        legs, torso = player_animations(animation if animation is not None else frame)
+        mesh = flattened(model.pose(legs, torso, time or 0.0))
+        model = None  # its blocks carry their images
+    else:
+        mesh = (given if model is None else model.pose(frame, animation, time)).copy(deep=False)
+    if isinstance(mesh, pv.MultiBlock):
+        mesh = flattened(mesh)  # a model of several surfaces: each block with its own image
+        skins = [block.quake.image() if model is None or model.skin is not None else None for block in mesh]
+        for block in mesh:
+            if lighting != 'stored' and keys.VERTEX_INDEX in block.point_data and block.n_cells:
+                _light(block, lighting == 'computed')
+        return mesh, skins
     skin = skin_of(model, given)
     if lighting != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
         _light(mesh, lighting == 'computed')
     return mesh, skin
+
+
+def model_or_player(source: Any, **options: Any):
+    """As :func:`~pyvista_quake.loading.model_or_mesh`, and a :class:`QuakePlayer` or a player's folder as the player."""
+    if isinstance(source, QuakePlayer):
+        return source, None
+    if isinstance(source, (str, Path)) and is_player_folder(source):
+        return load_player(source, **options), None
+    return model_or_mesh(source, **options)
+
+
+def player_animations(animation: Any) -> tuple[Any, Any]:
+    """``(legs, torso)`` of a player from ``animation``: a pair, one name (``LEGS_*`` or ``TORSO_*``; ``BOTH_*``
+    for both), or ``None`` for the rest pose (``LEGS_IDLE`` and ``TORSO_STAND``)."""
+    if animation is None:
+        return 'LEGS_IDLE', 'TORSO_STAND'
+    if isinstance(animation, (tuple, list)):
+        return animation[0], animation[1]
+    name = str(animation)
+    if name.startswith('LEGS_'):
+        return name, 'TORSO_STAND'
+    if name.startswith('TORSO_'):
+        return 'LEGS_IDLE', name
+    return animation, animation
+
+
+def flattened(blocks: pv.MultiBlock) -> pv.MultiBlock:
+    """A MultiBlock of MultiBlocks (a posed player) as one of PolyData, named ``part/surface``."""
+    out = pv.MultiBlock()
+    for name, block in zip(blocks.keys(), blocks):
+        if isinstance(block, pv.MultiBlock):
+            inner = flattened(block)
+            for inner_name, inner_block in zip(inner.keys(), inner):
+                out.append(inner_block, f'{name}/{inner_name}')
+        elif block is not None:
+            out.append(block, name)
+    return out
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:
@@ -146,9 +198,10 @@ def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | No
     """
     box = np.asarray(mesh.bounds if bounds is None else bounds, np.float64).reshape(3, 2)
     centre = box.mean(axis=1)
-    if bounds is None and mesh.n_points:
+    points = _points(mesh)
+    if bounds is None and len(points):
         # The points' own sphere about the box centre: a round model fills the picture too.
-        radius = float(np.linalg.norm(np.asarray(mesh.points, np.float64) - centre, axis=1).max())
+        radius = float(np.linalg.norm(np.asarray(points, np.float64) - centre, axis=1).max())
     else:
         radius = float(np.linalg.norm(box[:, 1] - box[:, 0])) / 2
     radius = max(radius, 1e-6)
@@ -160,7 +213,15 @@ def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | No
     plotter.reset_camera_clipping_range()
 
 
-def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData:
+def _points(mesh: pv.DataSet | pv.MultiBlock) -> np.ndarray:
+    """Every point of a mesh, or of a MultiBlock's blocks."""
+    if isinstance(mesh, pv.MultiBlock):
+        parts = [np.asarray(block.points) for block in mesh if block is not None and block.n_points]
+        return np.concatenate(parts) if parts else np.empty((0, 3))
+    return np.asarray(mesh.points)
+
+
+def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.MultiBlock:
     """Clear ``plotter`` and show ``source`` in it, framed.
 
     ``options`` are :func:`prepare`'s, and ``add_mesh`` keywords for the rest.
@@ -173,8 +234,14 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData:
     prepare_options = {k: v for k, v in rest.items() if k in ours}
     mesh, skin = prepare(source, **prepare_options, **load_options)
     plotter.clear_actors()
-    actor = add_model(plotter, mesh, skin, **mesh_options)
-    mesh = actor.mapper.dataset
+    if isinstance(mesh, pv.MultiBlock):
+        drawn = pv.MultiBlock()
+        for name, block, image in zip(mesh.keys(), mesh, skin):
+            if block.n_points:
+                drawn.append(add_model(plotter, block, image, **mesh_options).mapper.dataset, name)
+        mesh = drawn
+    else:
+        mesh = add_model(plotter, mesh, skin, **mesh_options).mapper.dataset
     frame_camera(plotter, mesh)
     # A reused plotter's screenshot shows its last render: render with this camera now.
     plotter.render()
@@ -275,8 +342,8 @@ def thumbnail(
         # By default the rest pose: a thumbnail of a falling body (UFO: AI's frame 0) says little.
         options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
         load_options, others = split_options(options)
-        source, _ = model_or_mesh(source, **load_options)
-        options = {**others, 'frame': anim.rest_frame(source.animations)}
+        source, _ = model_or_player(source, **load_options)
+        options = others if isinstance(source, QuakePlayer) else {**others, 'frame': anim.rest_frame(source.animations)}
     own = plotter is None
     if own:
         plotter = internal_plotter(size)
@@ -323,7 +390,7 @@ def contact_sheet(
     from PIL import ImageDraw  # noqa: PLC0415
 
     lighting = take_lighting(options)
-    model, _ = model_or_mesh(source, **options)
+    model, _ = model_or_player(source, **options)
     if model is None:
         raise ValueError('a contact sheet needs a model, not one frame')
     cells = sheet_cells(model, animation)
@@ -407,17 +474,34 @@ def animate(
     if suffix not in ('.gif', '.mp4'):
         raise ValueError(f'{path}: animations are written as .gif or .mp4')
     lighting = take_lighting(options)
-    model, _ = model_or_mesh(source, **options)
+    model, _ = model_or_player(source, **options)
     if model is None:
         raise ValueError('an animation needs a model, not one frame')
-    if animation is None and model.animations:
-        animation = next(iter(model.animations))
-    clip = model.animation(animation)
-    steps = np.diff(np.append(clip.times, clip.duration))
-    rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
+    if isinstance(model, QuakePlayer):
+        legs, torso = player_animations(animation)
+        parts = [model.config.animations[legs], model.config.animations[torso]] if isinstance(legs, str) else []
+        duration = max((a.count / a.fps for a in parts), default=1.0)
+        rate = float(fps) if fps else max((a.fps for a in parts), default=10.0)
+
+        def pose_at(t: float) -> pv.MultiBlock:
+            return model.pose(legs, torso, t)
+    else:
+        if animation is None and model.animations:
+            animation = next(iter(model.animations))
+        clip = model.animation(animation)
+        duration = clip.duration
+        steps = np.diff(np.append(clip.times, clip.duration))
+        rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
+
+        def pose_at(t: float):
+            if interpolate:
+                return model.at(float(t), clip)
+            # A hair past t: frame times from float32 intervals land a hair after the picture's time.
+            k, _, _ = anim.sample(clip.times, clip.duration, float(t) + 1e-6)
+            return model.frame(int(clip.frames[k]))
     if suffix == '.gif':
         rate = min(rate, 50.0)  # GIF's shortest honoured delay is 2 hundredths of a second
-    count = max(1, int(round(clip.duration * rate)))
+    count = max(1, int(round(duration * rate)))
     times = np.arange(count) / rate
     pictures = []
     with staged(path.parent) as stage:
@@ -427,19 +511,20 @@ def animate(
             if suffix != '.gif':
                 _check_movie_support()
                 plotter.open_movie(str(stage / path.name), framerate=rate)
-            mesh = scene(plotter, model, frame=0, animation=clip, lighting=lighting)
-            every = model.bounds(clip.frames)
+            if isinstance(model, QuakePlayer):
+                poses = [flattened(pose_at(float(t))) for t in times]
+                mesh = scene(plotter, poses[0], lighting=lighting)
+                every = np.array([pose.bounds for pose in poses])
+            else:
+                mesh = scene(plotter, model, frame=0, animation=clip, lighting=lighting)
+                every = model.bounds(clip.frames)
             frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
-            for t in times:
-                if interpolate:
-                    pose = model.at(float(t), clip)
-                else:
-                    # A hair past t: frame times from float32 intervals land a hair after the picture's time.
-                    k, _, _ = anim.sample(clip.times, clip.duration, float(t) + 1e-6)
-                    pose = model.frame(int(clip.frames[k]))
+            for k, t in enumerate(times):
+                pose = poses[k] if isinstance(model, QuakePlayer) else pose_at(float(t))
                 posed, _ = prepare(pose, lighting=lighting)
-                mesh.points = posed.points
-                mesh.point_data['Normals'] = posed.point_data['Normals']
+                for drawn, block in zip(*((mesh, posed) if isinstance(mesh, pv.MultiBlock) else ([mesh], [posed]))):
+                    drawn.points = block.points
+                    drawn.point_data['Normals'] = block.point_data['Normals']
                 plotter.render()
                 if suffix == '.gif':
                     pictures.append(plotter.screenshot(None, return_img=True))
@@ -448,7 +533,7 @@ def animate(
         finally:
             plotter.close()
         if suffix == '.gif':
-            _write_gif(stage / path.name, pictures, gif_delays(clip.duration, count))
+            _write_gif(stage / path.name, pictures, gif_delays(duration, count))
     return count
 
 

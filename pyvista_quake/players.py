@@ -1,0 +1,316 @@
+"""Quake III players: legs, torso and head joined by their tags, posed by ``animation.cfg`` as cgame poses them.
+
+:func:`load_player` reads a player folder (``models/players/sarge``, on disk
+or ``ARCHIVE:models/players/sarge`` in a PK3): ``lower.md3``, ``upper.md3``,
+``head.md3``, their ``.skin`` files and ``animation.cfg``.
+:meth:`QuakePlayer.pose` places the parts as ``CG_Player`` does: the upper
+body on the legs' ``tag_torso`` at the legs' frame, the head on the torso's
+``tag_head`` at the torso's frame, a weapon on ``tag_weapon``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+import re
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake.animation import Animation
+from pyvista_quake.archives import open_archive
+from pyvista_quake.archives import split_member
+from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.loading import load
+from pyvista_quake.surface_model import SurfaceModel
+from pyvista_quake.surface_model import lerp_tag
+
+#: The animations of ``animation.cfg``, in the file's fixed order (``bg_public.h animNumber_t``).
+ANIMATION_NAMES = (
+    'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
+    'TORSO_GESTURE', 'TORSO_ATTACK', 'TORSO_ATTACK2', 'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND2',
+    'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB', 'LEGS_LANDB',
+    'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
+    # Team Arena's (missionpack): a file without them gets TORSO_GESTURE's numbers.
+    'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
+)  # fmt: skip
+MISSIONPACK = ANIMATION_NAMES[ANIMATION_NAMES.index('TORSO_GETFLAG') :]
+PARTS = ('lower', 'upper', 'head')
+
+
+@dataclass(frozen=True)
+class PlayerAnimation:
+    """One line of ``animation.cfg``, as ``CG_ParseAnimationFile`` keeps it.
+
+    Attributes
+    ----------
+    first : int
+        First frame, in the part's own file (``LEGS_*`` already shifted down, see :func:`parse_animation_cfg`).
+    count : int
+        Number of frames.
+    looping : int
+        How many of the last frames loop (0: the animation holds its last frame).
+    fps : float
+        Frames a second (0 in the file is 1).
+    reversed : bool
+        Played backwards (a negative count in the file).
+
+    """
+
+    first: int
+    count: int
+    looping: int
+    fps: float
+    reversed: bool = False
+
+    def frame_at(self, time: float) -> tuple[int, int, float]:
+        """``(frame, next frame, blend)`` at ``time`` seconds, looping as ``CG_RunLerpFrame`` loops."""
+        steps = max(float(time), 0.0) * self.fps
+        k = int(np.floor(steps))
+        return self._frame(k), self._frame(k + 1), steps - k
+
+    def _frame(self, k: int) -> int:
+        count = max(self.count, 1)
+        if k >= count:
+            k -= count
+            k = k % self.looping + count - self.looping if self.looping else count - 1
+            k = min(k, count - 1)
+        return self.first + (count - 1 - k if self.reversed else k)
+
+
+@dataclass(frozen=True)
+class AnimationConfig:
+    """What ``animation.cfg`` says: the animations and the keyword lines."""
+
+    animations: dict[str, PlayerAnimation]
+    sex: str = 'm'
+    footsteps: str = 'default'
+    head_offset: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    fixed_legs: bool = False
+    fixed_torso: bool = False
+
+
+_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|(\S+)', re.DOTALL)
+
+
+def parse_animation_cfg(text: str, source: str = 'animation.cfg') -> AnimationConfig:
+    """Parse ``animation.cfg`` as ``CG_ParseAnimationFile`` does.
+
+    Keyword lines first (``sex``, ``footsteps``, ``headoffset``,
+    ``fixedlegs``, ``fixedtorso``; ``//`` and ``/* */`` comments), then four
+    numbers per animation in :data:`ANIMATION_NAMES` order.  The numbers count
+    the frames of ``upper.md3`` and ``lower.md3`` together: ``LEGS_*`` first
+    frames are shifted down by ``LEGS_WALKCR.first - TORSO_GESTURE.first`` to
+    index ``lower.md3``.  Team Arena's extra lines, when missing, take
+    ``TORSO_GESTURE``'s numbers.
+
+    Raises
+    ------
+    QuakeFormatError
+        If an animation before the missionpack ones is missing or not a number.
+
+    """
+    tokens = [m.group(1) for m in _TOKENS.finditer(text) if m.group(1)]
+    position = 0
+    keywords: dict[str, Any] = {}
+    while position < len(tokens) and not tokens[position][0].isdigit() and tokens[position][0] != '-':
+        word = tokens[position].lower()
+        position += 1
+        if word in ('sex', 'footsteps') and position < len(tokens):
+            keywords[word] = tokens[position].lower()
+            position += 1
+        elif word == 'headoffset':
+            values = tokens[position : position + 3]
+            keywords['head_offset'] = tuple(_number(v, source, 'headoffset') for v in values) + (0.0,) * (3 - len(values))
+            position += len(values)
+        elif word in ('fixedlegs', 'fixedtorso'):
+            keywords['fixed_legs' if word == 'fixedlegs' else 'fixed_torso'] = True
+    animations: dict[str, PlayerAnimation] = {}
+    skip = 0
+    for name in ANIMATION_NAMES:
+        numbers = tokens[position : position + 4]
+        if len(numbers) < 4:
+            if name in MISSIONPACK and 'TORSO_GESTURE' in animations:
+                animations[name] = animations['TORSO_GESTURE']
+                continue
+            raise QuakeFormatError(source, name, ' '.join(numbers) or '(missing)', 'four numbers expected (first, count, looping, fps)')
+        position += 4
+        first, count, looping = (int(_number(v, source, name)) for v in numbers[:3])
+        fps = _number(numbers[3], source, name) or 1.0
+        if name == 'LEGS_WALKCR':
+            skip = first - animations['TORSO_GESTURE'].first
+        if name.startswith('LEGS_'):
+            first -= skip
+        animations[name] = PlayerAnimation(first, abs(count), looping, fps, count < 0)
+    # As cgame adds them: walking and crouching backwards are the forward ones reversed.
+    animations['LEGS_BACKCR'] = PlayerAnimation(**{**animations['LEGS_WALKCR'].__dict__, 'reversed': True})
+    animations['LEGS_BACKWALK'] = PlayerAnimation(**{**animations['LEGS_WALK'].__dict__, 'reversed': True})
+    sex = str(keywords.get('sex', 'm'))[:1]
+    return AnimationConfig(animations, 'f' if sex == 'f' else 'n' if sex == 'n' else 'm', keywords.get('footsteps', 'default'),
+                           keywords.get('head_offset', (0.0, 0.0, 0.0)), keywords.get('fixed_legs', False),
+                           keywords.get('fixed_torso', False))  # fmt: skip
+
+
+def _number(token: str, source: str, field: str) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        raise QuakeFormatError(source, field, token, 'not a number') from None
+
+
+class QuakePlayer:
+    """A Quake III player: three models and the animations that pose them.
+
+    Use :func:`load_player` to read one.
+
+    Attributes
+    ----------
+    parts : dict of str to SurfaceModel
+        ``'lower'``, ``'upper'`` and ``'head'``.
+    config : AnimationConfig
+        What ``animation.cfg`` says.
+
+    """
+
+    def __init__(self, parts: dict[str, SurfaceModel], config: AnimationConfig, source: str) -> None:
+        self.parts = parts
+        self.config = config
+        self.source = source
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return f'QuakePlayer({self.source!r}, {len(self.config.animations)} animations)'
+
+    @property
+    def animations(self) -> dict[str, tuple[int, int, int, float]]:
+        """``{name: (first, count, looping, fps)}``, first frames in the part's own file."""
+        return {name: (a.first, a.count, a.looping, a.fps) for name, a in self.config.animations.items()}
+
+    def _frames(self, part: str, which: str | int, time: float) -> tuple[int, int, float]:
+        model = self.parts[part]
+        if isinstance(which, (int, np.integer)):
+            frame = int(which) % len(model)
+            return frame, frame, 0.0
+        try:
+            animation = self.config.animations[which]
+        except KeyError:
+            raise KeyError(f'{self.source}: no animation {which!r}; it has {sorted(self.config.animations)}') from None
+        a, b, alpha = animation.frame_at(time)
+        return min(a, len(model) - 1), min(b, len(model) - 1), alpha
+
+    def pose(self, legs: str | int = 'LEGS_IDLE', torso: str | int = 'TORSO_STAND', time: float = 0.0,
+             weapon: SurfaceModel | str | Path | None = None) -> pv.MultiBlock:  # fmt: skip
+        """The player posed as ``CG_Player`` places the parts, every part's own rotation the identity.
+
+        Parameters
+        ----------
+        legs, torso : str or int
+            An animation's name (of :attr:`animations`) or a frame number of ``lower.md3`` / ``upper.md3``.
+        time : float, default: 0.0
+            Seconds into each animation, each at its own fps, looping as the game loops.
+        weapon : SurfaceModel or path, optional
+            A weapon model placed on the torso's ``tag_weapon``.
+
+        Returns
+        -------
+        pyvista.MultiBlock
+            ``{'lower', 'upper', 'head'[, 'weapon']}``, each a MultiBlock of its surfaces.
+
+        """
+        legs_frames = self._frames('lower', legs, time)
+        torso_frames = self._frames('upper', torso, time)
+        origin, axes = np.zeros(3), np.eye(3)
+        out = pv.MultiBlock()
+        out.append(_placed(self.parts['lower'], legs_frames, origin, axes), 'lower')
+        upper_origin, upper_axes = _on_tag(self.parts['lower'], 'tag_torso', legs_frames, origin, axes)
+        out.append(_placed(self.parts['upper'], torso_frames, upper_origin, upper_axes), 'upper')
+        head_origin, head_axes = _on_tag(self.parts['upper'], 'tag_head', torso_frames, upper_origin, upper_axes)
+        out.append(_placed(self.parts['head'], (0, 0, 0.0), head_origin, head_axes), 'head')
+        if weapon is not None:
+            model = weapon if isinstance(weapon, SurfaceModel) else load(weapon)
+            weapon_origin, weapon_axes = _on_tag(self.parts['upper'], 'tag_weapon', torso_frames, upper_origin, upper_axes)
+            out.append(_placed(model, (0, 0, 0.0), weapon_origin, weapon_axes), 'weapon')
+        return out
+
+
+def _on_tag(parent: SurfaceModel, name: str, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray):
+    """Where a child sits on a parent's tag: ``origin + tag.origin @ axes``, ``tag.axis @ axes`` (``CG_PositionEntityOnTag``)."""
+    if name not in parent.tags:
+        raise KeyError(f'{parent.source}: no {name}; the parts cannot be joined')
+    tag = parent.tags[name]
+    a, b, alpha = frames
+    tag_origin, tag_axes = lerp_tag(tag.origins[a], tag.axes[a], tag.origins[b], tag.axes[b], alpha)
+    return origin + tag_origin @ axes, tag_axes @ axes
+
+
+def _placed(model: SurfaceModel, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray) -> pv.MultiBlock:
+    """A part's surfaces blended between two frames, then placed: ``p @ axes + origin``."""
+    a, b, alpha = frames
+    blocks = model.frame(a) if alpha == 0 or a == b else model.at(float(alpha) / model.fps, _pair(model, a, b))
+    for block in blocks:
+        block.points = (np.asarray(block.points, np.float64) @ axes + origin).astype(np.float32)
+        if 'Normals' in block.point_data:
+            block.point_data['Normals'] = (np.asarray(block.point_data['Normals'], np.float64) @ axes).astype(np.float32)
+    return blocks
+
+
+def _pair(model: SurfaceModel, a: int, b: int) -> Animation:
+    """A two-frame animation ``a`` → ``b`` at the model's rate, for :meth:`SurfaceModel.at`."""
+    step = 1.0 / model.fps
+    return Animation('pair', np.array([a, b]), np.array([0.0, step]), 2 * step, None, 'file')
+
+
+def is_player_folder(path: str | Path) -> bool:
+    """Whether ``path`` is a player: a folder (or ``ARCHIVE:folder``) holding ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``."""
+    text = str(path)
+    if Path(text).is_dir():
+        return all((Path(text) / name).is_file() for name in ('lower.md3', 'upper.md3', 'head.md3', 'animation.cfg'))
+    split = split_member(text) if not Path(text).exists() else None
+    if split is None:
+        return False
+    archive, folder = split
+    members = open_archive(archive)
+    return all(f'{folder.rstrip("/")}/{name}' in members for name in ('lower.md3', 'upper.md3', 'head.md3', 'animation.cfg'))
+
+
+def load_player(path: str | Path, skin: str | int = 'default', search_paths: list | None = None, **options: Any) -> QuakePlayer:
+    """Load a Quake III player folder: ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The folder (``models/players/sarge``) or ``ARCHIVE:models/players/sarge`` inside a PK3.
+    skin : str, default: 'default'
+        The skin: each part's ``<part>_<skin>.skin``.
+    search_paths : list of path, optional
+        Game folders or PK3 files to find images in.
+    **options
+        Other options of :func:`pyvista_quake.load`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a part or ``animation.cfg`` is missing.
+    QuakeFormatError
+        If one of them is malformed.
+
+    """
+    text = str(path)
+    split = split_member(text) if not Path(text).exists() else None
+    skin = 'default' if skin == 0 else skin
+    parts = {}
+    for part in PARTS:
+        if split is not None:
+            archive, folder = split
+            parts[part] = load(archive, member=f'{folder.rstrip("/")}/{part}.md3', skin=skin, search_paths=search_paths or [], **options)
+        else:
+            parts[part] = load(Path(text) / f'{part}.md3', skin=skin, search_paths=search_paths or [], **options)
+    if split is not None:
+        archive, folder = split
+        name = f'{archive}:{folder.rstrip("/")}/animation.cfg'
+        cfg = open_archive(archive).read(f'{folder.rstrip("/")}/animation.cfg').decode('latin-1')
+    else:
+        name = str(Path(text) / 'animation.cfg')
+        cfg = Path(name).read_text(encoding='latin-1')
+    return QuakePlayer(parts, parse_animation_cfg(cfg, name), text)

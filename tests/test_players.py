@@ -1,0 +1,134 @@
+"""Quake III players: animation.cfg as cgame parses it, parts joined on their tags, pictures of a posed player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+import zipfile
+
+from builders import build_md3
+from builders import latlong
+from conftest import CORPUS
+from conftest import requires_corpus
+import numpy as np
+from PIL import Image
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake.players import PlayerAnimation
+from pyvista_quake.players import load_player
+from pyvista_quake.players import parse_animation_cfg
+
+LINES = [(0, 30, 0, 25), (29, 1, 0, 25), (30, 30, 0, 25), (59, 1, 0, 25), (60, 30, 0, 25), (89, 1, 0, 25),
+         (90, 40, 0, 20), (130, 6, 0, 15), (136, 6, 0, 15), (142, 5, 0, 20), (147, 4, 0, 20), (151, 1, 0, 15), (152, 1, 0, 15),
+         (153, 8, 8, 20), (161, 12, 12, 20), (173, 9, 9, 15), (182, 10, 10, 18), (185, 10, 10, 15), (202, 8, 0, 15),
+         (211, 8, 0, 20), (219, 9, 0, 15), (228, -6, 0, 20), (234, 10, 10, 10), (244, 10, 10, 10), (254, 7, 7, 0)]  # fmt: skip
+
+
+def cfg(lines=LINES, head='sex f\nfootsteps boot\nheadoffset 1 2 3\nfixedtorso\n') -> str:
+    return head + '/* a block\ncomment */\n' + ''.join(f'{a}\t{b}\t{c}\t{d}\t\t// line {k}\n' for k, (a, b, c, d) in enumerate(lines))
+
+
+def test_animation_cfg_as_cg_parseanimationfile_reads_it():
+    parsed = parse_animation_cfg(cfg())
+    assert (parsed.sex, parsed.footsteps, parsed.head_offset, parsed.fixed_torso, parsed.fixed_legs) == ('f', 'boot', (1.0, 2.0, 3.0), True, False)
+    animations = parsed.animations
+    assert animations['BOTH_DEATH1'] == PlayerAnimation(0, 30, 0, 25.0)
+    assert animations['TORSO_STAND'] == PlayerAnimation(151, 1, 0, 15.0)
+    skip = 153 - 90  # LEGS_WALKCR.first - TORSO_GESTURE.first
+    assert animations['LEGS_WALKCR'].first == 153 - skip and animations['LEGS_IDLE'].first == 234 - skip
+    assert animations['LEGS_LANDB'] == PlayerAnimation(228 - skip, 6, 0, 20.0, reversed=True)  # a negative count
+    assert animations['LEGS_TURN'].fps == 1.0  # 0 in the file
+    assert animations['TORSO_GETFLAG'] == animations['TORSO_GESTURE']  # missionpack lines default to the gesture
+    assert animations['LEGS_BACKWALK'] == PlayerAnimation(**{**animations['LEGS_WALK'].__dict__, 'reversed': True})
+    with pytest.raises(pq.QuakeFormatError, match='LEGS_TURN'):
+        parse_animation_cfg(cfg(LINES[:-1]))
+    with pytest.raises(pq.QuakeFormatError, match='not a number'):
+        parse_animation_cfg(cfg([*LINES[:-1], (254, 7, 'x', 18)]))
+
+
+def test_frames_in_time_loop_as_cg_runlerpframe():
+    run = PlayerAnimation(first=100, count=5, looping=3, fps=10)
+    assert [run.frame_at(k / 10)[0] for k in range(9)] == [100, 101, 102, 103, 104, 102, 103, 104, 102]
+    assert run.frame_at(0.25) == (102, 103, pytest.approx(0.5))
+    once = PlayerAnimation(first=10, count=3, looping=0, fps=10)
+    assert [once.frame_at(k / 10)[0] for k in range(6)] == [10, 11, 12, 12, 12, 12]  # holds its last frame
+    back = PlayerAnimation(first=10, count=3, looping=3, fps=10, reversed=True)
+    assert [back.frame_at(k / 10)[0] for k in range(4)] == [12, 11, 10, 12]
+
+
+def axes_about_z(degrees: float) -> np.ndarray:
+    a = np.radians(degrees)
+    return np.array([[np.cos(a), np.sin(a), 0], [-np.sin(a), np.cos(a), 0], [0, 0, 1]])
+
+
+def part(name: str, frames: int, tags=(), offset=0, rise: int = 1) -> bytes:
+    """One triangle (vertex 1 at (1, 0, 0)), ``rise`` units up a frame, upright (facing +x) unless it rises."""
+    corners = [[0, 0, 0], [64, 0, 0], [0, 64, 0]] if rise else [[0, 0, 0], [0, -640, 0], [0, 0, 640]]
+    xyz = np.tile(corners, (frames, 1, 1)) + np.arange(frames)[:, None, None] * [0, 0, 64 * rise]
+    surface = dict(name=name, shaders=[f'models/players/test/{name}.tga'], triangles=[[0, 1, 2]], st=np.zeros((3, 2)),
+                   xyz=xyz + offset, normal=np.tile(latlong(np.array([[1.0, 0, 0]] * 3)), (frames, 1)))  # fmt: skip
+    return build_md3([surface], frames=frames, tags=list(tags))
+
+
+def write_player(folder: Path, frames: int = 260, rise: int = 1) -> Path:
+    folder.mkdir(parents=True)
+    torso_origins = np.array([[0, 0, 10 + k * rise] for k in range(frames)], float)
+    torso_axes = np.stack([axes_about_z(k) for k in range(frames)])
+    (folder / 'lower.md3').write_bytes(part('l_legs', frames, [('tag_torso', torso_origins, torso_axes)], rise=rise))
+    head_origins = np.array([[1, 0, 5]] * frames, float)
+    weapon_origins = np.array([[0, -3, 2]] * frames, float)
+    (folder / 'upper.md3').write_bytes(part('u_torso', frames, [('tag_head', head_origins, np.stack([axes_about_z(90)] * frames)),
+                                                               ('tag_weapon', weapon_origins, np.stack([np.eye(3)] * frames))],
+                                            rise=rise))  # fmt: skip
+    (folder / 'head.md3').write_bytes(part('h_head', 1, rise=rise))
+    (folder / 'animation.cfg').write_text(cfg())
+    return folder
+
+
+def test_pose_places_the_parts_on_their_tags_as_cgame(tmp_path):
+    player = load_player(write_player(tmp_path / 'models' / 'players' / 'test'))
+    assert set(player.parts) == {'lower', 'upper', 'head'} and player.animations['LEGS_IDLE'] == (171, 10, 10, 10.0)
+    weapon = tmp_path / 'gun.md3'
+    weapon.write_bytes(part('gun', 1))
+    posed = player.pose(legs=30, torso=100, weapon=weapon)
+    assert posed.keys() == ['lower', 'upper', 'head', 'weapon']
+    point = np.array([1.0, 0, 0])  # vertex 1 of every part's frame 0 is (1, 0, 0) + frame units up
+    np.testing.assert_allclose(posed['lower'][0].points[1], point + [0, 0, 30], atol=1e-5)
+    # upper: on lower's tag_torso at frame 30: origin (0, 0, 40), axes turned 30 degrees.
+    upper_axes, upper_origin = axes_about_z(30), np.array([0, 0, 40.0])
+    np.testing.assert_allclose(posed['upper'][0].points[1], (point + [0, 0, 100]) @ upper_axes + upper_origin, atol=1e-4)
+    head_axes = axes_about_z(90) @ upper_axes
+    head_origin = upper_origin + np.array([1, 0, 5.0]) @ upper_axes
+    np.testing.assert_allclose(posed['head'][0].points[1], point @ head_axes + head_origin, atol=1e-4)
+    np.testing.assert_allclose(posed['weapon'][0].points[1], point @ upper_axes + upper_origin + np.array([0, -3, 2.0]) @ upper_axes, atol=1e-4)
+    np.testing.assert_allclose(posed['head'][0].point_data['Normals'][0], np.array([1.0, 0, 0]) @ head_axes, atol=1e-2)
+    # By name and time: LEGS_IDLE (171..180 in lower.md3) at 0.25 s of 10 fps: halfway between 173 and 174.
+    idle = player.pose('LEGS_IDLE', 'TORSO_STAND', time=0.25)
+    np.testing.assert_allclose(idle['lower'][0].points[1], point + [0, 0, 173.5], atol=1e-4)
+    with pytest.raises(KeyError, match='LEGS_FLY'):
+        player.pose('LEGS_FLY')
+
+
+def test_a_player_inside_a_pk3_and_its_pictures(tmp_path):
+    folder = write_player(tmp_path / 'src' / 'models' / 'players' / 'test', rise=0)
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        for path in folder.iterdir():
+            archive.write(path, f'models/players/test/{path.name}')
+    player = load_player(f'{pk3}:models/players/test')
+    np.testing.assert_allclose(player.pose(legs=5)['upper'][0].points[0], [0, 0, 10])
+    picture = np.asarray(Image.open(pq.thumbnail(folder, tmp_path / 'p.png', size=(64, 64))))
+    assert (picture[..., :3] != 255).any(axis=-1).sum() > 200  # a folder holding a player renders as the posed player
+    lower_only = np.asarray(Image.open(pq.thumbnail(player.parts['lower'], tmp_path / 'l.png', size=(64, 64))))
+    assert not np.array_equal(picture, lower_only)
+    assert pq.animate(player, tmp_path / 'run.gif', animation=('LEGS_RUN', 'TORSO_STAND'), size=(48, 48)) == 9
+
+
+@requires_corpus
+def test_sarge_stands_on_his_legs():
+    player = load_player(CORPUS / 'md3' / 'openarena' / 'models' / 'players' / 'sarge')
+    posed = player.pose()
+    lower, upper, head = (posed[name].bounds for name in ('lower', 'upper', 'head'))
+    assert lower.z_min < upper.z_min < head.z_min and head.z_max > upper.z_max  # feet, torso, head, bottom up
+    assert isinstance(posed, pv.MultiBlock) and posed['upper'][0].quake.image() is not None
