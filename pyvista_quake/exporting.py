@@ -28,14 +28,18 @@ from pyvista_quake._files import staged
 from pyvista_quake.animation import Animation
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_extensions
+from pyvista_quake.gltf import Part
 from pyvista_quake.gltf import build_gltf
+from pyvista_quake.gltf import build_gltf_parts
 from pyvista_quake.loading import load
 from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
 from pyvista_quake.model import QuakeModel
 from pyvista_quake.options import split_options
 from pyvista_quake.saving import save
+from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
+from pyvista_quake.surface_model import SurfaceModel
 
 #: Formats whose writer is VTK's, through PyVista or directly.
 VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
@@ -103,6 +107,9 @@ def export(
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
     model, given = model_or_mesh(source, **load_options)
+    if isinstance(model, SurfaceModel) or isinstance(given, pv.MultiBlock):
+        _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress)
+        return
 
     if suffix in QUAKE_FORMATS:
         if model is None or frame is not None or time is not None:
@@ -203,6 +210,138 @@ def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | 
         writer.Write()
     if skin is not None and suffix in ('.ply', '.obj'):
         (target.parent / texture_name).write_bytes(png_bytes(skin))
+
+
+# -- models of several surfaces (MD3) -------------------------------------------------------
+
+
+def merged(blocks: pv.MultiBlock) -> pv.PolyData:
+    """A frame's surfaces as one PolyData, with ``cell_data['surface']`` the number of each cell's surface
+    and ``field_data['surface_names']`` their names."""
+    parts = []
+    for k, block in enumerate(blocks):
+        part = _plain(block)
+        part.cell_data['surface'] = np.full(part.n_cells, k, np.int32)
+        parts.append(part)
+    out = pv.merge(parts, merge_points=False) if parts else pv.PolyData()
+    for key in list(out.field_data.keys()):
+        del out.field_data[key]
+    out.field_data['surface_names'] = list(blocks.keys()) or ['']
+    return out
+
+
+def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame, animation, time, binary: bool, progress: bool) -> None:
+    """Export an MD3 (or a frame of one): each surface with its own image where the format can say it."""
+    if suffix in QUAKE_FORMATS:
+        if suffix != '.md3' or model is None or frame is not None or time is not None:
+            raise ValueError(f'{path}: an MD3 is saved as .md3, whole; converting it to {suffix} is not supported')
+        model.save(path)
+        return
+    if suffix in SERIES_FORMATS:
+        if frame is not None or time is not None:
+            raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
+        with staged(path.parent) as stage:
+            target = stage / path.name
+            if suffix in ('.glb', '.gltf'):
+                _write_gltf_surfaces(model, given, animation, target)
+            else:
+                clip = model.animation(animation) if model is not None else None
+                blocks = model.to_multiblock(clip) if model is not None else [given]
+                times = clip.times if clip is not None else np.zeros(1)
+                _write_surface_series(blocks, times, target, progress)
+        return
+    blocks = given if model is None else model.pose(frame, animation, time)
+    with staged(path.parent) as stage:
+        target = stage / path.name
+        if suffix == '.obj':
+            _write_obj(blocks, target)
+        elif suffix in VTK_FORMATS:
+            merged(blocks).save(target, binary=binary)
+        else:
+            _write_meshio(merged(blocks), target, meshio_format)
+
+
+def _surface_images(blocks: pv.MultiBlock) -> list[np.ndarray | None]:
+    return [block.quake.image() for block in blocks]
+
+
+def _write_obj(blocks: pv.MultiBlock, target: Path) -> None:
+    """OBJ with one material (and PNG) per surface: VTK's writer knows one texture only."""
+    lines = [f'mtllib {target.stem}.mtl']
+    materials = []
+    offset = 1
+    for k, (name, block, image) in enumerate(zip(blocks.keys(), blocks, _surface_images(blocks))):
+        material = f'surface{k}'
+        materials.append(f'newmtl {material}\nKa 1 1 1\nKd 1 1 1')
+        if image is not None:
+            texture = f'{target.stem}_{k}.png'
+            (target.parent / texture).write_bytes(png_bytes(image))
+            materials[-1] += f'\nmap_Kd {texture}'
+            if has_cut_out(image):
+                materials[-1] += f'\nmap_d {texture}'  # the cut-out mask, from the image's alpha
+        points = np.asarray(block.points)
+        uv = block.active_texture_coordinates
+        normals = block.point_data.get('Normals')
+        lines.append(f'o {name or material}')
+        lines += [f'v {x:.6g} {y:.6g} {z:.6g}' for x, y, z in points]
+        lines += [f'vt {u:.6g} {v:.6g}' for u, v in (uv if uv is not None else np.zeros((len(points), 2)))]
+        lines += [f'vn {x:.6g} {y:.6g} {z:.6g}' for x, y, z in (normals if normals is not None else np.zeros((len(points), 3)))]
+        lines.append(f'usemtl {material}')
+        faces = np.asarray(block.regular_faces) + offset if block.n_cells else np.empty((0, 3), int)
+        lines += ['f ' + ' '.join(f'{i}/{i}/{i}' for i in face) for face in faces]
+        offset += len(points)
+    target.write_text('\n'.join(lines) + '\n')
+    (target.parent / f'{target.stem}.mtl').write_text('\n\n'.join(materials) + '\n')
+
+
+def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
+    """A series of merged frames (``surface`` cell data), each surface's image once beside it."""
+    frames = list(blocks)
+    textures = []
+    for k, image in enumerate(_surface_images(frames[0])):
+        if image is not None:
+            textures.append(f'{target.stem}_{k}.png')
+            (target.parent / textures[-1]).write_bytes(png_bytes(image))
+        else:
+            textures.append('')
+    if target.suffix.lower() == '.xdmf':
+        first = merged(frames[0])
+        with meshio.xdmf.TimeSeriesWriter(target, data_format='XML') as writer:
+            writer.write_points_cells(np.asarray(first.points), [('triangle', np.asarray(first.regular_faces))])
+            for frame, t in _steps(list(zip(frames, times)), progress, f'{target.name}: frames'):
+                mesh = merged(frame)
+                writer.write_data(float(t), point_data={'positions': np.asarray(mesh.points), 'Normals': np.asarray(mesh.point_data['Normals'])},
+                                  cell_data={'surface': [np.asarray(mesh.cell_data['surface'])]})  # fmt: skip
+        return
+    folder = target.parent / target.stem
+    folder.mkdir()
+    collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
+    datasets = ElementTree.SubElement(collection, 'Collection')
+    for k, (frame, t) in _steps(list(enumerate(zip(frames, times))), progress, f'{target.name}: frames'):
+        mesh = merged(frame)
+        mesh.field_data[keys.TEXTURE_FILE] = textures
+        name = f'{target.stem}_{k:04d}.vtp'
+        mesh.save(folder / name)
+        ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
+    ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
+
+
+def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
+    if model is None:
+        parts = [Part(np.asarray(b.points)[None], np.asarray(b.point_data['Normals'])[None], b, b.quake.image()) for b in given]
+        gltf = build_gltf_parts(parts, [])
+    else:
+        clip_list = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
+        frames = np.unique(np.concatenate([c.frames for c in clip_list]))
+        first = model.frame(int(frames[0]))
+        positions, normals = model.positions(frames), model.normals(frames)
+        parts = [Part(positions[k], normals[k], block, block.quake.image()) for k, block in enumerate(first) if block.n_cells]
+        gltf = build_gltf_parts(parts, [(c, frames) for c in clip_list], Path(model.source).stem or 'model')
+    if target.suffix.lower() == '.glb':
+        gltf.save_binary(str(target))
+    else:
+        gltf.convert_buffers(BufferFormat.DATAURI)
+        gltf.save_json(str(target))
 
 
 # -- whole animations ---------------------------------------------------------------------

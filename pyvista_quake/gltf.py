@@ -11,6 +11,8 @@ Positions go from Quake's axes (x forward, y left, z up) to glTF's (y up,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pygltflib as gl
 import pyvista as pv
@@ -55,6 +57,27 @@ class _Blob:
         return len(self.gltf.accessors) - 1
 
 
+@dataclass
+class Part:
+    """One primitive of the glTF mesh: a surface's frames, triangles, texture coordinates and image.
+
+    Attributes
+    ----------
+    positions, normals : numpy.ndarray
+        ``(frames, points, 3)`` of the frames that animations play (one frame: no targets).
+    first : pyvista.PolyData
+        The first of those frames: its triangles and texture coordinates.
+    skin : numpy.ndarray or None
+        RGB(A) image, embedded as PNG.
+
+    """
+
+    positions: np.ndarray
+    normals: np.ndarray
+    first: pv.PolyData
+    skin: np.ndarray | None
+
+
 def build_gltf(
     positions: np.ndarray,
     normals: np.ndarray,
@@ -62,22 +85,49 @@ def build_gltf(
     animations: list[tuple[Animation, np.ndarray]],
     skin: np.ndarray | None,
 ) -> gl.GLTF2:
-    """A glTF document of frames sharing ``first``'s points and triangles.
+    """A glTF document of frames sharing ``first``'s points and triangles (one surface; see :func:`build_gltf_parts`)."""
+    return build_gltf_parts([Part(positions, normals, first, skin)], animations, str(first.quake.frame_name or 'model'))
+
+
+def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.ndarray]], name: str = 'model') -> gl.GLTF2:
+    """A glTF document of one mesh with a primitive per part (surface), each with its own material.
+
+    Every part holds the same frames, so the mesh's morph-target weights move them together.
 
     Parameters
     ----------
-    positions, normals : numpy.ndarray
-        ``(frames, points, 3)`` of the frames that animations play (one frame: no targets).
-    first : pyvista.PolyData
-        The first of those frames: its triangles and texture coordinates.
+    parts : list of Part
+        The surfaces.
     animations : list of (Animation, numpy.ndarray)
-        Each animation with the model frame number of each entry of ``positions``.
-    skin : numpy.ndarray, optional
-        RGB(A) image, embedded as PNG.
+        Each animation with the model frame number of each entry of the parts' ``positions``.
+    name : str
+        The mesh's name.
 
     """
     gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
     blob = _Blob(gltf)
+    mesh = gl.Mesh(primitives=[], name=name)
+    frames = len(parts[0].positions) if parts else 0
+    for part in parts:
+        mesh.primitives.append(_primitive(gltf, blob, part))
+    if frames > 1:
+        mesh.weights = [0.0] * frames
+        mesh.extras = {'targetNames': [f'frame {k}' for k in range(frames)]}
+    gltf.meshes.append(mesh)
+    gltf.nodes.append(gl.Node(mesh=0, name=mesh.name))
+    gltf.scenes.append(gl.Scene(nodes=[0]))
+    gltf.scene = 0
+    if frames > 1:  # a single frame has no targets to weigh
+        for clip, numbers in animations:
+            _animation(gltf, blob, clip, numbers)
+    data = b''.join(blob.parts)
+    gltf.buffers.append(gl.Buffer(byteLength=len(data)))
+    gltf.set_binary_blob(data)
+    return gltf
+
+
+def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part) -> gl.Primitive:
+    positions, normals, first = part.positions, part.normals, part.first
     base = np.asarray(positions[0], np.float32) @ QUAKE_TO_GLTF.T
     base_normals = np.asarray(normals[0], np.float32) @ QUAKE_TO_GLTF.T
     triangles = np.asarray(first.regular_faces)
@@ -91,9 +141,8 @@ def build_gltf(
         flipped = np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)  # glTF's v runs down
         attributes.TEXCOORD_0 = blob.accessor(flipped, 'VEC2', gl.ARRAY_BUFFER)
     primitive = gl.Primitive(attributes=attributes, indices=blob.accessor(triangles.astype(index_type).ravel(), 'SCALAR', gl.ELEMENT_ARRAY_BUFFER))
-    if skin is not None:
-        primitive.material = _material(gltf, blob, skin)
-    mesh = gl.Mesh(primitives=[primitive], name=str(first.quake.frame_name or 'model'))
+    if part.skin is not None:
+        primitive.material = _material(gltf, blob, part.skin)
     if len(positions) > 1:
         for k in range(len(positions)):
             moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
@@ -102,19 +151,7 @@ def build_gltf(
                 'POSITION': blob.accessor(moved, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
                 'NORMAL': blob.accessor(turned, 'VEC3', gl.ARRAY_BUFFER),
             })  # fmt: skip
-        mesh.weights = [0.0] * len(positions)
-        mesh.extras = {'targetNames': [f'frame {k}' for k in range(len(positions))]}
-    gltf.meshes.append(mesh)
-    gltf.nodes.append(gl.Node(mesh=0, name=mesh.name))
-    gltf.scenes.append(gl.Scene(nodes=[0]))
-    gltf.scene = 0
-    if len(positions) > 1:  # a single frame has no targets to weigh
-        for clip, frames in animations:
-            _animation(gltf, blob, clip, frames)
-    data = b''.join(blob.parts)
-    gltf.buffers.append(gl.Buffer(byteLength=len(data)))
-    gltf.set_binary_blob(data)
-    return gltf
+    return primitive
 
 
 def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray) -> None:
@@ -138,18 +175,20 @@ def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray)
 
 def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
     gltf.images.append(gl.Image(bufferView=blob.view(png_bytes(skin)), mimeType='image/png'))
-    # Nearest texels, repeated: the look of the games' skins.
-    gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
-    gltf.textures.append(gl.Texture(sampler=0, source=0))
+    if not gltf.samplers:
+        # Nearest texels, repeated: the look of the games' skins.
+        gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
+    gltf.textures.append(gl.Texture(sampler=0, source=len(gltf.images) - 1))
     cut_out = has_cut_out(skin)
     gltf.materials.append(
         gl.Material(
-            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=0), metallicFactor=0.0, roughnessFactor=1.0),
+            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=len(gltf.textures) - 1),
+                                                         metallicFactor=0.0, roughnessFactor=1.0),
             alphaMode=gl.MASK if cut_out else gl.OPAQUE,
             alphaCutoff=0.5 if cut_out else None,
             # The games draw cut-out models (foliage, fences) from both sides.
             doubleSided=bool(cut_out),
-            name='skin',
+            name='skin' if len(gltf.materials) == 0 else f'skin{len(gltf.materials)}',
         )
     )
-    return 0
+    return len(gltf.materials) - 1

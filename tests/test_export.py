@@ -21,6 +21,7 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
+from pyvista_quake.gltf import QUAKE_TO_GLTF
 
 PICTURE = (np.arange(64, dtype=np.uint8).reshape(8, 8) * 3) % 224  # no fullbright colours
 
@@ -347,3 +348,78 @@ def test_cut_out_materials_are_double_sided_in_gltf(tmp_path, alpha, mode, doubl
     pq.export(model, tmp_path / 'palm.glb')
     material = pygltflib.GLTF2().load(str(tmp_path / 'palm.glb')).materials[0]
     assert material.alphaMode == mode and bool(material.doubleSided) is double
+
+
+# -- MD3: every surface with its own image ------------------------------------------------
+
+
+def md3_with_images(tmp_path) -> Path:
+    from builders import tetra_md3
+
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    (folder / 'model.md3').write_bytes(tetra_md3(frames=3))
+    Image.fromarray(np.full((4, 4, 3), (200, 0, 0), np.uint8)).save(folder / 'body.png')
+    cut = np.zeros((4, 4, 4), np.uint8)
+    cut[:2] = (0, 200, 0, 255)  # half the texels transparent: a cut-out
+    Image.fromarray(cut).save(folder / 'flag.png')
+    return folder / 'model.md3'
+
+
+def test_md3_single_frame_formats_merge_the_surfaces(tmp_path):
+    model = pq.load(md3_with_images(tmp_path))
+    for suffix in ('.vtp', '.ply', '.stl', '.off'):
+        pq.export(model, tmp_path / f'out{suffix}', frame=1)
+        mesh = pv.read(tmp_path / f'out{suffix}')
+        assert mesh.n_cells == 5 and mesh.n_points in (7, 5)  # 4 + 1 triangles (STL/OFF may merge points)
+    vtp = pv.read(tmp_path / 'out.vtp')
+    np.testing.assert_array_equal(vtp.cell_data['surface'], [0, 0, 0, 0, 1])
+    assert list(vtp.field_data['surface_names']) == ['body', 'flag']
+    np.testing.assert_allclose(vtp.points[3], [0, 0, 11])
+
+
+def test_md3_obj_has_a_material_per_surface(tmp_path):
+    pq.export(pq.load(md3_with_images(tmp_path)), tmp_path / 'out.obj')
+    mtl = (tmp_path / 'out.mtl').read_text()
+    assert mtl.count('newmtl') == 2 and 'map_Kd out_0.png' in mtl and 'map_d out_1.png' in mtl
+    assert np.asarray(Image.open(tmp_path / 'out_0.png'))[0, 0].tolist() == [200, 0, 0]
+    mesh = meshio.read(tmp_path / 'out.obj')
+    assert len(mesh.points) == 7 and sum(len(c.data) for c in mesh.cells) == 5
+    obj = (tmp_path / 'out.obj').read_text()
+    assert obj.count('usemtl') == 2 and 'o body' in obj and 'o flag' in obj
+
+
+def test_md3_series_write_each_surface_image_once(tmp_path):
+    pq.export(pq.load(md3_with_images(tmp_path)), tmp_path / 'all.pvd')
+    reader = pv.get_reader(tmp_path / 'all.pvd')
+    assert len(reader.time_values) == 3
+    reader.set_active_time_point(2)
+    frame = reader.read()[0]
+    np.testing.assert_array_equal(frame.cell_data['surface'], [0, 0, 0, 0, 1])
+    assert (tmp_path / 'all_0.png').is_file() and (tmp_path / 'all_1.png').is_file()
+
+
+def test_md3_gltf_is_valid_with_a_material_per_surface(gltf_validator, tmp_path):
+    model = pq.load(md3_with_images(tmp_path))
+    pq.export(model, tmp_path / 'model.glb')
+    report = validate(gltf_validator, tmp_path / 'model.glb')
+    assert report['numErrors'] == 0, report['messages']
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'model.glb'))
+    primitives = gltf.meshes[0].primitives
+    assert len(primitives) == 2 and len(gltf.materials) == 2 and len(gltf.images) == 2
+    assert [gltf.materials[p.material].alphaMode for p in primitives] == ['OPAQUE', 'MASK']
+    assert all(len(p.targets) == 3 for p in primitives) and gltf.animations
+    positions = accessor_data(gltf, primitives[0].attributes.POSITION)
+    np.testing.assert_allclose(positions[3], np.array([0, 0, 10]) @ QUAKE_TO_GLTF.T)
+
+
+@requires_corpus
+@pytest.mark.corpus
+def test_corpus_player_parts_to_gltf_are_valid(gltf_validator, tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', pq.QuakeWarning)
+        pq.export(CORPUS / 'md3/openarena/models/weapons2/rocketl/rocketl_flash.md3', tmp_path / 'flash.glb')
+        pq.export(CORPUS / 'md3/openarena/models/players/sarge/upper.md3', tmp_path / 'upper.glb')
+    for name in ('flash.glb', 'upper.glb'):
+        report = validate(gltf_validator, tmp_path / name)
+        assert report['numErrors'] == 0, report['messages']
