@@ -22,10 +22,14 @@ from pyvista_quake import fields as keys
 from pyvista_quake.data import FrameGroup
 from pyvista_quake.data import ModelData
 from pyvista_quake.data import SkinPicture
+from pyvista_quake.data import SurfaceData
+from pyvista_quake.data import SurfacesData
+from pyvista_quake.data import Tag
 from pyvista_quake.decode import FrameDecoder
 from pyvista_quake.decode import frame_indices
 from pyvista_quake.decode import vertex_face_normals
 from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats import md3
 from pyvista_quake.formats._pack import nearest_normals
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 from pyvista_quake.formats.tables import VERTEX_NORMALS
@@ -477,3 +481,82 @@ def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:
     if keys.SKIN_FILE in mesh.field_data:
         return mesh.quake.image()
     return None
+
+
+# -- models of several surfaces (MD3) -----------------------------------------------------
+
+#: A model of more surfaces than ``MD3_MAX_SURFACES`` is refused when written (no tool or engine expects one).
+MAX_SURFACES = 32
+
+
+def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict | None = None) -> SurfacesData:
+    """The data of a new MD3 from frames, each a :class:`pyvista.MultiBlock` of surfaces (or one PolyData).
+
+    Every frame has the same surfaces with the same points and triangles.
+    Positions are quantised to 1/64 unit, normals (the meshes' ``Normals``, or
+    computed) to latitude and longitude bytes; texture coordinates are kept as
+    floats; a block's ``surface_name`` field data (else its block name) names it,
+    and its ``skin_name`` (else nothing) its shader.
+
+    Parameters
+    ----------
+    frames : MultiBlock, PolyData or a sequence of them
+        The frames.
+    names : sequence of str, optional
+        Frame names (at most 15 bytes each).
+    tags : dict, optional
+        ``{name: (origins (frames, 3), axes (frames, 3, 3))}``.
+
+    Raises
+    ------
+    ValueError
+        For frames that disagree, a coordinate outside ±512, more than
+        ``MD3_MAX_SURFACES`` (32) surfaces, or no frames.
+
+    """
+    if isinstance(frames, (pv.MultiBlock, pv.DataSet)):
+        frames = [frames]
+    frames = [f if isinstance(f, pv.MultiBlock) else pv.MultiBlock([f]) for f in frames]
+    if not frames:
+        raise ValueError('no frames given')
+    count = frames[0].n_blocks
+    if count > MAX_SURFACES:
+        raise ValueError(f'{count} surfaces: an MD3 holds at most {MAX_SURFACES} (MD3_MAX_SURFACES)')
+    if any(f.n_blocks != count for f in frames):
+        raise ValueError('every frame needs the same surfaces')
+    surfaces = []
+    for k in range(count):
+        meshes = _triangle_meshes([f[k] for f in frames])
+        first = meshes[0]
+        positions = np.stack([np.asarray(m.points, np.float32) for m in meshes])
+        if all(m.point_data.get('Normals') is not None for m in meshes):
+            normals = np.stack([np.asarray(m.point_data['Normals'], np.float32) for m in meshes])
+        else:
+            normals = vertex_face_normals(positions, first.regular_faces.astype(np.int64))
+        uv = first.active_texture_coordinates
+        st = np.zeros((first.n_points, 2), np.float32) if uv is None else np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)
+        name = _text_field(first, keys.SURFACE_NAME) or frames[0].keys()[k] or f'surface{k}'
+        shader = _text_field(first, keys.SKIN_NAME)
+        surfaces.append(SurfaceData(
+            name=name,
+            shaders=[shader] if shader else [],
+            triangles=first.regular_faces.astype(np.int32)[:, ::-1],  # VTK's anticlockwise to the file's clockwise
+            texcoords=st,
+            frame_xyz=md3.quantize(positions),
+            frame_normals=md3.encode_normals(normals),
+        ))  # fmt: skip
+    names = list(names) if names is not None else [f'frame{i:03d}' for i in range(len(frames))]
+    if len(names) != len(frames):
+        raise ValueError(f'{len(frames)} frames but {len(names)} names')
+    tag_data = {n: Tag(n, np.asarray(o, np.float32).reshape(len(frames), 3), np.asarray(a, np.float32).reshape(len(frames), 3, 3))
+                for n, (o, a) in (tags or {}).items()}  # fmt: skip
+    data = SurfacesData('md3', '<new model>', {}, encode_names(names), np.zeros((len(frames), 2, 3), np.float32), surfaces, tag_data)
+    record = md3.encode(data)
+    return md3.decode(record)
+
+
+def _text_field(mesh: pv.DataSet, key: str) -> str | None:
+    if key not in mesh.field_data:
+        return None
+    value = mesh.field_data[key]
+    return str(value[0]) if len(value) else None

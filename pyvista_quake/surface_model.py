@@ -27,8 +27,10 @@ from pyvista_quake.decode import FrameSelection
 from pyvista_quake.decode import frame_indices
 from pyvista_quake.decode import surface_normals
 from pyvista_quake.decode import surface_positions
+from pyvista_quake.edit import surfaces_from_frames
 from pyvista_quake.mesh import build_polydata
 from pyvista_quake.mesh import frame_template
+from pyvista_quake.mesh import vtk_array
 from pyvista_quake.options import LoadOptions
 from pyvista_quake.saving import save_surfaces
 from pyvista_quake.skins import FoundSkin
@@ -273,18 +275,19 @@ class SurfaceModel:
         for k, frame in enumerate(clip.frames):
             blocks = self.frame(int(frame))
             blocks.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
-            out.append(blocks, self.frame_names[frame] or f'frame{frame}')
+            out.append(blocks, (self.frame_names[frame] or f'frame{frame}').encode('ascii', 'backslashreplace').decode('ascii'))
         return out
 
     def _blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
         blocks = pv.MultiBlock()
         for k, surface in enumerate(self.data.surfaces):
             mesh = build_polydata(points[k], normals[k], self._templates[k])
+            fields = mesh.GetFieldData()
             for key, value in self._field_data(k, frame).items():
-                mesh.field_data[key] = value
-            blocks.append(mesh, surface.name)
+                fields.AddArray(vtk_array(key, value))  # names of any bytes: VTK's string arrays hold ASCII only
+            blocks.append(mesh, surface.name.encode('ascii', 'backslashreplace').decode('ascii'))
         for key, value in self._frame_fields(frame).items():
-            blocks.field_data[key] = value
+            blocks.GetFieldData().AddArray(vtk_array(key, value))
         return blocks
 
     @cached_property
@@ -316,6 +319,12 @@ class SurfaceModel:
                 out[keys.SKIN_LOCATION] = [found.location]
                 out[keys.SKIN_FILE] = np.frombuffer(found.data, np.uint8)
         return out
+
+    @classmethod
+    def from_frames(cls, frames, *, names=None, tags=None, fps: float | None = None) -> SurfaceModel:
+        """Build an MD3 from frames, each a MultiBlock of surfaces (see :func:`pyvista_quake.edit.surfaces_from_frames`)."""
+        data = surfaces_from_frames(frames, names, tags)
+        return cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: str | Path, *, sync: bool = True) -> None:

@@ -12,6 +12,7 @@ import pyvista as pv
 
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.model import QuakeModel
+from pyvista_quake.surface_model import SurfaceModel
 
 
 def write_mesh(dataset: Any, path: str, **kwargs: Any) -> None:
@@ -22,6 +23,9 @@ def write_mesh(dataset: Any, path: str, **kwargs: Any) -> None:
     MultiBlock of frames with one connectivity gives an animated model.
     """
     spec = format_for_path(str(path))
+    if spec.name == 'md3':
+        SurfaceModel.from_frames(dataset, **kwargs).save(path)
+        return
     # A frame read by this package keeps its name (the mesh.quake accessor reads it).
     name = dataset.quake.frame_name if isinstance(dataset, pv.DataSet) else None
     if 'names' not in kwargs and name is not None:

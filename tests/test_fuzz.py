@@ -40,6 +40,13 @@ def test_seeds_load(seed):
 def required_length(data: bytes) -> int:
     """Where the last section a reader needs ends (an MD2's GL command list may be cut)."""
     model = pq.load(data)
+    if model.format == 'md3':
+        record = model.data.file
+        parts = [(0, record.header), (int(record.header[0]['ofsFrames']), record.frames)]
+        parts += [(int(record.header[0]['ofsTags']), record.tags)] if record.tags.size else []
+        ends = [start + records.nbytes for s in record.surfaces for start, records in s.parts()]
+        ends += [s.offset + int(s.header[0]['ofsEnd']) for s in record.surfaces]
+        return max(ends + [start + records.nbytes for start, records in parts])
     if model.format == 'mdl':
         return len(data) - len(model.trailing)
     h = model.header

@@ -231,3 +231,55 @@ def test_sarge_skins_and_levels_of_detail():
         pq.load(CORPUS / 'md2' / 'assimp' / 'dolphin.md2', lod=1)
     with pytest.raises(ValueError, match='level of detail'):
         pq.load(tetra_md3(), lod=1)  # bytes: no file name to derive name_1.md3 from
+
+
+def test_any_multiblock_saved_as_an_md3(tmp_path):
+    blocks = pv.MultiBlock({'ball': pv.Sphere(radius=10), 'box': pv.Cube(x_length=4, y_length=4, z_length=4).triangulate()})
+    blocks.save(tmp_path / 'two.md3')  # PyVista's writer registry
+    model = pq.load(tmp_path / 'two.md3')
+    assert model.surface_names == ['ball', 'box']
+    frame = model.frame(0)
+    np.testing.assert_allclose(frame['ball'].points, blocks['ball'].points, atol=1 / 128 + 1e-6)  # 1/64 steps
+    assert np.array_equal(frame['ball'].regular_faces, blocks['ball'].regular_faces)
+    agreement = (frame['ball'].point_data['Normals'] * blocks['ball'].point_data['Normals']).sum(axis=1)
+    assert agreement.min() > 0.99  # latitude and longitude bytes
+    frames = [pv.MultiBlock({'s': pv.Sphere(radius=r)}) for r in (5, 6, 7)]
+    origins, axes = np.zeros((3, 3)), np.stack([np.eye(3)] * 3)
+    animated = SurfaceModel.from_frames(frames, names=['grow1', 'grow2', 'grow3'], tags={'tag_top': (origins, axes)})
+    animated.save(tmp_path / 'grow.md3')
+    again = pq.load(tmp_path / 'grow.md3')
+    assert again.frame_names == ['grow1', 'grow2', 'grow3'] and list(again.tags) == ['tag_top'] and 'grow' in again.animations
+    np.testing.assert_allclose(again.bounds()[:, 1], [5, 6, 7], atol=0.05)
+    pv.read(tmp_path / 'grow.md3')[0].save(tmp_path / 'one.md3')  # a frame read back saves again
+    assert pq.load(tmp_path / 'one.md3').surface_names == ['s']
+
+
+def test_what_an_md3_cannot_hold_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match='outside what an MD3 holds'):
+        pv.Sphere(radius=600).save(tmp_path / 'big.md3')
+    many = pv.MultiBlock([pv.Plane(i_resolution=1, j_resolution=1).triangulate() for _ in range(33)])
+    with pytest.raises(ValueError, match='MD3_MAX_SURFACES'):
+        many.save(tmp_path / 'many.md3')
+    assert not (tmp_path / 'big.md3').exists() and not (tmp_path / 'many.md3').exists()
+
+
+def test_what_the_engines_refuse_is_written_with_a_warning(tmp_path):
+    dense = pv.Plane(i_resolution=40, j_resolution=40).triangulate()  # 1681 vertices: over SHADER_MAX_VERTEXES
+    with pytest.warns(pq.QuakeWarning, match='ioquake3 will not load it: numVerts = 1681'):
+        dense.save(tmp_path / 'dense.md3')
+    assert pq.load(tmp_path / 'dense.md3').frame(0)[0].n_points == 1681
+    found = {(f.engine, f.field) for f in pq.check(tmp_path / 'dense.md3')}
+    assert {('quake3', 'numVerts'), ('ioquake3', 'numVerts'), ('quake3', 'numTriangles'), ('ioquake3', 'numTriangles')} <= found
+    with pytest.raises(pq.QuakeFormatError, match='ioquake3.*strict'):
+        pq.load(tmp_path / 'dense.md3', strict='ioquake3')
+    with pytest.raises(pq.QuakeFormatError, match='cannot load Quake III'):
+        pq.load(tmp_path / 'dense.md3', strict='quake2')
+
+
+@pytest.mark.parametrize(('verts', 'tris', 'refused'), [(999, 1999, set()), (1000, 2000, {'ioquake3'}), (1001, 2001, {'quake3', 'ioquake3'})])
+def test_engine_limits_at_the_boundary(verts, tris, refused):
+    surface = dict(name='s', shaders=[], triangles=np.zeros((tris, 3), int), st=np.zeros((verts, 2)), xyz=np.zeros((1, verts, 3)),
+                   normal=np.zeros((1, verts)))  # fmt: skip
+    found = pq.check(build_md3([surface]))
+    assert {f.engine for f in found if f.field == 'numVerts'} == refused
+    assert {f.engine for f in found if f.field == 'numTriangles'} == refused
