@@ -79,14 +79,23 @@ def _executor(count: int) -> ThreadPoolExecutor:
 MD3_XYZ_SCALE = np.float32(1.0 / 64)
 
 
-def surface_positions(surface: SurfaceData, frames: np.ndarray) -> np.ndarray:
+def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
     """Positions of an MD3 surface's vertices in the given frames, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
-    out = np.empty((len(frames), surface.num_vertices, 3), np.float32)
-    np.multiply(surface.frame_xyz[frames], MD3_XYZ_SCALE, out=out)
+    xyz = surface.frame_xyz[frames]
+    if xyz.ndim == 3 and xyz.strides[1:] == (8, 2) and xyz.size:
+        # As stored, each vertex's three shorts are followed by its normal's: converting all four
+        # at once is one contiguous pass (a sixth the time of three strided ones); the result is
+        # a view of the first three.
+        four = np.lib.stride_tricks.as_strided(xyz, xyz.shape[:2] + (4,), xyz.strides, writeable=False)
+        out = four.astype(np.float32)
+        out *= MD3_XYZ_SCALE
+        return out[..., :3]
+    out = np.empty(xyz.shape, np.float32)
+    np.multiply(xyz, MD3_XYZ_SCALE, out=out)
     return out
 
 
-def surface_normals(surface: SurfaceData, frames: np.ndarray) -> np.ndarray:
+def surface_normals(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
     """Unit normals of an MD3 surface's vertices, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
     return np.take(LATLONG_NORMALS, surface.frame_normals[frames], axis=0)
 

@@ -10,12 +10,15 @@ in file order, named after the surfaces -- also when there is one surface.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyvista as pv
+from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
+from vtkmodules.vtkCommonDataModel import vtkFieldData
 
 from pyvista_quake import animation as anim
 from pyvista_quake import fields as keys
@@ -67,8 +70,19 @@ class SurfaceModel:
         self.search = search if search is not None else SkinSearch()
         self.data = data
         self.edited = False
-        self.skin = self.options.skin
         self._images: dict[str, FoundSkin | None] = {}
+        self.skin = self.options.skin
+
+    @property
+    def skin(self):
+        """The skin the surfaces show (see :class:`~pyvista_quake.LoadOptions`); setting it changes the frames built from then on."""
+        return self._skin
+
+    @skin.setter
+    def skin(self, value) -> None:
+        self._skin = value
+        for name in ('_surface_images', 'skin_file', '_templates_by_frame'):
+            self.__dict__.pop(name, None)
 
     def __len__(self) -> int:
         """Return the number of frames."""
@@ -154,13 +168,20 @@ class SurfaceModel:
     # -- geometry -------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
-        index = frame_indices(frames, len(self))
-        return [surface_positions(s, index) for s in self.data.surfaces]
+        rows = self._rows(frames)
+        return [surface_positions(s, rows) for s in self.data.surfaces]
 
     def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
+        rows = self._rows(frames)
+        return [surface_normals(s, rows) for s in self.data.surfaces]
+
+    def _rows(self, frames: FrameSelection) -> np.ndarray | slice:
+        """Frame numbers, or a slice for a run of consecutive frames (a view of the file, no gather)."""
         index = frame_indices(frames, len(self))
-        return [surface_normals(s, index) for s in self.data.surfaces]
+        if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
+            return slice(int(index[0]), int(index[0]) + len(index))
+        return index
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
@@ -243,8 +264,12 @@ class SurfaceModel:
         data, the model's metadata, the surface's name and its image
         (``block.quake.texture``).
         """
-        frame = int(frame_indices([index], len(self))[0])
-        return self._blocks(frame, [p[0] for p in self.positions([frame])], [n[0] for n in self.normals([frame])])
+        n = len(self)
+        # A plain int in range (the common case) needs no array round trip.
+        frame = index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
+        rows = slice(frame, frame + 1)
+        surfaces = self.data.surfaces
+        return self._blocks(frame, [surface_positions(s, rows)[0] for s in surfaces], [surface_normals(s, rows)[0] for s in surfaces])
 
     def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock:
         """The pose at ``t`` seconds, as the renderer blends two frames: positions linearly, normals renormalised."""
@@ -279,16 +304,35 @@ class SurfaceModel:
         return out
 
     def _blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
+        templates, frame_fields = self._frame_templates(frame)
         blocks = pv.MultiBlock()
-        for k, surface in enumerate(self.data.surfaces):
-            mesh = build_polydata(points[k], normals[k], self._templates[k])
-            fields = mesh.GetFieldData()
-            for key, value in self._field_data(k, frame).items():
-                fields.AddArray(vtk_array(key, value))  # names of any bytes: VTK's string arrays hold ASCII only
-            blocks.append(mesh, surface.name.encode('ascii', 'backslashreplace').decode('ascii'))
-        for key, value in self._frame_fields(frame).items():
-            blocks.GetFieldData().AddArray(vtk_array(key, value))
+        blocks.SetNumberOfBlocks(len(templates))
+        for k, name in enumerate(self._block_names):
+            blocks.SetBlock(k, build_polydata(points[k], normals[k], templates[k]))
+            blocks.GetMetaData(k).Set(vtkCompositeDataSet.NAME(), name)
+        blocks.GetFieldData().ShallowCopy(frame_fields)
         return blocks
+
+    @cached_property
+    def _block_names(self) -> list[str]:
+        # Names of any bytes: VTK's strings hold ASCII only.
+        return [s.name.encode('ascii', 'backslashreplace').decode('ascii') for s in self.data.surfaces]
+
+    def _frame_templates(self, frame: int) -> tuple[list, vtkFieldData]:
+        """Each surface's template with its field data for one frame, and the frame's own, made once."""
+        cache = self.__dict__.setdefault('_templates_by_frame', {})
+        if frame not in cache:
+            own = vtkFieldData()
+            for key, value in self._frame_fields(frame).items():
+                own.AddArray(vtk_array(key, value))
+            templates = []
+            for k, template in enumerate(self._templates):
+                fields = vtkFieldData()
+                for key, value in self._field_data(k, frame).items():
+                    fields.AddArray(vtk_array(key, value))
+                templates.append(dataclasses.replace(template, field_data=fields))
+            cache[frame] = (templates, own)
+        return cache[frame]
 
     @cached_property
     def _templates(self) -> list:

@@ -283,3 +283,23 @@ def test_engine_limits_at_the_boundary(verts, tris, refused):
     found = pq.check(build_md3([surface]))
     assert {f.engine for f in found if f.field == 'numVerts'} == refused
     assert {f.engine for f in found if f.field == 'numTriangles'} == refused
+
+
+def test_changing_the_skin_changes_the_frames_built_from_then_on(tmp_path):
+    model = pq.load(write_skin_folder(tmp_path))
+    assert tuple(model.frame(0)['body'].quake.image()[0, 0, :3]) == (0, 0, 255)
+    model.skin = 'red'
+    assert model.skin_file.endswith('model_red.skin') and model.frame(0)['body'].quake.image()[0, 0, 0] > 240
+    model.skin = None
+    assert model.frame(0)['body'].quake.texture is None
+
+
+def test_positions_of_any_frame_selection():
+    model = pq.load(tetra_md3(frames=4))
+    every = model.positions()[0]
+    for selection in ([2, 0], slice(1, 3), [3], -1):
+        np.testing.assert_array_equal(model.positions(selection)[0], every[np.arange(4)[selection]].reshape(-1, 4, 3))
+        np.testing.assert_array_equal(model.normals(selection)[0], model.normals()[0][np.arange(4)[selection]].reshape(-1, 4, 3))
+    np.testing.assert_array_equal(every[:, 3, 2], [10, 11, 12, 13])
+    new = SurfaceModel.from_frames([model.frame(k) for k in range(4)])  # contiguous shorts: the other path
+    np.testing.assert_array_equal(new.positions()[0], every)
