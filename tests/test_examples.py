@@ -132,3 +132,15 @@ def test_a_wheel_installed_in_a_fresh_environment_runs_the_quick_start(tmp_path)
     assert str(tmp_path / 'env') in result.stdout and 'dolphin.md2' in result.stdout and 'wizard.mdl' in result.stdout
     for name in ('copy.mdl', 'edited.mdl', 'ball.md2', 'model.glb', 'model.png'):
         assert (work / name).stat().st_size > 0
+
+
+def test_synthetic_player_poses_and_sample_player_falls_back_to_it(tmp_path, monkeypatch):
+    player = pq.load_player(examples.synthetic_player(tmp_path / 'player'))
+    standing, running = player.pose(), player.pose('LEGS_RUN', 'TORSO_GESTURE', time=0.2)
+    assert standing.keys() == ['lower', 'upper', 'head']
+    assert standing['head'].bounds.z_min > standing['upper'].bounds.z_min > standing['lower'].bounds.z_min
+    assert not np.allclose(standing['lower'][0].points, running['lower'][0].points)  # the legs run
+    monkeypatch.setattr(examples, 'corpus', lambda: None)
+    monkeypatch.setattr(examples.tempfile, 'gettempdir', lambda: str(tmp_path / 'cache'))
+    folder = examples.sample_player()
+    assert folder.is_relative_to(tmp_path / 'cache') and pq.load_player(folder).animations['LEGS_RUN'][1] == 8

@@ -22,6 +22,7 @@ from pathlib import Path
 import tempfile
 
 from pyvista_quake.examples._synthetic import synthetic_model
+from pyvista_quake.examples._synthetic import synthetic_player
 from pyvista_quake.loading import load
 from pyvista_quake.model import QuakeModel
 
@@ -34,7 +35,8 @@ CORPUS_MODELS = {'md2': 'md2/assimp/dolphin.md2', 'mdl': 'mdl/librequake/progs/w
 #: Environment variable naming the corpus folder.
 CORPUS_VARIABLE = 'PYVISTA_QUAKE_CORPUS'
 
-__all__ = ['CORPUS_MODELS', 'SHIPPED_MODELS', 'corpus', 'load_dolphin', 'load_wizard', 'sample_model', 'synthetic_model']
+__all__ = ['CORPUS_MODELS', 'SHIPPED_MODELS', 'corpus', 'load_dolphin', 'load_wizard', 'sample_model', 'sample_player', 'synthetic_model',
+           'synthetic_player']  # fmt: skip
 
 
 def load_dolphin(**options) -> QuakeModel:
@@ -106,3 +108,19 @@ def sample_model(format: str = 'md2') -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         synthetic_model(format).save(path)
     return path
+
+
+#: The corpus's Quake III player (OpenArena's Sarge, GPL-2+: not shipped with the package).
+CORPUS_PLAYER = 'md3/openarena/models/players/sarge'
+
+
+def sample_player() -> Path:
+    """A Quake III player folder: the corpus's (OpenArena's Sarge) where the corpus is, else
+    :func:`synthetic_player` written to a cache folder (OpenArena's models are GPL: not shipped)."""
+    found = corpus()
+    if found is not None and (found / CORPUS_PLAYER / 'animation.cfg').is_file():
+        return found / CORPUS_PLAYER
+    folder = Path(tempfile.gettempdir()) / 'pyvista-quake-examples' / 'players' / 'synthetic'
+    if not (folder / 'animation.cfg').is_file():
+        synthetic_player(folder)
+    return folder
