@@ -35,6 +35,7 @@ from pyvista_quake.players import is_player_folder
 from pyvista_quake.players import load_player
 from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
+from pyvista_quake.surface_model import SurfaceModel
 
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
 VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
@@ -191,6 +192,21 @@ def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, *
     return actor
 
 
+def add_tags(plotter: pv.Plotter, model: SurfaceModel, mesh, frame=None, animation=None, time=None) -> list:
+    """Draw each tag of an MD3 as three short lines along its axes (x red, y green, z blue); return the actors."""
+    size = 0.1 * max(float(np.ptp(np.asarray(mesh.bounds).reshape(3, 2), axis=1).max()), 1e-6)
+    clip = model.animation(animation)
+    number = int(clip.frames[frame or 0])
+    actors = []
+    for name in model.tags:
+        matrix = model.tag(name, time=time, animation=clip) if time is not None else model.tag(name, frame=number)
+        origin = matrix[:3, 3]
+        for axis, colour in zip(matrix[:3, :3].T, ('red', 'green', 'blue')):
+            actors.append(plotter.add_mesh(pv.Line(origin, origin + size * axis), color=colour, line_width=3, render=False))
+        actors.append(plotter.add_point_labels([origin], [name], font_size=10, point_size=1, render=False, always_visible=True))
+    return actors
+
+
 def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | None = None) -> None:
     """Look at the model from the three-quarter front view, filling the picture.
 
@@ -270,6 +286,8 @@ def plot(
         Which skin; ``None`` for none.
     lighting : {'auto', 'stored', 'computed'}, default: 'auto'
         See :func:`prepare`.
+    show_tags : bool, default: False
+        An MD3's tags as small axes (x red, y green, z blue), at the pose shown.
     **kwargs
         ``add_mesh`` keywords (``show_edges``, ``color``...) and ``show``
         keywords (``screenshot``, ``window_size``, ``off_screen``, ``show_axes``...).
@@ -288,12 +306,19 @@ def plot(
         plotter_options.setdefault('off_screen', True)  # no window to open: render offscreen, quietly
     with pv.vtk_verbosity('off'):
         plotter = pv.Plotter(**plotter_options)
+    show_tags = kwargs.pop('show_tags', False)
     show_keys = set(inspect.signature(pv.Plotter.show).parameters) | {'show_axes'}
     mesh_options = {k: kwargs.pop(k) for k in list(kwargs) if k not in show_keys}
     load_options = {'skin': skin} if not isinstance(source, pv.DataSet) else {}
     if isinstance(source, pv.DataSet) and skin is None and 'scalars' not in mesh_options:
         mesh_options.setdefault('color', 'tan')  # a frame's own skin, turned off
-    scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
+    if show_tags and not isinstance(source, (pv.DataSet, pv.MultiBlock)):
+        load_options, others = split_options(mesh_options | load_options)
+        source, _ = model_or_player(source, **load_options)
+        mesh_options, load_options = others, {}
+    mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
+    if show_tags and isinstance(source, SurfaceModel):
+        add_tags(plotter, source, mesh, frame=frame, animation=animation, time=time)
     if kwargs.pop('show_axes', False):
         plotter.add_axes()
     return plotter.show(**kwargs)

@@ -303,3 +303,22 @@ def test_positions_of_any_frame_selection():
     np.testing.assert_array_equal(every[:, 3, 2], [10, 11, 12, 13])
     new = SurfaceModel.from_frames([model.frame(k) for k in range(4)])  # contiguous shorts: the other path
     np.testing.assert_array_equal(new.positions()[0], every)
+
+
+def test_tags_drawn_as_small_axes_where_they_are(tmp_path):
+    from pyvista_quake.plotting import add_tags
+
+    origins = np.array([[1.0, 2, 3], [3, 2, 1]])
+    model = pq.load(tetra_md3(frames=2, tags=[('tag_weapon', origins, np.stack([np.eye(3)] * 2))]))
+    plotter = pv.Plotter(off_screen=True)
+    actors = add_tags(plotter, model, model.frame(1), frame=1)
+    assert len(actors) == 4  # three axes and a label
+    first_line = actors[0].mapper.dataset
+    np.testing.assert_allclose(first_line.points[0], origins[1])
+    np.testing.assert_allclose(first_line.points[-1] - first_line.points[0], [2.4, 0, 0], atol=1e-6)  # x, a tenth of the height (z 1..25)
+    plotter.close()
+    path = tmp_path / 'tags.png'
+    pq.plot(model, show_tags=True, off_screen=True, screenshot=path, window_size=(120, 120))
+    plain = tmp_path / 'plain.png'
+    pq.plot(model, off_screen=True, screenshot=plain, window_size=(120, 120))
+    assert not np.array_equal(np.asarray(Image.open(path)), np.asarray(Image.open(plain)))
