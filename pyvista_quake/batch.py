@@ -39,6 +39,7 @@ from pyvista_quake.archives import split_member
 from pyvista_quake.decode import THREADS_VARIABLE
 from pyvista_quake.errors import QuakeWarning
 from pyvista_quake.formats import model_extensions
+from pyvista_quake.players import is_player_folder
 from pyvista_quake.plotting import internal_plotter
 from pyvista_quake.plotting import thumbnail
 
@@ -173,6 +174,28 @@ def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
     return [(p, base) for p, base in found if not (p.resolve() in seen or seen.add(p.resolve()))]
 
 
+#: A Quake III player's parts: a folder holding them (and ``animation.cfg``) is one player.
+PLAYER_PARTS = re.compile(r'^(lower|upper|head)(_\d)?\.md3$', re.IGNORECASE)
+
+
+def as_players(found: list[tuple[Path, Path]]) -> list[tuple[Path, Path]]:
+    """The same models, a player's parts replaced by its folder (``models/players/sarge``), once."""
+    out: list[tuple[Path, Path]] = []
+    players: set[str] = set()
+    for path, base in found:
+        text = str(path)
+        folder, _, name = text.replace('\\', '/').rpartition('/')
+        if PLAYER_PARTS.match(name) and folder:
+            if folder in players:
+                continue
+            if is_player_folder(folder):
+                players.add(folder)
+                out.append((Path(folder), base))
+                continue
+        out.append((path, base))
+    return out
+
+
 def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Path]:
     """A PNG per model under ``out_dir``, mirroring its folders below its base.
 
@@ -232,7 +255,7 @@ def thumbnails(
         The thumbnails written and the models that failed, with why.
 
     """
-    found = find_models(sources)
+    found = as_players(find_models(sources))  # a player's folder renders as one posed player
     models = [path for path, _ in found]
     targets = targets_for(found, out_dir)
     report = BatchReport()

@@ -429,7 +429,10 @@ def contact_sheet(
     try:
         plotter.set_background('white')
         for k, (name, frame) in enumerate(cells):
-            scene(plotter, model, frame=frame, lighting=lighting)
+            if isinstance(model, QuakePlayer):  # a cell per animation, the other part standing
+                scene(plotter, model, animation=name, lighting=lighting)
+            else:
+                scene(plotter, model, frame=frame, lighting=lighting)
             image = plotter.screenshot(None, return_img=True)
             x, y = (k % columns) * width, (k // columns) * (height + label)
             sheet.paste(Image.fromarray(image), (x, y + label))
@@ -446,6 +449,9 @@ def sheet_cells(model, animation: str | None = None) -> list[tuple[str, int]]:
     Frames are labelled by name, or by number where the names do not tell
     them apart (UFO: AI names every frame ``FRAME 000......``).
     """
+    if isinstance(model, QuakePlayer):
+        names = [n for n in model.config.animations if n.startswith(('BOTH_', 'TORSO_', 'LEGS_'))]
+        return [(n, 0) for n in names if animation is None or n == animation]
     if animation is not None:
         frames = [int(f) for f in model.animation(animation).frames]
         names = [model.frame_names[f] for f in frames]

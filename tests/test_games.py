@@ -275,3 +275,21 @@ def test_the_main_guard_is_recognised():
     assert _MAIN_GUARD.search("x = 1\nif __name__ == '__main__':\n    main()\n")
     assert _MAIN_GUARD.search('if "__main__" == __name__:\n    main()\n')
     assert not _MAIN_GUARD.search("print('__main__')\nname = __name__\n")
+
+
+def test_a_player_folder_in_a_batch_is_one_posed_player(tmp_path):
+    from test_players import write_player
+
+    folder = write_player(tmp_path / 'src' / 'models' / 'players' / 'test', rise=0)
+    (folder / 'lower_1.md3').write_bytes((folder / 'lower.md3').read_bytes())  # a level of detail: part of the player too
+    game = tmp_path / 'game'
+    game.mkdir()
+    write_pk3(game / 'pak0.pk3', {f'models/players/test/{p.name}': p.read_bytes() for p in folder.iterdir()})
+    (game / 'loose.mdl').write_bytes(torch_mdl())
+    for sources in ([tmp_path / 'src'], [game]):
+        report = pq.thumbnails(sources, tmp_path / 'out', size=(48, 48))
+        assert report.ok, report.failed
+        names = sorted(Path(r.target).relative_to(tmp_path / 'out').as_posix() for r in report.written)
+        assert 'models/players/test.png' in names and not any('lower' in n or 'upper' in n for n in names)
+    cli = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'info', str(game)], capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0 and 'models/players/test/upper.md3' in cli.stdout  # info lists the parts themselves

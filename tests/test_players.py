@@ -132,3 +132,14 @@ def test_sarge_stands_on_his_legs():
     lower, upper, head = (posed[name].bounds for name in ('lower', 'upper', 'head'))
     assert lower.z_min < upper.z_min < head.z_min and head.z_max > upper.z_max  # feet, torso, head, bottom up
     assert isinstance(posed, pv.MultiBlock) and posed['upper'][0].quake.image() is not None
+
+
+def test_a_contact_sheet_of_a_player_has_a_cell_per_animation(tmp_path):
+    from pyvista_quake.plotting import sheet_cells
+
+    player = load_player(write_player(tmp_path / 'p', rise=0))
+    cells = sheet_cells(player)
+    assert [name for name, _ in cells][:3] == ['BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2'] and len(cells) == 33
+    assert sheet_cells(player, 'LEGS_RUN') == [('LEGS_RUN', 0)]
+    path = pq.contact_sheet(player, tmp_path / 'sheet.png', animation='LEGS_RUN', cell_size=(40, 40))
+    assert Image.open(path).size == (40, 56)
