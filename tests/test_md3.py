@@ -322,3 +322,9 @@ def test_tags_drawn_as_small_axes_where_they_are(tmp_path):
     plain = tmp_path / 'plain.png'
     pq.plot(model, off_screen=True, screenshot=plain, window_size=(120, 120))
     assert not np.array_equal(np.asarray(Image.open(path)), np.asarray(Image.open(plain)))
+
+
+def test_new_surfaces_carry_no_flags(tmp_path):
+    pv.Sphere().save(tmp_path / 'ball.md3')
+    record = md3.parse((tmp_path / 'ball.md3').read_bytes())
+    assert int(record.surfaces[0].header[0]['flags']) == 0 and int(record.header[0]['flags']) == 0
