@@ -152,3 +152,16 @@ def vtk_array(name: str, value):
     array._numpy_reference = data  # and numpy's memory lives as long as the VTK array
     array.SetName(name)
     return array
+
+
+def flattened(blocks: pv.MultiBlock) -> pv.MultiBlock:
+    """A MultiBlock of MultiBlocks (a posed player) as one of PolyData, named ``part/surface``."""
+    out = pv.MultiBlock()
+    for name, block in zip(blocks.keys(), blocks):
+        if isinstance(block, pv.MultiBlock):
+            inner = flattened(block)
+            for inner_name, inner_block in zip(inner.keys(), inner):
+                out.append(inner_block, f'{name}/{inner_name}')
+        elif block is not None:
+            out.append(block, name)
+    return out

@@ -233,6 +233,74 @@ class QuakePlayer:
             out.append(_placed(model, (0, 0, 0.0), weapon_origin, weapon_axes), 'weapon')
         return out
 
+    def series(self, legs: str | int = 'LEGS_RUN', torso: str | int = 'TORSO_STAND', fps: float | None = None, weapon=None) -> PlayerSeries:
+        """The (legs, torso) pair as a time series, stepped as ``pv.get_reader``'s readers are (see :class:`PlayerSeries`)."""
+        return PlayerSeries(self, legs, torso, fps, weapon)
+
+
+class PlayerSeries(pv.TimeReader):
+    """A player's (legs, torso) animation pair as a PyVista time series: :meth:`read` poses the player.
+
+    Time points step at the faster animation's rate over the longer one's
+    length (a looping animation runs once through); made by :meth:`QuakePlayer.series`.
+    """
+
+    def __init__(self, player: QuakePlayer, legs: str | int, torso: str | int, fps: float | None = None, weapon=None) -> None:
+        self.player, self.legs, self.torso, self.weapon = player, legs, torso, weapon
+        used = [player.config.animations[name] for name in (legs, torso) if isinstance(name, str)]
+        rate = float(fps) if fps else max((a.fps for a in used), default=10.0)
+        length = max((a.count / a.fps for a in used), default=0.0)
+        self._times = np.arange(max(1, int(round(length * rate)))) / rate
+        self._point = 0
+
+    @property
+    def number_time_points(self) -> int:
+        """Number of time points."""
+        return len(self._times)
+
+    def time_point_value(self, time_point: int) -> float:
+        """Seconds of a time point."""
+        return float(self._times[time_point])
+
+    @property
+    def time_values(self) -> list[float]:
+        """Every time point's seconds."""
+        return self._times.tolist()
+
+    @property
+    def active_time_value(self) -> float:
+        """Seconds of the active time point."""
+        return float(self._times[self._point])
+
+    def set_active_time_value(self, time_value: float) -> None:
+        """Activate the time point shown at ``time_value`` seconds."""
+        self._point = int(np.clip(np.searchsorted(self._times, time_value + 1e-9, side='right') - 1, 0, len(self._times) - 1))
+
+    def set_active_time_point(self, time_point: int) -> None:
+        """Activate a time point by index."""
+        if not 0 <= time_point < len(self._times):
+            raise ValueError(f'time point {time_point} outside 0..{len(self._times) - 1}')
+        self._point = int(time_point)
+
+    def read(self) -> pv.MultiBlock:
+        """The player posed at the active time."""
+        return self.player.pose(self.legs, self.torso, self.active_time_value, self.weapon)
+
+
+def player_animations(animation: Any) -> tuple[Any, Any]:
+    """``(legs, torso)`` of a player from ``animation``: a pair, one name (``LEGS_*`` or ``TORSO_*``; ``BOTH_*``
+    for both), or ``None`` for the rest pose (``LEGS_IDLE`` and ``TORSO_STAND``)."""
+    if animation is None:
+        return 'LEGS_IDLE', 'TORSO_STAND'
+    if isinstance(animation, (tuple, list)):
+        return animation[0], animation[1]
+    name = str(animation)
+    if name.startswith('LEGS_'):
+        return name, 'TORSO_STAND'
+    if name.startswith('TORSO_'):
+        return 'LEGS_IDLE', name
+    return animation, animation
+
 
 def _on_tag(parent: SurfaceModel, name: str, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray):
     """Where a child sits on a parent's tag: ``origin + tag.origin @ axes``, ``tag.axis @ axes`` (``CG_PositionEntityOnTag``)."""

@@ -28,11 +28,13 @@ from pyvista_quake._warnings import warn_external
 from pyvista_quake.decode import vertex_face_normals
 from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
+from pyvista_quake.mesh import flattened
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.options import split_options
 from pyvista_quake.players import QuakePlayer
 from pyvista_quake.players import is_player_folder
 from pyvista_quake.players import load_player
+from pyvista_quake.players import player_animations
 from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
 from pyvista_quake.surface_model import SurfaceModel
@@ -118,34 +120,6 @@ def model_or_player(source: Any, **options: Any):
     if isinstance(source, (str, Path)) and is_player_folder(source):
         return load_player(source, **options), None
     return model_or_mesh(source, **options)
-
-
-def player_animations(animation: Any) -> tuple[Any, Any]:
-    """``(legs, torso)`` of a player from ``animation``: a pair, one name (``LEGS_*`` or ``TORSO_*``; ``BOTH_*``
-    for both), or ``None`` for the rest pose (``LEGS_IDLE`` and ``TORSO_STAND``)."""
-    if animation is None:
-        return 'LEGS_IDLE', 'TORSO_STAND'
-    if isinstance(animation, (tuple, list)):
-        return animation[0], animation[1]
-    name = str(animation)
-    if name.startswith('LEGS_'):
-        return name, 'TORSO_STAND'
-    if name.startswith('TORSO_'):
-        return 'LEGS_IDLE', name
-    return animation, animation
-
-
-def flattened(blocks: pv.MultiBlock) -> pv.MultiBlock:
-    """A MultiBlock of MultiBlocks (a posed player) as one of PolyData, named ``part/surface``."""
-    out = pv.MultiBlock()
-    for name, block in zip(blocks.keys(), blocks):
-        if isinstance(block, pv.MultiBlock):
-            inner = flattened(block)
-            for inner_name, inner_block in zip(inner.keys(), inner):
-                out.append(inner_block, f'{name}/{inner_name}')
-        elif block is not None:
-            out.append(block, name)
-    return out
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:

@@ -143,3 +143,24 @@ def test_a_contact_sheet_of_a_player_has_a_cell_per_animation(tmp_path):
     assert sheet_cells(player, 'LEGS_RUN') == [('LEGS_RUN', 0)]
     path = pq.contact_sheet(player, tmp_path / 'sheet.png', animation='LEGS_RUN', cell_size=(40, 40))
     assert Image.open(path).size == (40, 56)
+
+
+def test_a_player_pair_as_a_time_series(tmp_path):
+    player = load_player(write_player(tmp_path / 'p'))
+    series = player.series('LEGS_RUN', 'TORSO_ATTACK')  # 9 frames at 15 fps and 6 at 15: 0.6 s at 15 points a second
+    assert isinstance(series, pv.TimeReader) and series.number_time_points == 9
+    np.testing.assert_allclose(series.time_values, np.arange(9) / 15)
+    series.set_active_time_value(0.2)
+    assert series.active_time_value == pytest.approx(0.2)
+    np.testing.assert_allclose(series.read()['lower'][0].points[1], player.pose('LEGS_RUN', 'TORSO_ATTACK', 0.2)['lower'][0].points[1])
+    with pytest.raises(ValueError, match='outside'):
+        series.set_active_time_point(9)
+
+
+def test_export_of_a_player_is_its_pose_merged(tmp_path):
+    folder = write_player(tmp_path / 'p', rise=0)
+    pq.export(folder, tmp_path / 'player.vtp')
+    mesh = pv.read(tmp_path / 'player.vtp')
+    assert mesh.n_cells == 3 and list(mesh.field_data['surface_names']) == ['lower/l_legs', 'upper/u_torso', 'head/h_head']
+    pq.export(load_player(folder), tmp_path / 'player.glb', animation='LEGS_RUN', time=0.1)
+    assert (tmp_path / 'player.glb').stat().st_size > 0
