@@ -19,6 +19,7 @@ import io
 import os
 from pathlib import Path
 from pathlib import PurePosixPath
+import re
 import warnings
 
 import numpy as np
@@ -201,6 +202,28 @@ class SkinSearch:
             if data is not None:
                 return FoundSkin(name, label, data), tried
         return None, tried
+
+    def shader_scripts(self) -> list[tuple[str, str]]:
+        """``(name, text)`` of every ``scripts/*.shader`` of the game: its folder's and its archives' (Quake III)."""
+        texts: list[tuple[str, str]] = []
+        root = self._game_root('scripts')
+        places: list[Path | Archive] = ([root] if root is not None else []) + self._own_archives() + self._later_roots(root)
+        seen: set[str] = set()
+        for place in places:
+            if isinstance(place, Archive):
+                names = [n for n in place.names() if n.startswith('scripts/') and n.endswith('.shader')]
+                items = [(f'{place.path}:{n}', lambda n=n, a=place: a.read(n)) for n in names]
+            else:
+                folder = Path(place) / 'scripts'
+                items = [(str(p), p.read_bytes) for p in sorted(folder.glob('*.shader'))] if folder.is_dir() else []
+            for label, read in items:
+                if label not in seen:
+                    seen.add(label)
+                    try:
+                        texts.append((label, read().decode('latin-1')))
+                    except (OSError, QuakeFormatError):
+                        continue
+        return texts
 
     def archive_sidecar(self, suffix: str) -> tuple[str, str] | None:
         """``(name, text)`` of the file beside the model in its archive with another suffix (``.anm``)."""
@@ -707,6 +730,38 @@ def png_bytes(image: np.ndarray, compress_level: int = 6) -> bytes:
 
 
 # -- models of several surfaces (MD3): .skin files ------------------------------------------
+
+
+_SHADER_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|(\{|\}|[^\s{}]+)', re.DOTALL)
+
+
+def parse_shaders(text: str) -> dict[str, str]:
+    """Each shader's first image stage in a ``.shader`` script: ``{name (lower case): image}``.
+
+    The image of the first stage's ``map``, ``clampmap`` or ``animMap`` (its
+    first frame), skipping ``$lightmap`` and ``$whiteimage``.  Blending,
+    several stages and generated texture coordinates are not read: an
+    approximation of what the surface shows.
+    """
+    tokens = [m.group(1) for m in _SHADER_TOKENS.finditer(text) if m.group(1)]
+    out: dict[str, str] = {}
+    position, depth, name = 0, 0, None
+    while position < len(tokens):
+        token = tokens[position]
+        if token == '{':
+            depth += 1
+        elif token == '}':
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            name = token.lower()
+        elif depth == 2 and name is not None and name not in out:
+            keyword = token.lower()
+            if keyword in ('map', 'clampmap') and position + 1 < len(tokens) and not tokens[position + 1].startswith('$'):
+                out[name] = tokens[position + 1]
+            elif keyword == 'animmap' and position + 2 < len(tokens):
+                out[name] = tokens[position + 2]
+        position += 1
+    return out
 
 
 def parse_skin_file(text: str) -> dict[str, str]:

@@ -39,6 +39,7 @@ from pyvista_quake.saving import save_surfaces
 from pyvista_quake.skins import FoundSkin
 from pyvista_quake.skins import SkinSearch
 from pyvista_quake.skins import decode_image
+from pyvista_quake.skins import parse_shaders
 from pyvista_quake.skins import surface_images
 
 
@@ -154,11 +155,24 @@ class SurfaceModel:
             return None
         if name not in self._images:
             found, tried = self.search.find(name)
+            stage = self._shaders.get(_shader_key(name)) if found is None else None
+            if stage is not None:  # a shader of scripts/*.shader: its first image stage
+                found, more = self.search.find(stage)
+                tried += more
             if found is None:
                 shown = ', '.join(dict.fromkeys(tried)) or 'nowhere'
                 warn_external(f'{self.source}: image {name} of surface {self.surface_names[index]} not found; tried {shown}')
             self._images[name] = found
         return self._images[name]
+
+    @cached_property
+    def _shaders(self) -> dict[str, str]:
+        """First image stages of the game's shader scripts, read once when an image is not found by name."""
+        out: dict[str, str] = {}
+        for _, text in self.search.shader_scripts():
+            for name, image in parse_shaders(text).items():
+                out.setdefault(name, image)
+        return out
 
     def surface_image(self, index: int) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
@@ -374,6 +388,13 @@ class SurfaceModel:
     def save(self, path: str | Path, *, sync: bool = True) -> None:
         """Write the model to ``path`` (``.md3``); an unchanged model byte for byte, atomically."""
         save_surfaces(self.data, path, sync=sync)
+
+
+def _shader_key(name: str) -> str:
+    """A shader's name as scripts name it: ``/`` separators, lower case, no image extension."""
+    key = name.replace('\\', '/').lower()
+    stem, dot, suffix = key.rpartition('.')
+    return stem if dot and suffix in ('tga', 'jpg', 'jpeg', 'png', 'bmp', 'pcx') else key
 
 
 def tag_matrix(origin: np.ndarray, axes: np.ndarray) -> np.ndarray:

@@ -328,3 +328,39 @@ def test_new_surfaces_carry_no_flags(tmp_path):
     pv.Sphere().save(tmp_path / 'ball.md3')
     record = md3.parse((tmp_path / 'ball.md3').read_bytes())
     assert int(record.surfaces[0].header[0]['flags']) == 0 and int(record.header[0]['flags']) == 0
+
+
+def test_a_shader_of_the_scripts_shows_its_first_image_stage(tmp_path):
+    from pyvista_quake.skins import parse_shaders
+
+    text = '''// comment
+    models/test/flag
+    {
+        cull disable
+        {
+            map $lightmap
+        }
+        {
+            map models/test/cloth.tga   // the first image stage
+            blendFunc GL_DST_COLOR GL_ZERO
+        }
+        {
+            map models/test/other.tga
+        }
+    }
+    /* a block comment { map x.tga } */
+    models/test/anim { { animMap 10 models/test/a1.tga models/test/a2.tga } }
+    '''
+    assert parse_shaders(text) == {'models/test/flag': 'models/test/cloth.tga', 'models/test/anim': 'models/test/a1.tga'}
+    root = tmp_path / 'game'
+    model_path = root / 'models' / 'test' / 'model.md3'
+    model_path.parent.mkdir(parents=True)
+    model_path.write_bytes(tetra_md3())
+    (root / 'scripts').mkdir()
+    (root / 'scripts' / 'test.shader').write_text(text)
+    Image.fromarray(np.full((4, 4, 3), (0, 250, 0), np.uint8)).save(model_path.parent / 'cloth.png')  # .tga named, .png shipped
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        flag = pq.load(model_path).frame(0)['flag']
+    assert tuple(flag.quake.image()[0, 0, :3]) == (0, 250, 0)
+    assert not [w for w in caught if 'flag' in str(w.message)]
