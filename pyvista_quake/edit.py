@@ -485,8 +485,6 @@ def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:
 
 # -- models of several surfaces (MD3) -----------------------------------------------------
 
-#: A model of more surfaces than ``MD3_MAX_SURFACES`` is refused when written (no tool or engine expects one).
-MAX_SURFACES = 32
 
 
 def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict | None = None) -> SurfacesData:
@@ -520,8 +518,8 @@ def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict 
     if not frames:
         raise ValueError('no frames given')
     count = frames[0].n_blocks
-    if count > MAX_SURFACES:
-        raise ValueError(f'{count} surfaces: an MD3 holds at most {MAX_SURFACES} (MD3_MAX_SURFACES)')
+    if count > md3.MD3_MAX_SURFACES:  # no tool or engine expects more
+        raise ValueError(f'{count} surfaces: an MD3 holds at most {md3.MD3_MAX_SURFACES} (MD3_MAX_SURFACES)')
     if any(f.n_blocks != count for f in frames):
         raise ValueError('every frame needs the same surfaces')
     surfaces = []

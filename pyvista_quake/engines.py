@@ -24,6 +24,7 @@ from typing import Callable
 import numpy as np
 
 from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.formats import md3
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.sources import read_source
@@ -192,7 +193,7 @@ MD3_RULES = (
          f'a surface of more than SHADER_MAX_INDEXES / 3 ({SHADER_MAX_INDEXES // 3}) triangles: ERR_DROP', _Q3),
     Rule(('ioquake3',), 'numTriangles', lambda f: f['top_tris'] if 3 * f['top_tris'] >= SHADER_MAX_INDEXES else None, REFUSES,
          f'a surface of {SHADER_MAX_INDEXES // 3} triangles or more (SHADER_MAX_INDEXES / 3)', _Q3),
-    Rule(('quake3',), 'numSurfaces', _over('numSurfaces', 32), MISDRAWS,
+    Rule(('quake3',), 'numSurfaces', _over('numSurfaces', md3.MD3_MAX_SURFACES), MISDRAWS,
          'more than MD3_MAX_SURFACES (32) surfaces: a .skin of them overruns skin_t.surfaces',
          {'quake3': 'code/renderer/tr_image.c R_RegisterSkin'}),
 )  # fmt: skip

@@ -14,6 +14,7 @@ import pyvista as pv
 
 from pyvista_quake.data import SurfacesData
 from pyvista_quake.engines import enforce
+from pyvista_quake.formats import md3
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.model import QuakeModel
@@ -62,6 +63,8 @@ def load(source: Source, *, member: str | None = None, **options: Any):
         check_option_names(options)
     opts = LoadOptions(**options)
     if opts.lod:
+        if not 0 < opts.lod < md3.MD3_MAX_LODS:
+            raise ValueError(f'lod must be 0 to {md3.MD3_MAX_LODS - 1} (MD3_MAX_LODS), not {opts.lod!r}')
         if not str(member if member is not None else source).lower().endswith('.md3'):
             raise ValueError(f'lod= picks an MD3\'s level of detail; {member or source} is not an .md3')
         source, member = lod_source(source, member, opts.lod)

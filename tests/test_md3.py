@@ -364,3 +364,20 @@ def test_a_shader_of_the_scripts_shows_its_first_image_stage(tmp_path):
         flag = pq.load(model_path).frame(0)['flag']
     assert tuple(flag.quake.image()[0, 0, :3]) == (0, 250, 0)
     assert not [w for w in caught if 'flag' in str(w.message)]
+
+
+def test_only_unclaimed_bytes_are_gaps_and_lod_stops_at_md3_max_lods(tmp_path):
+    assert md3.parse(tetra_md3()).gaps == []
+    data = tetra_md3(gap=b'hole', trailing=b'end')
+    gaps = md3.parse(data).gaps
+    assert [bytes(g) for _, g in gaps] == [b'hole', b'end'] and gaps[1][0] == len(data) - 3
+    for lod in (3, -1):
+        with pytest.raises(ValueError, match='MD3_MAX_LODS'):
+            pq.load(tmp_path / 'x.md3', lod=lod)
+
+
+def test_more_than_md3_max_surfaces_is_misdrawn_by_id_quake3():
+    surface = dict(name='s', shaders=[], triangles=[[0, 1, 2]], st=np.zeros((3, 2)), xyz=np.zeros((1, 3, 3)), normal=np.zeros((1, 3)))
+    for count, expected in ((32, set()), (33, {('quake3', 'misdraws')})):
+        found = {(f.engine, f.effect) for f in pq.check(build_md3([surface] * count)) if f.field == 'numSurfaces'}
+        assert found == expected

@@ -33,14 +33,11 @@ IDENT = b'IDP3'
 VERSION = 15
 #: Positions are stored as shorts of 1/64 unit (``MD3_XYZ_SCALE``).
 XYZ_SCALE = 1.0 / 64
-#: Limits of ``qfiles.h``: the format's own, which the engines apply (see :mod:`pyvista_quake.engines`).
+#: Levels of detail ``R_RegisterMD3`` loads (``name.md3``, ``name_1.md3``, ``name_2.md3``).
 MD3_MAX_LODS = 3
-MD3_MAX_TRIANGLES = 8192
-MD3_MAX_VERTS = 4096
-MD3_MAX_SHADERS = 256
-MD3_MAX_FRAMES = 1024
+#: Surfaces a model may have (``qfiles.h``); id's ``R_RegisterSkin`` overruns past it.  The other
+#: ``MD3_MAX_*`` limits of ``qfiles.h`` no loader checks (see :mod:`pyvista_quake.engines`).
 MD3_MAX_SURFACES = 32
-MD3_MAX_TAGS = 16
 
 HEADER = np.dtype([
     ('ident', 'S4'), ('version', '<i4'), ('name', 'S64'), ('flags', '<i4'),
