@@ -332,3 +332,15 @@ def model_animations(
         found.update(parse_anm(text, n, name))
     found.update(user_animations(user, n, fps))
     return found
+
+
+def blend(positions: np.ndarray, normals: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """The pose between two frames as the renderers draw it: positions linearly, normals linearly then renormalised.
+
+    ``positions`` and ``normals`` hold the two frames first: ``(2, points, 3)``.
+    """
+    points = (positions[0] + np.float32(alpha) * (positions[1] - positions[0])).astype(np.float32)
+    mixed = (1 - alpha) * normals[0] + alpha * normals[1]
+    length = np.linalg.norm(mixed, axis=1, keepdims=True)
+    return points, np.divide(mixed, length, out=np.array(normals[0], copy=True), where=length > 1e-6).astype(np.float32)
+

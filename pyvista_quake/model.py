@@ -28,6 +28,7 @@ from pyvista_quake.data import ModelData
 from pyvista_quake.decode import FrameDecoder
 from pyvista_quake.decode import FrameSelection
 from pyvista_quake.decode import frame_indices
+from pyvista_quake.facade import ModelFacade
 from pyvista_quake.mesh import FrameTemplate
 from pyvista_quake.mesh import build_polydata
 from pyvista_quake.mesh import frame_template
@@ -46,7 +47,7 @@ _DERIVED = ('frame_names', 'gl_commands', 'topology', '_decoder', 'animations', 
             '_topology_template', '_frame_templates')  # fmt: skip
 
 
-class QuakeModel:
+class QuakeModel(ModelFacade):
     """A Quake (``.mdl``) or Quake II (``.md2``) model, whichever format it came from.
 
     Use :func:`pyvista_quake.load` to read one, :meth:`from_frames` to make one
@@ -117,21 +118,6 @@ class QuakeModel:
 
     # -- what users ask about -------------------------------------------------
     @property
-    def format(self) -> str:
-        """``'md2'`` or ``'mdl'``."""
-        return self.data.format
-
-    @property
-    def source(self) -> str:
-        """The file the model came from."""
-        return self.data.source
-
-    @property
-    def header(self) -> dict:
-        """Every header field of the file, named as in its spec."""
-        return self.data.header
-
-    @property
     def strict(self) -> bool:
         """Whether the engines' limits are errors."""
         return self.options.strict
@@ -140,16 +126,6 @@ class QuakeModel:
     def glcmds(self) -> bool:
         """Whether frames are built from an MD2's OpenGL commands."""
         return self.options.glcmds
-
-    @property
-    def fps(self) -> float:
-        """Frame rate of frames with no timing of their own."""
-        return self.options.fps
-
-    @cached_property
-    def frame_names(self) -> list[str]:
-        """Name of each frame, such as ``'stand01'``."""
-        return self.data.decoded_frame_names()
 
     def frame_name(self, index: int) -> str:
         """Name of one frame (decodes that name only)."""
@@ -314,27 +290,6 @@ class QuakeModel:
     def _timeline(self) -> tuple[np.ndarray, float]:
         return anim.timeline(len(self), self.data.frame_groups, self.fps, self.options.group_timing)
 
-    @property
-    def times(self) -> np.ndarray:
-        """Start time in seconds of every frame over the whole file (strictly increasing)."""
-        return self._timeline[0]
-
-    @property
-    def duration(self) -> float:
-        """Seconds the whole file takes to play once."""
-        return self._timeline[1]
-
-    def animation(self, name: str | Animation | None) -> Animation:
-        """Return an animation by name; ``None`` gives the whole file as one animation."""
-        if isinstance(name, Animation):
-            return name
-        if name is None:
-            return Animation('all', np.arange(len(self)), self.times, self.duration, None, 'file')
-        try:
-            return self.animations[name]
-        except KeyError:
-            raise KeyError(f'{self.source}: no animation {name!r}; it has {sorted(self.animations)}') from None
-
     def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.PolyData:
         """Return the pose at time ``t`` seconds, as the engines draw it between two frames.
 
@@ -354,12 +309,7 @@ class QuakeModel:
         clip = self.animation(animation)
         k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
         pair = [int(clip.frames[k]), int(clip.frames[k_next])]
-        pos = self.positions(pair)
-        nrm = self.normals(pair)
-        points = (pos[0] + np.float32(alpha) * (pos[1] - pos[0])).astype(np.float32)
-        normals = (1 - alpha) * nrm[0] + alpha * nrm[1]
-        length = np.linalg.norm(normals, axis=1, keepdims=True)
-        normals = np.divide(normals, length, out=nrm[0].copy(), where=length > 1e-6).astype(np.float32)
+        points, normals = anim.blend(self.positions(pair), self.normals(pair), alpha)
         mesh = self._polydata(pair[0] if alpha < 0.5 else pair[1], points, normals)
         mesh.field_data[keys.TIME] = np.array([t], np.float64)
         return mesh

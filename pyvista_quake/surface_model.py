@@ -31,6 +31,7 @@ from pyvista_quake.decode import frame_indices
 from pyvista_quake.decode import surface_normals
 from pyvista_quake.decode import surface_positions
 from pyvista_quake.edit import surfaces_from_frames
+from pyvista_quake.facade import ModelFacade
 from pyvista_quake.mesh import build_polydata
 from pyvista_quake.mesh import frame_template
 from pyvista_quake.mesh import vtk_array
@@ -43,7 +44,7 @@ from pyvista_quake.skins import parse_shaders
 from pyvista_quake.skins import surface_images
 
 
-class SurfaceModel:
+class SurfaceModel(ModelFacade):
     """A Quake III model (``.md3``): several surfaces, each with its own image, and per-frame tags.
 
     Use :func:`pyvista_quake.load` to read one.
@@ -95,31 +96,6 @@ class SurfaceModel:
                 f'{len(self.tags)} tags)')  # fmt: skip
 
     # -- what users ask about -------------------------------------------------
-    @property
-    def format(self) -> str:
-        """``'md3'``."""
-        return self.data.format
-
-    @property
-    def source(self) -> str:
-        """The file the model came from."""
-        return self.data.source
-
-    @property
-    def header(self) -> dict:
-        """Every header field of the file, named as in its spec."""
-        return self.data.header
-
-    @property
-    def fps(self) -> float:
-        """Frame rate of the frames (an MD3 has no timing of its own)."""
-        return self.options.fps
-
-    @cached_property
-    def frame_names(self) -> list[str]:
-        """Name of each frame."""
-        return self.data.decoded_frame_names()
-
     @property
     def surface_names(self) -> list[str]:
         """Name of each surface, in file order (names may repeat)."""
@@ -248,27 +224,6 @@ class SurfaceModel:
     def _timeline(self) -> tuple[np.ndarray, float]:
         return anim.timeline(len(self), [], self.fps)
 
-    @property
-    def times(self) -> np.ndarray:
-        """Start time in seconds of every frame."""
-        return self._timeline[0]
-
-    @property
-    def duration(self) -> float:
-        """Seconds the whole file takes to play once."""
-        return self._timeline[1]
-
-    def animation(self, name: str | Animation | None) -> Animation:
-        """Return an animation by name; ``None`` gives the whole file as one animation."""
-        if isinstance(name, Animation):
-            return name
-        if name is None:
-            return Animation('all', np.arange(len(self)), self.times, self.duration, None, 'file')
-        try:
-            return self.animations[name]
-        except KeyError:
-            raise KeyError(f'{self.source}: no animation {name!r}; it has {sorted(self.animations)}') from None
-
     # -- MultiBlocks --------------------------------------------------------------------
     def frame(self, index: int = 0) -> pv.MultiBlock:
         """Return one frame: a :class:`pyvista.MultiBlock` with a ``PolyData`` per surface, in file order.
@@ -292,10 +247,9 @@ class SurfaceModel:
         pair = [int(clip.frames[k]), int(clip.frames[k_next])]
         points, normals = [], []
         for pos, nrm in zip(self.positions(pair), self.normals(pair)):
-            points.append((pos[0] + np.float32(alpha) * (pos[1] - pos[0])).astype(np.float32))
-            blended = (1 - alpha) * nrm[0] + alpha * nrm[1]
-            length = np.linalg.norm(blended, axis=1, keepdims=True)
-            normals.append(np.divide(blended, length, out=nrm[0].copy(), where=length > 1e-6).astype(np.float32))
+            blended = anim.blend(pos, nrm, alpha)
+            points.append(blended[0])
+            normals.append(blended[1])
         blocks = self._blocks(pair[0] if alpha < 0.5 else pair[1], points, normals)
         blocks.field_data[keys.TIME] = np.array([t], np.float64)
         return blocks
