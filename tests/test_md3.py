@@ -381,3 +381,20 @@ def test_more_than_md3_max_surfaces_is_misdrawn_by_id_quake3():
     for count, expected in ((32, set()), (33, {('quake3', 'misdraws')})):
         found = {(f.engine, f.effect) for f in pq.check(build_md3([surface] * count)) if f.field == 'numSurfaces'}
         assert found == expected
+
+
+def test_quantize_holds_every_short_and_refuses_non_finite():
+    np.testing.assert_array_equal(md3.quantize([[-512.0, 511.984375, 0]]), [[-32768, 32767, 0]])
+    for bad in (np.nan, np.inf, -512.02):
+        with pytest.raises(ValueError, match='outside what an MD3 holds'):
+            md3.quantize([[bad, 0, 0]])
+
+
+def test_a_surface_of_nothing_but_its_header_loads():
+    empty = dict(name='empty', shaders=[], triangles=np.zeros((0, 3)), st=np.zeros((0, 2)), xyz=np.zeros((1, 0, 3)), normal=np.zeros((1, 0)))
+    data = build_md3([empty])
+    record = md3.parse(data)
+    assert int(record.surfaces[0].header[0]['ofsEnd']) == md3.SURFACE.itemsize
+    blocks = pq.load(data).frame(0)
+    assert blocks.keys() == ['empty'] and blocks[0].n_points == 0
+    assert md3.write(record) == data
