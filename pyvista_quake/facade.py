@@ -12,7 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from pyvista_quake import animation as anim
 from pyvista_quake.animation import Animation
+from pyvista_quake.data import Tag
+from pyvista_quake.decode import frame_indices
 from pyvista_quake.options import LoadOptions
 
 
@@ -27,6 +30,7 @@ class ModelFacade:
 
     data: Any
     options: LoadOptions
+    tags: dict[str, Tag]
     _timeline: tuple[np.ndarray, float]
     animations: dict[str, Animation]
 
@@ -75,3 +79,44 @@ class ModelFacade:
             return self.animations[name]
         except KeyError:
             raise KeyError(f'{self.source}: no animation {name!r}; it has {sorted(self.animations)}') from None
+
+    # -- tags -------------------------------------------------------------------------
+    def tag(self, name: str, frame: int | None = None, time: float | None = None, animation: str | Animation | None = None) -> np.ndarray:
+        """A tag as a 4 x 4 matrix: ``matrix @ [p, 1]`` places a point ``p`` of the model attached to it.
+
+        At ``frame`` (0 by default), or at ``time`` seconds of ``animation``
+        blended between frames as ``R_LerpTag`` blends it: the origin and each
+        axis linearly, then each axis normalised.
+
+        Raises
+        ------
+        KeyError
+            If the model has no such tag.
+
+        """
+        if name not in self.tags:
+            raise KeyError(f'{self.source}: no tag {name!r}; it has {sorted(self.tags)}')
+        tag = self.tags[name]
+        if time is None:
+            first = int(frame_indices([0 if frame is None else frame], len(self))[0])
+            return tag_matrix(tag.origins[first], tag.axes[first])
+        clip = self.animation(animation)
+        k, k_next, alpha = anim.sample(clip.times, clip.duration, float(time))
+        a, b = int(clip.frames[k]), int(clip.frames[k_next])
+        return tag_matrix(*lerp_tag(tag.origins[a], tag.axes[a], tag.origins[b], tag.axes[b], alpha))
+
+
+def tag_matrix(origin: np.ndarray, axes: np.ndarray) -> np.ndarray:
+    """A 4 x 4 matrix of a tag: rows of ``axes`` are its x, y, z axes; ``matrix @ [p, 1] = p @ axes + origin``."""
+    out = np.eye(4)
+    out[:3, :3] = np.asarray(axes, np.float64).T
+    out[:3, 3] = origin
+    return out
+
+
+def lerp_tag(origin_a, axes_a, origin_b, axes_b, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Blend two frames of a tag as ``R_LerpTag``: origin and axes linearly, then each axis normalised."""
+    origin = (1 - alpha) * np.asarray(origin_a, np.float64) + alpha * np.asarray(origin_b, np.float64)
+    axes = (1 - alpha) * np.asarray(axes_a, np.float64) + alpha * np.asarray(axes_b, np.float64)
+    length = np.linalg.norm(axes, axis=1, keepdims=True)
+    return origin, np.divide(axes, length, out=axes.copy(), where=length > 0)

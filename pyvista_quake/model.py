@@ -22,13 +22,16 @@ from vtkmodules.vtkCommonDataModel import vtkFieldData
 from pyvista_quake import animation as anim
 from pyvista_quake import edit
 from pyvista_quake import fields as keys
+from pyvista_quake._warnings import warn_external
 from pyvista_quake.animation import Animation
 from pyvista_quake.data import GLCommand
 from pyvista_quake.data import ModelData
+from pyvista_quake.data import Tag
 from pyvista_quake.decode import FrameDecoder
 from pyvista_quake.decode import FrameSelection
 from pyvista_quake.decode import frame_indices
 from pyvista_quake.facade import ModelFacade
+from pyvista_quake.formats import tag as tag_file
 from pyvista_quake.mesh import FrameTemplate
 from pyvista_quake.mesh import build_polydata
 from pyvista_quake.mesh import frame_template
@@ -261,6 +264,30 @@ class QuakeModel(ModelFacade):
         if given is True:
             return anim.sidecar_anm(self.search.model_path) if self.search.model_path is not None else None
         return Path(given) if given else None
+
+    @cached_property
+    def tags(self) -> dict[str, Tag]:
+        """Tags of UFO: Alien Invasion's ``.tag`` file beside the model (same stem; in its PAK/PK3 too).
+
+        Each has ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)``, as
+        an MD3's tags; :meth:`tag` gives a 4 x 4 matrix.  Empty without a
+        ``.tag``; one whose frames are not the model's is left out, with a warning.
+        """
+        found = None
+        if self.search.model_path is not None:
+            path = Path(self.search.model_path).with_suffix('.tag')
+            if path.is_file():
+                found = (str(path), path.read_bytes())
+        elif self.search.archive is not None and self.search.member:
+            text = self.search.archive_sidecar('.tag')
+            found = (text[0], text[1].encode('latin-1')) if text is not None else None
+        if found is None:
+            return {}
+        tags = tag_file.parse(found[1], found[0])
+        if any(len(t.origins) != len(self) for t in tags.values()):
+            warn_external(f'{found[0]}: its tags have {len(next(iter(tags.values())).origins)} frames, the model {len(self)}; left out')
+            return {}
+        return tags
 
     def _anm_text(self) -> tuple[str, str] | None:
         """``(name, text)`` of the ``.anm``: on disk, or beside the model in its PAK/PK3."""

@@ -22,9 +22,9 @@ from pyvista_quake.animation import Animation
 from pyvista_quake.archives import open_archive
 from pyvista_quake.archives import split_member
 from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake.facade import lerp_tag
 from pyvista_quake.loading import load
 from pyvista_quake.surface_model import SurfaceModel
-from pyvista_quake.surface_model import lerp_tag
 
 #: The animations of ``animation.cfg``, in the file's fixed order (``bg_public.h animNumber_t``).
 ANIMATION_NAMES = (

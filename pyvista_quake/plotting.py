@@ -26,6 +26,7 @@ from pyvista_quake._files import atomic_write
 from pyvista_quake._files import staged
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.decode import vertex_face_normals
+from pyvista_quake.facade import ModelFacade
 from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
 from pyvista_quake.mesh import flattened
@@ -37,7 +38,6 @@ from pyvista_quake.players import load_player
 from pyvista_quake.players import player_animations
 from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
-from pyvista_quake.surface_model import SurfaceModel
 
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
 VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
@@ -166,8 +166,8 @@ def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, *
     return actor
 
 
-def add_tags(plotter: pv.Plotter, model: SurfaceModel, mesh, frame=None, animation=None, time=None) -> list:
-    """Draw each tag of an MD3 as three short lines along its axes (x red, y green, z blue); return the actors."""
+def add_tags(plotter: pv.Plotter, model: ModelFacade, mesh, frame=None, animation=None, time=None) -> list:
+    """Draw each tag of a model (an MD3's, or an MD2's UFO: AI ``.tag``) as three short lines along its axes (x red, y green, z blue); return the actors."""
     size = 0.1 * max(float(np.ptp(np.asarray(mesh.bounds).reshape(3, 2), axis=1).max()), 1e-6)
     clip = model.animation(animation)
     number = int(clip.frames[frame or 0])
@@ -291,7 +291,7 @@ def plot(
         source, _ = model_or_player(source, **load_options)
         mesh_options, load_options = others, {}
     mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
-    if show_tags and isinstance(source, SurfaceModel):
+    if show_tags and isinstance(source, ModelFacade):
         add_tags(plotter, source, mesh, frame=frame, animation=animation, time=time)
     if kwargs.pop('show_axes', False):
         plotter.add_axes()

@@ -398,3 +398,50 @@ def test_a_surface_of_nothing_but_its_header_loads():
     blocks = pq.load(data).frame(0)
     assert blocks.keys() == ['empty'] and blocks[0].n_points == 0
     assert md3.write(record) == data
+
+
+def test_ufo_ai_tag_files_give_an_md2_its_tags(tmp_path):
+    from builders import tetra_md2
+
+    from pyvista_quake.data import Tag
+    from pyvista_quake.formats import tag as tag_file
+
+    origins = np.array([[1.0, 2, 3], [4, 5, 6], [7, 8, 9]])
+    axes = np.stack([np.eye(3), np.eye(3)[[1, 0, 2]], np.eye(3)])
+    data = tag_file.write({'tag_rweapon': Tag('tag_rweapon', origins, axes), 'tag_floor': Tag('tag_floor', origins * 0, axes)})
+    # The layout, from the bytes: JDP2, version 1, 2 tags, 3 frames; names; then tag-major 4 x 3 floats.
+    assert data[:4] == b'JDP2' and struct.unpack_from('<3i', data, 4) == (1, 2, 3)
+    ofs_tags = struct.unpack_from('<i', data, 20)[0]
+    assert struct.unpack_from('<12f', data, ofs_tags + 48) == (0, 1, 0, 1, 0, 0, 0, 0, 1, 4, 5, 6)  # tag 0, frame 1
+    (tmp_path / 'body.md2').write_bytes(tetra_md2(names=['a1', 'a2', 'a3']))
+    (tmp_path / 'body.tag').write_bytes(data)
+    model = pq.load(tmp_path / 'body.md2')
+    assert list(model.tags) == ['tag_rweapon', 'tag_floor']
+    np.testing.assert_allclose(model.tag('tag_rweapon', frame=1)[:3, 3], [4, 5, 6])
+    np.testing.assert_allclose(model.tag('tag_rweapon', frame=1)[:3, :3], axes[1].T)
+    assert pq.load(tmp_path / 'body.md2', skin=None).tags['tag_floor'].origins.shape == (3, 3)
+    (tmp_path / 'short.md2').write_bytes(tetra_md2(names=['a1', 'a2', 'a3']))
+    (tmp_path / 'short.tag').write_bytes(tag_file.write({'tag_floor': Tag('tag_floor', origins[:2], axes[:2])}))
+    with pytest.warns(pq.QuakeWarning, match='2 frames, the model 3'):
+        assert pq.load(tmp_path / 'short.md2').tags == {}
+    with pytest.raises(pq.QuakeFormatError, match='ofs_tags'):
+        tag_file.parse(data[:-4], 'cut.tag')
+    with pytest.raises(pq.QuakeFormatError, match='ident'):
+        tag_file.parse(b'JDP3' + data[4:], 'other.tag')
+    assert pq.load(tetra_md3()).tags and pq.load(tmp_path / 'body.md2').tags is not None
+
+
+@requires_corpus
+def test_ufo_ai_soldier_tags_from_the_corpus():
+    body = OPENARENA.parent.parent / 'md2' / 'ufoai' / 'models' / 'soldiers' / 'male' / 'body.md2'
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        model = pq.load(body)
+    assert list(model.tags) == ['tag_head', 'tag_lweapon', 'tag_rweapon', 'tag_floor']
+    assert model.tags['tag_head'].origins.shape == (1007, 3)
+    from pyvista_quake.formats import tag as tag_file
+
+    data = body.with_suffix('.tag').read_bytes()
+    assert tag_file.write(tag_file.parse(data)) == data  # written back byte for byte
+    rows = np.linalg.norm(model.tags['tag_head'].axes, axis=2)
+    np.testing.assert_allclose(rows, 1, atol=1e-3)  # unit axes: the layout read right
