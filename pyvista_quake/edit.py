@@ -558,3 +558,58 @@ def _text_field(mesh: pv.DataSet, key: str) -> str | None:
         return None
     value = mesh.field_data[key]
     return str(value[0]) if len(value) else None
+
+
+def edit_surfaces(
+    data: SurfacesData,
+    *,
+    frames: Sequence[int] = (),
+    positions: Sequence[Sequence[np.ndarray]] = (),
+    normals: Sequence[Sequence[np.ndarray]] | None = None,
+    keep: np.ndarray | None = None,
+    names: dict[int, str] | None = None,
+) -> SurfacesData:
+    """New MD3 data with some frames changed, dropped or renamed, encoded and read back.
+
+    Parameters
+    ----------
+    data : SurfacesData
+        The model.
+    frames, positions, normals : sequences
+        Frame numbers and, for each, every surface's ``(vertices, 3)`` positions
+        (and normals; by default computed from the geometry).
+    keep : numpy.ndarray, optional
+        The frames to keep, in order (after the changes).
+    names : dict, optional
+        New names by frame number (before ``keep``).
+
+    Raises
+    ------
+    ValueError
+        For positions of the wrong shape, or outside what an MD3 holds.
+
+    """
+    xyz = [np.array(s.frame_xyz) for s in data.surfaces]
+    packed = [np.array(s.frame_normals) for s in data.surfaces]
+    for k, frame in enumerate(frames):
+        if len(positions[k]) != len(data.surfaces):
+            raise ValueError(f'a frame of this model has {len(data.surfaces)} surfaces, not {len(positions[k])}')
+        for n, surface in enumerate(data.surfaces):
+            points = np.asarray(positions[k][n], np.float32)
+            if points.shape != (surface.num_vertices, 3):
+                raise ValueError(f'surface {surface.name!r} has {surface.num_vertices} vertices, not {points.shape}')
+            xyz[n][frame] = md3.quantize(points)
+            given = normals[k][n] if normals is not None else None
+            if given is None:
+                given = vertex_face_normals(points[None], np.asarray(surface.triangles, np.int64)[:, ::-1])[0]
+            packed[n][frame] = md3.encode_normals(given)
+    frame_names = np.array(data.frame_names)
+    for frame, name in (names or {}).items():
+        frame_names[frame] = encode_names([name])[0]
+    order = np.arange(data.num_frames) if keep is None else np.asarray(keep, np.int64)
+    if not len(order):
+        raise ValueError('a model keeps at least one frame')
+    surfaces = [dataclasses.replace(s, frame_xyz=xyz[n][order], frame_normals=packed[n][order]) for n, s in enumerate(data.surfaces)]
+    tags = {name: Tag(name, t.origins[order], t.axes[order]) for name, t in data.tags.items()}
+    new = dataclasses.replace(data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=data.frame_bounds[order])
+    return md3.decode(md3.parse(md3.write(md3.encode(new, data.file)), data.source))

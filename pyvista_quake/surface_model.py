@@ -21,6 +21,7 @@ from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
 from vtkmodules.vtkCommonDataModel import vtkFieldData
 
 from pyvista_quake import animation as anim
+from pyvista_quake import edit
 from pyvista_quake import fields as keys
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.animation import Animation
@@ -306,6 +307,36 @@ class SurfaceModel(ModelFacade):
                 out[keys.SKIN_LOCATION] = [found.location]
                 out[keys.SKIN_FILE] = np.frombuffer(found.data, np.uint8)
         return out
+
+    # -- editing (see pyvista_quake.edit) ---------------------------------------------
+    def _set_data(self, data: SurfacesData) -> None:
+        """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
+        self.data = data
+        self.edited = True
+        for name in ('frame_names', 'animations', '_timeline', '_templates', '_templates_by_frame', '_surface_images', 'skin_file'):
+            self.__dict__.pop(name, None)
+
+    def set_frame(self, index: int, points, normals=None) -> None:
+        """Replace one frame: ``points`` a MultiBlock of the surfaces (or a list of ``(vertices, 3)`` arrays).
+
+        Positions are quantised to 1/64 and normals to latitude/longitude bytes
+        (computed from the geometry unless given), so what the model shows is
+        what :meth:`save` writes.
+        """
+        if isinstance(points, pv.MultiBlock):
+            normals = normals if normals is not None else [b.point_data.get('Normals') for b in points]
+            points = [np.asarray(b.points) for b in points]
+        frame = int(frame_indices([index], len(self))[0])
+        self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=None if normals is None else [normals]))
+
+    def remove_frames(self, frames: FrameSelection) -> None:
+        """Drop frames (their tags with them)."""
+        dropped = set(frame_indices(frames, len(self)).tolist())
+        self._set_data(edit.edit_surfaces(self.data, keep=np.array([k for k in range(len(self)) if k not in dropped])))
+
+    def rename_frame(self, index: int, name: str) -> None:
+        """Rename one frame (at most 15 bytes)."""
+        self._set_data(edit.edit_surfaces(self.data, names={int(frame_indices([index], len(self))[0]): name}))
 
     @classmethod
     def from_frames(cls, frames, *, names=None, tags=None, fps: float | None = None) -> SurfaceModel:

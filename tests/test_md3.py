@@ -445,3 +445,31 @@ def test_ufo_ai_soldier_tags_from_the_corpus():
     assert tag_file.write(tag_file.parse(data)) == data  # written back byte for byte
     rows = np.linalg.norm(model.tags['tag_head'].axes, axis=2)
     np.testing.assert_allclose(rows, 1, atol=1e-3)  # unit axes: the layout read right
+
+
+def test_edits_are_encoded_as_saved(tmp_path):
+    model = pq.load(tetra_md3(frames=3))
+    moved = model.frame(1)
+    for block in moved:
+        block.points = block.points + np.float32([0, 0, 0.5])
+    model.set_frame(1, moved)
+    assert model.edited
+    np.testing.assert_allclose(model.positions(1)[0][0, 3], [0, 0, 11.5])
+    model.rename_frame(0, 'start')
+    model.remove_frames([2])
+    assert model.frame_names == ['start', 'frame1'] and len(model) == 2
+    np.testing.assert_allclose(model.tags['tag_head'].origins[:, 2], [10, 11])  # tags follow their frames
+    model.save(tmp_path / 'edited.md3')
+    again = pq.load(tmp_path / 'edited.md3')
+    assert again.frame_names == ['start', 'frame1'] and again.surface_names == ['body', 'flag']
+    for a, b in zip(again.positions(), model.positions()):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_allclose(again.normals()[0][1], model.normals()[0][1])
+    with pytest.raises(ValueError, match='2 surfaces, not 1'):
+        model.set_frame(0, [np.zeros((4, 3))])
+    with pytest.raises(ValueError, match='4 vertices'):
+        model.set_frame(0, [np.zeros((5, 3)), np.zeros((3, 3))])
+    with pytest.raises(ValueError, match='at least one frame'):
+        model.remove_frames([0, 1])
+    with pytest.raises(ValueError, match='longer than 15'):
+        model.rename_frame(0, 'x' * 16)
