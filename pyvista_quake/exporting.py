@@ -28,8 +28,10 @@ from pyvista_quake._files import staged
 from pyvista_quake.animation import Animation
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_extensions
+from pyvista_quake.gltf import Node
 from pyvista_quake.gltf import Part
 from pyvista_quake.gltf import build_gltf
+from pyvista_quake.gltf import build_gltf_nodes
 from pyvista_quake.gltf import build_gltf_parts
 from pyvista_quake.loading import load
 from pyvista_quake.loading import model_or_mesh
@@ -113,6 +115,11 @@ def export(
         raise TypeError(f'export() got unknown options {sorted(options)}')
     if isinstance(source, (str, Path)) and is_player_folder(source):
         source = load_player(source, **load_options)
+    if isinstance(source, QuakePlayer) and suffix in ('.glb', '.gltf') and time is None:
+        legs, torso = player_animations(animation)
+        with staged(path.parent) as stage:
+            _write_player_gltf(source, legs, torso, stage / path.name)
+        return
     if isinstance(source, QuakePlayer):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
         legs, torso = player_animations(animation)
         source, animation, time = flattened(source.pose(legs, torso, time or 0.0)), None, None
@@ -334,6 +341,37 @@ def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
         mesh.save(folder / name)
         ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
     ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
+
+
+def _write_player_gltf(player: QuakePlayer, legs, torso, target: Path) -> None:
+    """A player's (legs, torso) pair as glTF: the parts as nodes, each on its parent's tag, keyed over the series."""
+    series = player.series(legs, torso)
+    times = np.asarray(series.time_values, np.float64)
+    keyed = {'lower': [player.frames('lower', legs, t) for t in times], 'upper': [player.frames('upper', torso, t) for t in times],
+             'head': [(0, 0, 0.0)] * len(times)}  # fmt: skip
+    nodes = []
+    for index, name in enumerate(('lower', 'upper', 'head')):
+        model = player.parts[name]
+        used = np.unique([f for a, b, _ in keyed[name] for f in (a, b)])
+        weights = np.zeros((len(times), len(used)), np.float32)
+        for k, (a, b, alpha) in enumerate(keyed[name]):
+            weights[k, np.searchsorted(used, a)] += 1 - alpha
+            weights[k, np.searchsorted(used, b)] += alpha
+        first = model.frame(int(used[0]))
+        positions, normals = model.positions(used), model.normals(used)
+        parts = [Part(positions[s], normals[s], block, block.quake.image()) for s, block in enumerate(first) if block.n_cells]
+        translations = rotations = None
+        if index:
+            parent, tag = ('lower', 'tag_torso') if name == 'upper' else ('upper', 'tag_head')
+            placed = [player.tag_on(parent, tag, frames) for frames in keyed[parent]]
+            translations, rotations = np.array([p[0] for p in placed]), np.array([p[1] for p in placed])
+        nodes.append(Node(name, parts, index - 1 if index else None, weights, translations, rotations))
+    gltf = build_gltf_nodes(nodes, times, f'{legs}+{torso}')
+    if target.suffix.lower() == '.glb':
+        gltf.save_binary(str(target))
+    else:
+        gltf.convert_buffers(BufferFormat.DATAURI)
+        gltf.save_json(str(target))
 
 
 def _write_gltf_surfaces(model, given, animation, target: Path) -> None:

@@ -47,7 +47,7 @@ class _Blob:
         array = np.ascontiguousarray(array)
         component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint32): gl.UNSIGNED_INT, np.dtype(np.uint16): gl.UNSIGNED_SHORT}[array.dtype]
         view = self.view(array.tobytes(), target)
-        width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3}[kind]
+        width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4}[kind]
         flat = array.reshape(-1, width)
         accessor = gl.Accessor(bufferView=view, componentType=component, count=len(flat), type=kind)
         if bounds:
@@ -192,3 +192,107 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
         )
     )
     return len(gltf.materials) - 1
+
+
+@dataclass
+class Node:
+    """One part of a hierarchy (a player's legs, torso, head): its surfaces and how it moves.
+
+    Attributes
+    ----------
+    name : str
+        The node's name.
+    parts : list of Part
+        Its surfaces, each with the frames it plays (morph targets).
+    parent : int or None
+        Index of the parent node (``None``: a root).
+    weights : numpy.ndarray
+        ``(keys, frames)``: each key's blend of the frames.
+    translations, rotations : numpy.ndarray or None
+        ``(keys, 3)`` and ``(keys, 3, 3)`` (rows are axes, Quake's convention): where
+        the node sits on its parent's tag at each key; ``None`` for a root.
+
+    """
+
+    name: str
+    parts: list[Part]
+    parent: int | None
+    weights: np.ndarray
+    translations: np.ndarray | None = None
+    rotations: np.ndarray | None = None
+
+
+def build_gltf_nodes(nodes: list[Node], times: np.ndarray, name: str = 'animation') -> gl.GLTF2:
+    """A glTF document of a hierarchy of meshes: each node on its parent, keyed at ``times``.
+
+    Each node's mesh has a primitive per surface and a morph target per frame it
+    plays; one animation keys every node's weights and, below the root, its
+    translation and rotation (the parent's tag, as ``CG_PositionEntityOnTag``
+    places a part).
+    """
+    gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
+    blob = _Blob(gltf)
+    samplers, channels = [], []
+    key_times = blob.accessor(np.asarray(times, np.float32), 'SCALAR', bounds=True)
+    for index, node in enumerate(nodes):
+        mesh = gl.Mesh(primitives=[_primitive(gltf, blob, part) for part in node.parts], name=node.name)
+        frames = node.weights.shape[1]
+        if frames > 1:
+            mesh.weights = [0.0] * frames
+        gltf.meshes.append(mesh)
+        gltf.nodes.append(gl.Node(mesh=len(gltf.meshes) - 1, name=node.name))
+        if node.parent is not None:
+            gltf.nodes[node.parent].children.append(index)
+            translation, rotation = _node_transform(node.translations[0], node.rotations[0])
+            gltf.nodes[index].translation, gltf.nodes[index].rotation = translation.tolist(), rotation.tolist()
+        tracks = []
+        if frames > 1:
+            tracks.append(('weights', blob.accessor(np.asarray(node.weights, np.float32).ravel(), 'SCALAR')))
+        if node.parent is not None and len(times) > 1:
+            moves = [_node_transform(t, r) for t, r in zip(node.translations, node.rotations)]
+            tracks.append(('translation', blob.accessor(np.array([m[0] for m in moves], np.float32), 'VEC3')))
+            tracks.append(('rotation', blob.accessor(_continuous(np.array([m[1] for m in moves], np.float32)), 'VEC4')))
+        for path, output in tracks:
+            samplers.append(gl.AnimationSampler(input=key_times, output=output, interpolation=gl.ANIM_LINEAR))
+            channels.append(gl.AnimationChannel(sampler=len(samplers) - 1, target=gl.AnimationChannelTarget(node=index, path=path)))
+    gltf.scenes.append(gl.Scene(nodes=[k for k, node in enumerate(nodes) if node.parent is None]))
+    gltf.scene = 0
+    if channels and len(times) > 1:
+        gltf.animations.append(gl.Animation(name=name, samplers=samplers, channels=channels))
+    data = b''.join(blob.parts)
+    gltf.buffers.append(gl.Buffer(byteLength=len(data)))
+    gltf.set_binary_blob(data)
+    return gltf
+
+
+def _node_transform(origin: np.ndarray, axes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A tag (origin, axes as rows: ``p @ axes + origin``) as glTF's translation and rotation quaternion."""
+    rotation = QUAKE_TO_GLTF.astype(np.float64) @ np.asarray(axes, np.float64).T @ QUAKE_TO_GLTF.T.astype(np.float64)
+    u, _, vt = np.linalg.svd(rotation)  # the nearest rotation: stored axes are unit to float precision only
+    rotation = u @ vt
+    return (QUAKE_TO_GLTF @ np.asarray(origin, np.float32)).astype(np.float32), _quaternion(rotation)
+
+
+def _quaternion(m: np.ndarray) -> np.ndarray:
+    """A rotation matrix's unit quaternion ``(x, y, z, w)``, glTF's order."""
+    trace = np.trace(m)
+    if trace > 0:
+        s = 2 * np.sqrt(trace + 1)
+        q = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
+    else:
+        i = int(np.argmax(np.diag(m)))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        s = 2 * np.sqrt(1 + m[i, i] - m[j, j] - m[k, k])
+        q = [0.0, 0.0, 0.0, (m[k, j] - m[j, k]) / s]
+        q[i], q[j], q[k] = s / 4, (m[j, i] + m[i, j]) / s, (m[k, i] + m[i, k]) / s
+    q = np.array(q, np.float64)
+    return (q / np.linalg.norm(q)).astype(np.float32)
+
+
+def _continuous(quaternions: np.ndarray) -> np.ndarray:
+    """Flip signs so consecutive quaternions lie on one hemisphere: the blend takes the short way."""
+    out = np.array(quaternions, np.float32)
+    for k in range(1, len(out)):
+        if np.dot(out[k], out[k - 1]) < 0:
+            out[k] = -out[k]
+    return out

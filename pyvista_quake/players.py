@@ -233,6 +233,14 @@ class QuakePlayer:
             out.append(_placed(model, (0, 0, 0.0), weapon_origin, weapon_axes), 'weapon')
         return out
 
+    def tag_on(self, part: str, tag: str, frames: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+        """``(origin, axes)`` of a part's tag between two frames, blended as ``R_LerpTag``: where a child part sits on it."""
+        return _on_tag(self.parts[part], tag, frames, np.zeros(3), np.eye(3))
+
+    def frames(self, part: str, which: str | int, time: float) -> tuple[int, int, float]:
+        """``(frame, next frame, blend)`` of a part at ``time`` seconds of an animation (or a fixed frame number)."""
+        return self._frames(part, which, time)
+
     def series(self, legs: str | int = 'LEGS_RUN', torso: str | int = 'TORSO_STAND', fps: float | None = None, weapon=None) -> PlayerSeries:
         """The (legs, torso) pair as a time series, stepped as ``pv.get_reader``'s readers are (see :class:`PlayerSeries`)."""
         return PlayerSeries(self, legs, torso, fps, weapon)

@@ -420,6 +420,7 @@ def test_corpus_player_parts_to_gltf_are_valid(gltf_validator, tmp_path):
         warnings.simplefilter('ignore', pq.QuakeWarning)
         pq.export(CORPUS / 'md3/openarena/models/weapons2/rocketl/rocketl_flash.md3', tmp_path / 'flash.glb')
         pq.export(CORPUS / 'md3/openarena/models/players/sarge/upper.md3', tmp_path / 'upper.glb')
-    for name in ('flash.glb', 'upper.glb'):
+        pq.export(CORPUS / 'md3/openarena/models/players/sarge', tmp_path / 'sarge.glb', animation=('LEGS_RUN', 'TORSO_ATTACK'))
+    for name in ('flash.glb', 'upper.glb', 'sarge.glb'):
         report = validate(gltf_validator, tmp_path / name)
         assert report['numErrors'] == 0, report['messages']

@@ -164,3 +164,34 @@ def test_export_of_a_player_is_its_pose_merged(tmp_path):
     assert mesh.n_cells == 3 and list(mesh.field_data['surface_names']) == ['lower/l_legs', 'upper/u_torso', 'head/h_head']
     pq.export(load_player(folder), tmp_path / 'player.glb', animation='LEGS_RUN', time=0.1)
     assert (tmp_path / 'player.glb').stat().st_size > 0
+
+
+def quaternion_matrix(q) -> np.ndarray:
+    x, y, z, w = q
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])  # fmt: skip
+
+
+def test_a_player_to_gltf_is_nodes_on_their_tags_animated(tmp_path):
+    import pygltflib
+
+    from pyvista_quake.gltf import QUAKE_TO_GLTF
+
+    player = load_player(write_player(tmp_path / 'p'))
+    pq.export(player, tmp_path / 'player.glb', animation=('LEGS_WALK', 'TORSO_GESTURE'))
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'player.glb'))
+    assert [n.name for n in gltf.nodes] == ['lower', 'upper', 'head'] and gltf.nodes[0].children == [1] and gltf.nodes[1].children == [2]
+    assert gltf.scenes[0].nodes == [0]
+    animation = gltf.animations[0]
+    assert {(c.target.node, c.target.path) for c in animation.channels} == {
+        (0, 'weights'), (1, 'weights'), (1, 'translation'), (1, 'rotation'), (2, 'translation'), (2, 'rotation')}  # fmt: skip
+    # At the first key, the upper body's vertex placed by its node is where pose() puts it.
+    upper = gltf.nodes[1]
+    blob = gltf.binary_blob()
+    accessor = gltf.accessors[gltf.meshes[1].primitives[0].attributes.POSITION]
+    view = gltf.bufferViews[accessor.bufferView]
+    base = np.frombuffer(blob, np.float32, accessor.count * 3, view.byteOffset).reshape(-1, 3)
+    placed = quaternion_matrix(upper.rotation) @ base[1] + np.array(upper.translation)
+    expected = QUAKE_TO_GLTF @ player.pose('LEGS_WALK', 'TORSO_GESTURE', 0.0)['upper'][0].points[1]
+    np.testing.assert_allclose(placed, expected, atol=1e-3)
