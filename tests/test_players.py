@@ -195,3 +195,45 @@ def test_a_player_to_gltf_is_nodes_on_their_tags_animated(tmp_path):
     placed = quaternion_matrix(upper.rotation) @ base[1] + np.array(upper.translation)
     expected = QUAKE_TO_GLTF @ player.pose('LEGS_WALK', 'TORSO_GESTURE', 0.0)['upper'][0].points[1]
     np.testing.assert_allclose(placed, expected, atol=1e-3)
+
+
+def test_animation_cfg_keywords_and_edges():
+    from pyvista_quake.players import player_animations
+
+    assert parse_animation_cfg(cfg(head='sex female\n')).sex == 'f'
+    assert parse_animation_cfg(cfg(head='sex n\n')).sex == 'n'
+    assert parse_animation_cfg(cfg(head='sex x\n')).sex == 'm'
+    still = parse_animation_cfg(cfg([(0, 0, 0, 25), *LINES[1:]])).animations['BOTH_DEATH1']
+    assert still.count == 0 and not still.reversed  # a count of 0 is not reversed
+    with pytest.raises(pq.QuakeFormatError, match='BOTH_DEATH1'):
+        parse_animation_cfg('sex')  # a keyword with nothing after it, and no animations
+    assert player_animations(None) == ('LEGS_IDLE', 'TORSO_STAND')
+    assert player_animations('LEGS_RUN') == ('LEGS_RUN', 'TORSO_STAND')
+    assert player_animations('TORSO_ATTACK') == ('LEGS_IDLE', 'TORSO_ATTACK')
+    assert player_animations('BOTH_DEATH1') == ('BOTH_DEATH1', 'BOTH_DEATH1')
+    assert player_animations(('LEGS_WALK', 7)) == ('LEGS_WALK', 7)
+
+
+def test_player_skins_search_paths_and_archives(tmp_path):
+    from pyvista_quake.players import is_player_folder
+
+    folder = write_player(tmp_path / 'src' / 'models' / 'players' / 'test', rise=0)
+    (folder / 'lower_red.skin').write_text('l_legs,models/players/test/red_legs.tga\n')
+    images = tmp_path / 'images' / 'models' / 'players' / 'test'
+    images.mkdir(parents=True)
+    Image.fromarray(np.full((2, 2, 3), (250, 0, 0), np.uint8)).save(images / 'red_legs.png')
+    Image.fromarray(np.full((2, 2, 3), (0, 0, 250), np.uint8)).save(images / 'l_legs.png')
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        for path in folder.iterdir():
+            archive.write(path, f'models/players/test/{path.name}')
+    assert is_player_folder(folder) and is_player_folder(f'{pk3}:models/players/test')
+    assert not is_player_folder(f'{pk3}:models/players/other') and not is_player_folder(tmp_path)
+    red = load_player(f'{pk3}:models/players/test', skin='red', search_paths=[tmp_path / 'images'])
+    assert red.parts['lower'].skin_file.endswith('lower_red.skin')
+    assert tuple(red.parts['lower'].surface_image(0)[0, 0, :3]) == (250, 0, 0)
+    plain = load_player(folder, search_paths=[tmp_path / 'images'])
+    assert tuple(plain.parts['lower'].surface_image(0)[0, 0, :3]) == (0, 0, 250)
+    series = plain.series('LEGS_RUN', 'TORSO_STAND')
+    series.set_active_time_point(0)
+    assert series.active_time_value == 0.0
