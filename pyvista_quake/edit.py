@@ -600,7 +600,7 @@ def edit_surfaces(
                 raise ValueError(f'surface {surface.name!r} has {surface.num_vertices} vertices, not {points.shape}')
             xyz[n][frame] = md3.quantize(points)
             given = normals[k][n] if normals is not None else None
-            if given is None:
+            if given is None:  # computed from the geometry
                 given = vertex_face_normals(points[None], np.asarray(surface.triangles, np.int64)[:, ::-1])[0]
             packed[n][frame] = md3.encode_normals(given)
     frame_names = np.array(data.frame_names)
@@ -613,3 +613,32 @@ def edit_surfaces(
     tags = {name: Tag(name, t.origins[order], t.axes[order]) for name, t in data.tags.items()}
     new = dataclasses.replace(data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=data.frame_bounds[order])
     return md3.decode(md3.parse(md3.write(md3.encode(new, data.file)), data.source))
+
+
+def add_surface_frames(data: SurfacesData, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> SurfacesData:
+    """New MD3 data with frames inserted at ``at`` (the end by default), encoded and read back.
+
+    Each of ``frames`` is every surface's ``(vertices, 3)`` positions (or a
+    MultiBlock of the surfaces); normals come from its ``Normals`` or the
+    geometry.  Tags keep the values of the frame before the insertion (of
+    the first frame, inserted at 0).
+    """
+    at = data.num_frames if at is None else int(at)
+    if not 0 <= at <= data.num_frames:
+        raise ValueError(f'at must be 0 to {data.num_frames}, not {at}')
+    names = list(names) if names is not None else [f'frame{data.num_frames + k:03d}' for k in range(len(frames))]
+    if len(names) != len(frames):
+        raise ValueError(f'{len(frames)} frames but {len(names)} names')
+    count = len(frames)
+    order = np.concatenate([np.arange(at), np.full(count, max(at - 1, 0)), np.arange(at, data.num_frames)])
+    grown = edit_surfaces(data, keep=order) if count else data  # the new frames start as copies, then are set
+    positions, normals = [], []
+    for frame in frames:
+        if isinstance(frame, pv.MultiBlock):
+            positions.append([np.asarray(b.points) for b in frame])
+            normals.append([b.point_data.get('Normals') for b in frame])
+        else:
+            positions.append(list(frame))
+            normals.append([None] * len(data.surfaces))
+    return edit_surfaces(grown, frames=list(range(at, at + count)), positions=positions, normals=normals,
+                         names={at + k: name for k, name in enumerate(names)})  # fmt: skip

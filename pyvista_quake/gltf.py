@@ -18,7 +18,7 @@ import pygltflib as gl
 import pyvista as pv
 
 from pyvista_quake.animation import Animation
-from pyvista_quake.skins import has_cut_out
+from pyvista_quake.skins import alpha_mode
 from pyvista_quake.skins import png_bytes
 
 #: Quake (x forward, y left, z up) to glTF (x left, y up, z forward): a rotation, windings kept.
@@ -179,15 +179,16 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
         # Nearest texels, repeated: the look of the games' skins.
         gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
     gltf.textures.append(gl.Texture(sampler=0, source=len(gltf.images) - 1))
-    cut_out = has_cut_out(skin)
+    mode = alpha_mode(skin)
+    cut_out = mode == 'mask'
     gltf.materials.append(
         gl.Material(
             pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=len(gltf.textures) - 1),
                                                          metallicFactor=0.0, roughnessFactor=1.0),
-            alphaMode=gl.MASK if cut_out else gl.OPAQUE,
+            alphaMode={'mask': gl.MASK, 'blend': gl.BLEND}.get(mode, gl.OPAQUE),
             alphaCutoff=0.5 if cut_out else None,
-            # The games draw cut-out models (foliage, fences) from both sides.
-            doubleSided=bool(cut_out),
+            # The games draw cut-out and blended models (foliage, fences, flashes) from both sides.
+            doubleSided=mode != 'opaque',
             name='skin' if len(gltf.materials) == 0 else f'skin{len(gltf.materials)}',
         )
     )

@@ -665,6 +665,23 @@ def has_cut_out(image: np.ndarray) -> bool:
     return image.ndim == 3 and image.shape[2] == 4 and bool((image[..., 3] < 255).any())
 
 
+#: Alpha values counted as partly transparent (neither a cut-out's 0 nor opaque), and the share of
+#: the non-opaque texels that must be so for an image to be blended rather than cut out.
+PARTIAL_ALPHA = (16, 239)
+BLENDED_SHARE = 0.5
+
+
+def alpha_mode(image: np.ndarray) -> str:
+    """How an image's alpha is drawn: ``'opaque'``, ``'mask'`` (a cut-out: texels on or off, edges
+    aside) or ``'blend'`` (mostly partly transparent texels: glass, flames, muzzle flashes)."""
+    if not has_cut_out(image):
+        return 'opaque'
+    alpha = image[..., 3]
+    clear = alpha[alpha < 255]
+    partial = ((clear >= PARTIAL_ALPHA[0]) & (clear <= PARTIAL_ALPHA[1])).mean()
+    return 'blend' if partial > BLENDED_SHARE else 'mask'
+
+
 def image_array(image) -> np.ndarray:
     """An image file's path, a PIL image or an array as ``uint8`` ``(height, width, 3 or 4)``.
 

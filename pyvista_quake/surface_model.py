@@ -329,6 +329,13 @@ class SurfaceModel(ModelFacade):
         frame = int(frame_indices([index], len(self))[0])
         self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=None if normals is None else [normals]))
 
+    def add_frames(self, frames, names=None, at: int | None = None) -> None:
+        """Insert frames (each a MultiBlock of the surfaces, or a list of ``(vertices, 3)`` arrays) at ``at``, the end by default.
+
+        Tags keep the values of the frame before the insertion.
+        """
+        self._set_data(edit.add_surface_frames(self.data, list(frames), names, at))
+
     def remove_frames(self, frames: FrameSelection) -> None:
         """Drop frames (their tags with them)."""
         dropped = set(frame_indices(frames, len(self)).tolist())

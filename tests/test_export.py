@@ -424,3 +424,15 @@ def test_corpus_player_parts_to_gltf_are_valid(gltf_validator, tmp_path):
     for name in ('flash.glb', 'upper.glb', 'sarge.glb'):
         report = validate(gltf_validator, tmp_path / name)
         assert report['numErrors'] == 0, report['messages']
+
+
+@pytest.mark.parametrize(('alpha', 'mode'), [(np.full((8, 8), 255), 'OPAQUE'), (np.where(np.arange(64).reshape(8, 8) < 32, 0, 255), 'MASK'),
+                                             (np.full((8, 8), 128), 'BLEND'), (np.where(np.arange(64).reshape(8, 8) < 40, 128, 0), 'BLEND'),
+                                             (np.where(np.arange(64).reshape(8, 8) < 24, 128, 0), 'MASK')])  # fmt: skip
+def test_gltf_alpha_modes_follow_the_image(tmp_path, alpha, mode):
+    """Opaque; a cut-out (texels on or off) MASK; mostly partly transparent texels (a flash, glass) BLEND."""
+    skin = np.full((8, 8, 4), 200, np.uint8)
+    skin[..., 3] = alpha
+    pq.export(pq.QuakeModel.from_frames(pv.Plane().triangulate(), 'md2', skin=skin), tmp_path / 'x.glb')
+    material = pygltflib.GLTF2().load(str(tmp_path / 'x.glb')).materials[0]
+    assert material.alphaMode == mode and bool(material.doubleSided) is (mode != 'OPAQUE')

@@ -473,3 +473,21 @@ def test_edits_are_encoded_as_saved(tmp_path):
         model.remove_frames([0, 1])
     with pytest.raises(ValueError, match='longer than 15'):
         model.rename_frame(0, 'x' * 16)
+
+
+def test_frames_added_in_place():
+    model = pq.load(tetra_md3(frames=2))
+    up = model.frame(1)
+    for block in up:
+        block.points = block.points + np.float32([0, 0, 5])
+    model.add_frames([up], names=['jump'])
+    assert model.frame_names == ['frame0', 'frame1', 'jump'] and len(model) == 3
+    np.testing.assert_allclose(model.positions(2)[0][0, 3], [0, 0, 16])
+    np.testing.assert_allclose(model.tags['tag_head'].origins[:, 2], [10, 11, 11])  # the new frame's tag: the one before
+    model.add_frames([[p[0] for p in model.positions(0)]], names=['first'], at=0)
+    assert model.frame_names == ['first', 'frame0', 'frame1', 'jump']
+    np.testing.assert_allclose(model.tags['tag_head'].origins[:, 2], [10, 10, 11, 11])
+    with pytest.raises(ValueError, match='at must be'):
+        model.add_frames([up], at=9)
+    with pytest.raises(ValueError, match='2 frames but 1 names'):
+        model.add_frames([up, up], names=['x'])
