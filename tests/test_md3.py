@@ -491,3 +491,33 @@ def test_frames_added_in_place():
         model.add_frames([up], at=9)
     with pytest.raises(ValueError, match='2 frames but 1 names'):
         model.add_frames([up, up], names=['x'])
+
+
+def test_bounds_entries_and_explicit_normals():
+    model = pq.load(tetra_md3(frames=3))
+    np.testing.assert_allclose(model.bounds([1])[0], [0, 10, 0, 10, 1, 25])  # the body moved up a unit, the flag not
+    assert model.entries == [range(0, 1), range(1, 2), range(2, 3)]
+    empty = dict(name='empty', shaders=[], triangles=np.zeros((0, 3)), st=np.zeros((0, 2)), xyz=np.zeros((1, 0, 3)), normal=np.zeros((1, 0)))
+    np.testing.assert_array_equal(pq.load(build_md3([empty])).bounds(), np.zeros((1, 6)))
+    blocks = model.frame(0)
+    down = [np.tile([0.0, 0, -1], (block.n_points, 1)) for block in blocks]
+    model.set_frame(0, blocks, normals=down)  # given normals win over the blocks' own
+    np.testing.assert_allclose(model.normals(0)[0][0], np.tile([0, 0, -1.0], (4, 1)), atol=1e-6)
+
+
+def test_a_shader_named_with_an_extension_matches_its_script(tmp_path):
+    root = tmp_path / 'game'
+    folder = root / 'models' / 'test'
+    folder.mkdir(parents=True)
+    surface = dict(name='s', shaders=['models/test/glow.tga'], triangles=[[0, 1, 2]], st=np.zeros((3, 2)), xyz=np.zeros((1, 3, 3)),
+                   normal=np.zeros((1, 3)))  # fmt: skip
+    (folder / 'm.md3').write_bytes(build_md3([surface]))
+    (root / 'scripts').mkdir()
+    (root / 'scripts' / 'glow.shader').write_text('models/test/glow\n{\n{\nmap models/test/lamp.tga\n}\n}\n')
+    Image.fromarray(np.full((2, 2, 3), 90, np.uint8)).save(folder / 'lamp.tga')
+    assert pq.load(folder / 'm.md3').surface_image(0)[0, 0, 0] == 90
+    bare = tmp_path / 'bare' / 'models' / 'test' / 'm.md3'
+    bare.parent.mkdir(parents=True)
+    bare.write_bytes(build_md3([surface]))
+    with pytest.warns(pq.QuakeWarning, match=r'tried .*glow\.png'):  # the places tried, named
+        pq.load(bare).surface_image(0)
