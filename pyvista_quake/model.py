@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from functools import cached_property
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 from typing import Sequence
 
@@ -273,14 +274,8 @@ class QuakeModel(ModelFacade):
         an MD3's tags; :meth:`tag` gives a 4 x 4 matrix.  Empty without a
         ``.tag``; one whose frames are not the model's is left out, with a warning.
         """
-        found = None
-        if self.search.model_path is not None:
-            path = Path(self.search.model_path).with_suffix('.tag')
-            if path.is_file():
-                found = (str(path), path.read_bytes())
-        elif self.search.archive is not None and self.search.member:
-            text = self.search.archive_sidecar('.tag')
-            found = (text[0], text[1].encode('latin-1')) if text is not None else None
+        name = self.search.model_file_name()
+        found = self.search.beside_model(str(PurePosixPath(name).with_suffix('.tag'))) if name else None
         if found is None:
             return {}
         tags = tag_file.parse(found[1], found[0])

@@ -70,6 +70,17 @@ class FoundSkin:
         """Return the name, where it was found and its size (not its bytes)."""
         return f'FoundSkin(name={self.name!r}, location={self.location!r}, {len(self.data):,} bytes)'
 
+    def field_data(self) -> dict:
+        """The image as it travels in a frame's field data: its name, location and still encoded bytes."""
+        return {keys.SKIN_NAME: [self.name], keys.SKIN_LOCATION: [self.location], keys.SKIN_FILE: np.frombuffer(self.data, np.uint8)}
+
+
+def warn_missing(source: str, what: str, tried: list[str]) -> None:
+    """Warn that an image was not found, naming each place tried once (the first :data:`SHOWN_PLACES`)."""
+    tried = list(dict.fromkeys(tried))  # each place once: searches by name and beside the model overlap
+    shown = ', '.join(tried[:SHOWN_PLACES]) + (f' and {len(tried) - SHOWN_PLACES} more' if len(tried) > SHOWN_PLACES else '')
+    warn_external(f'{source}: {what} not found; tried {shown or "nowhere"}')
+
 
 @dataclass
 class SkinSearch:
@@ -225,17 +236,27 @@ class SkinSearch:
                         continue
         return texts
 
+    def beside_model(self, name: str) -> tuple[str, bytes] | None:
+        """``(location, bytes)`` of the file ``name`` beside the model: in its folder, or beside it in its archive."""
+        if self.archive is not None and self.member:
+            key = normalise_member(str(PurePosixPath(self.member).parent / name))
+            if key is None or key not in self.archive:
+                return None
+            try:
+                return f'{self.archive.path}:{key}', self.archive.read(key)
+            except QuakeFormatError:
+                return None
+        if self.model_path is None:
+            return None
+        path = self._model_file.parent / name
+        return (str(path), path.read_bytes()) if path.is_file() else None
+
     def archive_sidecar(self, suffix: str) -> tuple[str, str] | None:
         """``(name, text)`` of the file beside the model in its archive with another suffix (``.anm``)."""
         if self.archive is None or not self.member:
             return None
-        key = normalise_member(str(PurePosixPath(self.member).with_suffix(suffix)))
-        if key is None or key not in self.archive:
-            return None
-        try:
-            return f'{self.archive.path}:{key}', self.archive.read(key).decode('latin-1')
-        except QuakeFormatError:
-            return None
+        found = self.beside_model(PurePosixPath(self.member).with_suffix(suffix).name)
+        return (found[0], found[1].decode('latin-1')) if found is not None else None
 
     def model_file_name(self) -> str | None:
         """The model's own file name (``player.mdl``), on disk or in its archive."""
@@ -552,9 +573,7 @@ class ModelSkins:
             found, tried = self.search.find_beside_model()
         if found is None:
             wanted = names[index] if names else "(no skin named; an image with the model's name)"
-            tried = list(dict.fromkeys(tried))  # each place once: the search by name and beside the model overlap
-            shown = ', '.join(tried[:SHOWN_PLACES]) + (f' and {len(tried) - SHOWN_PLACES} more' if len(tried) > SHOWN_PLACES else '')
-            warn_external(f'{self.data.source}: skin {index} {wanted} not found; tried {shown or "nowhere"}')
+            warn_missing(self.data.source, f'skin {index} {wanted}', tried)
         self._files[index] = found
         return found
 
@@ -568,10 +587,7 @@ class ModelSkins:
         out: dict = {keys.SKIN_INDEX: np.array([index], np.int32)}
         replacement = self.replacement(index)
         if replacement is not None:
-            out[keys.SKIN_NAME] = [replacement.name]
-            out[keys.SKIN_LOCATION] = [replacement.location]
-            out[keys.SKIN_FILE] = np.frombuffer(replacement.data, np.uint8)
-            return out
+            return {**out, **replacement.field_data()}
         if self.data.format == 'mdl':
             if not self.data.skins:
                 return {}
@@ -585,12 +601,7 @@ class ModelSkins:
                 out[keys.SKIN_TIMES] = np.asarray(entry.times, np.float32)
             return out
         found = self.file(index)
-        if found is None:
-            return {}
-        out[keys.SKIN_NAME] = [found.name]
-        out[keys.SKIN_LOCATION] = [found.location]
-        out[keys.SKIN_FILE] = np.frombuffer(found.data, np.uint8)
-        return out
+        return {**out, **found.field_data()} if found is not None else {}
 
     def image(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
         """A skin as an RGB(A) ``uint8`` image ``(height, width, channels)``, rows from the top.
@@ -803,19 +814,6 @@ def surface_key(name: str) -> str:
     return key[:-2] if len(key) > 2 and key[-2] == '_' else key
 
 
-def _sidecar(search: SkinSearch, name: str) -> tuple[str, str] | None:
-    """``(label, text)`` of a file beside the model: in its folder, or beside it in its archive."""
-    if search.archive is not None and search.member:
-        key = normalise_member(str(PurePosixPath(search.member).parent / name))
-        if key is not None and key in search.archive:
-            return f'{search.archive.path}:{key}', search.archive.read(key).decode('latin-1')
-        return None
-    if search.model_path is None:
-        return None
-    path = Path(search.model_path).parent / name
-    return (str(path), path.read_text(encoding='latin-1')) if path.is_file() else None
-
-
 def surface_images(data, search: SkinSearch, skin) -> tuple[list[str | None], str | None]:
     """The image (or shader) name each surface of an MD3 shows, and the ``.skin`` file they came from.
 
@@ -836,12 +834,12 @@ def surface_images(data, search: SkinSearch, skin) -> tuple[list[str | None], st
         path = Path(skin)
         if not path.is_file():
             raise FileNotFoundError(f'{data.source}: skin file {skin} not found')
-        found = (str(path), path.read_text(encoding='latin-1'))
+        found = (str(path), path.read_bytes())
     else:
         name = 'default' if skin == 0 else str(skin)
-        found = _sidecar(search, f'{stem}_{name}.skin')
+        found = search.beside_model(f'{stem}_{name}.skin')
         if found is None and name != 'default':
             warn_external(f'{data.source}: skin {name!r}: no {stem}_{name}.skin beside the model; using the shader names')
-    lines = parse_skin_file(found[1]) if found is not None else {}
+    lines = parse_skin_file(found[1].decode('latin-1')) if found is not None else {}
     names = [lines.get(surface_key(s.name), s.shaders[0] if s.shaders else None) for s in surfaces]
     return names, (found[0] if found is not None else None)

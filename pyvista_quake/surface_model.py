@@ -23,7 +23,6 @@ from vtkmodules.vtkCommonDataModel import vtkFieldData
 from pyvista_quake import animation as anim
 from pyvista_quake import edit
 from pyvista_quake import fields as keys
-from pyvista_quake._warnings import warn_external
 from pyvista_quake.animation import Animation
 from pyvista_quake.data import SurfacesData
 from pyvista_quake.data import Tag
@@ -43,6 +42,7 @@ from pyvista_quake.skins import SkinSearch
 from pyvista_quake.skins import decode_image
 from pyvista_quake.skins import parse_shaders
 from pyvista_quake.skins import surface_images
+from pyvista_quake.skins import warn_missing
 
 
 class SurfaceModel(ModelFacade):
@@ -137,8 +137,7 @@ class SurfaceModel(ModelFacade):
                 found, more = self.search.find(stage)
                 tried += more
             if found is None:
-                shown = ', '.join(dict.fromkeys(tried)) or 'nowhere'
-                warn_external(f'{self.source}: image {name} of surface {self.surface_names[index]} not found; tried {shown}')
+                warn_missing(self.source, f'image {name} of surface {self.surface_names[index]}', tried)
             self._images[name] = found
         return self._images[name]
 
@@ -303,9 +302,7 @@ class SurfaceModel(ModelFacade):
         if self.skin is not None:
             found = self.surface_skin(index)
             if found is not None:
-                out[keys.SKIN_NAME] = [found.name]
-                out[keys.SKIN_LOCATION] = [found.location]
-                out[keys.SKIN_FILE] = np.frombuffer(found.data, np.uint8)
+                out.update(found.field_data())
         return out
 
     # -- editing (see pyvista_quake.edit) ---------------------------------------------
