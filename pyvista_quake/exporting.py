@@ -34,14 +34,12 @@ from pyvista_quake.gltf import build_gltf
 from pyvista_quake.gltf import build_gltf_nodes
 from pyvista_quake.gltf import build_gltf_parts
 from pyvista_quake.loading import load
-from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
 from pyvista_quake.mesh import flattened
 from pyvista_quake.model import QuakeModel
 from pyvista_quake.options import split_options
 from pyvista_quake.players import QuakePlayer
-from pyvista_quake.players import is_player_folder
-from pyvista_quake.players import load_player
+from pyvista_quake.players import model_or_player
 from pyvista_quake.players import player_animations
 from pyvista_quake.saving import save
 from pyvista_quake.skins import has_cut_out
@@ -113,17 +111,15 @@ def export(
     progress = bool(options.pop('progress', False))
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
-    if isinstance(source, (str, Path)) and is_player_folder(source):
-        source = load_player(source, **load_options)
-    if isinstance(source, QuakePlayer) and suffix in ('.glb', '.gltf') and time is None:
+    model, given = model_or_player(source, **load_options)
+    if isinstance(model, QuakePlayer) and suffix in ('.glb', '.gltf') and time is None:
         legs, torso = player_animations(animation)
         with staged(path.parent) as stage:
-            _write_player_gltf(source, legs, torso, stage / path.name)
+            _write_player_gltf(model, legs, torso, stage / path.name)
         return
-    if isinstance(source, QuakePlayer):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
+    if isinstance(model, QuakePlayer):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
         legs, torso = player_animations(animation)
-        source, animation, time = flattened(source.pose(legs, torso, time or 0.0)), None, None
-    model, given = model_or_mesh(source, **load_options)
+        model, given, animation, time = None, flattened(model.pose(legs, torso, time or 0.0)), None, None
     if isinstance(model, SurfaceModel) or isinstance(given, pv.MultiBlock):
         _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress)
         return

@@ -18,12 +18,13 @@ from typing import Any
 import numpy as np
 import pyvista as pv
 
-from pyvista_quake.animation import Animation
 from pyvista_quake.archives import open_archive
 from pyvista_quake.archives import split_member
 from pyvista_quake.errors import QuakeFormatError
 from pyvista_quake.facade import lerp_tag
 from pyvista_quake.loading import load
+from pyvista_quake.loading import model_or_mesh
+from pyvista_quake.sources import read_source
 from pyvista_quake.surface_model import SurfaceModel
 
 #: The animations of ``animation.cfg``, in the file's fixed order (``bg_public.h animNumber_t``).
@@ -187,7 +188,8 @@ class QuakePlayer:
         """``{name: (first, count, looping, fps)}``, first frames in the part's own file."""
         return {name: (a.first, a.count, a.looping, a.fps) for name, a in self.config.animations.items()}
 
-    def _frames(self, part: str, which: str | int, time: float) -> tuple[int, int, float]:
+    def frames(self, part: str, which: str | int, time: float) -> tuple[int, int, float]:
+        """``(frame, next frame, blend)`` of a part at ``time`` seconds of an animation (or a fixed frame number)."""
         model = self.parts[part]
         if isinstance(which, (int, np.integer)):
             frame = int(which) % len(model)
@@ -218,8 +220,8 @@ class QuakePlayer:
             ``{'lower', 'upper', 'head'[, 'weapon']}``, each a MultiBlock of its surfaces.
 
         """
-        legs_frames = self._frames('lower', legs, time)
-        torso_frames = self._frames('upper', torso, time)
+        legs_frames = self.frames('lower', legs, time)
+        torso_frames = self.frames('upper', torso, time)
         origin, axes = np.zeros(3), np.eye(3)
         out = pv.MultiBlock()
         out.append(_placed(self.parts['lower'], legs_frames, origin, axes), 'lower')
@@ -236,10 +238,6 @@ class QuakePlayer:
     def tag_on(self, part: str, tag: str, frames: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
         """``(origin, axes)`` of a part's tag between two frames, blended as ``R_LerpTag``: where a child part sits on it."""
         return _on_tag(self.parts[part], tag, frames, np.zeros(3), np.eye(3))
-
-    def frames(self, part: str, which: str | int, time: float) -> tuple[int, int, float]:
-        """``(frame, next frame, blend)`` of a part at ``time`` seconds of an animation (or a fixed frame number)."""
-        return self._frames(part, which, time)
 
     def series(self, legs: str | int = 'LEGS_RUN', torso: str | int = 'TORSO_STAND', fps: float | None = None, weapon=None) -> PlayerSeries:
         """The (legs, torso) pair as a time series, stepped as ``pv.get_reader``'s readers are (see :class:`PlayerSeries`)."""
@@ -323,7 +321,7 @@ def _on_tag(parent: SurfaceModel, name: str, frames: tuple[int, int, float], ori
 def _placed(model: SurfaceModel, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray) -> pv.MultiBlock:
     """A part's surfaces blended between two frames, then placed: ``p @ axes + origin``."""
     a, b, alpha = frames
-    blocks = model.frame(a) if alpha == 0 or a == b else model.at(float(alpha) / model.fps, _pair(model, a, b))
+    blocks = model.frame(a) if alpha == 0 or a == b else model.between(a, b, alpha)
     for block in blocks:
         block.points = (np.asarray(block.points, np.float64) @ axes + origin).astype(np.float32)
         if 'Normals' in block.point_data:
@@ -331,23 +329,32 @@ def _placed(model: SurfaceModel, frames: tuple[int, int, float], origin: np.ndar
     return blocks
 
 
-def _pair(model: SurfaceModel, a: int, b: int) -> Animation:
-    """A two-frame animation ``a`` → ``b`` at the model's rate, for :meth:`SurfaceModel.at`."""
-    step = 1.0 / model.fps
-    return Animation('pair', np.array([a, b]), np.array([0.0, step]), 2 * step, None, 'file')
+#: The files of a player's folder.
+PLAYER_FILES = tuple(f'{part}.md3' for part in PARTS) + ('animation.cfg',)
+
+
+def _in_archive(path: str | Path) -> tuple[Path, str] | None:
+    """``(archive, folder)`` of ``ARCHIVE:folder``; ``None`` for a path on disk."""
+    split = split_member(str(path)) if not Path(path).exists() else None
+    return (split[0], split[1].rstrip('/')) if split is not None else None
 
 
 def is_player_folder(path: str | Path) -> bool:
     """Whether ``path`` is a player: a folder (or ``ARCHIVE:folder``) holding ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``."""
-    text = str(path)
-    if Path(text).is_dir():
-        return all((Path(text) / name).is_file() for name in ('lower.md3', 'upper.md3', 'head.md3', 'animation.cfg'))
-    split = split_member(text) if not Path(text).exists() else None
-    if split is None:
-        return False
-    archive, folder = split
-    members = open_archive(archive)
-    return all(f'{folder.rstrip("/")}/{name}' in members for name in ('lower.md3', 'upper.md3', 'head.md3', 'animation.cfg'))
+    inside = _in_archive(path)
+    if inside is None:
+        return Path(path).is_dir() and all((Path(path) / name).is_file() for name in PLAYER_FILES)
+    members = open_archive(inside[0])
+    return all(f'{inside[1]}/{name}' in members for name in PLAYER_FILES)
+
+
+def model_or_player(source: Any, **options: Any):
+    """As :func:`~pyvista_quake.loading.model_or_mesh`, and a :class:`QuakePlayer` or a player's folder as the player."""
+    if isinstance(source, QuakePlayer):
+        return source, None
+    if isinstance(source, (str, Path)) and is_player_folder(source):
+        return load_player(source, **options), None
+    return model_or_mesh(source, **options)
 
 
 def load_player(path: str | Path, skin: str | int = 'default', search_paths: list | None = None, **options: Any) -> QuakePlayer:
@@ -372,21 +379,15 @@ def load_player(path: str | Path, skin: str | int = 'default', search_paths: lis
         If one of them is malformed.
 
     """
-    text = str(path)
-    split = split_member(text) if not Path(text).exists() else None
+    inside = _in_archive(path)
     skin = 'default' if skin == 0 else skin
+
+    def where(name: str) -> tuple[Path | str, str | None]:
+        return (inside[0], f'{inside[1]}/{name}') if inside is not None else (Path(path) / name, None)
+
     parts = {}
     for part in PARTS:
-        if split is not None:
-            archive, folder = split
-            parts[part] = load(archive, member=f'{folder.rstrip("/")}/{part}.md3', skin=skin, search_paths=search_paths or [], **options)
-        else:
-            parts[part] = load(Path(text) / f'{part}.md3', skin=skin, search_paths=search_paths or [], **options)
-    if split is not None:
-        archive, folder = split
-        name = f'{archive}:{folder.rstrip("/")}/animation.cfg'
-        cfg = open_archive(archive).read(f'{folder.rstrip("/")}/animation.cfg').decode('latin-1')
-    else:
-        name = str(Path(text) / 'animation.cfg')
-        cfg = Path(name).read_text(encoding='latin-1')
-    return QuakePlayer(parts, parse_animation_cfg(cfg, name), text)
+        source, member = where(f'{part}.md3')
+        parts[part] = load(source, member=member, skin=skin, search_paths=search_paths or [], **options)
+    buffer, name, _ = read_source(*where('animation.cfg'))
+    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), name), str(path))

@@ -27,14 +27,12 @@ from pyvista_quake._files import staged
 from pyvista_quake._warnings import warn_external
 from pyvista_quake.decode import vertex_face_normals
 from pyvista_quake.facade import ModelFacade
-from pyvista_quake.loading import model_or_mesh
 from pyvista_quake.loading import skin_of
 from pyvista_quake.mesh import flattened
 from pyvista_quake.mesh import image_texture
 from pyvista_quake.options import split_options
 from pyvista_quake.players import QuakePlayer
-from pyvista_quake.players import is_player_folder
-from pyvista_quake.players import load_player
+from pyvista_quake.players import model_or_player
 from pyvista_quake.players import player_animations
 from pyvista_quake.skins import has_cut_out
 from pyvista_quake.skins import png_bytes
@@ -111,15 +109,6 @@ def prepare(
     if lighting != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
         _light(mesh, lighting == 'computed')
     return mesh, skin
-
-
-def model_or_player(source: Any, **options: Any):
-    """As :func:`~pyvista_quake.loading.model_or_mesh`, and a :class:`QuakePlayer` or a player's folder as the player."""
-    if isinstance(source, QuakePlayer):
-        return source, None
-    if isinstance(source, (str, Path)) and is_player_folder(source):
-        return load_player(source, **options), None
-    return model_or_mesh(source, **options)
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:

@@ -219,15 +219,15 @@ class SurfaceModel(ModelFacade):
         """The pose at ``t`` seconds, as the renderer blends two frames: positions linearly, normals renormalised."""
         clip = self.animation(animation)
         k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
-        pair = [int(clip.frames[k]), int(clip.frames[k_next])]
-        points, normals = [], []
-        for pos, nrm in zip(self.positions(pair), self.normals(pair)):
-            blended = anim.blend(pos, nrm, alpha)
-            points.append(blended[0])
-            normals.append(blended[1])
-        blocks = self._blocks(pair[0] if alpha < 0.5 else pair[1], points, normals)
+        blocks = self.between(int(clip.frames[k]), int(clip.frames[k_next]), alpha)
         blocks.field_data[keys.TIME] = np.array([t], np.float64)
         return blocks
+
+    def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
+        """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the renderer blends them."""
+        pair = [first, second]
+        blended = [anim.blend(pos, nrm, alpha) for pos, nrm in zip(self.positions(pair), self.normals(pair))]
+        return self._blocks(pair[0] if alpha < 0.5 else pair[1], [b[0] for b in blended], [b[1] for b in blended])
 
     def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock:
         """One pose, chosen as export and the pictures choose it (see :meth:`QuakeModel.pose <pyvista_quake.QuakeModel.pose>`)."""
