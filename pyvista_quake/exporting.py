@@ -326,17 +326,12 @@ def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
                 writer.write_data(float(t), point_data={'positions': np.asarray(mesh.points), 'Normals': np.asarray(mesh.point_data['Normals'])},
                                   cell_data={'surface': [np.asarray(mesh.cell_data['surface'])]})  # fmt: skip
         return
-    folder = target.parent / target.stem
-    folder.mkdir()
-    collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
-    datasets = ElementTree.SubElement(collection, 'Collection')
-    for k, (frame, t) in _steps(list(enumerate(zip(frames, times))), progress, f'{target.name}: frames'):
+    def frame_mesh(frame: pv.MultiBlock) -> pv.PolyData:
         mesh = merged(frame)
         mesh.field_data[keys.TEXTURE_FILE] = textures
-        name = f'{target.stem}_{k:04d}.vtp'
-        mesh.save(folder / name)
-        ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
-    ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
+        return mesh
+
+    _write_collection(frames, frame_mesh, times, target, progress)
 
 
 def _write_player_gltf(player: QuakePlayer, legs, torso, target: Path) -> None:
@@ -363,6 +358,11 @@ def _write_player_gltf(player: QuakePlayer, legs, torso, target: Path) -> None:
             translations, rotations = np.array([p[0] for p in placed]), np.array([p[1] for p in placed])
         nodes.append(Node(name, parts, index - 1 if index else None, weights, translations, rotations))
     gltf = build_gltf_nodes(nodes, times, f'{legs}+{torso}')
+    _save_gltf(gltf, target)
+
+
+def _save_gltf(gltf, target: Path) -> None:
+    """Binary ``.glb``, or ``.gltf`` JSON with its buffers embedded."""
     if target.suffix.lower() == '.glb':
         gltf.save_binary(str(target))
     else:
@@ -381,11 +381,7 @@ def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
         positions, normals = model.positions(frames), model.normals(frames)
         parts = [Part(positions[k], normals[k], block, block.quake.image()) for k, block in enumerate(first) if block.n_cells]
         gltf = build_gltf_parts(parts, [(c, frames) for c in clip_list], Path(model.source).stem or 'model')
-    if target.suffix.lower() == '.glb':
-        gltf.save_binary(str(target))
-    else:
-        gltf.convert_buffers(BufferFormat.DATAURI)
-        gltf.save_json(str(target))
+    _save_gltf(gltf, target)
 
 
 # -- whole animations ---------------------------------------------------------------------
@@ -427,17 +423,27 @@ def _steps(items: list, progress: bool, what: str):
 def _write_pvd(model, given, clips, target: Path, progress: bool = False) -> None:
     meshes, times = _series(model, given, clips)
     texture = _series_skin(model, given, target)
-    folder = target.parent / target.stem
-    folder.mkdir()
-    collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
-    datasets = ElementTree.SubElement(collection, 'Collection')
-    for k, (mesh, t) in _steps(list(enumerate(zip(meshes, times))), progress, f'{target.name}: frames'):
-        name = f'{target.stem}_{k:04d}.vtp'
+
+    def frame_mesh(mesh: pv.PolyData) -> pv.PolyData:
         # The skin is written once beside the series; each frame names it instead of holding it.
         mesh = _plain(mesh)
         if texture is not None:
             mesh.field_data[keys.TEXTURE_FILE] = [texture]
-        mesh.save(folder / name)
+        return mesh
+
+    _write_collection(meshes, frame_mesh, times, target, progress)
+
+
+def _write_collection(frames: list, frame_mesh, times, target: Path, progress: bool) -> None:
+    """A ParaView collection: ``frame_mesh(frame)`` as a ``.vtp`` per frame (made one at a time) in a folder
+    named after ``target``, and the ``.pvd`` timing them."""
+    folder = target.parent / target.stem
+    folder.mkdir()
+    collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
+    datasets = ElementTree.SubElement(collection, 'Collection')
+    for k, (frame, t) in _steps(list(enumerate(zip(frames, times))), progress, f'{target.name}: frames'):
+        name = f'{target.stem}_{k:04d}.vtp'
+        frame_mesh(frame).save(folder / name)
         ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
     ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
 
@@ -471,11 +477,7 @@ def _write_gltf(model, given, clips, target: Path) -> None:
         frames = np.unique(np.concatenate([c.frames for c in clip_list]))
         first = model.frame(int(frames[0]))
         gltf = build_gltf(model.positions(frames), model.normals(frames), first, [(c, frames) for c in clip_list], skin)
-    if target.suffix.lower() == '.glb':
-        gltf.save_binary(str(target))
-    else:
-        gltf.convert_buffers(BufferFormat.DATAURI)
-        gltf.save_json(str(target))
+    _save_gltf(gltf, target)
 
 
 # -- meshio -------------------------------------------------------------------------------
