@@ -177,8 +177,9 @@ def check(models: list[str], /, *, json: bool = False) -> int:
 
 def _check(path: Path) -> dict:
     buffer, name, _ = read_source(path)  # read once: the magic bytes name the format, the records the findings
-    fmt = spec_for(buffer, name).name
-    found = findings(parse_buffer(buffer, name), len(buffer))
+    spec = spec_for(buffer, name)
+    fmt = spec.name
+    found = findings(parse_buffer(buffer, name, spec), len(buffer))
     verdict = verdicts(found, fmt)
     return {
         'model': str(path),

@@ -615,6 +615,13 @@ def edit_surfaces(
     return md3.decode(md3.parse(md3.write(md3.encode(new, data.file)), data.source))
 
 
+def surface_arrays(frame, count: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    """Every surface's positions and normals (``None``: computed) of a frame: a MultiBlock, or a list of arrays."""
+    if isinstance(frame, pv.MultiBlock):
+        return [np.asarray(b.points) for b in frame], [b.point_data.get('Normals') for b in frame]
+    return list(frame), [None] * count
+
+
 def add_surface_frames(data: SurfacesData, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> SurfacesData:
     """New MD3 data with frames inserted at ``at`` (the end by default), encoded and read back.
 
@@ -632,13 +639,7 @@ def add_surface_frames(data: SurfacesData, frames: Sequence, names: Sequence[str
     count = len(frames)
     order = np.concatenate([np.arange(at), np.full(count, max(at - 1, 0)), np.arange(at, data.num_frames)])
     grown = edit_surfaces(data, keep=order) if count else data  # the new frames start as copies, then are set
-    positions, normals = [], []
-    for frame in frames:
-        if isinstance(frame, pv.MultiBlock):
-            positions.append([np.asarray(b.points) for b in frame])
-            normals.append([b.point_data.get('Normals') for b in frame])
-        else:
-            positions.append(list(frame))
-            normals.append([None] * len(data.surfaces))
+    arrays = [surface_arrays(frame, len(data.surfaces)) for frame in frames]
+    positions, normals = [a[0] for a in arrays], [a[1] for a in arrays]
     return edit_surfaces(grown, frames=list(range(at, at + count)), positions=positions, normals=normals,
                          names={at + k: name for k, name in enumerate(names)})  # fmt: skip

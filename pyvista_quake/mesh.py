@@ -128,6 +128,11 @@ _VTK_ARRAY_TYPES = {
 }
 
 
+def ascii_text(text: str) -> str:
+    """``text`` as VTK's strings hold it: ASCII, other characters as backslash escapes."""
+    return text.encode('ascii', 'backslashreplace').decode('ascii')
+
+
 def vtk_array(name: str, value):
     """A named VTK array over ``value`` without a copy, or a string array for a list.
 
@@ -138,7 +143,7 @@ def vtk_array(name: str, value):
         array = vtkStringArray()
         array.SetNumberOfValues(len(value))
         for i, text in enumerate(value):  # VTK string arrays hold ASCII only
-            array.SetValue(i, text.encode('ascii', 'backslashreplace').decode('ascii'))
+            array.SetValue(i, ascii_text(text))
         array.SetName(name)
         return array
     data = np.ascontiguousarray(value)

@@ -98,17 +98,13 @@ def prepare(
         model = None  # its blocks carry their images
     else:
         mesh = (given if model is None else model.pose(frame, animation, time)).copy(deep=False)
-    if isinstance(mesh, pv.MultiBlock):
-        mesh = flattened(mesh)  # a model of several surfaces: each block with its own image
-        skins = [block.quake.image() if model is None or model.skin is not None else None for block in mesh]
-        for block in mesh:
-            if lighting != 'stored' and keys.VERTEX_INDEX in block.point_data and block.n_cells:
-                _light(block, lighting == 'computed')
-        return mesh, skins
-    skin = skin_of(model, given)
-    if lighting != 'stored' and keys.VERTEX_INDEX in mesh.point_data and mesh.n_cells:
-        _light(mesh, lighting == 'computed')
-    return mesh, skin
+    several = isinstance(mesh, pv.MultiBlock)
+    if several:
+        mesh = flattened(mesh)  # a model of several surfaces: each block carries its own image
+    for block in mesh if several else [mesh]:
+        if lighting != 'stored' and keys.VERTEX_INDEX in block.point_data and block.n_cells:
+            _light(block, lighting == 'computed')
+    return mesh, [block.quake.image() for block in mesh] if several else skin_of(model, given)
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:
@@ -413,8 +409,7 @@ def sheet_cells(model, animation: str | None = None) -> list[tuple[str, int]]:
     them apart (UFO: AI names every frame ``FRAME 000......``).
     """
     if isinstance(model, QuakePlayer):
-        names = [n for n in model.config.animations if n.startswith(('BOTH_', 'TORSO_', 'LEGS_'))]
-        return [(n, 0) for n in names if animation is None or n == animation]
+        return [(name, 0) for name in model.config.animations if animation is None or name == animation]
     if animation is not None:
         frames = [int(f) for f in model.animation(animation).frames]
         names = [model.frame_names[f] for f in frames]

@@ -32,6 +32,7 @@ from pyvista_quake.decode import surface_normals
 from pyvista_quake.decode import surface_positions
 from pyvista_quake.edit import surfaces_from_frames
 from pyvista_quake.facade import ModelFacade
+from pyvista_quake.mesh import ascii_text
 from pyvista_quake.mesh import build_polydata
 from pyvista_quake.mesh import frame_template
 from pyvista_quake.mesh import vtk_array
@@ -243,7 +244,7 @@ class SurfaceModel(ModelFacade):
         for k, frame in enumerate(clip.frames):
             blocks = self.frame(int(frame))
             blocks.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
-            out.append(blocks, (self.frame_names[frame] or f'frame{frame}').encode('ascii', 'backslashreplace').decode('ascii'))
+            out.append(blocks, ascii_text(self.frame_names[frame] or f'frame{frame}'))
         return out
 
     def _blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
@@ -259,7 +260,7 @@ class SurfaceModel(ModelFacade):
     @cached_property
     def _block_names(self) -> list[str]:
         # Names of any bytes: VTK's strings hold ASCII only.
-        return [s.name.encode('ascii', 'backslashreplace').decode('ascii') for s in self.data.surfaces]
+        return [ascii_text(s.name) for s in self.data.surfaces]
 
     def _frame_templates(self, frame: int) -> tuple[list, vtkFieldData]:
         """Each surface's template with its field data for one frame, and the frame's own, made once."""
@@ -320,11 +321,9 @@ class SurfaceModel(ModelFacade):
         (computed from the geometry unless given), so what the model shows is
         what :meth:`save` writes.
         """
-        if isinstance(points, pv.MultiBlock):
-            normals = normals if normals is not None else [b.point_data.get('Normals') for b in points]
-            points = [np.asarray(b.points) for b in points]
+        points, carried = edit.surface_arrays(points, len(self.data.surfaces))
         frame = int(frame_indices([index], len(self))[0])
-        self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=None if normals is None else [normals]))
+        self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=[normals if normals is not None else carried]))
 
     def add_frames(self, frames, names=None, at: int | None = None) -> None:
         """Insert frames (each a MultiBlock of the surfaces, or a list of ``(vertices, 3)`` arrays) at ``at``, the end by default.
