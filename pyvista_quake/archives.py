@@ -8,10 +8,12 @@ or ``\\`` versus ``/``, as the engines on case-insensitive file systems did.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from pathlib import PurePosixPath
 import re
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -115,21 +117,31 @@ class ZipArchive(Archive):
 
     def __init__(self, path: str | Path) -> None:
         super().__init__(path)
-        try:
-            self._zip = zipfile.ZipFile(self.path)
-        except (zipfile.BadZipFile, OSError) as error:
-            raise QuakeFormatError(str(self.path), 'zip', self.path.name, f'not a readable ZIP: {error}') from None
-        for info in self._zip.infolist():
+        self._pid = -1
+        self._handle: zipfile.ZipFile | None = None
+        for info in self._zipfile().infolist():
             key = normalise_member(info.filename)
             if key is not None and not info.is_dir():  # '..' names never resolve
                 self._members[key] = info
+
+    def _zipfile(self) -> zipfile.ZipFile:
+        # A ZipFile opened before a fork shares one file position with the parent and every
+        # sibling worker, whose reads then interleave (bad CRCs, wrong members): each process
+        # opens its own.
+        if self._handle is None or self._pid != os.getpid():
+            try:
+                self._handle = zipfile.ZipFile(self.path)
+            except (zipfile.BadZipFile, OSError) as error:
+                raise QuakeFormatError(str(self.path), 'zip', self.path.name, f'not a readable ZIP: {error}') from None
+            self._pid = os.getpid()
+        return self._handle
 
     def _read(self, handle: object) -> bytes:
         if handle.file_size > MAX_MEMBER_SIZE:  # type: ignore[attr-defined]
             raise QuakeFormatError(str(self.path), 'zip member size', handle.file_size, 'too large')  # type: ignore[attr-defined]
         try:
-            return self._zip.read(handle)  # type: ignore[arg-type]
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as error:
+            return self._zipfile().read(handle)  # type: ignore[arg-type]
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, zlib.error) as error:
             raise QuakeFormatError(str(self.path), 'zip member', handle.filename, str(error)) from None  # type: ignore[attr-defined]
 
 

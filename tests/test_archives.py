@@ -1,0 +1,76 @@
+"""Archives read safely from several processes, and a corrupt member is a QuakeFormatError."""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
+import os
+from pathlib import Path
+import zipfile
+
+import numpy as np
+import pytest
+
+from pyvista_quake.archives import open_archive
+from pyvista_quake.errors import QuakeFormatError
+
+needs_fork = pytest.mark.skipif('fork' not in multiprocessing.get_all_start_methods(), reason='needs the fork start method')
+
+
+def many_members(path: Path, count: int = 40) -> dict[str, bytes]:
+    rng = np.random.default_rng(7)
+    members = {f'models/m{i}/tris.md2': rng.integers(0, 4, 20_000 + 97 * i, dtype=np.uint8).tobytes() for i in range(count)}
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return members
+
+
+def _read_one(args: tuple[str, str]) -> bytes:
+    return open_archive(args[0]).read(args[1])
+
+
+@needs_fork
+def test_a_forked_worker_does_not_move_the_parents_file_position(tmp_path):
+    path = tmp_path / 'pak0.pk3'
+    members = many_members(path, 3)
+    archive = open_archive(path)
+    assert archive.read('models/m0/tris.md2') == members['models/m0/tris.md2']
+    handle = archive._zipfile().fp
+    before = os.lseek(handle.fileno(), 0, os.SEEK_CUR)
+    context = multiprocessing.get_context('fork')
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        assert pool.submit(_read_one, (str(path), 'models/m2/tris.md2')).result() == members['models/m2/tris.md2']
+    assert os.lseek(handle.fileno(), 0, os.SEEK_CUR) == before
+
+
+@needs_fork
+def test_forked_workers_read_every_member_as_one_process_does(tmp_path):
+    path = tmp_path / 'pak0.pk3'
+    members = many_members(path)
+    open_archive(path).read('models/m0/tris.md2')  # opened in the parent before the workers fork
+    context = multiprocessing.get_context('fork')
+    tasks = [(str(path), name) for name in members] * 4
+    with ProcessPoolExecutor(2, mp_context=context) as pool:
+        results = list(pool.map(_read_one, tasks, chunksize=1))
+    assert results == [members[name] for _, name in tasks]
+
+
+def test_a_corrupt_deflate_stream_names_the_archive_and_member(tmp_path):
+    path = tmp_path / 'bad.pk3'
+    many_members(path, 1)
+    data = bytearray(path.read_bytes())
+    info = zipfile.ZipFile(path).infolist()[0]
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+    data[start + 10 : start + 400] = bytes(390)  # zeros inside the deflate stream
+    path.write_bytes(bytes(data))
+    with pytest.raises(QuakeFormatError) as caught:
+        open_archive(path).read('models/m0/tris.md2')
+    assert 'bad.pk3' in str(caught.value) and 'models/m0/tris.md2' in str(caught.value)
+
+
+def test_a_file_that_is_no_zip_is_a_format_error(tmp_path):
+    path = tmp_path / 'x.pk3'
+    path.write_bytes(b'PK\x03\x04 not really')
+    with pytest.raises(QuakeFormatError, match='x.pk3'):
+        open_archive(path)
