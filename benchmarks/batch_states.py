@@ -30,7 +30,7 @@ import json, sys, time, warnings
 from pathlib import Path
 warnings.simplefilter('ignore')
 import pyvista_quake as pq
-from pyvista_quake.batch import find_models
+from pyvista_quake.render.batch import find_models
 
 def main():
     folder, out, state, jobs, count = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])

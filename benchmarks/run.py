@@ -178,7 +178,7 @@ def throughput(rounds: int) -> dict:
         for path in paths:
             numpy_positions(path)
 
-    from pyvista_quake import decode  # noqa: PLC0415
+    from pyvista_quake.data import decode  # noqa: PLC0415
 
     t_ours, t_ref = median_time(ours, rounds), median_time(reference, rounds)
     # The same on the calling thread only, as on a machine with one core.
@@ -204,8 +204,8 @@ def save_throughput(rounds: int, tmp: Path) -> dict:
       normals matched to the table, encoded) and the file's bytes made;
     - ``computed``: the same with normals computed from the geometry.
     """
-    from pyvista_quake import edit  # noqa: PLC0415
     from pyvista_quake.formats import FORMATS  # noqa: PLC0415
+    from pyvista_quake.model import edit  # noqa: PLC0415
 
     paths = models()
     loaded = [pq.load(p, skin=None) for p in paths]
@@ -263,7 +263,7 @@ def thumbnail_batch(copies: int = 12) -> dict:
     import shutil  # noqa: PLC0415
     import tempfile  # noqa: PLC0415
 
-    from pyvista_quake import batch  # noqa: PLC0415
+    from pyvista_quake.render import batch  # noqa: PLC0415
 
     paths = models()
 

@@ -18,8 +18,8 @@ from PIL import Image
 
 import pyvista_quake as pq
 from pyvista_quake import examples
-from pyvista_quake.batch import find_models
-from pyvista_quake.batch import targets_for
+from pyvista_quake.render.batch import find_models
+from pyvista_quake.render.batch import targets_for
 
 if len(sys.argv) > 1:
     folder = Path(sys.argv[1])

@@ -7,27 +7,27 @@ format-neutral :class:`QuakeModel`, with every frame and animation.
 
 from __future__ import annotations
 
-from pyvista_quake.animation import Animation
-from pyvista_quake.batch import render_thumbnail
-from pyvista_quake.batch import thumbnails
-from pyvista_quake.engines import Finding
-from pyvista_quake.engines import check
-from pyvista_quake.errors import QuakeFormatError
-from pyvista_quake.errors import QuakeWarning
-from pyvista_quake.exporting import export
-from pyvista_quake.exporting import to_meshio
-from pyvista_quake.loading import load
-from pyvista_quake.model import QuakeModel
-from pyvista_quake.options import DEFAULT_FPS
-from pyvista_quake.options import LoadOptions
-from pyvista_quake.players import QuakePlayer
-from pyvista_quake.players import load_player
-from pyvista_quake.plotting import animate
-from pyvista_quake.plotting import contact_sheet
-from pyvista_quake.plotting import plot
-from pyvista_quake.plotting import thumbnail
-from pyvista_quake.saving import save
-from pyvista_quake.surface_model import SurfaceModel
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.errors import QuakeWarning
+from pyvista_quake._base.options import DEFAULT_FPS
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.exporting.export import export
+from pyvista_quake.exporting.export import to_meshio
+from pyvista_quake.game.engines import Finding
+from pyvista_quake.game.engines import check
+from pyvista_quake.model.loading import load
+from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import load_player
+from pyvista_quake.model.quake_model import QuakeModel
+from pyvista_quake.model.quake_model import SurfaceModel
+from pyvista_quake.model.saving import save
+from pyvista_quake.render.batch import render_thumbnail
+from pyvista_quake.render.batch import thumbnails
+from pyvista_quake.render.plotting import animate
+from pyvista_quake.render.plotting import contact_sheet
+from pyvista_quake.render.plotting import plot
+from pyvista_quake.render.plotting import thumbnail
 
 __version__ = '0.1.0'
 

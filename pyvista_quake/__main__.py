@@ -1,6 +1,6 @@
 """``python -m pyvista_quake``: the ``pyvista-quake`` command line."""
 
-from pyvista_quake.cli import run
+from pyvista_quake.cli.main import run
 
 if __name__ == '__main__':
     run()

@@ -10,9 +10,9 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
-from pyvista_quake.animation import group_by_name
-from pyvista_quake.animation import name_prefix
-from pyvista_quake.animation import parse_anm
+from pyvista_quake.data.animation import group_by_name
+from pyvista_quake.data.animation import name_prefix
+from pyvista_quake.data.animation import parse_anm
 
 VERTS = np.array([[0, 0, 0, 5], [10, 0, 0, 5], [0, 10, 0, 5], [0, 0, 10, 5]], np.uint8)
 

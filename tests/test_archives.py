@@ -11,8 +11,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from pyvista_quake.archives import open_archive
-from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.game.archives import open_archive
 
 needs_fork = pytest.mark.skipif('fork' not in multiprocessing.get_all_start_methods(), reason='needs the fork start method')
 

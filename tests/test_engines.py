@@ -22,11 +22,11 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
-from pyvista_quake.engines import ENGINES
-from pyvista_quake.engines import QUAKE2_ENGINES
-from pyvista_quake.engines import QUAKE_ENGINES
-from pyvista_quake.engines import verdicts
 from pyvista_quake.formats.tables import QUAKE_PALETTE
+from pyvista_quake.game.engines import ENGINES
+from pyvista_quake.game.engines import QUAKE2_ENGINES
+from pyvista_quake.game.engines import QUAKE_ENGINES
+from pyvista_quake.game.engines import verdicts
 
 VERTS = np.array([[0, 0, 0, 5], [10, 0, 0, 5], [0, 10, 0, 5], [0, 0, 10, 5]], np.uint8)
 

@@ -21,7 +21,7 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
-from pyvista_quake.gltf import QUAKE_TO_GLTF
+from pyvista_quake.exporting.gltf import QUAKE_TO_GLTF
 
 PICTURE = (np.arange(64, dtype=np.uint8).reshape(8, 8) * 3) % 224  # no fullbright colours
 
@@ -185,7 +185,7 @@ def test_failed_write_leaves_the_old_files(torch, tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError('disk full')
 
-    monkeypatch.setattr('pyvista_quake.exporting.png_bytes', broken)
+    monkeypatch.setattr('pyvista_quake.exporting.export.png_bytes', broken)
     with pytest.raises(OSError, match='disk full'):
         pq.export(torch, tmp_path / 'torch.obj')
     assert [p.name for p in tmp_path.iterdir()] == ['torch.obj']

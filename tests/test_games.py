@@ -16,12 +16,12 @@ from PIL import Image
 import pytest
 
 import pyvista_quake as pq
-from pyvista_quake.animation import rest_frame
-from pyvista_quake.archives import load_order
-from pyvista_quake.archives import split_member
-from pyvista_quake.batch import find_models
-from pyvista_quake.batch import targets_for
-from pyvista_quake.errors import MissingMemberError
+from pyvista_quake._base.errors import MissingMemberError
+from pyvista_quake.data.animation import rest_frame
+from pyvista_quake.game.archives import load_order
+from pyvista_quake.game.archives import split_member
+from pyvista_quake.render.batch import find_models
+from pyvista_quake.render.batch import targets_for
 
 
 def write_pak(path: Path, members: dict[str, bytes]) -> Path:
@@ -255,7 +255,7 @@ def test_a_guarded_script_batches_on_workers_from_the_fork_server_after_renderin
     script.write_text(
         'import multiprocessing.forkserver, os\n'
         'import pyvista_quake as pq\n'
-        'from pyvista_quake import batch\n'
+        'from pyvista_quake.render import batch\n'
         "if __name__ == '__main__':\n"
         f'    pq.thumbnails([{str(game / "loose.mdl")!r}], {str(tmp_path / "one")!r}, size=(32, 32))  # renders here\n'
         '    assert batch._context().get_start_method() == "forkserver"\n'
@@ -270,7 +270,7 @@ def test_a_guarded_script_batches_on_workers_from_the_fork_server_after_renderin
 
 
 def test_the_main_guard_is_recognised():
-    from pyvista_quake.batch import _MAIN_GUARD
+    from pyvista_quake.render.batch import _MAIN_GUARD
 
     assert _MAIN_GUARD.search("x = 1\nif __name__ == '__main__':\n    main()\n")
     assert _MAIN_GUARD.search('if "__main__" == __name__:\n    main()\n')

@@ -305,7 +305,7 @@ def test_skin_images_of_other_shapes_are_refused(shape):
 
 @pytest.mark.parametrize('name', ['/etc/passwd', '\\\\server\\share\\x.pcx', 'c:/models/x.pcx', 'models/../../x.pcx', ''])
 def test_archive_member_names_that_leave_the_archive_are_refused(name):
-    from pyvista_quake.archives import normalise_member  # noqa: PLC0415
+    from pyvista_quake.game.archives import normalise_member  # noqa: PLC0415
 
     assert normalise_member(name) is None
     assert normalise_member('Models/X/Skin.PCX') == 'models/x/skin.pcx'

@@ -80,5 +80,5 @@ def test_the_formats_import_neither_pyvista_nor_vtk():
     reached = set().union(*(graph.find_upstream_modules(m) for m in formats))
     assert not {m for m in reached if m.split('.')[0] in ('pyvista', 'vtk', 'vtkmodules')}
     assert {m for m in reached if m.startswith('pyvista_quake')} <= {
-        'pyvista_quake.data', 'pyvista_quake.errors', 'pyvista_quake._warnings',
+        'pyvista_quake._base', 'pyvista_quake._base.errors', 'pyvista_quake._base.warnings',
     } | formats  # fmt: skip

@@ -17,10 +17,20 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
+from pyvista_quake import SurfaceModel
 from pyvista_quake.formats import md3
-from pyvista_quake.surface_model import SurfaceModel
 
 OPENARENA = CORPUS / 'md3' / 'openarena'
+
+
+def positions_of(model, frames=None):
+    """Each surface's positions (QuakeModel.positions() joins them)."""
+    return [s.positions(frames) for s in model.surfaces]
+
+
+def normals_of(model, frames=None):
+    """Each surface's normals (QuakeModel.normals() joins them)."""
+    return [s.normals(frames) for s in model.surfaces]
 
 
 def test_frames_are_multiblocks_of_surfaces_decoded_as_the_spec_says():
@@ -63,7 +73,7 @@ def test_repeated_surface_names_are_all_kept():
 
 def test_whole_animation_arrays_per_surface_and_interpolation():
     model = pq.load(tetra_md3(frames=3), fps=10)
-    positions, normals = model.positions(), model.normals()
+    positions, normals = positions_of(model), normals_of(model)
     assert [p.shape for p in positions] == [(3, 4, 3), (3, 3, 3)] and positions[0].dtype == np.float32
     np.testing.assert_allclose(positions[0][:, 3, 2], [10, 11, 12])
     np.testing.assert_allclose(np.linalg.norm(normals[0], axis=-1), 1, atol=1e-6)
@@ -180,7 +190,7 @@ def test_skins_as_the_game_finds_them(tmp_path):
         blocks = model.frame(0)
         model.frame(1)
     assert model.image_names == ['models/test/blue.png', 'models/test/flag']  # .skin line; a surface without one: its shader
-    assert model.skin_file.endswith('model_default.skin')
+    assert model.skin_definition.endswith('model_default.skin')
     assert tuple(blocks['body'].quake.image()[0, 0, :3]) == (0, 0, 255)
     missing = [w for w in caught if 'models/test/flag' in str(w.message)]
     assert len(missing) == 1  # once per image, not per frame
@@ -208,7 +218,7 @@ def test_corpus_models_read_equal_to_an_independent_decoder_and_save_byte_for_by
         # The independent decoder: walk the file with struct, as the spec lays it out.
         (num_frames, num_tags, num_surfaces) = struct.unpack_from('<3i', data, 76)
         offset = struct.unpack_from('<i', data, 100)[0]
-        positions = model.positions()
+        positions = positions_of(model)
         for k in range(num_surfaces):
             num_verts, ofs_xyz = struct.unpack_from('<i', data, offset + 80)[0], struct.unpack_from('<i', data, offset + 100)[0]
             raw = np.frombuffer(data, '<i2', num_frames * num_verts * 4, offset + ofs_xyz).reshape(num_frames, num_verts, 4)
@@ -223,7 +233,7 @@ def test_sarge_skins_and_levels_of_detail():
     upper = pq.load(folder / 'upper.md3')
     assert upper.image_names == ['models/players/grism/enkiskin.tga']  # upper_default.skin names another player's image
     assert upper.surface_image(0).shape[2] in (3, 4)
-    assert pq.load(folder / 'upper.md3', skin='red').skin_file.endswith('upper_red.skin')
+    assert pq.load(folder / 'upper.md3', skin='red').skin_definition.endswith('upper_red.skin')
     coarse = pq.load(folder / 'upper.md3', lod=2)
     assert coarse.source.endswith('upper_2.md3') and coarse.image_names == upper.image_names  # upper_2 uses upper's skins
     assert coarse.frame(0)[0].n_points < upper.frame(0)[0].n_points
@@ -289,24 +299,24 @@ def test_changing_the_skin_changes_the_frames_built_from_then_on(tmp_path):
     model = pq.load(write_skin_folder(tmp_path))
     assert tuple(model.frame(0)['body'].quake.image()[0, 0, :3]) == (0, 0, 255)
     model.skin = 'red'
-    assert model.skin_file.endswith('model_red.skin') and model.frame(0)['body'].quake.image()[0, 0, 0] > 240
+    assert model.skin_definition.endswith('model_red.skin') and model.frame(0)['body'].quake.image()[0, 0, 0] > 240
     model.skin = None
     assert model.frame(0)['body'].quake.texture is None
 
 
 def test_positions_of_any_frame_selection():
     model = pq.load(tetra_md3(frames=4))
-    every = model.positions()[0]
+    every = positions_of(model)[0]
     for selection in ([2, 0], slice(1, 3), [3], -1):
-        np.testing.assert_array_equal(model.positions(selection)[0], every[np.arange(4)[selection]].reshape(-1, 4, 3))
-        np.testing.assert_array_equal(model.normals(selection)[0], model.normals()[0][np.arange(4)[selection]].reshape(-1, 4, 3))
+        np.testing.assert_array_equal(positions_of(model, selection)[0], every[np.arange(4)[selection]].reshape(-1, 4, 3))
+        np.testing.assert_array_equal(normals_of(model, selection)[0], normals_of(model)[0][np.arange(4)[selection]].reshape(-1, 4, 3))
     np.testing.assert_array_equal(every[:, 3, 2], [10, 11, 12, 13])
     new = SurfaceModel.from_frames([model.frame(k) for k in range(4)])  # contiguous shorts: the other path
-    np.testing.assert_array_equal(new.positions()[0], every)
+    np.testing.assert_array_equal(positions_of(new)[0], every)
 
 
 def test_tags_drawn_as_small_axes_where_they_are(tmp_path):
-    from pyvista_quake.plotting import add_tags
+    from pyvista_quake.render.plotting import add_tags
 
     origins = np.array([[1.0, 2, 3], [3, 2, 1]])
     model = pq.load(tetra_md3(frames=2, tags=[('tag_weapon', origins, np.stack([np.eye(3)] * 2))]))
@@ -331,7 +341,7 @@ def test_new_surfaces_carry_no_flags(tmp_path):
 
 
 def test_a_shader_of_the_scripts_shows_its_first_image_stage(tmp_path):
-    from pyvista_quake.skins import parse_shaders
+    from pyvista_quake.game.skins import parse_shaders
 
     text = '''// comment
     models/test/flag
@@ -403,8 +413,8 @@ def test_a_surface_of_nothing_but_its_header_loads():
 def test_ufo_ai_tag_files_give_an_md2_its_tags(tmp_path):
     from builders import tetra_md2
 
-    from pyvista_quake.data import Tag
     from pyvista_quake.formats import tag as tag_file
+    from pyvista_quake.formats.records import Tag
 
     origins = np.array([[1.0, 2, 3], [4, 5, 6], [7, 8, 9]])
     axes = np.stack([np.eye(3), np.eye(3)[[1, 0, 2]], np.eye(3)])
@@ -454,7 +464,7 @@ def test_edits_are_encoded_as_saved(tmp_path):
         block.points = block.points + np.float32([0, 0, 0.5])
     model.set_frame(1, moved)
     assert model.edited
-    np.testing.assert_allclose(model.positions(1)[0][0, 3], [0, 0, 11.5])
+    np.testing.assert_allclose(positions_of(model, 1)[0][0, 3], [0, 0, 11.5])
     model.rename_frame(0, 'start')
     model.remove_frames([2])
     assert model.frame_names == ['start', 'frame1'] and len(model) == 2
@@ -462,9 +472,9 @@ def test_edits_are_encoded_as_saved(tmp_path):
     model.save(tmp_path / 'edited.md3')
     again = pq.load(tmp_path / 'edited.md3')
     assert again.frame_names == ['start', 'frame1'] and again.surface_names == ['body', 'flag']
-    for a, b in zip(again.positions(), model.positions()):
+    for a, b in zip(positions_of(again), positions_of(model)):
         np.testing.assert_array_equal(a, b)
-    np.testing.assert_allclose(again.normals()[0][1], model.normals()[0][1])
+    np.testing.assert_allclose(normals_of(again)[0][1], normals_of(model)[0][1])
     with pytest.raises(ValueError, match='2 surfaces, not 1'):
         model.set_frame(0, [np.zeros((4, 3))])
     with pytest.raises(ValueError, match='4 vertices'):
@@ -482,9 +492,9 @@ def test_frames_added_in_place():
         block.points = block.points + np.float32([0, 0, 5])
     model.add_frames([up], names=['jump'])
     assert model.frame_names == ['frame0', 'frame1', 'jump'] and len(model) == 3
-    np.testing.assert_allclose(model.positions(2)[0][0, 3], [0, 0, 16])
+    np.testing.assert_allclose(positions_of(model, 2)[0][0, 3], [0, 0, 16])
     np.testing.assert_allclose(model.tags['tag_head'].origins[:, 2], [10, 11, 11])  # the new frame's tag: the one before
-    model.add_frames([[p[0] for p in model.positions(0)]], names=['first'], at=0)
+    model.add_frames([[p[0] for p in positions_of(model, 0)]], names=['first'], at=0)
     assert model.frame_names == ['first', 'frame0', 'frame1', 'jump']
     np.testing.assert_allclose(model.tags['tag_head'].origins[:, 2], [10, 10, 11, 11])
     with pytest.raises(ValueError, match='at must be'):
@@ -502,7 +512,7 @@ def test_bounds_entries_and_explicit_normals():
     blocks = model.frame(0)
     down = [np.tile([0.0, 0, -1], (block.n_points, 1)) for block in blocks]
     model.set_frame(0, blocks, normals=down)  # given normals win over the blocks' own
-    np.testing.assert_allclose(model.normals(0)[0][0], np.tile([0, 0, -1.0], (4, 1)), atol=1e-6)
+    np.testing.assert_allclose(normals_of(model, 0)[0][0], np.tile([0, 0, -1.0], (4, 1)), atol=1e-6)
 
 
 def test_a_shader_named_with_an_extension_matches_its_script(tmp_path):

@@ -55,7 +55,7 @@ def test_a_large_file_is_mapped_and_saved_over_in_place(tmp_path, monkeypatch):
     """Files from MAP_FROM_BYTES up are memory-mapped: they load alike, and saving over the mapped file works."""
     import mmap  # noqa: PLC0415
 
-    from pyvista_quake import sources as loading  # noqa: PLC0415
+    from pyvista_quake.game import sources as loading  # noqa: PLC0415
 
     data = tetra_md2()
     path = tmp_path / 'tetra.md2'
@@ -263,7 +263,7 @@ def test_choosing_another_skin_reaches_the_frames():
 def test_positions_and_normals_of_every_frame_from_the_spec(corner_st, small, monkeypatch):
     """Every decoding path (few or many points per vertex; a small animation at once or in steps) gives
     ``v * scale + translate`` and the table normal of each point's vertex."""
-    from pyvista_quake import decode  # noqa: PLC0415
+    from pyvista_quake.data import decode  # noqa: PLC0415
 
     if not small:
         monkeypatch.setattr(decode, 'SMALL', 0)
@@ -292,7 +292,7 @@ def test_positions_and_normals_of_every_frame_from_the_spec(corner_st, small, mo
 
 def test_computed_vertex_normals_are_the_area_weighted_face_normals():
     """Two tilted triangles sharing an edge, in the files' clockwise order: cross products worked by hand."""
-    from pyvista_quake.decode import vertex_face_normals  # noqa: PLC0415
+    from pyvista_quake.data.decode import vertex_face_normals  # noqa: PLC0415
 
     points = np.array([[[0, 0, 0], [1, 2, 3], [2, -1, 1], [3, 3, -2]]], np.float32)
     triangles = np.array([[0, 1, 2], [2, 1, 3]])
@@ -309,7 +309,7 @@ def test_computed_vertex_normals_are_the_area_weighted_face_normals():
 @pytest.mark.parametrize('corner_st', [False, True], ids=['shared-st', 'an-st-per-corner'])
 def test_threaded_decoding_gives_the_single_threaded_values(corner_st, monkeypatch):
     """A long animation split over threads: every row from the spec, whichever thread decoded it."""
-    from pyvista_quake import decode  # noqa: PLC0415
+    from pyvista_quake.data import decode  # noqa: PLC0415
 
     rng = np.random.default_rng(11)
     frames, vertices = 97, 40
@@ -343,7 +343,7 @@ def test_threaded_decoding_gives_the_single_threaded_values(corner_st, monkeypat
 
 
 def test_decoding_threads_setting(monkeypatch):
-    from pyvista_quake import decode  # noqa: PLC0415
+    from pyvista_quake.data import decode  # noqa: PLC0415
 
     monkeypatch.setenv(decode.THREADS_VARIABLE, '3')
     assert decode.threads() == 3
@@ -365,7 +365,7 @@ def test_decoding_threads_setting(monkeypatch):
 
 def test_a_forked_child_makes_its_own_decoding_threads(monkeypatch):
     """Threads do not survive a fork: a child process must not submit to its parent's pool."""
-    from pyvista_quake import decode  # noqa: PLC0415
+    from pyvista_quake.data import decode  # noqa: PLC0415
 
     parent = decode._executor(2)
     assert decode._executor(2) is parent and decode._executor(1) is parent
@@ -378,7 +378,7 @@ def test_a_forked_child_makes_its_own_decoding_threads(monkeypatch):
 
 def test_decoding_falls_back_to_the_calling_thread_when_no_thread_starts(monkeypatch):
     """At interpreter shutdown (or where threads do not exist) submitting work raises: the frames are still decoded."""
-    from pyvista_quake import decode  # noqa: PLC0415
+    from pyvista_quake.data import decode  # noqa: PLC0415
 
     refused = []
 

@@ -15,9 +15,9 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
-from pyvista_quake.players import PlayerAnimation
-from pyvista_quake.players import load_player
-from pyvista_quake.players import parse_animation_cfg
+from pyvista_quake.model.players import PlayerAnimation
+from pyvista_quake.model.players import load_player
+from pyvista_quake.model.players import parse_animation_cfg
 
 LINES = [(0, 30, 0, 25), (29, 1, 0, 25), (30, 30, 0, 25), (59, 1, 0, 25), (60, 30, 0, 25), (89, 1, 0, 25),
          (90, 40, 0, 20), (130, 6, 0, 15), (136, 6, 0, 15), (142, 5, 0, 20), (147, 4, 0, 20), (151, 1, 0, 15), (152, 1, 0, 15),
@@ -135,7 +135,7 @@ def test_sarge_stands_on_his_legs():
 
 
 def test_a_contact_sheet_of_a_player_has_a_cell_per_animation(tmp_path):
-    from pyvista_quake.plotting import sheet_cells
+    from pyvista_quake.render.plotting import sheet_cells
 
     player = load_player(write_player(tmp_path / 'p', rise=0))
     cells = sheet_cells(player)
@@ -176,7 +176,7 @@ def quaternion_matrix(q) -> np.ndarray:
 def test_a_player_to_gltf_is_nodes_on_their_tags_animated(tmp_path):
     import pygltflib
 
-    from pyvista_quake.gltf import QUAKE_TO_GLTF
+    from pyvista_quake.exporting.gltf import QUAKE_TO_GLTF
 
     player = load_player(write_player(tmp_path / 'p'))
     pq.export(player, tmp_path / 'player.glb', animation=('LEGS_WALK', 'TORSO_GESTURE'))
@@ -198,7 +198,7 @@ def test_a_player_to_gltf_is_nodes_on_their_tags_animated(tmp_path):
 
 
 def test_animation_cfg_keywords_and_edges():
-    from pyvista_quake.players import player_animations
+    from pyvista_quake.model.players import player_animations
 
     assert parse_animation_cfg(cfg(head='sex female\n')).sex == 'f'
     assert parse_animation_cfg(cfg(head='sex n\n')).sex == 'n'
@@ -215,7 +215,7 @@ def test_animation_cfg_keywords_and_edges():
 
 
 def test_player_skins_search_paths_and_archives(tmp_path):
-    from pyvista_quake.players import is_player_folder
+    from pyvista_quake.model.players import is_player_folder
 
     folder = write_player(tmp_path / 'src' / 'models' / 'players' / 'test', rise=0)
     (folder / 'lower_red.skin').write_text('l_legs,models/players/test/red_legs.tga\n')
@@ -230,7 +230,7 @@ def test_player_skins_search_paths_and_archives(tmp_path):
     assert is_player_folder(folder) and is_player_folder(f'{pk3}:models/players/test')
     assert not is_player_folder(f'{pk3}:models/players/other') and not is_player_folder(tmp_path)
     red = load_player(f'{pk3}:models/players/test', skin='red', search_paths=[tmp_path / 'images'])
-    assert red.parts['lower'].skin_file.endswith('lower_red.skin')
+    assert red.parts['lower'].skin_definition.endswith('lower_red.skin')
     assert tuple(red.parts['lower'].surface_image(0)[0, 0, :3]) == (250, 0, 0)
     plain = load_player(folder, search_paths=[tmp_path / 'images'])
     assert tuple(plain.parts['lower'].surface_image(0)[0, 0, :3]) == (0, 0, 250)

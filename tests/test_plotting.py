@@ -20,6 +20,7 @@ import pyvista as pv
 
 import pyvista_quake as pq
 from pyvista_quake.formats.tables import VERTEX_NORMALS
+from pyvista_quake.render import plotting
 
 
 def quadrant_skin(alpha: np.ndarray | None = None) -> np.ndarray:
@@ -84,7 +85,7 @@ def test_three_quarter_front_view_faces_plus_x(tmp_path):
     cube = pv.Cube(x_length=20, y_length=20, z_length=20).triangulate()
     model = pq.QuakeModel.from_frames(cube, 'mdl')
     plotter = pv.Plotter(off_screen=True, window_size=(100, 100))
-    pq.plotting.scene(plotter, model)
+    plotting.scene(plotter, model)
     direction = np.asarray(plotter.camera.position) - np.asarray(plotter.camera.focal_point)
     assert direction[0] > 0 and direction[1] < 0 and direction[2] > 0  # front, the model's right, above
     assert tuple(plotter.camera.up) == (0.0, 0.0, 1.0)
@@ -128,7 +129,7 @@ def test_constant_stored_normals_are_replaced_under_auto(tmp_path):
 
 def test_good_stored_normals_are_kept_under_auto():
     model = pq.QuakeModel.from_frames(pv.Sphere(radius=10), 'md2')
-    mesh, _ = pq.plotting.prepare(model)
+    mesh, _ = plotting.prepare(model)
     np.testing.assert_array_equal(mesh.point_data['Normals'], model.frame(0).point_data['Normals'])
 
 
@@ -376,7 +377,7 @@ def test_gif_lasts_as_long_as_the_animation(tmp_path, frames, fps):
 
 
 def test_gif_delays_add_up():
-    from pyvista_quake.plotting import gif_delays
+    from pyvista_quake.render.plotting import gif_delays
 
     assert gif_delays(31 / 30, 31)[:4] == [30, 40, 30, 30] and sum(gif_delays(31 / 30, 31)) == 1030
     assert gif_delays(1.0, 10) == [100] * 10
@@ -413,7 +414,7 @@ def test_cli_warnings_are_one_line_each(tmp_path):
 
 
 def test_sheet_labels_frames_by_number_where_their_names_are_alike():
-    from pyvista_quake.plotting import sheet_cells
+    from pyvista_quake.render.plotting import sheet_cells
 
     alike = pq.load(tetra_md2(names=['FRAME 000'] * 3), animations={'walk': range(3)})
     assert sheet_cells(alike, 'walk') == [('frame 0', 0), ('frame 1', 1), ('frame 2', 2)]

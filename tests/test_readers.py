@@ -14,8 +14,8 @@ import pyvista as pv
 
 import pyvista_quake as pq
 from pyvista_quake.formats.tables import VERTEX_NORMALS
-from pyvista_quake.readers import MD2Reader
-from pyvista_quake.readers import MDLReader
+from pyvista_quake.plugin.readers import MD2Reader
+from pyvista_quake.plugin.readers import MDLReader
 
 
 @pytest.fixture

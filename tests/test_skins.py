@@ -17,8 +17,8 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
-from pyvista_quake.archives import PakArchive
 from pyvista_quake.formats.tables import QUAKE_PALETTE
+from pyvista_quake.game.archives import PakArchive
 
 RED, GREEN, BLUE, YELLOW = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)
 
@@ -383,7 +383,7 @@ def test_image_texture_is_pyvistas_texture_and_outlives_its_image(shape):
 
     import pyvista as pv  # noqa: PLC0415
 
-    from pyvista_quake.mesh import image_texture  # noqa: PLC0415
+    from pyvista_quake.model.mesh import image_texture  # noqa: PLC0415
 
     image = np.random.default_rng(3).integers(0, 256, shape, dtype=np.uint8)
     expected = pv.Texture(image.copy()).to_array()

@@ -16,7 +16,7 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
-from pyvista_quake.cli import main as cli_main
+from pyvista_quake.cli.main import main as cli_main
 from pyvista_quake.formats import md2
 from pyvista_quake.formats import mdl
 from pyvista_quake.formats.tables import VERTEX_NORMALS

@@ -23,8 +23,8 @@ import tempfile
 
 from pyvista_quake.examples._synthetic import synthetic_model
 from pyvista_quake.examples._synthetic import synthetic_player
-from pyvista_quake.loading import load
-from pyvista_quake.model import QuakeModel
+from pyvista_quake.model.loading import load
+from pyvista_quake.model.quake_model import QuakeModel
 
 #: The folder of the sample models shipped with the package.
 DATA = Path(__file__).resolve().parent / 'data'

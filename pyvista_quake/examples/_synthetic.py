@@ -7,8 +7,7 @@ from pathlib import Path
 import numpy as np
 import pyvista as pv
 
-from pyvista_quake.model import QuakeModel
-from pyvista_quake.surface_model import SurfaceModel
+from pyvista_quake.model.quake_model import QuakeModel
 
 
 def synthetic_model(format: str = 'md2', frames: int = 8):
@@ -95,10 +94,10 @@ def synthetic_player(folder: str | Path) -> Path:
         arm = pv.Box((-2, 2, 8, 11, 2 + 6 * (k % 5), 14 + 6 * (k % 5))).triangulate()
         torso.append(pv.MultiBlock({'u_torso': (chest + arm).triangulate()}))
     head = pv.MultiBlock({'h_head': pv.Sphere(radius=5, center=(0, 0, 5), theta_resolution=16, phi_resolution=12)})
-    SurfaceModel.from_frames(legs, tags={'tag_torso': tag([[0, 0, 0]] * frames, [0] * frames)}).save(folder / 'lower.md3')
-    SurfaceModel.from_frames(torso, tags={'tag_head': tag([[0, 0, 16]] * frames, [0] * frames),
+    QuakeModel.from_frames(legs, 'md3', tags={'tag_torso': tag([[0, 0, 0]] * frames, [0] * frames)}).save(folder / 'lower.md3')
+    QuakeModel.from_frames(torso, 'md3', tags={'tag_head': tag([[0, 0, 16]] * frames, [0] * frames),
                                           'tag_weapon': tag([[6, 10, 8]] * frames, [0] * frames)}).save(folder / 'upper.md3')  # fmt: skip
-    SurfaceModel.from_frames(head).save(folder / 'head.md3')
+    QuakeModel.from_frames(head, 'md3').save(folder / 'head.md3')
     lines = ''.join(f'{a} {b} {c} {d}\n' for a, b, c, d in _PLAYER_CFG_LINES)
     (folder / 'animation.cfg').write_text(f'// a synthetic player\nsex m\n{lines}')
     return folder

@@ -13,9 +13,9 @@ from typing import Callable
 
 import numpy as np
 
-from pyvista_quake.data import ModelData
-from pyvista_quake.data import cstrings  # noqa: F401 - re-exported for the format modules
-from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import cstrings  # noqa: F401 - re-exported for the format modules
 
 
 class Bounds:

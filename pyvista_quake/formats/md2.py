@@ -2,7 +2,7 @@
 
 Follows ``qfiles.h`` of the Quake II source (see ``md2-format.txt``).  This
 module knows the byte layout and nothing of PyVista; it produces a
-format-neutral :class:`~pyvista_quake.data.ModelData`.
+format-neutral :class:`~pyvista_quake.formats.records.ModelData`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ import functools
 
 import numpy as np
 
-from pyvista_quake._warnings import warn_external
-from pyvista_quake.data import GLCommand
-from pyvista_quake.data import ModelData
-from pyvista_quake.errors import QuakeFormatError
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import cstrings
@@ -24,11 +22,13 @@ from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
 from pyvista_quake.formats._strips import strips_and_fans
+from pyvista_quake.formats.records import GLCommand
+from pyvista_quake.formats.records import ModelData
 
 IDENT = b'IDP2'
 VERSION = 8
 
-# The engines' limits (MAX_VERTS...) and who applies them: pyvista_quake.engines.
+# The engines' limits (MAX_VERTS...) and who applies them: pyvista_quake.game.engines.
 MAX_SKINNAME = 64  # bytes of a skin name field (qfiles.h)
 
 HEADER = np.dtype(
@@ -149,7 +149,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
     ------
     QuakeFormatError
         If no Quake II renderer could draw the file (see :func:`parse`); the
-        engines' own limits are :mod:`pyvista_quake.engines`'.
+        engines' own limits are :mod:`pyvista_quake.game.engines`'.
 
     """
     return to_data(parse(buffer, source))

@@ -2,12 +2,12 @@
 
 One description of the layout (the dtypes below, named as ``qfiles.h`` names
 the fields) serves :func:`parse` and :func:`write`; :func:`decode` gives the
-format-neutral :class:`~pyvista_quake.data.SurfacesData`, :func:`encode` the
+format-neutral :class:`~pyvista_quake.formats.records.SurfacesData`, :func:`encode` the
 records of new data.  Every byte of a file is kept (the holes between
 sections and what follows them too), so an unchanged model is written back
 byte for byte.  Nothing here knows PyVista.
 
-The renderer's own limits (``R_LoadMD3``) are :mod:`pyvista_quake.engines`';
+The renderer's own limits (``R_LoadMD3``) are :mod:`pyvista_quake.game.engines`';
 the parser refuses only what no engine can draw: another version, no
 frames, sections past the end of the file, triangle corners past the
 surface's vertices, a surface with fewer frames than the model.
@@ -20,14 +20,14 @@ from dataclasses import field
 
 import numpy as np
 
-from pyvista_quake.data import SurfaceData
-from pyvista_quake.data import SurfacesData
-from pyvista_quake.data import Tag
-from pyvista_quake.data import cstrings
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
+from pyvista_quake.formats.records import SurfaceData
+from pyvista_quake.formats.records import SurfacesData
+from pyvista_quake.formats.records import Tag
+from pyvista_quake.formats.records import cstrings
 
 IDENT = b'IDP3'
 VERSION = 15
@@ -36,7 +36,7 @@ XYZ_SCALE = 1.0 / 64
 #: Levels of detail ``R_RegisterMD3`` loads (``name.md3``, ``name_1.md3``, ``name_2.md3``).
 MD3_MAX_LODS = 3
 #: Surfaces a model may have (``qfiles.h``); id's ``R_RegisterSkin`` overruns past it.  The other
-#: ``MD3_MAX_*`` limits of ``qfiles.h`` no loader checks (see :mod:`pyvista_quake.engines`).
+#: ``MD3_MAX_*`` limits of ``qfiles.h`` no loader checks (see :mod:`pyvista_quake.game.engines`).
 MD3_MAX_SURFACES = 32
 
 HEADER = np.dtype([

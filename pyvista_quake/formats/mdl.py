@@ -3,7 +3,7 @@
 Follows ``modelgen.h`` and ``model.c`` of the Quake source (see
 ``mdl-format.txt``).  An MDL has no offsets: skins and frames are walked in
 order.  This module knows the byte layout and nothing of PyVista; it
-produces a format-neutral :class:`~pyvista_quake.data.ModelData`.
+produces a format-neutral :class:`~pyvista_quake.formats.records.ModelData`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pyvista_quake.data import FrameGroup
-from pyvista_quake.data import ModelData
-from pyvista_quake.data import SkinPicture
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import record_view
 from pyvista_quake.formats._common import register_format
+from pyvista_quake.formats.records import FrameGroup
+from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import SkinPicture
 
 IDENT = b'IDPO'
 VERSION = 6  # ALIAS_VERSION
@@ -41,7 +41,7 @@ EFFECT_FLAGS = {
     128: 'EF_TRACER3',
 }
 
-# The engines' limits (MAXALIASVERTS...) and who applies them: pyvista_quake.engines.
+# The engines' limits (MAXALIASVERTS...) and who applies them: pyvista_quake.game.engines.
 
 HEADER = np.dtype(
     [
@@ -157,7 +157,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
     ------
     QuakeFormatError
         If no Quake engine could draw the file (see :func:`parse`); the
-        engines' own limits are :mod:`pyvista_quake.engines`'.
+        engines' own limits are :mod:`pyvista_quake.game.engines`'.
 
     """
     return to_data(parse(buffer, source))

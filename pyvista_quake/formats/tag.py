@@ -4,7 +4,7 @@ A ``.tag`` sits beside ``body.md2`` as ``body.tag``: a header (``ident``,
 ``version``, ``num_tags``, ``num_frames``, ``ofs_names``, ``ofs_tags``,
 ``ofs_end``, ``ofs_extractend``), 64-byte tag names, then for each tag
 every frame's 4 x 3 floats: the tag's x, y and z axes as rows, then its
-origin.  They are read into the same :class:`~pyvista_quake.data.Tag`
+origin.  They are read into the same :class:`~pyvista_quake.formats.records.Tag`
 records as an MD3's tags.  Nothing here knows PyVista.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pyvista_quake.data import Tag
-from pyvista_quake.data import cstrings
 from pyvista_quake.formats._common import Bounds
+from pyvista_quake.formats.records import Tag
+from pyvista_quake.formats.records import cstrings
 
 IDENT = b'JDP2'
 VERSION = 1

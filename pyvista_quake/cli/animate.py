@@ -1,0 +1,51 @@
+"""The ``animate`` command: a GIF or MP4."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyvista_quake as pq
+from pyvista_quake.cli._app import CLI_APP
+from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import load_options
+
+
+@CLI_APP.command
+def animate(
+    model: Path,
+    output: Path,
+    /,
+    *,
+    animation: str | None = None,
+    fps: float | None = None,
+    interpolate: bool = False,
+    size: int = 320,
+    search_path: SearchPaths = None,
+    palette: Path | None = None,
+) -> int:
+    """A GIF or MP4 of an animation, timed by its own frame times.
+
+    Parameters
+    ----------
+    model
+        The model file.
+    output
+        A .gif or .mp4 file.
+    animation
+        Animation name; the model's first by default.
+    fps
+        Pictures per second.
+    interpolate
+        Blend between frames as the engines do.
+    size
+        Width and height in pixels.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
+    """
+    count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size),
+                       **load_options(search_path, palette))  # fmt: skip
+    CONSOLE.print(f'wrote {output} ({count} pictures)')
+    return 0

@@ -1,0 +1,52 @@
+"""The ``convert`` command: export to another format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+import sys
+
+import pyvista_quake as pq
+from pyvista_quake.cli._app import CLI_APP
+from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import load_options
+
+
+@CLI_APP.command
+def convert(
+    model: Path,
+    output: Path,
+    /,
+    *,
+    frame: int | None = None,
+    animation: str | None = None,
+    time: float | None = None,
+    overwrite_skins: bool = False,
+    search_path: SearchPaths = None,
+    palette: Path | None = None,
+) -> int:
+    """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, meshio's.
+
+    Parameters
+    ----------
+    model
+        The model file.
+    output
+        The file to write; the format follows its extension.
+    frame
+        One frame (of ``--animation`` when given).
+    animation
+        An animation: its frames for series formats.
+    time
+        The pose at this time of ``--animation``.
+    overwrite_skins
+        Let an .md2's skin image (named after it) replace a file that holds another image.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
+    """
+    pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins,
+              progress=sys.stderr.isatty(), **load_options(search_path, palette))  # fmt: skip
+    CONSOLE.print(f'wrote {output}')
+    return 0

@@ -1,0 +1,98 @@
+"""The ``info`` command: format, header fields, frames, animations and skins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+import warnings
+
+from rich.table import Table
+
+import pyvista_quake as pq
+from pyvista_quake.cli._app import CLI_APP
+from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import each
+from pyvista_quake.cli._app import load_options
+from pyvista_quake.cli._app import plain
+
+
+@CLI_APP.command
+def info(models: list[str], /, *, json: bool = False, search_path: SearchPaths = None, palette: Path | None = None, verbose: bool = False) -> int:
+    """Format, header fields, frames, animations and skins of each model.
+
+    Exit code 1 when a model cannot be read (the others are still shown).
+
+    Parameters
+    ----------
+    models
+        Model files, folders (their PAK/PK3 files too), PAK/PK3 files, ARCHIVE:MEMBER paths or glob patterns.
+    json
+        Print one JSON document: a list with an entry per model.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
+    verbose
+        Name the models whose skin is missing in the summary.
+    """
+    options = load_options(search_path, palette)
+    return each(models, lambda path: _info(path, options), _info_table, json, 'info', verbose)
+
+
+def _info(path: Path, options: dict) -> dict:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', pq.QuakeWarning)
+        model = pq.load(path, **options)
+        skins = _skins(model)
+    if model.format == 'md3':
+        counts = {'surfaces': model.surface_names, 'tags': list(model.tags),
+                  'vertices': sum(s.num_vertices for s in model.data.surfaces),
+                  'triangles': sum(len(s.triangles) for s in model.data.surfaces), 'skin_size': None}  # fmt: skip
+    else:
+        counts = {'vertices': model.data.num_vertices, 'triangles': len(model.data.triangle_vertices), 'skin_size': list(model.skin_size)}
+    return {
+        'model': str(path),
+        'format': model.format,
+        'frames': len(model),
+        **counts,
+        'header': {k: plain(v) for k, v in model.header.items() if k != 'ident'},
+        'animations': {
+            name: {'first': int(clip.frames[0]), 'last': int(clip.frames[-1]), 'frames': len(clip), 'duration': float(clip.duration)}
+            for name, clip in model.animations.items()
+        },  # fmt: skip
+        'skins': skins,
+        'warnings': [str(w.message) for w in caught if 'not found; tried' not in str(w.message)],  # the skin rows say it
+        'ok': True,
+    }
+
+
+def _info_table(record: dict) -> Table:
+    table = Table(title=record['model'], show_header=False, title_justify='left')
+    game = {'md2': 'Quake II', 'mdl': 'Quake', 'md3': 'Quake III'}[record['format']]
+    table.add_row('format', f'{record["format"].upper()} ({game})')
+    table.add_row('frames', str(record['frames']))
+    table.add_row('vertices, triangles', f'{record["vertices"]}, {record["triangles"]}')
+    if record['skin_size'] is not None:
+        table.add_row('skin size', '{} x {}'.format(*record['skin_size']))
+    if 'surfaces' in record:
+        table.add_row('surfaces', ', '.join(record['surfaces']))
+        table.add_row('tags', ', '.join(record['tags']) or 'none')
+    for key, value in record['header'].items():
+        table.add_row(key, str(value))
+    for name, clip in record['animations'].items():
+        table.add_row(f'animation {name}', f'frames {clip["first"]}-{clip["last"]} ({clip["frames"]}), {clip["duration"]:.2f} s')
+    for skin in record['skins']:
+        table.add_row('skin', f'{skin["name"]}: {skin["location"] or "MISSING"}' if skin['location'] != 'embedded' else skin['name'])
+    for warning in record['warnings']:
+        table.add_row('warning', warning)
+    return table
+
+
+def _skins(model) -> list[dict]:
+    if model.format == 'md3':
+        return [{'name': f'{surface}: {name}', 'location': found.location if (found := model.surface_skin(k)) else None}
+                for k, (surface, name) in enumerate(zip(model.surface_names, model.image_names)) if name is not None]  # fmt: skip
+    if model.format == 'mdl':
+        embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(model.data.skins)]
+        return embedded or [{'name': 'none (Quake refuses this)', 'location': None}]
+    names = model.skin_names or ["(none named: an image with the model's name)"]
+    return [{'name': name, 'location': found.location if (found := model.skin_file(k)) else None} for k, name in enumerate(names)]

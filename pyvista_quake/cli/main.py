@@ -1,0 +1,62 @@
+"""The command line run: every command registered, errors as one line, exit codes."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+from cyclopts import CycloptsError
+
+from pyvista_quake.cli import animate  # noqa: F401 - registers its command
+from pyvista_quake.cli import check  # noqa: F401 - registers its command
+from pyvista_quake.cli import convert  # noqa: F401 - registers its command
+from pyvista_quake.cli import info  # noqa: F401 - registers its command
+from pyvista_quake.cli import sheet  # noqa: F401 - registers its command
+from pyvista_quake.cli import thumbnail  # noqa: F401 - registers its command
+from pyvista_quake.cli import view  # noqa: F401 - registers its command
+from pyvista_quake.cli._app import CLI_APP
+from pyvista_quake.cli._app import ERRORS
+from pyvista_quake.cli._app import STATE
+from pyvista_quake.cli._app import NoDisplayError
+from pyvista_quake.cli._app import one_line
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments; ``sys.argv[1:]`` by default.
+
+    """
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    debug = STATE.debug = '--debug' in tokens
+    tokens = [t for t in tokens if t != '--debug']
+    try:
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning  # one line each, not the source line of the call that warned
+            result = CLI_APP(tokens, exit_on_error=False, print_error=False)
+    except NoDisplayError as error:
+        ERRORS.print(str(error), markup=False, highlight=False, soft_wrap=True)
+        return 1
+    except CycloptsError as error:
+        ERRORS.print(f'error: {one_line(str(error))}', markup=False, highlight=False, soft_wrap=True)
+        return 2
+    except SystemExit as exit_:  # --help and --version
+        return int(exit_.code or 0)
+    except Exception as error:  # noqa: BLE001 - one clear line for the user; --debug for the rest
+        if debug:
+            raise
+        ERRORS.print(f'error: {type(error).__name__}: {one_line(str(error))}', markup=False, highlight=False, soft_wrap=True)
+        return 1
+    return int(result) if isinstance(result, int) else 0
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ARG001 - warnings' signature
+    ERRORS.print(f'warning: {one_line(str(message))}', markup=False, highlight=False, soft_wrap=True)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

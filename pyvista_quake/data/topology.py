@@ -1,0 +1,179 @@
+"""What every frame of a model shares: points, texture coordinates and cells.
+
+Built once per model from its :class:`~pyvista_quake.formats.records.ModelData` (or its
+OpenGL commands), so a frame costs its positions and normals only.  Nothing
+here knows PyVista or byte layouts.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats.records import GLCommand
+from pyvista_quake.formats.records import ModelData
+
+
+class Topology:
+    """What every frame of a model shares.
+
+    Attributes
+    ----------
+    point_vertex : numpy.ndarray
+        ``int32`` ``(points,)``: the file's vertex number of each mesh point.
+    texcoords : numpy.ndarray
+        ``float32`` ``(points, 2)``: ``u`` from the left, ``v`` from the bottom.
+    triangles : numpy.ndarray
+        ``int32`` ``(n, 3)`` point indices, wound so that VTK's right-hand
+        rule points outward.
+    strips : numpy.ndarray or None
+        Triangle strips in VTK's flat ``[n, i0, i1, ...]`` form (GL-command meshes).
+    cell_command : numpy.ndarray or None
+        For GL-command meshes, the command each cell came from (strips first).
+    corner_points : numpy.ndarray or None
+        For triangle meshes, ``(triangles, 3)``: the point of each of the
+        file's triangle corners, in the file's corner order.
+
+    """
+
+    strips: np.ndarray | None = None
+    cell_command: np.ndarray | None = None
+    corner_points: np.ndarray | None = None
+
+    def __init__(
+        self,
+        point_vertex: np.ndarray,
+        texcoords: np.ndarray,
+        triangles: np.ndarray,
+        strips: np.ndarray | None = None,
+        cell_command: np.ndarray | None = None,
+        corner_points: np.ndarray | None = None,
+    ) -> None:
+        self.point_vertex = point_vertex
+        self.texcoords = texcoords
+        self.triangles = triangles
+        self.strips = strips
+        self.cell_command = cell_command
+        self.corner_points = corner_points
+
+
+class TriangleTopology(Topology):
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles.
+
+    The points are found at once (decoding frames needs only them); the
+    cells and texture coordinates when first asked for (a mesh needs them).
+    ``texel_centers`` puts texture coordinates at texel centres, ``(s + 0.5) /
+    skinwidth``, as the OpenGL engines sample them (GLQuake's ``gl_mesh.c
+    BuildTris``; an MD2's GL commands store them so).
+    """
+
+    def __init__(self, data: ModelData, texel_centers: bool = False) -> None:  # noqa: D107 - the class says it
+        self._data = data
+        self._texel_centers = texel_centers
+        corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
+        corner_key = data.triangle_st_key.ravel()
+        keys = int(corner_key.max()) + 1
+        pair = corner_vertex * keys + corner_key
+        # np.unique, cheaper: sorting the pairs with each corner's number in the low
+        # bits costs a third of an argsort.  Corners with one key share their st, so
+        # the first corner of a pair stands for it.
+        shift = max(1, (len(pair) - 1).bit_length())
+        if data.num_vertices * keys < 1 << (62 - shift):
+            keyed = pair << shift
+            keyed |= np.arange(len(pair))
+            keyed.sort()
+            order = keyed & ((1 << shift) - 1)
+            ordered = keyed >> shift
+        else:
+            order = np.argsort(pair)
+            ordered = pair[order]
+        starts = np.empty(len(ordered), bool)
+        starts[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+        self._order, self._starts = order, starts
+        self._first = order[starts]
+        self.point_vertex = data.triangle_vertices.ravel()[self._first].astype(np.int32)
+
+    @cached_property
+    def corner_points(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+        inverse = np.empty(len(self._order), np.int64)
+        inverse[self._order] = np.cumsum(self._starts) - 1
+        return inverse.reshape(-1, 3)
+
+    @cached_property
+    def triangles(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+        # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
+        return self.corner_points[:, ::-1].astype(np.int32, order='C')
+
+    @cached_property
+    def texcoords(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+        data = self._data
+        st = np.take(data.triangle_st.reshape(-1, 2), self._first, axis=0)
+        return texcoords(st + 0.5 if self._texel_centers else st, data.skin_width, data.skin_height, data.source)
+
+
+def triangle_topology(data: ModelData, texel_centers: bool = False) -> Topology:
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles (see :class:`TriangleTopology`)."""
+    return TriangleTopology(data, texel_centers)
+
+
+def texcoords(st: np.ndarray, width: int, height: int, source: str = '<model>') -> np.ndarray:
+    """Skin pixels ``(s, t)`` (``t`` from the top) to VTK texture coordinates ``(u, v)``."""
+    if width <= 0 or height <= 0:
+        warn_external(f'{source}: skin size {width} x {height} is empty; texture coordinates are 0')
+        return np.zeros((len(st), 2), np.float32)
+    # (s / width, 1 - t / height): the file's t runs from the top.  Divided in
+    # float64, then rounded once to float32.
+    uv = np.divide(st, np.array([width, -height], np.float64), dtype=np.float64)
+    uv += _V_FROM_BOTTOM
+    return uv.astype(np.float32)
+
+
+_V_FROM_BOTTOM = np.array([0.0, 1.0])
+
+
+def skin_pixels(uv: np.ndarray, width: int, height: int) -> np.ndarray:
+    """VTK texture coordinates back to whole skin pixels ``(s, t)``, ``t`` from the top."""
+    uv = np.asarray(uv, np.float64)
+    st = np.empty(uv.shape, np.int64)
+    st[..., 0] = np.rint(uv[..., 0] * width)
+    st[..., 1] = np.rint((1 - uv[..., 1]) * height)
+    return st
+
+
+def gl_topology(commands: list[GLCommand], source: str = '<model>') -> Topology:
+    """Points and cells of an MD2's OpenGL commands: strips stay strips, fans become triangles."""
+    if not commands:
+        raise QuakeFormatError(source, 'num_glcmds', 0, 'the model has no OpenGL commands')
+    point_vertex = np.concatenate([c.vertices for c in commands])
+    st = np.concatenate([c.texcoords for c in commands])
+    uv = np.column_stack([st[:, 0], 1 - st[:, 1]]).astype(np.float32)
+    starts = np.cumsum([0] + [len(c.vertices) for c in commands])
+    strips: list[int] = []
+    strip_ids: list[int] = []
+    triangles = []
+    fan_ids = []
+    for number, (command, start) in enumerate(zip(commands, starts)):
+        ids = np.arange(start, start + len(command.vertices))
+        if len(ids) < 3:
+            continue
+        if command.kind == 'strip':
+            # Flip the strip's winding (the files wind clockwise): reversing
+            # does it for an odd length; an even one takes a leading repeat.
+            flipped = ids[::-1] if len(ids) % 2 else np.concatenate([ids[:1], ids])
+            strips += [len(flipped), *flipped.tolist()]
+            strip_ids.append(number)
+        else:
+            fan = np.column_stack([np.full(len(ids) - 2, ids[0]), ids[2:], ids[1:-1]])
+            triangles.append(fan)
+            fan_ids += [number] * len(fan)
+    return Topology(
+        point_vertex=point_vertex.astype(np.int32),
+        texcoords=uv,
+        triangles=np.concatenate(triangles).astype(np.int32) if triangles else np.empty((0, 3), np.int32),
+        strips=np.asarray(strips, np.int64),
+        cell_command=np.asarray(fan_ids + strip_ids, np.int32),
+    )

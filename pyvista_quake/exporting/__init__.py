@@ -1,0 +1,1 @@
+"""Export to other formats: meshio files, ParaView series, glTF."""

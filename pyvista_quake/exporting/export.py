@@ -1,0 +1,523 @@
+"""Export: frames and whole animations to the formats other tools open, with their skins.
+
+One frame goes through the writer that keeps the most: VTK's own (``.vtp``,
+``.vtk``, ``.vtu``, ``.ply`` with the skin named in its header, ``.obj``
+with a ``.mtl`` and the skin as PNG, ``.stl``) or meshio (every other mesh
+format it writes).  A whole animation goes to a ParaView ``.pvd`` series, an
+XDMF time series (meshio's ``TimeSeriesWriter``) or glTF 2.0 with each
+animation as morph-target weights (pygltflib).  ``.md2``/``.mdl`` go through
+:mod:`pyvista_quake.model.saving`.  Every file is written under a temporary name
+and renamed into place; a bad request writes nothing.
+
+Importing this module registers ``md2`` and ``mdl`` with meshio.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import meshio
+import numpy as np
+from pygltflib import BufferFormat
+import pyvista as pv
+
+from pyvista_quake._base import fields as keys
+from pyvista_quake._base.files import staged
+from pyvista_quake._base.options import split_options
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.exporting.gltf import Node
+from pyvista_quake.exporting.gltf import Part
+from pyvista_quake.exporting.gltf import build_gltf
+from pyvista_quake.exporting.gltf import build_gltf_nodes
+from pyvista_quake.exporting.gltf import build_gltf_parts
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats import model_extensions
+from pyvista_quake.game.skins import has_cut_out
+from pyvista_quake.game.skins import png_bytes
+from pyvista_quake.model.loading import load
+from pyvista_quake.model.loading import skin_of
+from pyvista_quake.model.mesh import flattened
+from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import model_or_player
+from pyvista_quake.model.players import player_animations
+from pyvista_quake.model.quake_model import QuakeModel
+from pyvista_quake.model.saving import save
+
+#: Formats whose writer is VTK's, through PyVista or directly.
+VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
+#: Formats that hold a whole animation.
+SERIES_FORMATS = ('.pvd', '.xdmf', '.glb', '.gltf')
+QUAKE_FORMATS = model_extensions()
+
+
+def export(
+    source: Any,
+    path: str | Path,
+    frame: int | None = None,
+    animation: str | None = None,
+    time: float | None = None,
+    **options: Any,
+) -> None:
+    """Export a frame or a whole animation; the format follows the extension.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes, QuakeModel or pyvista.PolyData
+        A model file, a loaded model, or a frame read by this package.
+    path : str or pathlib.Path
+        The file to write.  ``.vtp``, ``.vtk``, ``.vtu``, ``.ply``, ``.obj``,
+        ``.stl`` and meshio's mesh formats take one frame; ``.pvd``,
+        ``.xdmf``, ``.glb`` and ``.gltf`` a whole animation; ``.md2`` and
+        ``.mdl`` the model.
+    frame : int, optional
+        Which frame (of ``animation`` when given); frame 0 by default.
+    animation : str, optional
+        An animation of the model: its frames for the series formats, the
+        frame to count from for the others.  Every frame by default.
+    time : float, optional
+        For one frame: the pose at this time of ``animation`` (interpolated).
+    **options
+        Options of :func:`pyvista_quake.load` (``skin``, ``search_paths``,
+        ...) when ``source`` is a file; ``binary=False`` for ASCII ``.stl``,
+        ``.ply`` and ``.vtk``; ``overwrite_skins=True`` lets an ``.md2``'s
+        skin image replace another file (see :func:`pyvista_quake.save`).
+
+    Raises
+    ------
+    ValueError
+        For an extension no writer knows, or ``frame``/``time`` with a series format.
+    IndexError, KeyError
+        For a frame out of range or an unknown animation.
+
+    Examples
+    --------
+    >>> import pyvista_quake as pq
+    >>> pq.export('tris.md2', 'tank.obj', frame=10)  # doctest: +SKIP
+    >>> pq.export('tris.md2', 'tank.glb')  # every animation, skin embedded  # doctest: +SKIP
+    >>> pq.export('tris.md2', 'run.pvd', animation='run')  # doctest: +SKIP
+
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    meshio_format = _meshio_format(suffix)
+    if suffix not in VTK_FORMATS + SERIES_FORMATS + QUAKE_FORMATS and meshio_format is None:
+        raise ValueError(f'{path}: no writer for {suffix or "a file with no extension"!r}; see pyvista_quake.export')
+    load_options, options = split_options(options)
+    binary = bool(options.pop('binary', True))
+    overwrite_skins = bool(options.pop('overwrite_skins', False))
+    progress = bool(options.pop('progress', False))
+    if options:
+        raise TypeError(f'export() got unknown options {sorted(options)}')
+    model, given = model_or_player(source, **load_options)
+    if isinstance(model, QuakePlayer) and suffix in ('.glb', '.gltf') and time is None:
+        legs, torso = player_animations(animation)
+        with staged(path.parent) as stage:
+            _write_player_gltf(model, legs, torso, stage / path.name)
+        return
+    if isinstance(model, QuakePlayer):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
+        legs, torso = player_animations(animation)
+        model, given, animation, time = None, flattened(model.pose(legs, torso, time or 0.0)), None, None
+    if (model is not None and model.format == 'md3') or isinstance(given, pv.MultiBlock):
+        _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress)
+        return
+
+    if suffix in QUAKE_FORMATS:
+        if model is None or frame is not None or time is not None:
+            chosen = given if model is None else model.mesh(frame, animation, time)
+            model = QuakeModel.from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'], skin_name=f'{path.stem}.png')
+        save(model, path, overwrite_skins=overwrite_skins)
+        return
+    if suffix in SERIES_FORMATS:
+        if frame is not None or time is not None:
+            raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
+        clips = _clips(model, animation) if model is not None else None
+        with staged(path.parent) as stage:
+            if suffix == '.pvd':
+                _write_pvd(model, given, clips, stage / path.name, progress)
+            elif suffix == '.xdmf':
+                _write_xdmf(model, given, clips, stage / path.name, progress)
+            else:
+                _write_gltf(model, given, clips, stage / path.name)
+        return
+    mesh = given if model is None else model.mesh(frame, animation, time)
+    if model is None and (frame is not None or animation is not None or time is not None):
+        raise ValueError('frame=, animation= and time= choose from a model; this source is one frame')
+    skin = skin_of(model, mesh)
+    with staged(path.parent) as stage:
+        target = stage / path.name
+        if suffix in VTK_FORMATS:
+            _write_vtk(mesh, target, suffix, skin, binary)
+        else:
+            _write_meshio(mesh, target, meshio_format)
+
+
+# -- choosing what to write ---------------------------------------------------------------
+
+
+def _clips(model, animation: str | None) -> list[Animation]:
+    """What a series holds: the one animation asked for, or every frame as one (glTF then takes every animation)."""
+    return [model.animation(animation)]
+
+
+def _plain(mesh: pv.PolyData) -> pv.PolyData:
+    """The mesh without the encoded skin arrays (formats that keep field data keep the rest)."""
+    out = mesh.copy(deep=False)
+    for name in keys.SKIN_KEYS:
+        if name in out.field_data:
+            del out.field_data[name]
+    return out
+
+
+#: Extensions meshio gives to several formats, and the one users mean.
+PREFERRED_MESHIO = {'.msh': 'gmsh'}
+
+
+def _meshio_format(suffix: str) -> str | None:
+    formats = meshio.extension_to_filetypes.get(suffix, [])
+    if not formats or suffix in QUAKE_FORMATS:
+        return None
+    return PREFERRED_MESHIO.get(suffix, formats[0])
+
+
+def _write_meshio(mesh: pv.PolyData, target: Path, file_format: str) -> None:
+    converted = pv.to_meshio(_plain(mesh))
+    try:
+        meshio.write(target, converted, file_format=file_format)
+    except meshio.WriteError:
+        # Some formats (Gmsh) take 1, 3 or 9 components only: texture coordinates go.
+        converted.point_data = {k: v for k, v in converted.point_data.items() if v.ndim == 1 or v.shape[1] in (1, 3, 9)}
+        meshio.write(target, converted, file_format=file_format)
+
+
+# -- one frame ------------------------------------------------------------------------------
+
+
+def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | None, binary: bool) -> None:
+    import vtk  # noqa: PLC0415 - the whole of VTK's Python package is heavy; only OBJ export needs it
+
+    texture_name = f'{target.stem}.png'
+    if suffix in ('.vtp', '.vtk'):
+        mesh.save(target, binary=binary)
+    elif suffix == '.vtu':
+        mesh.cast_to_unstructured_grid().save(target, binary=binary)
+    elif suffix == '.stl':
+        mesh.save(target, binary=binary)
+    elif suffix == '.ply':
+        writer = vtk.vtkPLYWriter()
+        writer.SetFileName(str(target))
+        writer.SetInputData(_plain(mesh))
+        writer.SetFileTypeToBinary() if binary else writer.SetFileTypeToASCII()
+        writer.SetTextureCoordinatesNameToUV()
+        if skin is not None:
+            writer.AddComment(f'TextureFile {texture_name}')  # read by VTK and MeshLab
+        writer.Write()
+    else:  # .obj
+        writer = vtk.vtkOBJWriter()
+        writer.SetFileName(str(target))
+        writer.SetInputData(0, _plain(mesh))
+        if skin is not None:
+            writer.SetTextureFileName(texture_name)  # writes the .mtl naming it
+        writer.Write()
+    if skin is not None and suffix in ('.ply', '.obj'):
+        (target.parent / texture_name).write_bytes(png_bytes(skin))
+
+
+# -- models of several surfaces (MD3) -------------------------------------------------------
+
+
+def merged(blocks: pv.MultiBlock) -> pv.PolyData:
+    """A frame's surfaces as one PolyData, with ``cell_data['surface']`` the number of each cell's surface
+    and ``field_data['surface_names']`` their names."""
+    parts = []
+    for k, block in enumerate(blocks):
+        part = _plain(block)
+        part.cell_data['surface'] = np.full(part.n_cells, k, np.int32)
+        parts.append(part)
+    out = pv.merge(parts, merge_points=False) if parts else pv.PolyData()
+    for key in list(out.field_data.keys()):
+        del out.field_data[key]
+    out.field_data['surface_names'] = list(blocks.keys()) or ['']
+    return out
+
+
+def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame, animation, time, binary: bool, progress: bool) -> None:
+    """Export an MD3 (or a frame of one): each surface with its own image where the format can say it."""
+    if suffix in QUAKE_FORMATS:
+        if suffix != '.md3' or model is None or frame is not None or time is not None:
+            raise ValueError(f'{path}: an MD3 is saved as .md3, whole; converting it to {suffix} is not supported')
+        model.save(path)
+        return
+    if suffix in SERIES_FORMATS:
+        if frame is not None or time is not None:
+            raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
+        with staged(path.parent) as stage:
+            target = stage / path.name
+            if suffix in ('.glb', '.gltf'):
+                _write_gltf_surfaces(model, given, animation, target)
+            else:
+                clip = model.animation(animation) if model is not None else None
+                blocks = model.to_multiblock(clip) if model is not None else [given]
+                times = clip.times if clip is not None else np.zeros(1)
+                _write_surface_series(blocks, times, target, progress)
+        return
+    blocks = given if model is None else model.blocks(frame, animation, time)
+    with staged(path.parent) as stage:
+        target = stage / path.name
+        if suffix == '.obj':
+            _write_obj(blocks, target)
+        elif suffix in VTK_FORMATS:
+            merged(blocks).save(target, binary=binary)
+        else:
+            _write_meshio(merged(blocks), target, meshio_format)
+
+
+def _surface_images(blocks: pv.MultiBlock) -> list[np.ndarray | None]:
+    return [block.quake.image() for block in blocks]
+
+
+def _write_obj(blocks: pv.MultiBlock, target: Path) -> None:
+    """OBJ with one material (and PNG) per surface: VTK's writer knows one texture only."""
+    lines = [f'mtllib {target.stem}.mtl']
+    materials = []
+    offset = 1
+    for k, (name, block, image) in enumerate(zip(blocks.keys(), blocks, _surface_images(blocks))):
+        material = f'surface{k}'
+        materials.append(f'newmtl {material}\nKa 1 1 1\nKd 1 1 1')
+        if image is not None:
+            texture = f'{target.stem}_{k}.png'
+            (target.parent / texture).write_bytes(png_bytes(image))
+            materials[-1] += f'\nmap_Kd {texture}'
+            if has_cut_out(image):
+                materials[-1] += f'\nmap_d {texture}'  # the cut-out mask, from the image's alpha
+        points = np.asarray(block.points)
+        uv = block.active_texture_coordinates
+        normals = block.point_data.get('Normals')
+        lines.append(f'o {name or material}')
+        lines += [f'v {x:.6g} {y:.6g} {z:.6g}' for x, y, z in points]
+        lines += [f'vt {u:.6g} {v:.6g}' for u, v in (uv if uv is not None else np.zeros((len(points), 2)))]
+        lines += [f'vn {x:.6g} {y:.6g} {z:.6g}' for x, y, z in (normals if normals is not None else np.zeros((len(points), 3)))]
+        lines.append(f'usemtl {material}')
+        faces = np.asarray(block.regular_faces) + offset if block.n_cells else np.empty((0, 3), int)
+        lines += ['f ' + ' '.join(f'{i}/{i}/{i}' for i in face) for face in faces]
+        offset += len(points)
+    target.write_text('\n'.join(lines) + '\n')
+    (target.parent / f'{target.stem}.mtl').write_text('\n\n'.join(materials) + '\n')
+
+
+def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
+    """A series of merged frames (``surface`` cell data), each surface's image once beside it."""
+    frames = list(blocks)
+    textures = []
+    for k, image in enumerate(_surface_images(frames[0])):
+        if image is not None:
+            textures.append(f'{target.stem}_{k}.png')
+            (target.parent / textures[-1]).write_bytes(png_bytes(image))
+        else:
+            textures.append('')
+    if target.suffix.lower() == '.xdmf':
+        first = merged(frames[0])
+        with meshio.xdmf.TimeSeriesWriter(target, data_format='XML') as writer:
+            writer.write_points_cells(np.asarray(first.points), [('triangle', np.asarray(first.regular_faces))])
+            for frame, t in _steps(list(zip(frames, times)), progress, f'{target.name}: frames'):
+                mesh = merged(frame)
+                writer.write_data(float(t), point_data={'positions': np.asarray(mesh.points), 'Normals': np.asarray(mesh.point_data['Normals'])},
+                                  cell_data={'surface': [np.asarray(mesh.cell_data['surface'])]})  # fmt: skip
+        return
+    def frame_mesh(frame: pv.MultiBlock) -> pv.PolyData:
+        mesh = merged(frame)
+        mesh.field_data[keys.TEXTURE_FILE] = textures
+        return mesh
+
+    _write_collection(frames, frame_mesh, times, target, progress)
+
+
+def _write_player_gltf(player: QuakePlayer, legs, torso, target: Path) -> None:
+    """A player's (legs, torso) pair as glTF: the parts as nodes, each on its parent's tag, keyed over the series."""
+    series = player.series(legs, torso)
+    times = np.asarray(series.time_values, np.float64)
+    keyed = {'lower': [player.frames('lower', legs, t) for t in times], 'upper': [player.frames('upper', torso, t) for t in times],
+             'head': [(0, 0, 0.0)] * len(times)}  # fmt: skip
+    nodes = []
+    for index, name in enumerate(('lower', 'upper', 'head')):
+        model = player.parts[name]
+        used = np.unique([f for a, b, _ in keyed[name] for f in (a, b)])
+        weights = np.zeros((len(times), len(used)), np.float32)
+        for k, (a, b, alpha) in enumerate(keyed[name]):
+            weights[k, np.searchsorted(used, a)] += 1 - alpha
+            weights[k, np.searchsorted(used, b)] += alpha
+        first = model.blocks(int(used[0]))
+        positions, normals = _per_surface(model, used)
+        parts = [Part(positions[s], normals[s], block, block.quake.image()) for s, block in enumerate(first) if block.n_cells]
+        translations = rotations = None
+        if index:
+            parent, tag = ('lower', 'tag_torso') if name == 'upper' else ('upper', 'tag_head')
+            placed = [player.tag_on(parent, tag, frames) for frames in keyed[parent]]
+            translations, rotations = np.array([p[0] for p in placed]), np.array([p[1] for p in placed])
+        nodes.append(Node(name, parts, index - 1 if index else None, weights, translations, rotations))
+    gltf = build_gltf_nodes(nodes, times, f'{legs}+{torso}')
+    _save_gltf(gltf, target)
+
+
+def _per_surface(model: QuakeModel, frames) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Positions and normals of each surface over ``frames``."""
+    return [s.positions(frames) for s in model.surfaces], [s.normals(frames) for s in model.surfaces]
+
+
+def _save_gltf(gltf, target: Path) -> None:
+    """Binary ``.glb``, or ``.gltf`` JSON with its buffers embedded."""
+    if target.suffix.lower() == '.glb':
+        gltf.save_binary(str(target))
+    else:
+        gltf.convert_buffers(BufferFormat.DATAURI)
+        gltf.save_json(str(target))
+
+
+def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
+    if model is None:
+        parts = [Part(np.asarray(b.points)[None], np.asarray(b.point_data['Normals'])[None], b, b.quake.image()) for b in given]
+        gltf = build_gltf_parts(parts, [])
+    else:
+        clip_list = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
+        frames = np.unique(np.concatenate([c.frames for c in clip_list]))
+        first = model.blocks(int(frames[0]))
+        positions, normals = _per_surface(model, frames)
+        parts = [Part(positions[k], normals[k], block, block.quake.image()) for k, block in enumerate(first) if block.n_cells]
+        gltf = build_gltf_parts(parts, [(c, frames) for c in clip_list], Path(model.source).stem or 'model')
+    _save_gltf(gltf, target)
+
+
+# -- whole animations ---------------------------------------------------------------------
+
+
+def _series(model, given: pv.PolyData | None, clips) -> tuple[list[pv.PolyData], np.ndarray]:
+    """The frames of a series and their times."""
+    if model is None:
+        return [given], np.zeros(1)
+    clip = clips[0]
+    meshes = model.to_multiblock(clip)
+    return list(meshes), np.asarray(clip.times, np.float64)
+
+
+def _series_skin(model, given, target: Path) -> str | None:
+    """Write the series' skin once, as ``<name>.png`` beside it; its file name, or ``None`` without a skin."""
+    skin = skin_of(model, given)
+    if skin is None:
+        return None
+    name = f'{target.stem}.png'
+    (target.parent / name).write_bytes(png_bytes(skin))
+    return name
+
+
+def _steps(items: list, progress: bool, what: str):
+    """The items, with a progress bar (rich) when asked for."""
+    if not progress:
+        yield from items
+        return
+    from rich.progress import Progress  # noqa: PLC0415 - rich comes with PyVista; only a bar needs it
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(what, total=len(items))
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+def _write_pvd(model, given, clips, target: Path, progress: bool = False) -> None:
+    meshes, times = _series(model, given, clips)
+    texture = _series_skin(model, given, target)
+
+    def frame_mesh(mesh: pv.PolyData) -> pv.PolyData:
+        # The skin is written once beside the series; each frame names it instead of holding it.
+        mesh = _plain(mesh)
+        if texture is not None:
+            mesh.field_data[keys.TEXTURE_FILE] = [texture]
+        return mesh
+
+    _write_collection(meshes, frame_mesh, times, target, progress)
+
+
+def _write_collection(frames: list, frame_mesh, times, target: Path, progress: bool) -> None:
+    """A ParaView collection: ``frame_mesh(frame)`` as a ``.vtp`` per frame (made one at a time) in a folder
+    named after ``target``, and the ``.pvd`` timing them."""
+    folder = target.parent / target.stem
+    folder.mkdir()
+    collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
+    datasets = ElementTree.SubElement(collection, 'Collection')
+    for k, (frame, t) in _steps(list(enumerate(zip(frames, times))), progress, f'{target.name}: frames'):
+        name = f'{target.stem}_{k:04d}.vtp'
+        frame_mesh(frame).save(folder / name)
+        ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
+    ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
+
+
+def _write_xdmf(model, given, clips, target: Path, progress: bool = False) -> None:
+    meshes, times = _series(model, given, clips)
+    _series_skin(model, given, target)
+    base = np.asarray(meshes[0].points)
+    cells = [('triangle', np.asarray(meshes[0].regular_faces))]
+    uv = meshes[0].active_texture_coordinates
+    # XML keeps it one self-contained file (HDF5 would need h5py).
+    with meshio.xdmf.TimeSeriesWriter(target, data_format='XML') as writer:
+        writer.write_points_cells(base, cells)
+        for mesh, t in _steps(list(zip(meshes, times)), progress, f'{target.name}: frames'):
+            point_data = {
+                'positions': np.asarray(mesh.points),
+                'displacement': np.asarray(mesh.points) - base,
+                'Normals': np.asarray(mesh.point_data['Normals']),
+            }
+            if uv is not None:
+                point_data['TextureCoordinates'] = np.asarray(uv)
+            writer.write_data(float(t), point_data=point_data)
+
+
+def _write_gltf(model, given, clips, target: Path) -> None:
+    skin = skin_of(model, given)
+    if model is None:
+        gltf = build_gltf([np.asarray(given.points)], [np.asarray(given.point_data['Normals'])], given, [], skin)
+    else:
+        clip_list = list(model.animations.values()) if clips[0].source == 'file' and model.animations else clips
+        frames = np.unique(np.concatenate([c.frames for c in clip_list]))
+        first = model.mesh(int(frames[0]))
+        gltf = build_gltf(model.positions(frames), model.normals(frames), first, [(c, frames) for c in clip_list], skin)
+    _save_gltf(gltf, target)
+
+
+# -- meshio -------------------------------------------------------------------------------
+
+
+def to_meshio(source: Any, frame: int = 0, **options: Any) -> meshio.Mesh:
+    """One frame as a :class:`meshio.Mesh`: triangles, ``Normals`` and ``TextureCoordinates`` point data.
+
+    ``meshio.read("tris.md2")`` gives frame 0 this way; this function picks any frame.
+    """
+    model = source if isinstance(source, QuakeModel) else load(source, **options)
+    mesh = model.mesh(frame)
+    return meshio.Mesh(
+        np.asarray(mesh.points),
+        [('triangle', np.asarray(mesh.regular_faces))],
+        point_data={
+            'Normals': np.asarray(mesh.point_data['Normals']),
+            'TextureCoordinates': np.asarray(mesh.active_texture_coordinates),
+            keys.VERTEX_INDEX: np.asarray(mesh.point_data[keys.VERTEX_INDEX]),
+        },
+    )
+
+
+def _meshio_read(filename) -> meshio.Mesh:
+    return to_meshio(filename, skin=None)
+
+
+def _meshio_write(filename, mesh: meshio.Mesh) -> None:
+    suffix = Path(filename).suffix.lower()
+    QuakeModel.from_frames(pv.from_meshio(mesh), suffix[1:]).save(filename)
+
+
+def register_meshio() -> None:
+    """Make ``meshio.read``/``meshio.write`` know the Quake model formats (``.md2``, ``.mdl``)."""
+    for spec in FORMATS.values():
+        meshio.register_format(spec.name, list(spec.extensions), _meshio_read, {spec.name: _meshio_write})
+
+
+register_meshio()

@@ -1,0 +1,299 @@
+"""glTF 2.0 of a model: one mesh, its skin embedded, animations as morph-target weights.
+
+Built with pygltflib.  Each frame that an animation plays is a morph target
+(position and normal displacements from the first frame); each animation is
+a glTF animation of the mesh's weights, keyframed at the model's own frame
+times with linear blending -- the engines' interpolation -- and a last key at
+the animation's end that blends back into its first frame, as the games loop.
+Positions go from Quake's axes (x forward, y left, z up) to glTF's (y up,
++z forward); units are kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pygltflib as gl
+import pyvista as pv
+
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.game.skins import alpha_mode
+from pyvista_quake.game.skins import png_bytes
+
+#: Quake (x forward, y left, z up) to glTF (x left, y up, z forward): a rotation, windings kept.
+QUAKE_TO_GLTF = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], np.float32)
+
+
+class _Blob:
+    """The binary buffer, built view by view (4-byte aligned)."""
+
+    def __init__(self, gltf: gl.GLTF2) -> None:
+        self.gltf = gltf
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def view(self, data: bytes, target: int | None = None) -> int:
+        padding = (-self.size) % 4
+        if padding:
+            self.parts.append(bytes(padding))
+            self.size += padding
+        self.gltf.bufferViews.append(gl.BufferView(buffer=0, byteOffset=self.size, byteLength=len(data), target=target))
+        self.parts.append(data)
+        self.size += len(data)
+        return len(self.gltf.bufferViews) - 1
+
+    def accessor(self, array: np.ndarray, kind: str, target: int | None = None, bounds: bool = False) -> int:
+        array = np.ascontiguousarray(array)
+        component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint32): gl.UNSIGNED_INT, np.dtype(np.uint16): gl.UNSIGNED_SHORT}[array.dtype]
+        view = self.view(array.tobytes(), target)
+        width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4}[kind]
+        flat = array.reshape(-1, width)
+        accessor = gl.Accessor(bufferView=view, componentType=component, count=len(flat), type=kind)
+        if bounds:
+            accessor.min = flat.min(axis=0).astype(float).tolist()
+            accessor.max = flat.max(axis=0).astype(float).tolist()
+        self.gltf.accessors.append(accessor)
+        return len(self.gltf.accessors) - 1
+
+
+@dataclass
+class Part:
+    """One primitive of the glTF mesh: a surface's frames, triangles, texture coordinates and image.
+
+    Attributes
+    ----------
+    positions, normals : numpy.ndarray
+        ``(frames, points, 3)`` of the frames that animations play (one frame: no targets).
+    first : pyvista.PolyData
+        The first of those frames: its triangles and texture coordinates.
+    skin : numpy.ndarray or None
+        RGB(A) image, embedded as PNG.
+
+    """
+
+    positions: np.ndarray
+    normals: np.ndarray
+    first: pv.PolyData
+    skin: np.ndarray | None
+
+
+def build_gltf(
+    positions: np.ndarray,
+    normals: np.ndarray,
+    first: pv.PolyData,
+    animations: list[tuple[Animation, np.ndarray]],
+    skin: np.ndarray | None,
+) -> gl.GLTF2:
+    """A glTF document of frames sharing ``first``'s points and triangles (one surface; see :func:`build_gltf_parts`)."""
+    return build_gltf_parts([Part(positions, normals, first, skin)], animations, str(first.quake.frame_name or 'model'))
+
+
+def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.ndarray]], name: str = 'model') -> gl.GLTF2:
+    """A glTF document of one mesh with a primitive per part (surface), each with its own material.
+
+    Every part holds the same frames, so the mesh's morph-target weights move them together.
+
+    Parameters
+    ----------
+    parts : list of Part
+        The surfaces.
+    animations : list of (Animation, numpy.ndarray)
+        Each animation with the model frame number of each entry of the parts' ``positions``.
+    name : str
+        The mesh's name.
+
+    """
+    gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
+    blob = _Blob(gltf)
+    mesh = gl.Mesh(primitives=[], name=name)
+    frames = len(parts[0].positions) if parts else 0
+    for part in parts:
+        mesh.primitives.append(_primitive(gltf, blob, part))
+    if frames > 1:
+        mesh.weights = [0.0] * frames
+        mesh.extras = {'targetNames': [f'frame {k}' for k in range(frames)]}
+    gltf.meshes.append(mesh)
+    gltf.nodes.append(gl.Node(mesh=0, name=mesh.name))
+    gltf.scenes.append(gl.Scene(nodes=[0]))
+    gltf.scene = 0
+    if frames > 1:  # a single frame has no targets to weigh
+        for clip, numbers in animations:
+            _animation(gltf, blob, clip, numbers)
+    data = b''.join(blob.parts)
+    gltf.buffers.append(gl.Buffer(byteLength=len(data)))
+    gltf.set_binary_blob(data)
+    return gltf
+
+
+def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part) -> gl.Primitive:
+    positions, normals, first = part.positions, part.normals, part.first
+    base = np.asarray(positions[0], np.float32) @ QUAKE_TO_GLTF.T
+    base_normals = np.asarray(normals[0], np.float32) @ QUAKE_TO_GLTF.T
+    triangles = np.asarray(first.regular_faces)
+    index_type = np.uint16 if len(base) < 65535 else np.uint32
+    attributes = gl.Attributes(
+        POSITION=blob.accessor(base, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+        NORMAL=blob.accessor(base_normals, 'VEC3', gl.ARRAY_BUFFER),
+    )
+    uv = first.active_texture_coordinates
+    if uv is not None:
+        flipped = np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)  # glTF's v runs down
+        attributes.TEXCOORD_0 = blob.accessor(flipped, 'VEC2', gl.ARRAY_BUFFER)
+    primitive = gl.Primitive(attributes=attributes, indices=blob.accessor(triangles.astype(index_type).ravel(), 'SCALAR', gl.ELEMENT_ARRAY_BUFFER))
+    if part.skin is not None:
+        primitive.material = _material(gltf, blob, part.skin)
+    if len(positions) > 1:
+        for k in range(len(positions)):
+            moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
+            turned = np.asarray(normals[k], np.float32) @ QUAKE_TO_GLTF.T - base_normals
+            primitive.targets.append({
+                'POSITION': blob.accessor(moved, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+                'NORMAL': blob.accessor(turned, 'VEC3', gl.ARRAY_BUFFER),
+            })  # fmt: skip
+    return primitive
+
+
+def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray) -> None:
+    """Weights keyed at the clip's times: one target fully on at each key, back to the first at the end."""
+    target = np.searchsorted(frames, clip.frames)
+    times = np.asarray(clip.times, np.float64)
+    keys = list(target)
+    if clip.duration > times[-1]:
+        times = np.append(times, clip.duration)
+        keys.append(target[0])
+    weights = np.zeros((len(keys), len(frames)), np.float32)
+    weights[np.arange(len(keys)), keys] = 1
+    sampler = gl.AnimationSampler(
+        input=blob.accessor(times.astype(np.float32), 'SCALAR', bounds=True),
+        output=blob.accessor(weights.ravel(), 'SCALAR'),
+        interpolation=gl.ANIM_LINEAR,
+    )
+    channel = gl.AnimationChannel(sampler=0, target=gl.AnimationChannelTarget(node=0, path='weights'))
+    gltf.animations.append(gl.Animation(name=clip.name, samplers=[sampler], channels=[channel]))
+
+
+def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
+    gltf.images.append(gl.Image(bufferView=blob.view(png_bytes(skin)), mimeType='image/png'))
+    if not gltf.samplers:
+        # Nearest texels, repeated: the look of the games' skins.
+        gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
+    gltf.textures.append(gl.Texture(sampler=0, source=len(gltf.images) - 1))
+    mode = alpha_mode(skin)
+    cut_out = mode == 'mask'
+    gltf.materials.append(
+        gl.Material(
+            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=len(gltf.textures) - 1),
+                                                         metallicFactor=0.0, roughnessFactor=1.0),
+            alphaMode={'mask': gl.MASK, 'blend': gl.BLEND}.get(mode, gl.OPAQUE),
+            alphaCutoff=0.5 if cut_out else None,
+            # The games draw cut-out and blended models (foliage, fences, flashes) from both sides.
+            doubleSided=mode != 'opaque',
+            name='skin' if len(gltf.materials) == 0 else f'skin{len(gltf.materials)}',
+        )
+    )
+    return len(gltf.materials) - 1
+
+
+@dataclass
+class Node:
+    """One part of a hierarchy (a player's legs, torso, head): its surfaces and how it moves.
+
+    Attributes
+    ----------
+    name : str
+        The node's name.
+    parts : list of Part
+        Its surfaces, each with the frames it plays (morph targets).
+    parent : int or None
+        Index of the parent node (``None``: a root).
+    weights : numpy.ndarray
+        ``(keys, frames)``: each key's blend of the frames.
+    translations, rotations : numpy.ndarray or None
+        ``(keys, 3)`` and ``(keys, 3, 3)`` (rows are axes, Quake's convention): where
+        the node sits on its parent's tag at each key; ``None`` for a root.
+
+    """
+
+    name: str
+    parts: list[Part]
+    parent: int | None
+    weights: np.ndarray
+    translations: np.ndarray | None = None
+    rotations: np.ndarray | None = None
+
+
+def build_gltf_nodes(nodes: list[Node], times: np.ndarray, name: str = 'animation') -> gl.GLTF2:
+    """A glTF document of a hierarchy of meshes: each node on its parent, keyed at ``times``.
+
+    Each node's mesh has a primitive per surface and a morph target per frame it
+    plays; one animation keys every node's weights and, below the root, its
+    translation and rotation (the parent's tag, as ``CG_PositionEntityOnTag``
+    places a part).
+    """
+    gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
+    blob = _Blob(gltf)
+    samplers, channels = [], []
+    key_times = blob.accessor(np.asarray(times, np.float32), 'SCALAR', bounds=True)
+    for index, node in enumerate(nodes):
+        mesh = gl.Mesh(primitives=[_primitive(gltf, blob, part) for part in node.parts], name=node.name)
+        frames = node.weights.shape[1]
+        if frames > 1:
+            mesh.weights = [0.0] * frames
+        gltf.meshes.append(mesh)
+        gltf.nodes.append(gl.Node(mesh=len(gltf.meshes) - 1, name=node.name))
+        if node.parent is not None:
+            gltf.nodes[node.parent].children.append(index)
+            translation, rotation = _node_transform(node.translations[0], node.rotations[0])
+            gltf.nodes[index].translation, gltf.nodes[index].rotation = translation.tolist(), rotation.tolist()
+        tracks = []
+        if frames > 1:
+            tracks.append(('weights', blob.accessor(np.asarray(node.weights, np.float32).ravel(), 'SCALAR')))
+        if node.parent is not None and len(times) > 1:
+            moves = [_node_transform(t, r) for t, r in zip(node.translations, node.rotations)]
+            tracks.append(('translation', blob.accessor(np.array([m[0] for m in moves], np.float32), 'VEC3')))
+            tracks.append(('rotation', blob.accessor(_continuous(np.array([m[1] for m in moves], np.float32)), 'VEC4')))
+        for path, output in tracks:
+            samplers.append(gl.AnimationSampler(input=key_times, output=output, interpolation=gl.ANIM_LINEAR))
+            channels.append(gl.AnimationChannel(sampler=len(samplers) - 1, target=gl.AnimationChannelTarget(node=index, path=path)))
+    gltf.scenes.append(gl.Scene(nodes=[k for k, node in enumerate(nodes) if node.parent is None]))
+    gltf.scene = 0
+    if channels and len(times) > 1:
+        gltf.animations.append(gl.Animation(name=name, samplers=samplers, channels=channels))
+    data = b''.join(blob.parts)
+    gltf.buffers.append(gl.Buffer(byteLength=len(data)))
+    gltf.set_binary_blob(data)
+    return gltf
+
+
+def _node_transform(origin: np.ndarray, axes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A tag (origin, axes as rows: ``p @ axes + origin``) as glTF's translation and rotation quaternion."""
+    rotation = QUAKE_TO_GLTF.astype(np.float64) @ np.asarray(axes, np.float64).T @ QUAKE_TO_GLTF.T.astype(np.float64)
+    u, _, vt = np.linalg.svd(rotation)  # the nearest rotation: stored axes are unit to float precision only
+    rotation = u @ vt
+    return (QUAKE_TO_GLTF @ np.asarray(origin, np.float32)).astype(np.float32), _quaternion(rotation)
+
+
+def _quaternion(m: np.ndarray) -> np.ndarray:
+    """A rotation matrix's unit quaternion ``(x, y, z, w)``, glTF's order."""
+    trace = np.trace(m)
+    if trace > 0:
+        s = 2 * np.sqrt(trace + 1)
+        q = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
+    else:
+        i = int(np.argmax(np.diag(m)))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        s = 2 * np.sqrt(1 + m[i, i] - m[j, j] - m[k, k])
+        q = [0.0, 0.0, 0.0, (m[k, j] - m[j, k]) / s]
+        q[i], q[j], q[k] = s / 4, (m[j, i] + m[i, j]) / s, (m[k, i] + m[i, k]) / s
+    q = np.array(q, np.float64)
+    return (q / np.linalg.norm(q)).astype(np.float32)
+
+
+def _continuous(quaternions: np.ndarray) -> np.ndarray:
+    """Flip signs so consecutive quaternions lie on one hemisphere: the blend takes the short way."""
+    out = np.array(quaternions, np.float32)
+    for k in range(1, len(out)):
+        if np.dot(out[k], out[k - 1]) < 0:
+            out[k] = -out[k]
+    return out

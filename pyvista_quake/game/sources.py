@@ -1,0 +1,74 @@
+"""Where a model's bytes come from: a path, bytes, a binary file or an archive member.
+
+Below the model and the format modules' users: :func:`read_source` gives the
+bytes, a name for messages, and where the file lies (for its skins).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from pathlib import Path
+from typing import Any
+from typing import BinaryIO
+
+from pyvista_quake.game.archives import open_archive
+from pyvista_quake.game.archives import split_member
+
+Source = str | Path | bytes | bytearray | memoryview | BinaryIO
+
+#: Files from this size up are mapped, not read, and frames are paged in only when
+#: decoded.  Below it a file is read at once: for the few MB real models reach,
+#: one read costs less than mapping, paging in and unmapping (0.18 against 0.40 ms
+#: to open and close a 3.6 MB, 1007-frame model).
+MAP_FROM_BYTES = 1 << 25
+
+
+def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[str | Path | None, Any, str | None]]:
+    """The bytes of a model, its name for messages, and where it lies (path, archive, member).
+
+    A binary file object with a ``.name`` on disk counts as that path, so its
+    skins are looked for beside it.  A path ``ARCHIVE:MEMBER`` that is no file
+    (``pak0.pak:progs/player.mdl``) names a member, as the model's repr does.
+    """
+    path = None
+    archive = None
+    if member is None and isinstance(source, (str, Path)) and ':' in str(source) and not os.path.exists(source):
+        split = split_member(str(source))
+        if split is not None:
+            source, member = split
+    if member is not None:
+        archive = open_archive(source)  # type: ignore[arg-type]
+        return archive.read(member), f'{source}:{member}', (None, archive, member)
+    if isinstance(source, (str, Path)):
+        return _read_file(source), str(source), (source, None, None)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), '<bytes>', (None, None, None)
+    if hasattr(source, 'read'):
+        name = getattr(source, 'name', None)
+        if isinstance(name, (str, Path)) and Path(name).is_file():
+            path = Path(name)
+        return source.read(), str(name or '<file>'), (path, None, None)
+    raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
+
+
+def _read_file(path: str | Path) -> bytes | mmap.mmap:
+    # os.open and os.read: half the cost of a buffered file object, which small models feel.
+    handle = os.open(path, os.O_RDONLY | getattr(os, 'O_BINARY', 0))
+    try:
+        size = os.fstat(handle).st_size
+        if size >= MAP_FROM_BYTES:
+            return mmap.mmap(handle, 0, access=mmap.ACCESS_READ)
+        data = os.read(handle, size)
+        if len(data) == size and size:
+            return data
+        # A short read, or a file whose size the system does not know (size 0): read to the end.
+        parts = [data]
+        while chunk := os.read(handle, 1 << 20):
+            parts.append(chunk)
+        return b''.join(parts)
+    except OSError as error:
+        # os.read's errors (a folder, for one) do not name the file; open()'s do.
+        raise type(error)(error.errno, error.strerror, os.fspath(path)) from None
+    finally:
+        os.close(handle)

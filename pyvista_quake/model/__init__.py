@@ -1,0 +1,1 @@
+"""The model: QuakeModel, players, their meshes, edits, loading and saving."""

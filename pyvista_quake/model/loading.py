@@ -1,0 +1,117 @@
+"""Loading a model: from a path, bytes, a binary file or an archive member.
+
+:func:`load` reads the bytes (:mod:`.sources`), parses them (:mod:`.formats`),
+applies ``strict`` (:mod:`.engines`) and wraps the data in a
+:class:`~pyvista_quake.QuakeModel`; its options are :class:`~pyvista_quake.LoadOptions`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pyvista as pv
+
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake._base.options import check_option_names
+from pyvista_quake.formats import md3
+from pyvista_quake.formats import parse_buffer
+from pyvista_quake.formats import spec_for
+from pyvista_quake.game.engines import enforce
+from pyvista_quake.game.skins import SkinSearch
+from pyvista_quake.game.sources import Source
+from pyvista_quake.game.sources import read_source
+from pyvista_quake.model.quake_model import QuakeModel
+
+
+def load(source: Source, *, member: str | None = None, **options: Any):
+    """Load a Quake model: ``.mdl``, ``.md2`` or ``.md3``, the format from its magic bytes.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes or binary file object
+        The model.
+    member : str, optional
+        With ``source`` a PAK or PK3 archive: the model inside it, such as
+        ``'progs/player.mdl'``; its skins are then looked for in the same archive.
+    **options
+        Any of :class:`~pyvista_quake.LoadOptions` (``strict``, ``skin``,
+        ``search_paths``, ``palette``, ...), whose page lists them all.
+
+    Returns
+    -------
+    QuakeModel
+        The model; frames are decoded only when asked for.
+
+    Raises
+    ------
+    QuakeFormatError
+        If the file is malformed; the message names the file, field and value.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('models/monsters/tank/tris.md2')  # doctest: +SKIP
+    >>> len(model), model.frame_names[:2]  # doctest: +SKIP
+    (293, ['stand01', 'stand02'])
+    >>> mesh = model.mesh(0)  # a PolyData; model.blocks(0) a MultiBlock of its surfaces  # doctest: +SKIP
+
+    """
+    if options:
+        check_option_names(options)
+    opts = LoadOptions(**options)
+    if opts.lod:
+        if not 0 < opts.lod < md3.MD3_MAX_LODS:
+            raise ValueError(f'lod must be 0 to {md3.MD3_MAX_LODS - 1} (MD3_MAX_LODS), not {opts.lod!r}')
+        if not str(member if member is not None else source).lower().endswith('.md3'):
+            raise ValueError(f'lod= picks an MD3\'s level of detail; {member or source} is not an .md3')
+        source, member = lod_source(source, member, opts.lod)
+    buffer, name, (path, archive, member) = read_source(source, member)
+    spec = spec_for(buffer, name)
+    record = parse_buffer(buffer, name, spec)
+    enforce(record, len(buffer), opts.strict, name)
+    data = spec.decode(record)
+    roots = list(opts.search_paths)
+    if archive is not None and archive.path.parent not in roots:
+        roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
+    search = SkinSearch(model_path=path, search_paths=roots, archive=archive, member=member)
+    return QuakeModel(data, opts, search=search)
+
+
+def lod_source(source: Source, member: str | None, lod: int) -> tuple[Source, str | None]:
+    """The file of an MD3's level of detail ``lod``: ``name_1.md3`` for 1, as ``R_RegisterMD3`` names them."""
+    if member is not None:
+        stem, dot, suffix = member.rpartition('.')
+        return source, f'{stem}_{lod}.{suffix}' if dot else f'{member}_{lod}'
+    if not isinstance(source, (str, Path)):
+        raise ValueError('lod= needs the model\'s file name, not its bytes')
+    text = str(source)
+    head, dot, suffix = text.rpartition('.')
+    return (f'{head}_{lod}.{suffix}' if dot and '/' not in suffix else f'{text}_{lod}'), None
+
+
+def model_or_mesh(source: Any, **options: Any):
+    """``(model, None)`` for a model or a file (loaded with ``options``), ``(None, mesh)`` for a mesh.
+
+    What export and the pictures take: a :class:`~pyvista_quake.QuakeModel`,
+    anything :func:`load` reads, or a frame as a PyVista dataset.
+    """
+    if isinstance(source, QuakeModel):
+        return source, None
+    if isinstance(source, pv.MultiBlock):  # a frame of a model of several surfaces
+        return None, source
+    if isinstance(source, pv.DataSet):
+        return None, source if isinstance(source, pv.PolyData) else source.extract_surface(algorithm='dataset_surface')
+    return load(source, **options), None
+
+
+def skin_of(model, mesh=None):
+    """The skin image of what :func:`model_or_mesh` gave: the model's chosen skin, or the one a frame carries.
+
+    ``None`` when there is no skin (or ``skin=None`` was asked for).
+    """
+    if model is not None:
+        return model.skin_image(model.skin) if model.skin is not None else None
+    return mesh.quake.image()
+
+

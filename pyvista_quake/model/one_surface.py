@@ -1,0 +1,525 @@
+"""How a model stored as one surface (Quake's MDL, Quake II's MD2) answers :class:`~pyvista_quake.QuakeModel`.
+
+:class:`OneSurfaceModel` holds a :class:`~pyvista_quake.formats.records.ModelData` and hands
+each question to the module that knows the answer: :mod:`.topology` (points
+and cells), :mod:`.decode` (positions and normals), :mod:`.skins`,
+:mod:`.animation`, :mod:`.fields` (field data), :mod:`.edit` (changes) and
+:mod:`.saving` (files).  It knows nothing of byte layouts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cached_property
+from pathlib import Path
+from pathlib import PurePosixPath
+from typing import Any
+from typing import Sequence
+
+import numpy as np
+import pyvista as pv
+from vtkmodules.vtkCommonDataModel import vtkFieldData
+
+from pyvista_quake._base import fields as keys
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.data import animation as anim
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.data.decode import FrameDecoder
+from pyvista_quake.data.decode import FrameSelection
+from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.data.topology import Topology
+from pyvista_quake.data.topology import gl_topology
+from pyvista_quake.data.topology import triangle_topology
+from pyvista_quake.formats import tag as tag_file
+from pyvista_quake.formats.records import GLCommand
+from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import Tag
+from pyvista_quake.game.skins import FoundSkin
+from pyvista_quake.game.skins import ModelSkins
+from pyvista_quake.game.skins import SkinSearch
+from pyvista_quake.model import edit
+from pyvista_quake.model.base import ModelFacade
+from pyvista_quake.model.mesh import FrameTemplate
+from pyvista_quake.model.mesh import build_polydata
+from pyvista_quake.model.mesh import frame_template
+from pyvista_quake.model.mesh import vtk_array
+from pyvista_quake.model.saving import save
+
+#: Attributes computed from the data, dropped when the data changes.
+_DERIVED = ('frame_names', 'gl_commands', 'topology', '_decoder', 'animations', '_timeline', 'metadata', '_shared_field_arrays',
+            '_topology_template', '_frame_templates')  # fmt: skip
+
+
+class OneSurfaceModel(ModelFacade):
+    """The engine behind a :class:`~pyvista_quake.QuakeModel` read from an MD2 or MDL.
+
+    Its frames are single PolyData; :class:`~pyvista_quake.QuakeModel` gives them as
+    every format gives them.
+
+    Parameters
+    ----------
+    data : ModelData
+        The parsed content of the file.
+    options : LoadOptions, optional
+        How the model is read (see :class:`~pyvista_quake.model.loading.LoadOptions`).
+    search : SkinSearch, optional
+        Where to look for an MD2's skin files.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('tris.md2')  # doctest: +SKIP
+    >>> mesh = model.frame(0)  # doctest: +SKIP
+    >>> model.rename_frame(0, 'idle01'); model.save('out.md2')  # doctest: +SKIP
+
+    """
+
+    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
+        self.options = options if options is not None else LoadOptions()
+        self.search = search if search is not None else SkinSearch()
+        self._set_data(data)
+        self.skin = self.options.skin
+        if self.options.glcmds and data.gl_commands is None:
+            raise ValueError(f'{data.source}: only MD2 models have OpenGL commands')
+
+    def _set_data(self, data: ModelData) -> None:
+        """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
+        images = self.skins.images if 'skins' in self.__dict__ else {}
+        # An edited model is no longer the file's (readers that reuse loaded models ask).
+        self.edited = 'data' in self.__dict__
+        self.data = data
+        options = self.options
+        self.skins = ModelSkins(data, self.search, palette=options.palette, external_skins=options.external_skins, holey=options.holey)
+        self.skins.images.update({k: v for k, v in images.items() if k in data.skin_names})
+        for name in _DERIVED:
+            self.__dict__.pop(name, None)
+
+    @property
+    def skin(self) -> int | None:
+        """The skin that travels with the frames (in their field data); ``None`` for none.
+
+        Setting it changes the skin of the frames built from then on.
+        """
+        return self._skin
+
+    @skin.setter
+    def skin(self, index: int | None) -> None:
+        self._skin = self.skins.valid_index(index)
+        for name in ('_shared_field_arrays', '_frame_templates'):
+            self.__dict__.pop(name, None)
+
+    def __len__(self) -> int:
+        """Return the number of frames (each picture of a frame group counts)."""
+        return self.data.num_frames
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return (
+            f'QuakeModel({self.format.upper()} {self.data.source!r}, {len(self)} frames, '
+            f'{self.data.num_vertices} vertices, {len(self.data.triangle_vertices)} triangles)'
+        )
+
+    # -- what users ask about -------------------------------------------------
+    @property
+    def strict(self) -> bool:
+        """Whether the engines' limits are errors."""
+        return self.options.strict
+
+    @property
+    def glcmds(self) -> bool:
+        """Whether frames are built from an MD2's OpenGL commands."""
+        return self.options.glcmds
+
+    def frame_name(self, index: int) -> str:
+        """Name of one frame (decodes that name only)."""
+        if 'frame_names' in self.__dict__:
+            return self.frame_names[index]
+        return self.data.frame_name(index)
+
+    @property
+    def skin_names(self) -> list[str]:
+        """Image paths the model names (MD2); empty for MDL."""
+        return self.data.skin_names
+
+    @property
+    def skin_size(self) -> tuple[int, int]:
+        """Skin ``(width, height)`` in pixels."""
+        return self.data.skin_width, self.data.skin_height
+
+    @property
+    def trailing(self) -> bytes:
+        """Bytes after the last section, such as Quake ME's ``QMEX`` block."""
+        return self.data.trailing
+
+    @cached_property
+    def gl_commands(self) -> list[GLCommand]:
+        """The parsed OpenGL command list of an MD2 (empty for MDL or none).
+
+        Raises
+        ------
+        QuakeFormatError
+            If the command list is malformed.
+
+        """
+        return self.data.gl_commands() if self.data.gl_commands is not None else []
+
+    # -- skins (see ModelSkins) -------------------------------------------------------
+    @property
+    def num_skins(self) -> int:
+        """Number of skins: names an MD2 gives, pictures an MDL embeds."""
+        return len(self.skins)
+
+    @property
+    def palette(self) -> np.ndarray:
+        """The palette for MDL skins, ``uint8`` ``(256, 3)``."""
+        return self.skins.palette
+
+    def skin_file(self, index: int = 0) -> FoundSkin | None:
+        """Find an MD2 skin's image file (see :meth:`ModelSkins.file`)."""
+        return self.skins.file(index)
+
+    def skin_field_data(self, index: int = 0) -> dict:
+        """The skin as it travels in field data (see :meth:`ModelSkins.field_data`)."""
+        return self.skins.field_data(index)
+
+    def skin_image(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
+        """A skin as an RGB(A) ``uint8`` image, rows from the top (see :meth:`ModelSkins.image`)."""
+        return self.skins.image(index, picture)
+
+    def fullbright(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
+        """Mask of an MDL skin's pixels that Quake draws fullbright (indices 224-255)."""
+        return self.skins.fullbright(index, picture)
+
+    # -- geometry -------------------------------------------------------------------
+    @cached_property
+    def topology(self) -> Topology:
+        """The points, texture coordinates and cells every frame shares."""
+        # With no usable triangle left (all index past the vertices), the GL commands
+        # are what Quake II draws: draw them too.
+        if self.glcmds or not len(self.data.triangle_vertices):
+            return gl_topology(self.gl_commands, self.source)
+        return triangle_topology(self.data, texel_centers=self.options.texel_centers)
+
+    @cached_property
+    def _decoder(self) -> FrameDecoder:
+        return FrameDecoder(self.data, self.topology.point_vertex, computed_normals=self.options.normals == 'computed')
+
+    def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Positions of the file's vertices (not the mesh's points), ``(frames, vertices, 3)``.
+
+        Each coordinate is ``v * scale + translate`` in float32, in Quake's axes.
+        """
+        return self._decoder.vertex_positions(frames)
+
+    def positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Point positions of the given frames (all by default), ``float32`` ``(frames, points, 3)``.
+
+        Points are in the order of the PolyData of :meth:`frame`.
+        """
+        return self._decoder.positions(frames)
+
+    def normals(self, frames: FrameSelection = None) -> np.ndarray:
+        """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``.
+
+        Looked up in the 162-entry normal table (or computed from the geometry
+        with ``normals='computed'``); a vertex whose index lies past the table
+        gets the mean normal of its faces, with a warning.
+        """
+        return self._decoder.normals(frames)
+
+    def bounds(self, frames: FrameSelection = None) -> np.ndarray:
+        """Bounding box of each frame, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
+        pos = self.vertex_positions(frames)
+        out = np.empty((len(pos), 6), np.float32)
+        out[:, 0::2] = pos.min(axis=1)
+        out[:, 1::2] = pos.max(axis=1)
+        return out
+
+    def centroids(self, frames: FrameSelection = None) -> np.ndarray:
+        """Mean of the vertex positions of each frame, ``(frames, 3)``."""
+        return self.vertex_positions(frames).mean(axis=1)
+
+    def displacement(self, start: int, end: int) -> pv.PolyData:
+        """Frame ``end`` with ``point_data['displacement']`` (and its magnitude) since frame ``start``."""
+        pos = self.positions([start, end])
+        mesh = self.frame(end)
+        vectors = pos[1] - pos[0]
+        mesh.point_data['displacement'] = vectors
+        mesh.point_data['displacement_magnitude'] = np.linalg.norm(vectors, axis=1)
+        return mesh
+
+    # -- animations -------------------------------------------------------------------
+    @cached_property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller."""
+        user = self.options.animations or {}
+        return anim.model_animations(
+            self.frame_names, self.data.frame_groups, self.fps, self._anm_text(), user, self.source, self.options.group_timing
+        )
+
+    @property
+    def anm(self) -> Path | None:
+        """The ``.anm`` file on disk the animations come from, if any."""
+        given = self.options.anm
+        if given is True:
+            return anim.sidecar_anm(self.search.model_path) if self.search.model_path is not None else None
+        return Path(given) if given else None
+
+    @cached_property
+    def tags(self) -> dict[str, Tag]:
+        """Tags of UFO: Alien Invasion's ``.tag`` file beside the model (same stem; in its PAK/PK3 too).
+
+        Each has ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)``, as
+        an MD3's tags; :meth:`tag` gives a 4 x 4 matrix.  Empty without a
+        ``.tag``; one whose frames are not the model's is left out, with a warning.
+        """
+        name = self.search.model_file_name()
+        found = self.search.beside_model(str(PurePosixPath(name).with_suffix('.tag'))) if name else None
+        if found is None:
+            return {}
+        tags = tag_file.parse(found[1], found[0])
+        if any(len(t.origins) != len(self) for t in tags.values()):
+            warn_external(f'{found[0]}: its tags have {len(next(iter(tags.values())).origins)} frames, the model {len(self)}; left out')
+            return {}
+        return tags
+
+    def _anm_text(self) -> tuple[str, str] | None:
+        """``(name, text)`` of the ``.anm``: on disk, or beside the model in its PAK/PK3."""
+        if self.anm is not None:
+            return str(self.anm), self.anm.read_text(encoding='latin-1')
+        if self.options.anm is True and self.search.archive is not None and self.search.member:
+            found = self.search.archive_sidecar('.anm')
+            if found is not None:
+                return found
+        return None
+
+    @property
+    def entries(self) -> list[range]:
+        """The frames as QuakeC numbers them: an MDL frame group is one entry, its poses a range.
+
+        ``self.frame(self.entries[k][0])`` is the first pose of QuakeC's frame ``k``.
+        """
+        groups = {g.start: g.count for g in self.data.frame_groups}
+        out, frame = [], 0
+        while frame < len(self):
+            count = groups.get(frame, 1)
+            out.append(range(frame, frame + count))
+            frame += count
+        return out
+
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        return anim.timeline(len(self), self.data.frame_groups, self.fps, self.options.group_timing)
+
+    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.PolyData:
+        """Return the pose at time ``t`` seconds, as the engines draw it between two frames.
+
+        Positions are interpolated linearly, normals interpolated and
+        renormalised.  Looping, time wraps and the last frame blends into the first.
+
+        Parameters
+        ----------
+        t : float
+            Seconds from the animation's start.
+        animation : str, optional
+            Name of an animation in :attr:`animations`; the whole file by default.
+        loop : bool, default: True
+            Wrap time around the animation's duration (otherwise clamp).
+
+        """
+        clip = self.animation(animation)
+        k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
+        pair = [int(clip.frames[k]), int(clip.frames[k_next])]
+        points, normals = anim.blend(self.positions(pair), self.normals(pair), alpha)
+        mesh = self._polydata(pair[0] if alpha < 0.5 else pair[1], points, normals)
+        mesh.field_data[keys.TIME] = np.array([t], np.float64)
+        return mesh
+
+    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.PolyData:
+        """One pose, chosen as export and the pictures choose it.
+
+        Parameters
+        ----------
+        frame : int, optional
+            A frame of ``animation`` (of the whole file by default); frame 0 by default.
+        animation : str, optional
+            An animation's name.
+        time : float, optional
+            Instead of ``frame``: the pose at this time of ``animation``, interpolated (see :meth:`at`).
+
+        Raises
+        ------
+        IndexError, KeyError, ValueError
+            For a frame out of range, an unknown animation, or both ``frame`` and ``time``.
+
+        """
+        if time is not None:
+            if frame is not None:
+                raise ValueError('give frame= or time=, not both')
+            return self.at(float(time), animation)
+        clip = self.animation(animation)
+        index = 0 if frame is None else int(frame)
+        if not -len(clip) <= index < len(clip):
+            raise IndexError(f'{self.source}: frame {index} out of range; {clip.name!r} has {len(clip)} frames')
+        return self.frame(int(clip.frames[index]))
+
+    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
+        """Every frame (of one animation, or the file) as a :class:`pyvista.MultiBlock`, timed in field data."""
+        clip = self.animation(animation)
+        positions = self.positions(clip.frames)
+        normals = self.normals(clip.frames)
+        blocks = pv.MultiBlock()
+        for k, frame in enumerate(clip.frames):
+            mesh = self._polydata(int(frame), positions[k], normals[k])
+            mesh.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
+            blocks.append(mesh, self.frame_names[frame])
+        return blocks
+
+    # -- PolyData -----------------------------------------------------------------
+    def frame(self, index: int = 0) -> pv.PolyData:
+        """Return one frame as a :class:`pyvista.PolyData`.
+
+        Points are float32 in Quake's axes (x forward, y left, z up); the mesh has
+        point normals, texture coordinates, ``point_data['vertex_index']`` and the
+        model's metadata in ``field_data``.
+
+        Parameters
+        ----------
+        index : int, default: 0
+            Frame number; negative numbers count from the end.
+
+        """
+        n = len(self)
+        # A plain int in range (the common case) needs no array round trip.
+        frame = index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
+        points, normals = self._decoder.frame(frame)
+        return self._polydata(frame, points, normals)
+
+    def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
+        return build_polydata(points, normals, self._frame_template(frame))
+
+    @cached_property
+    def _topology_template(self) -> FrameTemplate:
+        topo = self.topology
+        return frame_template(
+            topo.texcoords,
+            topo.triangles,
+            strips=topo.strips,
+            point_arrays={keys.VERTEX_INDEX: topo.point_vertex},
+            cell_arrays={} if topo.cell_command is None else {keys.GLCMD: topo.cell_command},
+        )
+
+    def _frame_template(self, frame: int) -> FrameTemplate:
+        """The shared part of one frame's meshes, made once: the topology's, and field data of
+        the model's arrays and the frame's own (name, number, MD2 scale), which every mesh of
+        the frame references."""
+        cache = self.__dict__.setdefault('_frame_templates', {})
+        template = cache.get(frame)
+        if template is None:
+            field_data = vtkFieldData()
+            for array in self._shared_field_arrays:
+                field_data.AddArray(array)
+            for key, value in keys.frame_fields(self.data, frame, self.frame_name(frame)).items():
+                field_data.AddArray(vtk_array(key, value))
+            template = cache[frame] = dataclasses.replace(self._topology_template, field_data=field_data)
+        return template
+
+    @cached_property
+    def metadata(self) -> dict:
+        """Field data every frame shares: format, skin names and size, header fields."""
+        return keys.model_metadata(self.data, len(self.skins))
+
+    @cached_property
+    def _shared_field_arrays(self) -> list:
+        values = dict(self.metadata)
+        if self.skin is not None:
+            values.update(self.skins.field_data(self.skin))
+        # One set of VTK arrays, shared by every frame the model builds.
+        return [vtk_array(key, value) for key, value in values.items()]
+
+    # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
+    def set_frame(self, index: int, points: np.ndarray | pv.PolyData, normals: np.ndarray | None = None) -> None:
+        """Move one frame's vertices.
+
+        Parameters
+        ----------
+        index : int
+            The frame.
+        points : array or pyvista.PolyData
+            New positions, ``(vertices, 3)`` for the file's vertices or
+            ``(points, 3)`` for the points of :meth:`frame` (or a PolyData
+            of this model's frame).
+        normals : array, optional
+            Normals of the same shape; computed from the geometry by default.
+
+        """
+        self._set_data(edit.set_frames(self.data, self.topology, [index], [points], None if normals is None else [normals]))
+
+    def add_frames(self, points: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
+        """Insert frames (``(frames, vertices or points, 3)`` or PolyData) before frame ``at`` (default: at the end)."""
+        self._set_data(edit.add_frames(self.data, self.topology, points, names, at))
+
+    def remove_frames(self, frames: FrameSelection) -> None:
+        """Remove frames; frame groups lose those members (and go when empty)."""
+        self._set_data(edit.remove_frames(self.data, frames))
+
+    def rename_frame(self, index: int, name: str) -> None:
+        """Rename one frame (at most 15 bytes of Latin-1)."""
+        self._set_data(edit.rename_frames(self.data, {index: name}))
+
+    def set_frame_groups(self, groups: Sequence) -> None:
+        """Replace an MDL's frame groups: ``(start, count, intervals)`` each, intervals the end times in seconds."""
+        self._set_data(edit.set_frame_groups(self.data, groups))
+
+    def set_skin(self, index: int, image: Any, name: str | None = None) -> None:
+        """Replace skin ``index`` (or add one, with ``index == num_skins``).
+
+        Parameters
+        ----------
+        index : int
+            The skin.
+        image : path, PIL image or array
+            The picture: an MDL stores it in the model's palette (RGB is
+            matched to the nearest entry; a 2-D array is taken as palette
+            indices); an MD2 names it and :meth:`save` writes it as PNG beside the model.
+        name : str, optional
+            MD2 only: the name the model gives the skin (default: the
+            current name, else ``skin<index>.png``).
+
+        """
+        data, images = edit.set_skin(self.data, self.skins, index, image, name)
+        self._set_data(data)
+        self.skins.images.update(images)
+        if self.skin is None:
+            self.skin = 0
+
+    def set_texcoords(self, texcoords: np.ndarray) -> None:
+        """Set texture coordinates ``(points, 2)`` in VTK's ``(u, v)`` (``v`` from the bottom) for :meth:`frame`'s points."""
+        self._set_data(edit.set_texcoords(self.data, self.topology, texcoords))
+
+    # -- files ------------------------------------------------------------------------
+    def save(self, path: str | Path, *, sync: bool = True) -> None:
+        """Write the model to ``path``; the format follows the extension (``.md2`` or ``.mdl``).
+
+        An unchanged model is written back byte for byte.  The file is written
+        to a temporary file beside the target and renamed, so a failure leaves
+        the old file untouched; ``sync=False`` skips flushing it to disk first
+        (see :func:`pyvista_quake.save`).
+        """
+        save(self, path, sync=sync)
+
+    @classmethod
+    def from_frames(
+        cls, frames: pv.DataSet | Sequence[pv.DataSet], format: str = 'md2', *, fps: float | None = None, **kwargs: Any
+    ) -> OneSurfaceModel:
+        """Build a model from one PolyData or a sequence of them with the same connectivity.
+
+        ``fps`` is the model's playback rate for animations named by frame
+        names; see :func:`pyvista_quake.model.edit.from_frames` for the other keywords
+        (``skin``, ``names``).
+        """
+        data, images = edit.from_frames(frames, format, **kwargs)
+        model = cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
+        model.skins.images.update(images)
+        return model

@@ -1,0 +1,393 @@
+"""Quake III players: legs, torso and head joined by their tags, posed by ``animation.cfg`` as cgame poses them.
+
+:func:`load_player` reads a player folder (``models/players/sarge``, on disk
+or ``ARCHIVE:models/players/sarge`` in a PK3): ``lower.md3``, ``upper.md3``,
+``head.md3``, their ``.skin`` files and ``animation.cfg``.
+:meth:`QuakePlayer.pose` places the parts as ``CG_Player`` does: the upper
+body on the legs' ``tag_torso`` at the legs' frame, the head on the torso's
+``tag_head`` at the torso's frame, a weapon on ``tag_weapon``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+import re
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.game.archives import open_archive
+from pyvista_quake.game.archives import split_member
+from pyvista_quake.game.sources import read_source
+from pyvista_quake.model.base import lerp_tag
+from pyvista_quake.model.loading import load
+from pyvista_quake.model.loading import model_or_mesh
+from pyvista_quake.model.quake_model import QuakeModel
+
+#: The animations of ``animation.cfg``, in the file's fixed order (``bg_public.h animNumber_t``).
+ANIMATION_NAMES = (
+    'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
+    'TORSO_GESTURE', 'TORSO_ATTACK', 'TORSO_ATTACK2', 'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND2',
+    'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB', 'LEGS_LANDB',
+    'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
+    # Team Arena's (missionpack): a file without them gets TORSO_GESTURE's numbers.
+    'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
+)  # fmt: skip
+MISSIONPACK = ANIMATION_NAMES[ANIMATION_NAMES.index('TORSO_GETFLAG') :]
+PARTS = ('lower', 'upper', 'head')
+
+
+@dataclass(frozen=True)
+class PlayerAnimation:
+    """One line of ``animation.cfg``, as ``CG_ParseAnimationFile`` keeps it.
+
+    Attributes
+    ----------
+    first : int
+        First frame, in the part's own file (``LEGS_*`` already shifted down, see :func:`parse_animation_cfg`).
+    count : int
+        Number of frames.
+    looping : int
+        How many of the last frames loop (0: the animation holds its last frame).
+    fps : float
+        Frames a second (0 in the file is 1).
+    reversed : bool
+        Played backwards (a negative count in the file).
+
+    """
+
+    first: int
+    count: int
+    looping: int
+    fps: float
+    reversed: bool = False
+
+    def frame_at(self, time: float) -> tuple[int, int, float]:
+        """``(frame, next frame, blend)`` at ``time`` seconds, looping as ``CG_RunLerpFrame`` loops."""
+        steps = max(float(time), 0.0) * self.fps
+        k = int(np.floor(steps))
+        return self._frame(k), self._frame(k + 1), steps - k
+
+    def _frame(self, k: int) -> int:
+        count = max(self.count, 1)
+        if k >= count:
+            k -= count
+            k = k % self.looping + count - self.looping if self.looping else count - 1
+            k = min(k, count - 1)
+        return self.first + (count - 1 - k if self.reversed else k)
+
+
+@dataclass(frozen=True)
+class AnimationConfig:
+    """What ``animation.cfg`` says: the animations and the keyword lines."""
+
+    animations: dict[str, PlayerAnimation]
+    sex: str = 'm'
+    footsteps: str = 'default'
+    head_offset: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    fixed_legs: bool = False
+    fixed_torso: bool = False
+
+
+_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|(\S+)', re.DOTALL)
+
+
+def parse_animation_cfg(text: str, source: str = 'animation.cfg') -> AnimationConfig:
+    """Parse ``animation.cfg`` as ``CG_ParseAnimationFile`` does.
+
+    Keyword lines first (``sex``, ``footsteps``, ``headoffset``,
+    ``fixedlegs``, ``fixedtorso``; ``//`` and ``/* */`` comments), then four
+    numbers per animation in :data:`ANIMATION_NAMES` order.  The numbers count
+    the frames of ``upper.md3`` and ``lower.md3`` together: ``LEGS_*`` first
+    frames are shifted down by ``LEGS_WALKCR.first - TORSO_GESTURE.first`` to
+    index ``lower.md3``.  Team Arena's extra lines, when missing, take
+    ``TORSO_GESTURE``'s numbers.
+
+    Raises
+    ------
+    QuakeFormatError
+        If an animation before the missionpack ones is missing or not a number.
+
+    """
+    tokens = [m.group(1) for m in _TOKENS.finditer(text) if m.group(1)]
+    position = 0
+    keywords: dict[str, Any] = {}
+    while position < len(tokens) and not tokens[position][0].isdigit() and tokens[position][0] != '-':
+        word = tokens[position].lower()
+        position += 1
+        if word in ('sex', 'footsteps') and position < len(tokens):
+            keywords[word] = tokens[position].lower()
+            position += 1
+        elif word == 'headoffset':
+            values = tokens[position : position + 3]
+            keywords['head_offset'] = tuple(_number(v, source, 'headoffset') for v in values) + (0.0,) * (3 - len(values))
+            position += len(values)
+        elif word in ('fixedlegs', 'fixedtorso'):
+            keywords['fixed_legs' if word == 'fixedlegs' else 'fixed_torso'] = True
+    animations: dict[str, PlayerAnimation] = {}
+    skip = 0
+    for name in ANIMATION_NAMES:
+        numbers = tokens[position : position + 4]
+        if len(numbers) < 4:
+            if name in MISSIONPACK and 'TORSO_GESTURE' in animations:
+                animations[name] = animations['TORSO_GESTURE']
+                continue
+            raise QuakeFormatError(source, name, ' '.join(numbers) or '(missing)', 'four numbers expected (first, count, looping, fps)')
+        position += 4
+        first, count, looping = (int(_number(v, source, name)) for v in numbers[:3])
+        fps = _number(numbers[3], source, name) or 1.0
+        if name == 'LEGS_WALKCR':
+            skip = first - animations['TORSO_GESTURE'].first
+        if name.startswith('LEGS_'):
+            first -= skip
+        animations[name] = PlayerAnimation(first, abs(count), looping, fps, count < 0)
+    # As cgame adds them: walking and crouching backwards are the forward ones reversed.
+    animations['LEGS_BACKCR'] = PlayerAnimation(**{**animations['LEGS_WALKCR'].__dict__, 'reversed': True})
+    animations['LEGS_BACKWALK'] = PlayerAnimation(**{**animations['LEGS_WALK'].__dict__, 'reversed': True})
+    sex = str(keywords.get('sex', 'm'))[:1]
+    return AnimationConfig(animations, 'f' if sex == 'f' else 'n' if sex == 'n' else 'm', keywords.get('footsteps', 'default'),
+                           keywords.get('head_offset', (0.0, 0.0, 0.0)), keywords.get('fixed_legs', False),
+                           keywords.get('fixed_torso', False))  # fmt: skip
+
+
+def _number(token: str, source: str, field: str) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        raise QuakeFormatError(source, field, token, 'not a number') from None
+
+
+class QuakePlayer:
+    """A Quake III player: three models and the animations that pose them.
+
+    Use :func:`load_player` to read one.
+
+    Attributes
+    ----------
+    parts : dict of str to QuakeModel
+        ``'lower'``, ``'upper'`` and ``'head'``.
+    config : AnimationConfig
+        What ``animation.cfg`` says.
+
+    """
+
+    def __init__(self, parts: dict[str, QuakeModel], config: AnimationConfig, source: str) -> None:
+        self.parts = parts
+        self.config = config
+        self.source = source
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return f'QuakePlayer({self.source!r}, {len(self.config.animations)} animations)'
+
+    @property
+    def animations(self) -> dict[str, tuple[int, int, int, float]]:
+        """``{name: (first, count, looping, fps)}``, first frames in the part's own file."""
+        return {name: (a.first, a.count, a.looping, a.fps) for name, a in self.config.animations.items()}
+
+    def frames(self, part: str, which: str | int, time: float) -> tuple[int, int, float]:
+        """``(frame, next frame, blend)`` of a part at ``time`` seconds of an animation (or a fixed frame number)."""
+        model = self.parts[part]
+        if isinstance(which, (int, np.integer)):
+            frame = int(which) % len(model)
+            return frame, frame, 0.0
+        try:
+            animation = self.config.animations[which]
+        except KeyError:
+            raise KeyError(f'{self.source}: no animation {which!r}; it has {sorted(self.config.animations)}') from None
+        a, b, alpha = animation.frame_at(time)
+        return min(a, len(model) - 1), min(b, len(model) - 1), alpha
+
+    def pose(self, legs: str | int = 'LEGS_IDLE', torso: str | int = 'TORSO_STAND', time: float = 0.0,
+             weapon: QuakeModel | str | Path | None = None) -> pv.MultiBlock:  # fmt: skip
+        """The player posed as ``CG_Player`` places the parts, every part's own rotation the identity.
+
+        Parameters
+        ----------
+        legs, torso : str or int
+            An animation's name (of :attr:`animations`) or a frame number of ``lower.md3`` / ``upper.md3``.
+        time : float, default: 0.0
+            Seconds into each animation, each at its own fps, looping as the game loops.
+        weapon : QuakeModel or path, optional
+            A weapon model placed on the torso's ``tag_weapon``.
+
+        Returns
+        -------
+        pyvista.MultiBlock
+            ``{'lower', 'upper', 'head'[, 'weapon']}``, each a MultiBlock of its surfaces.
+
+        """
+        legs_frames = self.frames('lower', legs, time)
+        torso_frames = self.frames('upper', torso, time)
+        origin, axes = np.zeros(3), np.eye(3)
+        out = pv.MultiBlock()
+        out.append(_placed(self.parts['lower'], legs_frames, origin, axes), 'lower')
+        upper_origin, upper_axes = _on_tag(self.parts['lower'], 'tag_torso', legs_frames, origin, axes)
+        out.append(_placed(self.parts['upper'], torso_frames, upper_origin, upper_axes), 'upper')
+        head_origin, head_axes = _on_tag(self.parts['upper'], 'tag_head', torso_frames, upper_origin, upper_axes)
+        out.append(_placed(self.parts['head'], (0, 0, 0.0), head_origin, head_axes), 'head')
+        if weapon is not None:
+            model = weapon if isinstance(weapon, QuakeModel) else load(weapon)
+            weapon_origin, weapon_axes = _on_tag(self.parts['upper'], 'tag_weapon', torso_frames, upper_origin, upper_axes)
+            out.append(_placed(model, (0, 0, 0.0), weapon_origin, weapon_axes), 'weapon')
+        return out
+
+    def tag_on(self, part: str, tag: str, frames: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+        """``(origin, axes)`` of a part's tag between two frames, blended as ``R_LerpTag``: where a child part sits on it."""
+        return _on_tag(self.parts[part], tag, frames, np.zeros(3), np.eye(3))
+
+    def series(self, legs: str | int = 'LEGS_RUN', torso: str | int = 'TORSO_STAND', fps: float | None = None, weapon=None) -> PlayerSeries:
+        """The (legs, torso) pair as a time series, stepped as ``pv.get_reader``'s readers are (see :class:`PlayerSeries`)."""
+        return PlayerSeries(self, legs, torso, fps, weapon)
+
+
+class PlayerSeries(pv.TimeReader):
+    """A player's (legs, torso) animation pair as a PyVista time series: :meth:`read` poses the player.
+
+    Time points step at the faster animation's rate over the longer one's
+    length (a looping animation runs once through); made by :meth:`QuakePlayer.series`.
+    """
+
+    def __init__(self, player: QuakePlayer, legs: str | int, torso: str | int, fps: float | None = None, weapon=None) -> None:
+        self.player, self.legs, self.torso, self.weapon = player, legs, torso, weapon
+        used = [player.config.animations[name] for name in (legs, torso) if isinstance(name, str)]
+        rate = float(fps) if fps else max((a.fps for a in used), default=10.0)
+        length = max((a.count / a.fps for a in used), default=0.0)
+        self._times = np.arange(max(1, int(round(length * rate)))) / rate
+        self._point = 0
+
+    @property
+    def number_time_points(self) -> int:
+        """Number of time points."""
+        return len(self._times)
+
+    def time_point_value(self, time_point: int) -> float:
+        """Seconds of a time point."""
+        return float(self._times[time_point])
+
+    @property
+    def time_values(self) -> list[float]:
+        """Every time point's seconds."""
+        return self._times.tolist()
+
+    @property
+    def active_time_value(self) -> float:
+        """Seconds of the active time point."""
+        return float(self._times[self._point])
+
+    def set_active_time_value(self, time_value: float) -> None:
+        """Activate the time point shown at ``time_value`` seconds."""
+        self._point = int(np.clip(np.searchsorted(self._times, time_value + 1e-9, side='right') - 1, 0, len(self._times) - 1))
+
+    def set_active_time_point(self, time_point: int) -> None:
+        """Activate a time point by index."""
+        if not 0 <= time_point < len(self._times):
+            raise ValueError(f'time point {time_point} outside 0..{len(self._times) - 1}')
+        self._point = int(time_point)
+
+    def read(self) -> pv.MultiBlock:
+        """The player posed at the active time."""
+        return self.player.pose(self.legs, self.torso, self.active_time_value, self.weapon)
+
+
+def player_animations(animation: Any) -> tuple[Any, Any]:
+    """``(legs, torso)`` of a player from ``animation``: a pair, one name (``LEGS_*`` or ``TORSO_*``; ``BOTH_*``
+    for both), or ``None`` for the rest pose (``LEGS_IDLE`` and ``TORSO_STAND``)."""
+    if animation is None:
+        return 'LEGS_IDLE', 'TORSO_STAND'
+    if isinstance(animation, (tuple, list)):
+        return animation[0], animation[1]
+    name = str(animation)
+    if name.startswith('LEGS_'):
+        return name, 'TORSO_STAND'
+    if name.startswith('TORSO_'):
+        return 'LEGS_IDLE', name
+    return animation, animation
+
+
+def _on_tag(parent: QuakeModel, name: str, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray):
+    """Where a child sits on a parent's tag: ``origin + tag.origin @ axes``, ``tag.axis @ axes`` (``CG_PositionEntityOnTag``)."""
+    if name not in parent.tags:
+        raise KeyError(f'{parent.source}: no {name}; the parts cannot be joined')
+    tag = parent.tags[name]
+    a, b, alpha = frames
+    tag_origin, tag_axes = lerp_tag(tag.origins[a], tag.axes[a], tag.origins[b], tag.axes[b], alpha)
+    return origin + tag_origin @ axes, tag_axes @ axes
+
+
+def _placed(model: QuakeModel, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray) -> pv.MultiBlock:
+    """A part's surfaces blended between two frames, then placed: ``p @ axes + origin``."""
+    a, b, alpha = frames
+    blocks = model.frame(a) if alpha == 0 or a == b else model.between(a, b, alpha)
+    for block in blocks:
+        block.points = (np.asarray(block.points, np.float64) @ axes + origin).astype(np.float32)
+        if 'Normals' in block.point_data:
+            block.point_data['Normals'] = (np.asarray(block.point_data['Normals'], np.float64) @ axes).astype(np.float32)
+    return blocks
+
+
+#: The files of a player's folder.
+PLAYER_FILES = tuple(f'{part}.md3' for part in PARTS) + ('animation.cfg',)
+
+
+def _in_archive(path: str | Path) -> tuple[Path, str] | None:
+    """``(archive, folder)`` of ``ARCHIVE:folder``; ``None`` for a path on disk."""
+    split = split_member(str(path)) if not Path(path).exists() else None
+    return (split[0], split[1].rstrip('/')) if split is not None else None
+
+
+def is_player_folder(path: str | Path) -> bool:
+    """Whether ``path`` is a player: a folder (or ``ARCHIVE:folder``) holding ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``."""
+    inside = _in_archive(path)
+    if inside is None:
+        return Path(path).is_dir() and all((Path(path) / name).is_file() for name in PLAYER_FILES)
+    members = open_archive(inside[0])
+    return all(f'{inside[1]}/{name}' in members for name in PLAYER_FILES)
+
+
+def model_or_player(source: Any, **options: Any):
+    """As :func:`~pyvista_quake.model.loading.model_or_mesh`, and a :class:`QuakePlayer` or a player's folder as the player."""
+    if isinstance(source, QuakePlayer):
+        return source, None
+    if isinstance(source, (str, Path)) and is_player_folder(source):
+        return load_player(source, **options), None
+    return model_or_mesh(source, **options)
+
+
+def load_player(path: str | Path, skin: str | int = 'default', search_paths: list | None = None, **options: Any) -> QuakePlayer:
+    """Load a Quake III player folder: ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The folder (``models/players/sarge``) or ``ARCHIVE:models/players/sarge`` inside a PK3.
+    skin : str, default: 'default'
+        The skin: each part's ``<part>_<skin>.skin``.
+    search_paths : list of path, optional
+        Game folders or PK3 files to find images in.
+    **options
+        Other options of :func:`pyvista_quake.load`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a part or ``animation.cfg`` is missing.
+    QuakeFormatError
+        If one of them is malformed.
+
+    """
+    inside = _in_archive(path)
+    skin = 'default' if skin == 0 else skin
+
+    def where(name: str) -> tuple[Path | str, str | None]:
+        return (inside[0], f'{inside[1]}/{name}') if inside is not None else (Path(path) / name, None)
+
+    parts = {}
+    for part in PARTS:
+        source, member = where(f'{part}.md3')
+        parts[part] = load(source, member=member, skin=skin, search_paths=search_paths or [], **options)
+    buffer, name, _ = read_source(*where('animation.cfg'))
+    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), name), str(path))

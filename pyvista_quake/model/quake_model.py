@@ -1,0 +1,623 @@
+"""The one model class, for every format: a list of surfaces and the frames that move them.
+
+:class:`QuakeModel` is what :func:`pyvista_quake.load` returns for an MD2, an
+MDL or an MD3.  Every name it defines means one thing and returns one type
+for every format.  What belongs to one format only (an MD2's GL commands, an
+MDL's frame groups, palette and fullbright masks, an MD3's shaders) hangs off
+the model as that format's extras: they are the attributes of the engine
+underneath, :class:`~pyvista_quake.model.one_surface.OneSurfaceModel` or
+:class:`~pyvista_quake.model.surfaces_model.SurfacesModel`, reached as
+attributes of the model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from typing import Sequence
+
+import numpy as np
+import pyvista as pv
+from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
+
+from pyvista_quake._base import fields as keys
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.data.animation import blend
+from pyvista_quake.data.decode import FrameSelection
+from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.data.decode import surface_normals
+from pyvista_quake.data.decode import surface_positions
+from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import SurfacesData
+from pyvista_quake.formats.records import Tag
+from pyvista_quake.game.skins import FoundSkin
+from pyvista_quake.game.skins import SkinSearch
+from pyvista_quake.game.skins import decode_image
+from pyvista_quake.model.mesh import ascii_text
+from pyvista_quake.model.one_surface import OneSurfaceModel
+from pyvista_quake.model.saving import save
+from pyvista_quake.model.surfaces_model import SurfacesModel
+
+Engine = OneSurfaceModel | SurfacesModel
+
+
+def _deprecated(old: str, new: str) -> None:
+    warn_external(f'{old} is deprecated and changes in pyvista-quake 0.3; {new}', DeprecationWarning)
+
+
+class Surface:
+    """One surface of a model: its name, geometry over the frames, and its image.
+
+    MD2 and MDL models have one surface; an MD3 has one per surface of the
+    file, in file order.  Get them from :attr:`QuakeModel.surfaces`.
+    """
+
+    def __init__(self, model: QuakeModel, index: int) -> None:
+        self.model = model
+        self.index = index
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return f'Surface({self.name!r}, {self.num_points} points, {self.num_triangles} triangles)'
+
+    @property
+    def name(self) -> str:
+        """The surface's name: an MD3's own; the model's file name for MD2 and MDL."""
+        return self.model.surface_names[self.index]
+
+    def _block(self) -> pv.PolyData:
+        return self.model.blocks(0)[self.index]
+
+    @property
+    def num_points(self) -> int:
+        """Points of its meshes (a point per distinct vertex and texture coordinate)."""
+        return int(self.model._offsets[self.index + 1] - self.model._offsets[self.index])
+
+    @property
+    def num_triangles(self) -> int:
+        """Triangles of its meshes."""
+        return int(self._block().n_cells)
+
+    @property
+    def texcoords(self) -> np.ndarray:
+        """Texture coordinates of its points, ``(points, 2)`` as VTK takes them (``v`` from the bottom)."""
+        return np.asarray(self._block().active_texture_coordinates)
+
+    def positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Point positions over the given frames (all by default), ``float32`` ``(frames, points, 3)``."""
+        engine = self.model._engine
+        if isinstance(engine, SurfacesModel):
+            return surface_positions(engine.data.surfaces[self.index], engine._rows(frames))
+        return engine.positions(frames)
+
+    def normals(self, frames: FrameSelection = None) -> np.ndarray:
+        """Unit point normals over the given frames, ``float32`` ``(frames, points, 3)``."""
+        engine = self.model._engine
+        if isinstance(engine, SurfacesModel):
+            return surface_normals(engine.data.surfaces[self.index], engine._rows(frames))
+        return engine.normals(frames)
+
+    def image_file(self) -> FoundSkin | None:
+        """The image file the surface shows (the model's chosen skin), or ``None``."""
+        engine = self.model._engine
+        if isinstance(engine, SurfacesModel):
+            return engine.surface_skin(self.index) if engine.skin is not None else None
+        return engine.skin_file(engine.skin) if engine.skin is not None else None
+
+    def image(self) -> np.ndarray | None:
+        """The image the surface shows as RGB(A) ``uint8``, rows from the top; ``None`` without one."""
+        engine = self.model._engine
+        if isinstance(engine, SurfacesModel):
+            found = self.image_file()
+            return decode_image(found.data, found.location) if found is not None else None
+        return engine.skin_image(engine.skin) if engine.skin is not None else None
+
+
+class QuakeModel:
+    """A Quake (``.mdl``), Quake II (``.md2``) or Quake III (``.md3``) model.
+
+    A model is a list of :attr:`surfaces` and the frames that move them.
+    Use :func:`pyvista_quake.load` to read one, :meth:`from_frames` to make one
+    from PyVista meshes, and :meth:`save` to write it in any of the formats.
+
+    A frame comes in two forms, the same for every format:
+    :meth:`blocks` gives a :class:`pyvista.MultiBlock` with a ``PolyData`` per
+    surface, each with its own image, and :meth:`mesh` gives one
+    :class:`pyvista.PolyData` of every surface.  :meth:`frame`, :meth:`at`,
+    :meth:`pose` and :meth:`between` give MultiBlocks; until pyvista-quake 0.3,
+    :meth:`frame`, :meth:`at` and :meth:`pose` of an MD2 or MDL still give its
+    PolyData, with a :class:`DeprecationWarning` (call :meth:`mesh`).
+
+    Parameters
+    ----------
+    data : ModelData or SurfacesData
+        The parsed content of a file (see :mod:`pyvista_quake.formats`).
+    options : LoadOptions, optional
+        How the model is read.
+    search : SkinSearch, optional
+        The game's files, where skins and the files beside the model are found.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('tris.md2')  # doctest: +SKIP
+    >>> mesh = model.mesh(0)  # one PolyData, for every format  # doctest: +SKIP
+    >>> blocks = model.blocks(0)  # a MultiBlock, a PolyData per surface  # doctest: +SKIP
+    >>> model.surfaces[0].image()  # its skin  # doctest: +SKIP
+
+    """
+
+    _engine: Engine
+
+    def __init__(self, data: ModelData | SurfacesData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
+        engine: Engine
+        if isinstance(data, SurfacesData):
+            engine = SurfacesModel(data, options, search=search)
+        else:
+            engine = OneSurfaceModel(data, options, search=search)
+        object.__setattr__(self, '_engine', engine)
+
+    @classmethod
+    def _of(cls, engine: Engine) -> QuakeModel:
+        model = object.__new__(cls)
+        object.__setattr__(model, '_engine', engine)
+        return model
+
+    # The format's extras: whatever the engine has that this class does not define.
+    def __getattr__(self, name: str) -> Any:
+        """Return a format's extra (an MD2's ``gl_commands``, an MDL's ``palette``, an MD3's ``shaders``...)."""
+        if name.startswith('__') or name == '_engine':
+            raise AttributeError(name)
+        try:
+            return getattr(self._engine, name)
+        except AttributeError:
+            raise AttributeError(f'{type(self).__name__} of an {self.format.upper()} has no attribute {name!r}') from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a setting of the model, such as :attr:`skin` (an engine's own settings pass through)."""
+        if isinstance(getattr(type(self), name, None), property):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._engine, name, value)
+
+    def __getstate__(self) -> dict:
+        """Pickle the engine (models go to batch workers)."""
+        return {'_engine': self._engine}
+
+    def __setstate__(self, state: dict) -> None:
+        """Restore from :meth:`__getstate__`."""
+        object.__setattr__(self, '_engine', state['_engine'])
+
+    def __len__(self) -> int:
+        """Return the number of frames (each picture of an MDL frame group counts)."""
+        return len(self._engine)
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return repr(self._engine)
+
+    # -- what every format has --------------------------------------------------------
+    @property
+    def format(self) -> str:
+        """``'md2'``, ``'mdl'`` or ``'md3'``."""
+        return self._engine.format
+
+    @property
+    def source(self) -> str:
+        """The file the model came from."""
+        return self._engine.source
+
+    @property
+    def header(self) -> dict:
+        """Every header field of the file, named as in its spec."""
+        return self._engine.header
+
+    @property
+    def data(self) -> ModelData | SurfacesData:
+        """The format-neutral records the model holds."""
+        return self._engine.data
+
+    @property
+    def options(self) -> LoadOptions:
+        """How the model was read."""
+        return self._engine.options
+
+    @property
+    def search(self) -> SkinSearch:
+        """The game's files, where its skins and the files beside it are found."""
+        return self._engine.search
+
+    @property
+    def edited(self) -> bool:
+        """Whether the model has changed since it was read."""
+        return self._engine.edited
+
+    @property
+    def fps(self) -> float:
+        """Frame rate of frames with no timing of their own."""
+        return self._engine.fps
+
+    @property
+    def frame_names(self) -> list[str]:
+        """Name of each frame, such as ``'stand01'``."""
+        return self._engine.frame_names
+
+    def frame_name(self, index: int) -> str:
+        """Name of one frame."""
+        engine = self._engine
+        if isinstance(engine, OneSurfaceModel):
+            return engine.frame_name(index)  # decodes that name only
+        return self.frame_names[index]
+
+    @property
+    def times(self) -> np.ndarray:
+        """Start time in seconds of every frame over the whole file (strictly increasing)."""
+        return self._engine.times
+
+    @property
+    def duration(self) -> float:
+        """Seconds the whole file takes to play once."""
+        return self._engine.duration
+
+    @property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name (frame names, MDL frame groups, ``.anm`` files, the caller's)."""
+        return self._engine.animations
+
+    def animation(self, name: str | Animation | None) -> Animation:
+        """Return an animation by name; ``None`` gives the whole file as one animation."""
+        return self._engine.animation(name)
+
+    @property
+    def entries(self) -> list[range]:
+        """The frames as the game numbers them: an MDL frame group is one entry, its pictures a range."""
+        return self._engine.entries
+
+    @property
+    def tags(self) -> dict[str, Tag]:
+        """Tags by name (an MD3's, or a ``.tag`` file's beside an MD2): ``origins`` and ``axes`` per frame."""
+        return self._engine.tags
+
+    def tag(self, name: str, frame: int | None = None, time: float | None = None, animation: str | Animation | None = None) -> np.ndarray:
+        """A tag as a 4 x 4 matrix at a frame, or at a time of an animation (see :meth:`ModelFacade.tag <pyvista_quake.model.base.ModelFacade.tag>`)."""
+        return self._engine.tag(name, frame, time, animation)
+
+    @property
+    def skin(self) -> Any:
+        """The skin the frames show: a skin number (MD2, MDL), a ``.skin`` name (MD3), or ``None`` for none."""
+        return self._engine.skin
+
+    @skin.setter
+    def skin(self, value: Any) -> None:
+        self._engine.skin = value
+
+    # -- surfaces ---------------------------------------------------------------------
+    @property
+    def surfaces(self) -> list[Surface]:
+        """The model's surfaces: one for an MD2 or MDL, one per surface of an MD3's file."""
+        return [Surface(self, k) for k in range(len(self.surface_names))]
+
+    @property
+    def surface_names(self) -> list[str]:
+        """Each surface's name: an MD3's own (names may repeat); the model's file name for MD2 and MDL."""
+        engine = self._engine
+        if isinstance(engine, SurfacesModel):
+            return engine.surface_names
+        return [_model_name(self.source)]
+
+    @property
+    def _offsets(self) -> np.ndarray:
+        """Where each surface's points start in :meth:`positions` (and the total at the end)."""
+        engine = self._engine
+        counts = [s.num_vertices for s in engine.data.surfaces] if isinstance(engine, SurfacesModel) else [len(engine.topology.point_vertex)]
+        return np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+
+    # -- geometry ---------------------------------------------------------------------
+    def positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Point positions of the given frames (all by default), ``float32`` ``(frames, points, 3)``.
+
+        The points of every surface in turn, in the order of :meth:`mesh`'s points.
+        """
+        return _joined(self._engine.positions(frames), self, frames)
+
+    def normals(self, frames: FrameSelection = None) -> np.ndarray:
+        """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``, in the order of :meth:`positions`."""
+        return _joined(self._engine.normals(frames), self, frames)
+
+    def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Positions of the file's vertices (not the meshes' points), ``float32`` ``(frames, vertices, 3)``.
+
+        Every surface's vertices in turn; for an MD3 they are its points.
+        """
+        engine = self._engine
+        if isinstance(engine, SurfacesModel):
+            return self.positions(frames)
+        return engine.vertex_positions(frames)
+
+    def bounds(self, frames: FrameSelection = None) -> np.ndarray:
+        """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
+        return self._engine.bounds(frames)
+
+    def centroids(self, frames: FrameSelection = None) -> np.ndarray:
+        """Mean of the vertex positions of each frame, ``(frames, 3)`` (zeros for a model with no vertex)."""
+        pos = self.vertex_positions(frames)
+        if not pos.shape[1]:
+            return np.zeros((len(pos), 3), np.float32)
+        return pos.mean(axis=1)
+
+    def displacement(self, start: int, end: int) -> pv.PolyData:
+        """:meth:`mesh` of frame ``end`` with ``point_data['displacement']`` (and its magnitude) since frame ``start``."""
+        pos = self.positions([start, end])
+        mesh = self.mesh(end)
+        vectors = pos[1] - pos[0]
+        mesh.point_data['displacement'] = vectors
+        mesh.point_data['displacement_magnitude'] = np.linalg.norm(vectors, axis=1)
+        return mesh
+
+    # -- frames -----------------------------------------------------------------------
+    def blocks(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock:
+        """One pose as a :class:`pyvista.MultiBlock`: a ``PolyData`` per surface, named after it, with its image.
+
+        Parameters
+        ----------
+        frame : int, optional
+            A frame of ``animation`` (of the whole file by default); frame 0 by default.
+        animation : str, optional
+            An animation's name.
+        time : float, optional
+            Instead of ``frame``: the pose at this time of ``animation``, blended as the engines blend.
+
+        Raises
+        ------
+        IndexError, KeyError, ValueError
+            For a frame out of range, an unknown animation, or both ``frame`` and ``time``.
+
+        """
+        return self._as_blocks(self.native_pose(frame, animation, time))
+
+    def mesh(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.PolyData:
+        """One pose as one :class:`pyvista.PolyData` of every surface (choose it as in :meth:`blocks`).
+
+        For an MD2 or MDL it is the frame's mesh, as ``pv.read`` gives it.  For
+        an MD3 the surfaces' meshes are joined in file order, their points in
+        the order of :meth:`positions`, with ``cell_data['surface_index']``.
+        """
+        return self._as_mesh(self.native_pose(frame, animation, time))
+
+    def frame(self, index: int = 0) -> pv.MultiBlock | pv.PolyData:
+        """Frame ``index`` as :meth:`blocks` gives it (MD2 and MDL: as :meth:`mesh`, deprecated).
+
+        Points are float32 in Quake's axes (x forward, y left, z up), with
+        normals, texture coordinates, ``point_data['vertex_index']`` and the
+        model's metadata in ``field_data``.
+        """
+        if isinstance(self._engine, SurfacesModel):
+            return self._engine.frame(index)
+        _deprecated('frame() of an MD2 or MDL returning a PolyData', 'call mesh(i) for the PolyData, or blocks(i) for the MultiBlock every format gives')
+        return self._engine.frame(index)
+
+    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock | pv.PolyData:
+        """The pose at ``t`` seconds of ``animation``, blended between two frames as the engines blend them.
+
+        Positions linearly, normals renormalised; ``loop`` wraps time (the last
+        frame blends into the first), else it is clamped.  A MultiBlock (MD2
+        and MDL: a PolyData, deprecated; call :meth:`mesh` with ``time=``).
+        """
+        if isinstance(self._engine, SurfacesModel):
+            return self._engine.at(t, animation, loop=loop)
+        _deprecated('at() of an MD2 or MDL returning a PolyData', 'call mesh(time=t, animation=...) for the PolyData, or blocks(time=t, ...)')
+        return self._engine.at(t, animation, loop=loop)
+
+    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
+        """One pose, as :meth:`blocks` (MD2 and MDL: as :meth:`mesh`, deprecated)."""
+        if isinstance(self._engine, SurfacesModel):
+            return self.blocks(frame, animation, time)
+        _deprecated('pose() of an MD2 or MDL returning a PolyData', 'call mesh(...) for the PolyData, or blocks(...)')
+        return self.mesh(frame, animation, time)
+
+    def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
+        """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the engines blend them, as a MultiBlock."""
+        engine = self._engine
+        if isinstance(engine, SurfacesModel):
+            return engine.between(first, second, alpha)
+        pair = frame_indices([first, second], len(self))
+        points, normals = blend(engine.positions(pair), engine.normals(pair), alpha)
+        return self._as_blocks(engine._polydata(int(pair[0] if alpha < 0.5 else pair[1]), points, normals))
+
+    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
+        """Every frame (of one animation, or the file) as a MultiBlock of frames, each as :meth:`frame` gives it, timed in field data."""
+        return self._engine.to_multiblock(animation)
+
+    def native_pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
+        """A pose (chosen as in :meth:`blocks`) in the form the file stores its frames: a PolyData for an MD2
+        or MDL, a MultiBlock of surfaces for an MD3.
+
+        For code that draws or writes either, as the pictures and export do; :meth:`blocks` and :meth:`mesh`
+        give one type for every format.
+        """
+        if time is not None:
+            if frame is not None:
+                raise ValueError('give frame= or time=, not both')
+            return self._engine.at(float(time), animation)
+        if animation is None:  # a frame of the whole file: no timeline needed
+            return self._engine.frame(0 if frame is None else frame)
+        clip = self.animation(animation)
+        index = 0 if frame is None else int(frame)
+        if not -len(clip) <= index < len(clip):
+            raise IndexError(f'{self.source}: frame {index} out of range; {clip.name!r} has {len(clip)} frames')
+        return self._engine.frame(int(clip.frames[index]))
+
+    def _as_blocks(self, pose: pv.MultiBlock | pv.PolyData) -> pv.MultiBlock:
+        if isinstance(pose, pv.MultiBlock):
+            return pose
+        blocks = pv.MultiBlock()
+        blocks.SetNumberOfBlocks(1)
+        blocks.SetBlock(0, pose)
+        blocks.GetMetaData(0).Set(vtkCompositeDataSet.NAME(), ascii_text(self.surface_names[0]))
+        return blocks
+
+    def _as_mesh(self, pose: pv.MultiBlock | pv.PolyData) -> pv.PolyData:
+        if isinstance(pose, pv.PolyData):
+            return pose
+        return joined_mesh(pose)
+
+    # -- editing ----------------------------------------------------------------------
+    def set_frame(self, index: int, points: Any, normals: Any = None) -> None:
+        """Move one frame's points.
+
+        Parameters
+        ----------
+        index : int
+            The frame.
+        points : array, pyvista.PolyData or pyvista.MultiBlock
+            New positions: ``(points, 3)`` in the order of :meth:`positions`
+            (an MD2's or MDL's ``(vertices, 3)`` too), :meth:`mesh` or
+            :meth:`blocks` of this model, or a list of an array per surface.
+        normals : array, optional
+            Normals of the same shape; computed from the geometry by default.
+
+        """
+        engine = self._engine
+        if isinstance(engine, SurfacesModel):
+            engine.set_frame(index, self._per_surface(points), None if normals is None else self._per_surface(normals))
+        else:
+            engine.set_frame(index, self._one_surface(points), normals)
+
+    def add_frames(self, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
+        """Insert frames (each as :meth:`set_frame` takes it) before frame ``at``, by default at the end.
+
+        New frames of an MD3 keep the tags of the frame before them.
+        """
+        engine = self._engine
+        if isinstance(engine, SurfacesModel):
+            engine.add_frames([self._per_surface(f) for f in frames], names, at)
+        else:
+            engine.add_frames([self._one_surface(f) for f in frames], names, at)
+
+    def remove_frames(self, frames: FrameSelection) -> None:
+        """Remove frames (MDL frame groups lose them, MD3 tags go with them)."""
+        self._engine.remove_frames(frames)
+
+    def rename_frame(self, index: int, name: str) -> None:
+        """Rename one frame (at most 15 bytes of Latin-1)."""
+        self._engine.rename_frame(index, name)
+
+    def _per_surface(self, frame: Any) -> Any:
+        """A frame as an MD3 edit takes it: a MultiBlock or a list of arrays, one per surface."""
+        if isinstance(frame, pv.PolyData):
+            frame = frame.points
+        if isinstance(frame, (pv.MultiBlock, list, tuple)):
+            return frame
+        array = np.asarray(frame)
+        if array.ndim != 2 or len(array) != self._offsets[-1]:
+            raise ValueError(f'{self.source}: a frame of {self._offsets[-1]} points, (points, 3), not {array.shape}')
+        return [array[a:b] for a, b in zip(self._offsets[:-1], self._offsets[1:])]
+
+    def _one_surface(self, frame: Any) -> Any:
+        """A frame as an MD2/MDL edit takes it: an array or a PolyData."""
+        if isinstance(frame, pv.MultiBlock):
+            if frame.n_blocks != 1:
+                raise ValueError(f'{self.source}: an {self.format.upper()} has one surface; the MultiBlock has {frame.n_blocks} blocks')
+            return frame[0]
+        if isinstance(frame, (list, tuple)) and len(frame) == 1 and np.ndim(frame[0]) == 2:
+            return frame[0]
+        return frame
+
+    # -- files ------------------------------------------------------------------------
+    def save(self, path: str | Path, *, sync: bool = True, overwrite_skins: bool = False) -> None:
+        """Write the model to ``path`` in the format its extension names (``.md2``, ``.mdl``, ``.md3``).
+
+        An unchanged model is written back byte for byte; one saved in another
+        format is converted (see :func:`pyvista_quake.save`).  The file is
+        written to a temporary file beside the target and renamed, so a
+        failure leaves the old file untouched; ``sync=False`` skips flushing
+        it to disk first.
+        """
+        save(self, path, sync=sync, overwrite_skins=overwrite_skins)
+
+    @classmethod
+    def from_frames(cls, frames: Any, format: str = 'md2', *, fps: float | None = None, **kwargs: Any) -> QuakeModel:
+        """Build a model from PyVista meshes: one frame, or a sequence of frames with the same connectivity.
+
+        For an MD2 or MDL a frame is a PolyData (any mesh is triangulated;
+        a MultiBlock is a sequence of frames, and a list may hold frames as
+        :meth:`blocks` gives them) and ``kwargs`` are
+        :func:`~pyvista_quake.model.edit.from_frames`'s (``skin``, ``names``);
+        for an MD3 a frame is a MultiBlock of surfaces (or one PolyData, one
+        surface) and ``kwargs`` are ``names`` and ``tags``.
+        """
+        if format == 'md3':
+            many = frames if isinstance(frames, (list, tuple)) else [frames]
+            blocks = [f if isinstance(f, pv.MultiBlock) else pv.MultiBlock([f]) for f in many]
+            return cls._of(SurfacesModel.from_frames(blocks, fps=fps, **kwargs))
+        if isinstance(frames, (list, tuple)):
+            frames = [joined_mesh(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
+        return cls._of(OneSurfaceModel.from_frames(frames, format, fps=fps, **kwargs))
+
+
+def joined_mesh(blocks: pv.MultiBlock) -> pv.PolyData:
+    """The blocks of a frame joined into one PolyData, points in block order, ``cell_data['surface_index']`` naming each cell's block.
+
+    Point and cell arrays every block has are kept; field data comes from the
+    first block (the model's metadata; each surface's own image stays with its block).
+    """
+    meshes = [b for b in blocks if b is not None]
+    if not meshes:
+        return pv.PolyData()
+    if len(meshes) == 1:
+        out = meshes[0].copy(deep=False)
+        out.cell_data[keys.SURFACE_INDEX] = np.zeros(out.n_cells, np.int32)
+        return out
+    points = np.concatenate([np.asarray(m.points, np.float32).reshape(-1, 3) for m in meshes])
+    offsets = np.cumsum([0] + [m.n_points for m in meshes])
+    faces = np.concatenate([np.asarray(m.regular_faces, np.int64).reshape(-1, 3) + o for m, o in zip(meshes, offsets[:-1])])
+    out = pv.PolyData.from_regular_faces(points, faces)
+    for name in set.intersection(*(set(m.point_data.keys()) for m in meshes)):
+        out.point_data[name] = np.concatenate([np.asarray(m.point_data[name]) for m in meshes])
+    out.cell_data[keys.SURFACE_INDEX] = np.repeat(np.arange(len(meshes), dtype=np.int32), [m.n_cells for m in meshes])
+    first = meshes[0]
+    if first.point_data.active_normals_name is not None and first.point_data.active_normals_name in out.point_data:
+        out.point_data.active_normals_name = first.point_data.active_normals_name
+    if first.point_data.active_texture_coordinates_name in out.point_data:
+        out.point_data.active_texture_coordinates_name = first.point_data.active_texture_coordinates_name
+    for name in first.field_data.keys():
+        if name not in (keys.SURFACE_NAME, keys.SURFACE_INDEX):
+            out.field_data[name] = first.field_data[name]
+    return out
+
+
+def _joined(per_surface: np.ndarray | list[np.ndarray], model: QuakeModel, frames: FrameSelection) -> np.ndarray:
+    if isinstance(per_surface, np.ndarray):
+        return per_surface
+    if not per_surface:
+        return np.zeros((len(frame_indices(frames, len(model))), 0, 3), np.float32)
+    return np.concatenate(per_surface, axis=1)
+
+
+def _model_name(source: str) -> str:
+    """A one-surface model's surface name: its file's stem (``tris`` for ``tris.md2``)."""
+    stem = Path(source.replace('\\', '/').split(':')[-1]).stem if source and not source.startswith('<') else ''
+    return stem or 'model'
+
+
+class _SurfaceModelMeta(type):
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, QuakeModel) and isinstance(instance._engine, SurfacesModel)
+
+
+class SurfaceModel(metaclass=_SurfaceModelMeta):
+    """Deprecated: every model is a :class:`QuakeModel`; ``isinstance(m, SurfaceModel)`` still tells an MD3's."""
+
+    def __new__(cls, data: SurfacesData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> QuakeModel:  # type: ignore[misc]
+        """Make a :class:`QuakeModel` (with a ``DeprecationWarning``)."""
+        _deprecated('SurfaceModel', 'use QuakeModel, the one model class of every format')
+        return QuakeModel(data, options, search=search)
+
+    @classmethod
+    def from_frames(cls, frames: Any, **kwargs: Any) -> QuakeModel:
+        """Deprecated: :meth:`QuakeModel.from_frames` with ``format='md3'``."""
+        _deprecated('SurfaceModel.from_frames', "use QuakeModel.from_frames(frames, 'md3')")
+        return QuakeModel.from_frames(frames, 'md3', **kwargs)
+

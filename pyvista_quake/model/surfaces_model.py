@@ -1,0 +1,369 @@
+"""How a model stored as several surfaces (Quake III's MD3) answers :class:`~pyvista_quake.QuakeModel`.
+
+:class:`SurfacesModel` is the engine behind a :class:`~pyvista_quake.QuakeModel`
+read from an MD3, a short facade over the same modules as
+:class:`~pyvista_quake.model.one_surface.OneSurfaceModel`:
+:mod:`.decode` (positions and normals), :mod:`.skins` (``.skin`` files and
+image search), :mod:`.animation` (timing) and :mod:`.fields` (field data).
+A frame is a :class:`pyvista.MultiBlock` with one ``PolyData`` per surface,
+in file order, named after the surfaces -- also when there is one surface.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
+from vtkmodules.vtkCommonDataModel import vtkFieldData
+
+from pyvista_quake._base import fields as keys
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.data import animation as anim
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.data.decode import FrameSelection
+from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.data.decode import surface_normals
+from pyvista_quake.data.decode import surface_positions
+from pyvista_quake.formats.records import SurfacesData
+from pyvista_quake.formats.records import Tag
+from pyvista_quake.game.skins import FoundSkin
+from pyvista_quake.game.skins import SkinSearch
+from pyvista_quake.game.skins import decode_image
+from pyvista_quake.game.skins import parse_shaders
+from pyvista_quake.game.skins import surface_images
+from pyvista_quake.game.skins import warn_missing
+from pyvista_quake.model import edit
+from pyvista_quake.model.base import ModelFacade
+from pyvista_quake.model.edit import surfaces_from_frames
+from pyvista_quake.model.mesh import ascii_text
+from pyvista_quake.model.mesh import build_polydata
+from pyvista_quake.model.mesh import frame_template
+from pyvista_quake.model.mesh import vtk_array
+from pyvista_quake.model.saving import save_surfaces
+
+
+class SurfacesModel(ModelFacade):
+    """A Quake III model (``.md3``): several surfaces, each with its own image, and per-frame tags.
+
+    Use :func:`pyvista_quake.load` to read one.
+
+    Parameters
+    ----------
+    data : SurfacesData
+        The parsed content of the file.
+    options : LoadOptions, optional
+        How the model is read.
+    search : SkinSearch, optional
+        Where to look for its ``.skin`` file and images.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('models/players/sarge/upper.md3')  # doctest: +SKIP
+    >>> blocks = model.frame(0)  # a MultiBlock: one PolyData per surface  # doctest: +SKIP
+    >>> model.tag('tag_head', frame=0)  # a 4 x 4 matrix  # doctest: +SKIP
+
+    """
+
+    def __init__(self, data: SurfacesData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
+        self.options = options if options is not None else LoadOptions()
+        self.search = search if search is not None else SkinSearch()
+        self.data = data
+        self.edited = False
+        self._images: dict[str, FoundSkin | None] = {}
+        self.skin = self.options.skin
+
+    @property
+    def skin(self):
+        """The skin the surfaces show (see :class:`~pyvista_quake.LoadOptions`); setting it changes the frames built from then on."""
+        return self._skin
+
+    @skin.setter
+    def skin(self, value) -> None:
+        self._skin = value
+        for name in ('_surface_images', 'skin_definition', '_templates_by_frame'):
+            self.__dict__.pop(name, None)
+
+    def __len__(self) -> int:
+        """Return the number of frames."""
+        return self.data.num_frames
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return (f'QuakeModel(MD3 {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
+                f'{len(self.tags)} tags)')  # fmt: skip
+
+    # -- what users ask about -------------------------------------------------
+    @property
+    def surface_names(self) -> list[str]:
+        """Name of each surface, in file order (names may repeat)."""
+        return [s.name for s in self.data.surfaces]
+
+    @property
+    def tags(self) -> dict[str, Tag]:
+        """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored."""
+        return self.data.tags
+
+    # -- skins ----------------------------------------------------------------------
+    @cached_property
+    def skin_definition(self) -> Path | str | None:
+        """The ``.skin`` file the surfaces' images come from, if any (see :func:`~pyvista_quake.game.skins.surface_images`)."""
+        return self._surface_images[1]
+
+    @property
+    def skin_file(self) -> Path | str | None:
+        """Deprecated: :attr:`skin_definition` (``skin_file`` names an image file's :class:`FoundSkin` for every format from 0.3)."""
+        warn_external('skin_file of an MD3 is deprecated and changes in pyvista-quake 0.3; use skin_definition for its .skin file, '
+                      'or surfaces[k].image_file() for each surface\'s image', DeprecationWarning)  # fmt: skip
+        return self.skin_definition
+
+    @cached_property
+    def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
+        return surface_images(self.data, self.search, self.skin)
+
+    @property
+    def image_names(self) -> list[str | None]:
+        """The image (or shader) name each surface shows: its ``.skin`` line, else its first shader."""
+        return self._surface_images[0]
+
+    def surface_skin(self, index: int) -> FoundSkin | None:
+        """Find surface ``index``'s image file (other image extensions tried, as ``R_FindImageFile`` does).
+
+        A missing image warns once, naming the places tried.
+        """
+        name = self.image_names[index]
+        if name is None:
+            return None
+        if name not in self._images:
+            found, tried = self.search.find(name)
+            stage = self._shaders.get(_shader_key(name)) if found is None else None
+            if stage is not None:  # a shader of scripts/*.shader: its first image stage
+                found, more = self.search.find(stage)
+                tried += more
+            if found is None:
+                warn_missing(self.source, f'image {name} of surface {self.surface_names[index]}', tried)
+            self._images[name] = found
+        return self._images[name]
+
+    @cached_property
+    def _shaders(self) -> dict[str, str]:
+        """First image stages of the game's shader scripts, read once when an image is not found by name."""
+        out: dict[str, str] = {}
+        for _, text in self.search.shader_scripts():
+            for name, image in parse_shaders(text).items():
+                out.setdefault(name, image)
+        return out
+
+    def surface_image(self, index: int) -> np.ndarray | None:
+        """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
+        found = self.surface_skin(index)
+        return decode_image(found.data, found.location) if found is not None else None
+
+    # -- geometry -------------------------------------------------------------------
+    def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
+        rows = self._rows(frames)
+        return [surface_positions(s, rows) for s in self.data.surfaces]
+
+    def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
+        rows = self._rows(frames)
+        return [surface_normals(s, rows) for s in self.data.surfaces]
+
+    def _rows(self, frames: FrameSelection) -> np.ndarray | slice:
+        """Frame numbers, or a slice for a run of consecutive frames (a view of the file, no gather)."""
+        index = frame_indices(frames, len(self))
+        if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
+            return slice(int(index[0]), int(index[0]) + len(index))
+        return index
+
+    def bounds(self, frames: FrameSelection = None) -> np.ndarray:
+        """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
+        pos = [p for p in self.positions(frames) if p.shape[1]]
+        index = frame_indices(frames, len(self))
+        out = np.zeros((len(index), 6), np.float32)
+        if pos:
+            every = np.concatenate(pos, axis=1)
+            out[:, 0::2] = every.min(axis=1)
+            out[:, 1::2] = every.max(axis=1)
+        return out
+
+    # -- animations -------------------------------------------------------------------
+    @cached_property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name: from frame names and the caller's ``animations``."""
+        return anim.model_animations(self.frame_names, [], self.fps, None, self.options.animations or {}, self.source)
+
+    @property
+    def entries(self) -> list[range]:
+        """The frames as the game numbers them: one entry a frame."""
+        return [range(k, k + 1) for k in range(len(self))]
+
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        return anim.timeline(len(self), [], self.fps)
+
+    # -- MultiBlocks --------------------------------------------------------------------
+    def frame(self, index: int = 0) -> pv.MultiBlock:
+        """Return one frame: a :class:`pyvista.MultiBlock` with a ``PolyData`` per surface, in file order.
+
+        Each block has float32 points, ``Normals``, texture coordinates
+        (``u = s``, ``v = 1 - t``), ``point_data['vertex_index']`` and, in field
+        data, the model's metadata, the surface's name and its image
+        (``block.quake.texture``).
+        """
+        n = len(self)
+        # A plain int in range (the common case) needs no array round trip.
+        frame = index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
+        rows = slice(frame, frame + 1)
+        surfaces = self.data.surfaces
+        return self._blocks(frame, [surface_positions(s, rows)[0] for s in surfaces], [surface_normals(s, rows)[0] for s in surfaces])
+
+    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock:
+        """The pose at ``t`` seconds, as the renderer blends two frames: positions linearly, normals renormalised."""
+        clip = self.animation(animation)
+        k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
+        blocks = self.between(int(clip.frames[k]), int(clip.frames[k_next]), alpha)
+        blocks.field_data[keys.TIME] = np.array([t], np.float64)
+        return blocks
+
+    def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
+        """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the renderer blends them."""
+        pair = [first, second]
+        blended = [anim.blend(pos, nrm, alpha) for pos, nrm in zip(self.positions(pair), self.normals(pair))]
+        return self._blocks(pair[0] if alpha < 0.5 else pair[1], [b[0] for b in blended], [b[1] for b in blended])
+
+    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock:
+        """One pose, chosen as export and the pictures choose it (see :meth:`QuakeModel.pose <pyvista_quake.QuakeModel.pose>`)."""
+        clip = self.animation(animation)
+        if time is not None:
+            return self.at(time, clip)
+        return self.frame(int(clip.frames[frame or 0]))
+
+    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
+        """Every frame (of one animation, or the file) as a MultiBlock of frames, timed in field data."""
+        clip = self.animation(animation)
+        out = pv.MultiBlock()
+        for k, frame in enumerate(clip.frames):
+            blocks = self.frame(int(frame))
+            blocks.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
+            out.append(blocks, ascii_text(self.frame_names[frame] or f'frame{frame}'))
+        return out
+
+    def _blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
+        templates, frame_fields = self._frame_templates(frame)
+        blocks = pv.MultiBlock()
+        blocks.SetNumberOfBlocks(len(templates))
+        for k, name in enumerate(self._block_names):
+            blocks.SetBlock(k, build_polydata(points[k], normals[k], templates[k]))
+            blocks.GetMetaData(k).Set(vtkCompositeDataSet.NAME(), name)
+        blocks.GetFieldData().ShallowCopy(frame_fields)
+        return blocks
+
+    @cached_property
+    def _block_names(self) -> list[str]:
+        # Names of any bytes: VTK's strings hold ASCII only.
+        return [ascii_text(s.name) for s in self.data.surfaces]
+
+    def _frame_templates(self, frame: int) -> tuple[list, vtkFieldData]:
+        """Each surface's template with its field data for one frame, and the frame's own, made once."""
+        cache = self.__dict__.setdefault('_templates_by_frame', {})
+        if frame not in cache:
+            own = vtkFieldData()
+            for key, value in self._frame_fields(frame).items():
+                own.AddArray(vtk_array(key, value))
+            templates = []
+            for k, template in enumerate(self._templates):
+                fields = vtkFieldData()
+                for key, value in self._field_data(k, frame).items():
+                    fields.AddArray(vtk_array(key, value))
+                templates.append(dataclasses.replace(template, field_data=fields))
+            cache[frame] = (templates, own)
+        return cache[frame]
+
+    @cached_property
+    def _templates(self) -> list:
+        out = []
+        for surface in self.data.surfaces:
+            uv = np.column_stack([surface.texcoords[:, 0], 1.0 - surface.texcoords[:, 1]]).astype(np.float32)
+            # VTK winds anticlockwise seen from outside; the file clockwise.
+            triangles = np.asarray(surface.triangles, np.int64)[:, ::-1]
+            vertex = np.arange(surface.num_vertices, dtype=np.int32)
+            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex}))
+        return out
+
+    def _frame_fields(self, frame: int) -> dict[str, Any]:
+        return {
+            keys.FORMAT: [self.format],
+            keys.FRAME_NAME: [self.frame_names[frame]],
+            keys.FRAME_INDEX: np.array([frame], np.int32),
+            **({keys.SOURCE: [self.source]} if not self.source.startswith('<') else {}),
+        }
+
+    def _field_data(self, index: int, frame: int) -> dict[str, Any]:
+        out = {**self._frame_fields(frame), keys.SURFACE_NAME: [self.surface_names[index]],
+               keys.SURFACE_INDEX: np.array([index], np.int32)}  # fmt: skip
+        if self.skin is not None:
+            found = self.surface_skin(index)
+            if found is not None:
+                out.update(found.field_data())
+        return out
+
+    # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
+    def _set_data(self, data: SurfacesData) -> None:
+        """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
+        self.data = data
+        self.edited = True
+        for name in ('frame_names', 'animations', '_timeline', '_templates', '_templates_by_frame', '_surface_images', 'skin_definition'):
+            self.__dict__.pop(name, None)
+
+    def set_frame(self, index: int, points, normals=None) -> None:
+        """Replace one frame: ``points`` a MultiBlock of the surfaces (or a list of ``(vertices, 3)`` arrays).
+
+        Positions are quantised to 1/64 and normals to latitude/longitude bytes
+        (computed from the geometry unless given), so what the model shows is
+        what :meth:`save` writes.
+        """
+        points, carried = edit.surface_arrays(points, len(self.data.surfaces))
+        frame = int(frame_indices([index], len(self))[0])
+        self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=[normals if normals is not None else carried]))
+
+    def add_frames(self, frames, names=None, at: int | None = None) -> None:
+        """Insert frames (each a MultiBlock of the surfaces, or a list of ``(vertices, 3)`` arrays) at ``at``, the end by default.
+
+        Tags keep the values of the frame before the insertion.
+        """
+        self._set_data(edit.add_surface_frames(self.data, list(frames), names, at))
+
+    def remove_frames(self, frames: FrameSelection) -> None:
+        """Drop frames (their tags with them)."""
+        dropped = set(frame_indices(frames, len(self)).tolist())
+        self._set_data(edit.edit_surfaces(self.data, keep=np.array([k for k in range(len(self)) if k not in dropped])))
+
+    def rename_frame(self, index: int, name: str) -> None:
+        """Rename one frame (at most 15 bytes)."""
+        self._set_data(edit.edit_surfaces(self.data, names={int(frame_indices([index], len(self))[0]): name}))
+
+    @classmethod
+    def from_frames(cls, frames, *, names=None, tags=None, fps: float | None = None) -> SurfacesModel:
+        """Build an MD3 from frames, each a MultiBlock of surfaces (see :func:`pyvista_quake.model.edit.surfaces_from_frames`)."""
+        data = surfaces_from_frames(frames, names, tags)
+        return cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
+
+    # -- files ------------------------------------------------------------------------
+    def save(self, path: str | Path, *, sync: bool = True) -> None:
+        """Write the model to ``path`` (``.md3``); an unchanged model byte for byte, atomically."""
+        save_surfaces(self.data, path, sync=sync)
+
+
+def _shader_key(name: str) -> str:
+    """A shader's name as scripts name it: ``/`` separators, lower case, no image extension."""
+    key = name.replace('\\', '/').lower()
+    stem, dot, suffix = key.rpartition('.')
+    return stem if dot and suffix in ('tga', 'jpg', 'jpeg', 'png', 'bmp', 'pcx') else key

@@ -1,0 +1,1 @@
+"""PyVista's entry points: readers, writers and the ``mesh.quake`` accessor."""

@@ -1,0 +1,342 @@
+"""PyVista reader classes for ``.md2`` and ``.mdl``, registered as ``pyvista.readers`` entry points.
+
+The readers are thin: they hold a :class:`~pyvista_quake.QuakeModel` and a
+choice of frame.  Time points are the model's frames (or one animation's),
+through PyVista's :class:`~pyvista.TimeReader` interface, so
+``pv.get_reader("tris.md2")`` plays like any time series.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+import functools
+import os
+import pickle
+from typing import Any
+from typing import TypeVar
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.model.loading import load
+from pyvista_quake.model.mesh import vtk_array
+from pyvista_quake.model.quake_model import QuakeModel
+
+_Output = TypeVar('_Output', bound=pv.DataObject, covariant=True)
+
+
+class _QuakeSource(pv.BaseVTKReader):
+    """The VTK-algorithm half of the readers: loads the model, builds the active frame."""
+
+    #: Frames as MultiBlocks of surfaces (else one PolyData): what the reader's class promises.
+    blocks = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.options = LoadOptions()
+        #: The options as bytes, part of the model cache's key: made once per options object.
+        self.settings = _default_settings()
+        self.model: QuakeModel | None = None
+        self.error: QuakeFormatError | None = None
+        self._animation: Animation | None = None
+        self.time_point = 0
+
+    def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
+        """Load the model (its header and sections, no frame yet)."""
+        self.model, self._animation, self.error = None, None, None
+        self.time_point = 0
+        try:
+            key = _cache_key(self._filename, self.settings)
+            self.model = _MODELS.get(key) if key is not None else None
+            if self.model is not None and self.model.edited:
+                # An edited model is no longer the file's.
+                del _MODELS[key]
+                self.model = None
+            if self.model is None:
+                self.model = load(self._filename, **self.options.as_dict())
+                if key is not None:
+                    _remember(key, self.model)
+        except QuakeFormatError as error:
+            # pv.read turns a ValueError raised while making the reader into a bare
+            # OSError; keep ours for read(), where it reaches the user intact.
+            self.error = error
+
+    def loaded(self) -> QuakeModel:
+        """Return the model, or raise the error that loading it gave."""
+        if self.error is not None:
+            raise self.error
+        assert self.model is not None
+        return self.model
+
+    @property
+    def animation(self) -> Animation:
+        """The active animation (the whole file until one is chosen)."""
+        if self._animation is None:
+            self._animation = self.loaded().animation(None)
+        return self._animation
+
+    @animation.setter
+    def animation(self, value: Animation) -> None:
+        self._animation = value
+
+    def Update(self) -> None:  # noqa: N802 - VTK's name
+        """Build the active frame: its PolyData, or a MultiBlock of its surfaces (``blocks``)."""
+        model = self.loaded()
+        if self._animation is None and self.time_point == 0:
+            frame, time = 0, 0.0  # the common pv.read: no timeline needed
+        else:
+            frame, time = int(self.animation.frames[self.time_point]), float(self.animation.times[self.time_point])
+        mesh = model.blocks(frame) if self.blocks else model.mesh(frame)
+        mesh.GetFieldData().AddArray(_time_array(time))
+        self._data_object = mesh
+
+
+#: Models the readers loaded, by file identity and options: reading a file again (a
+#: time series, a loop of pv.read) costs its frame only.  A changed model file, or a
+#: file added to or removed from its folder (a skin), makes a new entry.
+_MODELS: OrderedDict[tuple, QuakeModel] = OrderedDict()
+MODEL_CACHE_SIZE = 32
+
+
+def _cache_key(filename: str, settings: bytes | None) -> tuple | None:
+    if settings is None:
+        return None
+    try:
+        path = os.path.abspath(filename)
+        state = os.stat(path)
+        folder = os.stat(os.path.dirname(path))
+    except OSError:
+        return None
+    return (path, state.st_size, state.st_mtime_ns, state.st_ino, folder.st_mtime_ns, settings)
+
+
+def settings_of(options: LoadOptions) -> bytes | None:
+    """The options as bytes for the model cache's key; ``None`` for options that do not pickle."""
+    try:
+        return pickle.dumps(sorted(options.as_dict().items(), key=lambda item: item[0]))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def _default_settings() -> bytes | None:
+    return settings_of(LoadOptions())
+
+
+def _remember(key: tuple, model: QuakeModel) -> None:
+    _MODELS[key] = model
+    _MODELS.move_to_end(key)
+    while len(_MODELS) > MODEL_CACHE_SIZE:
+        _MODELS.popitem(last=False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _time_array(time: float):
+    """The ``time`` field array of a frame, one per time value, shared by the meshes read at it."""
+    return vtk_array('time', np.array([time], np.float64))
+
+
+def _option(name: str) -> property:
+    """A reader attribute for one option of :class:`~pyvista_quake.model.loading.LoadOptions`; setting it reloads."""
+
+    def get(self):
+        value = getattr(self._source.options, name)
+        return list(value) if isinstance(value, list) else value
+
+    def set(self, value) -> None:
+        self._reload(**{name: value})
+
+    return property(get, set, doc=f'The ``{name}`` option of :func:`pyvista_quake.load` (see LoadOptions); setting it reloads.')
+
+
+class _BlocksSource(_QuakeSource):
+    blocks = True
+
+
+class QuakeReader(pv.BaseReader[_Output], pv.TimeReader):
+    """Reader for Quake models; each frame is a time point.
+
+    Keyword arguments of :func:`pyvista.read` set the attributes below, e.g.
+    ``pv.read("tris.md2", glcmds=True)`` or ``pv.read("tris.md2", frame=10)``.
+
+    Parameters
+    ----------
+    path : str, pathlib.Path
+        The model file.
+
+    Examples
+    --------
+    >>> import pyvista as pv
+    >>> reader = pv.get_reader('tris.md2')  # doctest: +SKIP
+    >>> reader.set_active_animation('run')  # doctest: +SKIP
+    >>> for t in reader.time_values:  # doctest: +SKIP
+    ...     reader.set_active_time_value(t)
+    ...     mesh = reader.read()
+
+    """
+
+    _class_reader = _QuakeSource
+
+    @property
+    def _source(self) -> _QuakeSource:
+        return self.reader
+
+    def _reload(self, **options: Any) -> None:
+        self._source.options = self._source.options.replace(**options)
+        self._source.settings = settings_of(self._source.options)
+        self._update_information()
+
+    # -- options: every option of load(), as an attribute (pv.read keywords set them) ----
+    locals().update({name: _option(name) for name in LoadOptions.names()})
+
+    @property
+    def entry(self) -> int:
+        """QuakeC's frame number of the frame :meth:`read` returns (an MDL frame group is one entry)."""
+        frame = self.frame
+        return next(k for k, poses in enumerate(self.model.entries) if frame in poses)
+
+    @entry.setter
+    def entry(self, index: int) -> None:
+        self.frame = self.model.entries[int(index)][0]
+
+    @property
+    def model(self) -> QuakeModel:
+        """The loaded :class:`~pyvista_quake.QuakeModel`.
+
+        Raises
+        ------
+        QuakeFormatError
+            If the file is malformed.
+
+        """
+        return self._source.loaded()
+
+    # -- animations -----------------------------------------------------------------
+    @property
+    def animations(self) -> dict[str, Animation]:
+        """The model's animations by name; set a mapping (the ``animations`` option of ``load``) to add some."""
+        return self.model.animations
+
+    @animations.setter
+    def animations(self, value: dict | None) -> None:
+        self._reload(animations=value)
+
+    @property
+    def active_animation(self) -> str | None:
+        """Name of the animation the time points are restricted to (``None``: every frame)."""
+        active = self._source._animation
+        return None if active is None or active.source == 'file' else active.name
+
+    @active_animation.setter
+    def active_animation(self, name: str | None) -> None:
+        self.set_active_animation(name)
+
+    def set_active_animation(self, name: str | None) -> None:
+        """Restrict the time points to one animation; ``None`` for the whole file.
+
+        Parameters
+        ----------
+        name : str or None
+            A key of :attr:`animations`.
+
+        """
+        self._source.animation = self.model.animation(name)
+        self._source.time_point = 0
+
+    # -- frames ----------------------------------------------------------------------
+    @property
+    def frame(self) -> int:
+        """Index in the model of the frame :meth:`read` returns."""
+        return int(self._clip.frames[self._source.time_point])
+
+    @frame.setter
+    def frame(self, index: int) -> None:
+        self.set_active_animation(None)
+        index = int(index)
+        self.set_active_time_point(index + len(self.model) if index < 0 else index)
+
+    # -- TimeReader ----------------------------------------------------------------
+    @property
+    def _clip(self) -> Animation:
+        return self._source.animation  # raises the loading error, if any
+
+    @property
+    def number_time_points(self) -> int:
+        """Number of time points: every frame, or the active animation's frames."""
+        return len(self._clip.frames)
+
+    def time_point_value(self, time_point: int) -> float:
+        """Time in seconds of a time point.
+
+        Parameters
+        ----------
+        time_point : int
+            Index of the time point.
+
+        Returns
+        -------
+        float
+            Seconds from the start of the file (or of the active animation).
+
+        """
+        self._check_time_point(time_point)
+        return float(self._clip.times[time_point])
+
+    @property
+    def time_values(self) -> list[float]:
+        """Every time point's time in seconds, strictly increasing."""
+        return self._clip.times.tolist()
+
+    @property
+    def active_time_value(self) -> float:
+        """Time in seconds of the active time point."""
+        return float(self._clip.times[self._source.time_point])
+
+    def set_active_time_value(self, time_value: float) -> None:
+        """Activate the frame shown at ``time_value`` seconds.
+
+        Parameters
+        ----------
+        time_value : float
+            Seconds from the start; the frame whose display interval holds it
+            becomes active.
+
+        """
+        clip = self._clip
+        if not 0 <= time_value <= clip.duration:
+            raise ValueError(f'time {time_value} outside 0..{clip.duration}')
+        point = int(np.searchsorted(clip.times, time_value + 1e-9, side='right') - 1)
+        self._source.time_point = min(max(point, 0), len(clip.times) - 1)
+
+    def set_active_time_point(self, time_point: int) -> None:
+        """Activate a time point by index.
+
+        Parameters
+        ----------
+        time_point : int
+            Index of the time point.
+
+        """
+        self._check_time_point(time_point)
+        self._source.time_point = int(time_point)
+
+    def _check_time_point(self, time_point: int) -> None:
+        if not 0 <= time_point < self.number_time_points:
+            raise ValueError(f'time point {time_point} outside 0..{self.number_time_points - 1}')
+
+
+class MD2Reader(QuakeReader[pv.PolyData]):
+    """Reader for Quake II ``.md2`` models: each frame a :class:`pyvista.PolyData` (see :class:`QuakeReader`)."""
+
+
+class MDLReader(QuakeReader[pv.PolyData]):
+    """Reader for Quake ``.mdl`` models: each frame a :class:`pyvista.PolyData` (see :class:`QuakeReader`)."""
+
+
+class MD3Reader(QuakeReader[pv.MultiBlock]):
+    """Reader for Quake III ``.md3`` models: each frame a :class:`pyvista.MultiBlock` of surfaces (see :class:`QuakeReader`)."""
+
+    _class_reader = _BlocksSource

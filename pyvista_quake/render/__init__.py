@@ -1,0 +1,1 @@
+"""Pictures: plots, thumbnails, contact sheets, GIFs and movies, batches."""

@@ -1,0 +1,572 @@
+"""Pictures of models: plots, thumbnails, contact sheets, GIF and MP4, right on the first try.
+
+Every picture goes through :func:`scene`: the frame textured with its skin,
+lit by normals that suit it (``lighting="auto"`` computes them from the
+geometry when the stored ones are constant or disagree with it, as UFO: AI's
+renderer does), a cut-out skin drawn as a mask (texels under half opacity
+are not drawn, the rest opaque), and a camera on a three-quarter front view
+(Quake models face +x with z up) that frames the model.  Batches live in
+:mod:`pyvista_quake.render.batch`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from pathlib import Path
+import sys
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake._base import fields as keys
+from pyvista_quake._base.files import atomic_write
+from pyvista_quake._base.files import staged
+from pyvista_quake._base.options import split_options
+from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.data import animation as anim
+from pyvista_quake.data.decode import vertex_face_normals
+from pyvista_quake.game.skins import has_cut_out
+from pyvista_quake.game.skins import png_bytes
+from pyvista_quake.model.loading import skin_of
+from pyvista_quake.model.mesh import flattened
+from pyvista_quake.model.mesh import image_texture
+from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import model_or_player
+from pyvista_quake.model.players import player_animations
+from pyvista_quake.model.quake_model import QuakeModel
+
+#: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
+VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
+#: Share of the picture's height the model's bounding sphere fills.
+FILL = 0.92
+#: Stored normals agreeing with the geometry less than this on average are replaced under "auto".
+AGREEMENT = 0.5
+#: Texels with less alpha than this are cut out of a cut-out skin (the games' alpha test).
+ALPHA_CUTOFF = 128
+#: What ``lighting=`` takes.
+LIGHTING = ('auto', 'stored', 'computed')
+
+
+def take_lighting(options: dict[str, Any], default: str = 'auto') -> str:
+    """Pop ``lighting`` from ``options`` (or the old ``normals`` keyword, with a ``DeprecationWarning``).
+
+    ``normals`` was renamed because it shadowed the load option of that name.
+    """
+    lighting = options.pop('lighting', default)
+    if 'normals' in options:
+        warn_external("the pictures' normals= keyword is now lighting=; normals= will be the load option "
+                      '(stored or computed normals of the frames)', DeprecationWarning)  # fmt: skip
+        lighting = options.pop('normals')
+    if lighting not in LIGHTING:
+        raise ValueError(f"lighting must be 'auto', 'stored' or 'computed', not {lighting!r}")
+    return lighting
+
+
+def prepare(
+    source: Any,
+    frame: int | None = None,
+    animation: str | None = None,
+    time: float | None = None,
+    lighting: str = 'auto',
+    **load_options: Any,
+) -> tuple[pv.PolyData, np.ndarray | None]:
+    """The mesh to draw and its skin image (RGB or RGBA, or ``None``).
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, bytes, QuakeModel or pyvista.PolyData
+        The model, or a frame read by this package.
+    frame, animation, time
+        Which pose, as :func:`pyvista_quake.export` chooses it.
+    lighting : {'auto', 'stored', 'computed'}, default: 'auto'
+        Light by the file's normals, by normals computed from the geometry
+        (smooth across texture seams), or by computed ones only where the
+        stored ones are constant or disagree with the geometry.  (It was
+        ``normals=``, which still works, with a ``DeprecationWarning``.)
+    **load_options
+        Options of :func:`pyvista_quake.load` (``skin=None`` draws no skin).
+
+    """
+    lighting = take_lighting({'lighting': lighting, **load_options})
+    load_options.pop('normals', None)
+    model, given = model_or_player(source, **load_options)
+    if isinstance(model, QuakePlayer):
+        legs, torso = player_animations(animation if animation is not None else frame)
+        mesh = flattened(model.pose(legs, torso, time or 0.0))
+        model = None  # its blocks carry their images
+    else:
+        # The model's own form of a frame: one PolyData (MD2, MDL), or its surfaces' MultiBlock.
+        mesh = (given if model is None else model.native_pose(frame, animation, time)).copy(deep=False)
+    several = isinstance(mesh, pv.MultiBlock)
+    if several:
+        mesh = flattened(mesh)  # a model of several surfaces: each block carries its own image
+    for block in mesh if several else [mesh]:
+        if lighting != 'stored' and keys.VERTEX_INDEX in block.point_data and block.n_cells:
+            _light(block, lighting == 'computed')
+    return mesh, [block.quake.image() for block in mesh] if several else skin_of(model, given)
+
+
+def _light(mesh: pv.PolyData, always: bool) -> None:
+    """Replace the point normals by the geometry's where asked or where the stored ones are no good."""
+    vertex = np.asarray(mesh.point_data[keys.VERTEX_INDEX])
+    points = np.asarray(mesh.points)
+    # Normals per file vertex (shared by the points a texture seam splits), so shading is smooth across seams.
+    positions = np.zeros((1, int(vertex.max()) + 1, 3), np.float32)
+    positions[0, vertex] = points
+    triangles = vertex[np.asarray(mesh.regular_faces if mesh.is_all_triangles else mesh.triangulate().regular_faces)]
+    computed = vertex_face_normals(positions, triangles[:, ::-1])[0][vertex]
+    stored = mesh.point_data.get('Normals')
+    if not always and stored is not None:
+        stored = np.asarray(stored)
+        distinct = len(np.unique(np.round(stored, 4), axis=0))
+        agreement = float(np.einsum('ij,ij->i', stored, computed).mean())
+        if distinct > 2 and agreement >= AGREEMENT:
+            return
+    mesh.point_data['Normals'] = computed
+    mesh.point_data.active_normals_name = 'Normals'
+
+
+def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, **kwargs: Any) -> pv.Actor:
+    """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask."""
+    options: dict[str, Any] = {'smooth_shading': True, 'render': False}  # the caller renders once, framed
+    if 'scalars' in kwargs or 'color' in kwargs:
+        skin = None  # coloured by data or by one colour: no texture over it
+    if skin is not None and mesh.active_texture_coordinates is not None:
+        if has_cut_out(skin):
+            # Alpha test, as the games draw such skins: either a texel is drawn, opaque, or not at all.
+            skin = skin.copy()
+            skin[..., 3] = np.where(skin[..., 3] >= ALPHA_CUTOFF, 255, 0)
+        elif skin.ndim == 3 and skin.shape[2] == 4:
+            skin = skin[..., :3]
+        options['texture'] = image_texture(np.ascontiguousarray(skin))
+    elif 'scalars' not in kwargs:
+        options['color'] = 'tan'
+    options.update(kwargs)
+    actor = plotter.add_mesh(mesh, **options)
+    if 'texture' in options and skin.ndim == 3 and skin.shape[2] == 4:
+        # Drawn in the opaque pass: texels with alpha 0 are discarded, the rest are solid.
+        actor.GetProperty().SetOpacity(1.0)
+        actor.SetForceOpaque(True)
+    return actor
+
+
+def add_tags(plotter: pv.Plotter, model: QuakeModel, mesh, frame=None, animation=None, time=None) -> list:
+    """Draw each tag of a model (an MD3's, or an MD2's UFO: AI ``.tag``) as three short lines along its axes (x red, y green, z blue); return the actors."""
+    size = 0.1 * max(float(np.ptp(np.asarray(mesh.bounds).reshape(3, 2), axis=1).max()), 1e-6)
+    clip = model.animation(animation)
+    number = int(clip.frames[frame or 0])
+    actors = []
+    for name in model.tags:
+        matrix = model.tag(name, time=time, animation=clip) if time is not None else model.tag(name, frame=number)
+        origin = matrix[:3, 3]
+        for axis, colour in zip(matrix[:3, :3].T, ('red', 'green', 'blue')):
+            actors.append(plotter.add_mesh(pv.Line(origin, origin + size * axis), color=colour, line_width=3, render=False))
+        actors.append(plotter.add_point_labels([origin], [name], font_size=10, point_size=1, render=False, always_visible=True))
+    return actors
+
+
+def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | None = None) -> None:
+    """Look at the model from the three-quarter front view, filling the picture.
+
+    ``bounds`` (``xmin, xmax, ...``) frames more than the mesh: a whole animation.
+    """
+    box = np.asarray(mesh.bounds if bounds is None else bounds, np.float64).reshape(3, 2)
+    centre = box.mean(axis=1)
+    points = _points(mesh)
+    if bounds is None and len(points):
+        # The points' own sphere about the box centre: a round model fills the picture too.
+        radius = float(np.linalg.norm(np.asarray(points, np.float64) - centre, axis=1).max())
+    else:
+        radius = float(np.linalg.norm(box[:, 1] - box[:, 0])) / 2
+    radius = max(radius, 1e-6)
+    view_angle = np.radians(plotter.camera.view_angle)
+    distance = radius / np.sin(view_angle / 2) / FILL
+    direction = VIEW_DIRECTION / np.linalg.norm(VIEW_DIRECTION)
+    # Through camera_position, so PyVista knows the camera is set and keeps it at the next render.
+    plotter.camera_position = [tuple(centre + distance * direction), tuple(centre), (0.0, 0.0, 1.0)]
+    plotter.reset_camera_clipping_range()
+
+
+def _points(mesh: pv.DataSet | pv.MultiBlock) -> np.ndarray:
+    """Every point of a mesh, or of a MultiBlock's blocks."""
+    if isinstance(mesh, pv.MultiBlock):
+        parts = [np.asarray(block.points) for block in mesh if block is not None and block.n_points]
+        return np.concatenate(parts) if parts else np.empty((0, 3))
+    return np.asarray(mesh.points)
+
+
+def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.MultiBlock:
+    """Clear ``plotter`` and show ``source`` in it, framed.
+
+    ``options`` are :func:`prepare`'s, and ``add_mesh`` keywords for the rest.
+    Returns the mesh the plotter draws (``add_mesh`` may have copied the one
+    given): changing its points changes the picture.
+    """
+    load_options, rest = split_options(options)
+    ours = set(inspect.signature(prepare).parameters) | {'normals'}
+    mesh_options = {k: v for k, v in rest.items() if k not in ours}
+    prepare_options = {k: v for k, v in rest.items() if k in ours}
+    mesh, skin = prepare(source, **prepare_options, **load_options)
+    plotter.clear_actors()
+    if isinstance(mesh, pv.MultiBlock):
+        drawn = pv.MultiBlock()
+        for name, block, image in zip(mesh.keys(), mesh, skin):
+            if block.n_points:
+                drawn.append(add_model(plotter, block, image, **mesh_options).mapper.dataset, name)
+        mesh = drawn
+    else:
+        mesh = add_model(plotter, mesh, skin, **mesh_options).mapper.dataset
+    frame_camera(plotter, mesh)
+    # A reused plotter's screenshot shows its last render: render with this camera now.
+    plotter.render()
+    return mesh
+
+
+
+def plot(
+    source: Any,
+    frame: int | None = None,
+    animation: str | None = None,
+    time: float | None = None,
+    skin: int | None = 0,
+    lighting: str = 'auto',
+    **kwargs: Any,
+):
+    """Plot a model textured, well lit and framed, as :meth:`pyvista.DataSet.plot` would.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, QuakeModel or pyvista.PolyData
+        The model, or a frame read by this package.
+    frame, animation, time
+        Which pose (see :func:`pyvista_quake.export`); frame 0 by default.
+    skin : int or None, default: 0
+        Which skin; ``None`` for none.
+    lighting : {'auto', 'stored', 'computed'}, default: 'auto'
+        See :func:`prepare`.
+    show_tags : bool, default: False
+        An MD3's tags as small axes (x red, y green, z blue), at the pose shown.
+    **kwargs
+        ``add_mesh`` keywords (``show_edges``, ``color``...) and ``show``
+        keywords (``screenshot``, ``window_size``, ``off_screen``, ``show_axes``...).
+
+    Returns
+    -------
+    Any
+        What :meth:`pyvista.Plotter.show` returns.
+
+    """
+    lighting = take_lighting({'lighting': lighting, **kwargs})
+    kwargs.pop('normals', None)
+    plotter_keys = ('off_screen', 'window_size', 'notebook')
+    plotter_options = {k: kwargs.pop(k) for k in plotter_keys if k in kwargs}
+    if not has_display():
+        plotter_options.setdefault('off_screen', True)  # no window to open: render offscreen, quietly
+    with pv.vtk_verbosity('off'):
+        plotter = pv.Plotter(**plotter_options)
+    show_tags = kwargs.pop('show_tags', False)
+    show_keys = set(inspect.signature(pv.Plotter.show).parameters) | {'show_axes'}
+    mesh_options = {k: kwargs.pop(k) for k in list(kwargs) if k not in show_keys}
+    load_options = {'skin': skin} if not isinstance(source, pv.DataSet) else {}
+    if isinstance(source, pv.DataSet) and skin is None and 'scalars' not in mesh_options:
+        mesh_options.setdefault('color', 'tan')  # a frame's own skin, turned off
+    if show_tags and not isinstance(source, (pv.DataSet, pv.MultiBlock)):
+        load_options, others = split_options(mesh_options | load_options)
+        source, _ = model_or_player(source, **load_options)
+        mesh_options, load_options = others, {}
+    mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
+    if show_tags and isinstance(source, QuakeModel):
+        add_tags(plotter, source, mesh, frame=frame, animation=animation, time=time)
+    if kwargs.pop('show_axes', False):
+        plotter.add_axes()
+    return plotter.show(**kwargs)
+
+
+def thumbnail(
+    source: Any,
+    path: str | Path,
+    size: tuple[int, int] = (256, 256),
+    transparent: bool = False,
+    background: Any = 'white',
+    plotter: pv.Plotter | None = None,
+    **options: Any,
+) -> Path:
+    """Render one offscreen PNG of a model, framed as :func:`plot` frames it.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, QuakeModel or pyvista.PolyData
+        The model.
+    path : str or pathlib.Path
+        The PNG to write.
+    size : tuple of int, default: (256, 256)
+        Width and height in pixels.
+    transparent : bool, default: False
+        A transparent background (RGBA PNG).
+    background : color, default: 'white'
+        The background otherwise.
+    plotter : pyvista.Plotter, optional
+        An offscreen plotter to reuse (batches pass theirs).
+    **options
+        ``frame``, ``animation``, ``time``, ``lighting``, ``skin`` and other
+        options of :func:`pyvista_quake.load`, ``add_mesh`` keywords.  With
+        none of ``frame``, ``animation`` and ``time``, the model's rest pose:
+        the first frame of its first animation named ``stand...`` or
+        ``idle...`` (any case), else frame 0.
+
+    Returns
+    -------
+    pathlib.Path
+        The PNG written.
+
+    """
+    path = Path(path)
+    if not isinstance(source, pv.DataSet) and not {'frame', 'animation', 'time'} & options.keys():
+        # By default the rest pose: a thumbnail of a falling body (UFO: AI's frame 0) says little.
+        options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
+        load_options, others = split_options(options)
+        source, _ = model_or_player(source, **load_options)
+        options = others if isinstance(source, QuakePlayer) else {**others, 'frame': anim.rest_frame(source.animations)}
+    own = plotter is None
+    if own:
+        plotter = internal_plotter(size)
+    try:
+        if list(plotter.window_size) != list(size):
+            plotter.window_size = list(size)  # renders: only when it changes
+        plotter.set_background(background)
+        scene(plotter, source, **options)
+        image = plotter.screenshot(None, transparent_background=transparent, return_img=True)
+        atomic_write(path, png_bytes(image, compress_level=1), sync=False)  # fast: batches write many
+    finally:
+        if own:
+            plotter.close()
+    return path
+
+
+def contact_sheet(
+    source: Any,
+    path: str | Path,
+    animation: str | None = None,
+    cell_size: tuple[int, int] = (192, 192),
+    columns: int | None = None,
+    **options: Any,
+) -> Path:
+    """A grid image: one labelled cell per animation (its first frame), or per frame of one animation.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or QuakeModel
+        The model.
+    path : str or pathlib.Path
+        The PNG to write.
+    animation : str, optional
+        One animation: a cell per frame.  By default a cell per animation.
+    cell_size : tuple of int, default: (192, 192)
+        Pixels of each cell.
+    columns : int, optional
+        Cells per row; about square by default.
+    **options
+        Options of :func:`pyvista_quake.load`, ``lighting``.
+
+    """
+    from PIL import Image  # noqa: PLC0415 - Pillow is only needed here and for skins
+    from PIL import ImageDraw  # noqa: PLC0415
+
+    lighting = take_lighting(options)
+    model, _ = model_or_player(source, **options)
+    if model is None:
+        raise ValueError('a contact sheet needs a model, not one frame')
+    cells = sheet_cells(model, animation)
+    columns = columns or int(np.ceil(np.sqrt(len(cells))))
+    rows = int(np.ceil(len(cells) / columns))
+    width, height = cell_size
+    label = 16
+    sheet = Image.new('RGB', (columns * width, rows * (height + label)), 'white')
+    draw = ImageDraw.Draw(sheet)
+    plotter = internal_plotter((width, height))
+    try:
+        plotter.set_background('white')
+        for k, (name, frame) in enumerate(cells):
+            if isinstance(model, QuakePlayer):  # a cell per animation, the other part standing
+                scene(plotter, model, animation=name, lighting=lighting)
+            else:
+                scene(plotter, model, frame=frame, lighting=lighting)
+            image = plotter.screenshot(None, return_img=True)
+            x, y = (k % columns) * width, (k // columns) * (height + label)
+            sheet.paste(Image.fromarray(image), (x, y + label))
+            draw.text((x + 4, y + 2), name, fill='black')
+    finally:
+        plotter.close()
+    atomic_write(Path(path), png_bytes(np.asarray(sheet), compress_level=1), sync=False)
+    return Path(path)
+
+
+def sheet_cells(model, animation: str | None = None) -> list[tuple[str, int]]:
+    """``(label, frame)`` of each cell of a contact sheet: a frame of one animation each, or each animation's first.
+
+    Frames are labelled by name, or by number where the names do not tell
+    them apart (UFO: AI names every frame ``FRAME 000......``).
+    """
+    if isinstance(model, QuakePlayer):
+        return [(name, 0) for name in model.config.animations if animation is None or name == animation]
+    if animation is not None:
+        frames = [int(f) for f in model.animation(animation).frames]
+        names = [model.frame_names[f] for f in frames]
+        if len(set(names)) < len(names):
+            return [(f'frame {f}', f) for f in frames]
+        return list(zip(names, frames))
+    clips = model.animations or {'all': model.animation(None)}
+    return [(name, int(clip.frames[0])) for name, clip in clips.items()]
+
+
+def animate(
+    source: Any,
+    path: str | Path,
+    animation: str | None = None,
+    fps: float | None = None,
+    interpolate: bool = False,
+    size: tuple[int, int] = (320, 320),
+    **options: Any,
+) -> int:
+    """Write a GIF or MP4 of an animation, timed by its own frame times.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path or QuakeModel
+        The model.
+    path : str or pathlib.Path
+        ``.gif`` (Pillow, each picture's duration in the hundredths of a
+        second GIF counts in, spread so that the whole lasts as long as the
+        animation) or ``.mp4`` (PyVista's ``open_movie``, with the ``movie``
+        extra: ``imageio-ffmpeg``).
+    animation : str, optional
+        The animation; the model's first by default (every frame when it has none).
+    fps : float, optional
+        Pictures per second; by default one per frame at the animation's
+        shortest frame time.
+    interpolate : bool, default: False
+        Blend between frames as the engines do, rather than hold each frame.
+    size : tuple of int, default: (320, 320)
+        Width and height in pixels.
+    **options
+        Options of :func:`pyvista_quake.load`, ``lighting``.
+
+    Returns
+    -------
+    int
+        The number of pictures written.
+
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in ('.gif', '.mp4'):
+        raise ValueError(f'{path}: animations are written as .gif or .mp4')
+    lighting = take_lighting(options)
+    model, _ = model_or_player(source, **options)
+    if model is None:
+        raise ValueError('an animation needs a model, not one frame')
+    if isinstance(model, QuakePlayer):
+        legs, torso = player_animations(animation)
+        parts = [model.config.animations[legs], model.config.animations[torso]] if isinstance(legs, str) else []
+        duration = max((a.count / a.fps for a in parts), default=1.0)
+        rate = float(fps) if fps else max((a.fps for a in parts), default=10.0)
+
+        def pose_at(t: float) -> pv.MultiBlock:
+            return model.pose(legs, torso, t)
+    else:
+        if animation is None and model.animations:
+            animation = next(iter(model.animations))
+        clip = model.animation(animation)
+        duration = clip.duration
+        steps = np.diff(np.append(clip.times, clip.duration))
+        rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
+
+        def pose_at(t: float):
+            if interpolate:
+                return model.native_pose(time=float(t), animation=clip)
+            # A hair past t: frame times from float32 intervals land a hair after the picture's time.
+            k, _, _ = anim.sample(clip.times, clip.duration, float(t) + 1e-6)
+            return model.native_pose(int(k), clip)
+    if suffix == '.gif':
+        rate = min(rate, 50.0)  # GIF's shortest honoured delay is 2 hundredths of a second
+    count = max(1, int(round(duration * rate)))
+    times = np.arange(count) / rate
+    pictures = []
+    with staged(path.parent) as stage:
+        plotter = internal_plotter(size)
+        try:
+            plotter.set_background('white')
+            if suffix != '.gif':
+                _check_movie_support()
+                plotter.open_movie(str(stage / path.name), framerate=rate)
+            if isinstance(model, QuakePlayer):
+                poses = [flattened(pose_at(float(t))) for t in times]
+                mesh = scene(plotter, poses[0], lighting=lighting)
+                every = np.array([pose.bounds for pose in poses])
+            else:
+                mesh = scene(plotter, model, frame=0, animation=clip, lighting=lighting)
+                every = model.bounds(clip.frames)
+            frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
+            for k, t in enumerate(times):
+                pose = poses[k] if isinstance(model, QuakePlayer) else pose_at(float(t))
+                posed, _ = prepare(pose, lighting=lighting)
+                for drawn, block in zip(*((mesh, posed) if isinstance(mesh, pv.MultiBlock) else ([mesh], [posed]))):
+                    drawn.points = block.points
+                    drawn.point_data['Normals'] = block.point_data['Normals']
+                plotter.render()
+                if suffix == '.gif':
+                    pictures.append(plotter.screenshot(None, return_img=True))
+                else:
+                    plotter.write_frame()
+        finally:
+            plotter.close()
+        if suffix == '.gif':
+            _write_gif(stage / path.name, pictures, gif_delays(duration, count))
+    return count
+
+
+def gif_delays(duration: float, count: int) -> list[int]:
+    """Milliseconds of each of ``count`` pictures, in GIF's whole hundredths, adding up to ``duration``.
+
+    Each picture ends at its share of the duration rounded to the hundredth, so
+    the rounding never accumulates: 30 fps alternates 30 and 40 ms.
+    """
+    ends = np.rint(np.arange(1, count + 1) * (max(duration, 0.02 * count) * 100 / count)).astype(np.int64)
+    return (np.diff(ends, prepend=0) * 10).tolist()
+
+
+def _write_gif(path: Path, pictures: list[np.ndarray], delays: list[int]) -> None:
+    from PIL import Image  # noqa: PLC0415 - Pillow is only needed here and for skins
+
+    images = [Image.fromarray(picture[..., :3]) for picture in pictures]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=delays, loop=0, optimize=False)
+
+
+def has_display() -> bool:
+    """Whether a window can be opened: on Linux and other X11/Wayland systems, a ``DISPLAY`` or ``WAYLAND_DISPLAY``."""
+    if sys.platform.startswith(('win', 'darwin')):
+        return True
+    return bool(os.environ.get('DISPLAY') or os.environ.get('WAYLAND_DISPLAY'))
+
+
+def internal_plotter(size: tuple[int, int]) -> pv.Plotter:
+    """An offscreen plotter for the package's own pictures, not listed among the user's plotters
+    (so a sphinx-gallery scrape or ``pyvista.close_all`` does not pick it up)."""
+    from pyvista.plotting.plotter import _ALL_PLOTTERS  # noqa: PLC0415 - a private name, looked up when used
+
+    # Its window is made at once, with VTK quiet: without a display, VTK warns that it
+    # found none before it falls back to offscreen rendering by itself.
+    with pv.vtk_verbosity('off'):
+        plotter = pv.Plotter(off_screen=True, window_size=list(size))
+        plotter.render()
+    _ALL_PLOTTERS.pop(plotter._id_name, None)
+    return plotter
+
+
+def _check_movie_support() -> None:
+    try:
+        import imageio_ffmpeg  # noqa: F401, PLC0415
+    except ImportError:
+        raise ImportError('MP4 needs imageio-ffmpeg: pip install "pyvista-quake[movie]"') from None
