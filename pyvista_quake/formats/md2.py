@@ -271,7 +271,7 @@ def to_data(record: MD2File) -> ModelData:
         triangle_vertices=index_xyz,
         triangle_st=np.take(st_pixels, index_st, axis=0).astype(np.int32),
         triangle_st_key=index_st.astype(np.int64),
-        gl_commands=lambda: parse_glcmds(glcmds, num_xyz, Bounds(source, 0), cut=len(glcmds) < h['num_glcmds']),
+        gl_commands=functools.partial(parse_glcmds, glcmds, num_xyz, Bounds(source, 0), cut=len(glcmds) < h['num_glcmds']),  # picklable, for workers
         trailing=_trailing(record, h),
         file=record,
     )

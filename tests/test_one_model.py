@@ -1,0 +1,260 @@
+"""One model class for every format: QuakeModel, its surfaces, one return type per call, save and conversions."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+from builders import build_md3
+from builders import tetra_md2
+from builders import tetra_md3
+from builders import torch_mdl
+import numpy as np
+from PIL import Image
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake import SurfaceModel
+from pyvista_quake.plugin.readers import MD2Reader
+from pyvista_quake.plugin.readers import MD3Reader
+
+
+def skinned_md2(tmp_path, colour=(200, 30, 30)):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(np.full((64, 64, 3), colour, np.uint8)).save(folder / 'skin.png')
+    path = folder / 'tris.md2'
+    path.write_bytes(tetra_md2(skins=['models/test/skin.png']))
+    return path
+
+
+def one_surface_md3(frames=2) -> bytes:
+    base = np.array([[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]])
+    xyz = np.stack([base + [0, 0, 64 * f] for f in range(frames)])
+    body = dict(name='body', shaders=['models/test/body.tga'], triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
+                st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]], xyz=xyz, normal=np.zeros((frames, 4)))  # fmt: skip
+    return build_md3([body], frames=frames)
+
+
+@pytest.fixture(params=['md2', 'mdl', 'md3'])
+def any_model(request):
+    return pq.load({'md2': tetra_md2, 'mdl': torch_mdl, 'md3': tetra_md3}[request.param]())
+
+
+def test_load_gives_one_class_for_every_format(any_model):
+    assert type(any_model) is pq.QuakeModel
+    assert repr(any_model).startswith('QuakeModel(')
+
+
+def test_a_model_is_a_list_of_surfaces():
+    assert [s.name for s in pq.load(tetra_md3()).surfaces] == ['body', 'flag']
+    md2 = pq.load(tetra_md2())
+    assert len(md2.surfaces) == 1 and md2.surface_names == ['model']  # bytes have no file name
+    assert len(pq.load(torch_mdl()).surfaces) == 1
+
+
+def test_blocks_and_mesh_are_one_type_for_every_format(any_model):
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', DeprecationWarning)  # neither call is deprecated
+        blocks, mesh = any_model.blocks(0), any_model.mesh(0)
+        between = any_model.between(0, len(any_model) - 1, 0.5)
+    assert isinstance(blocks, pv.MultiBlock) and blocks.n_blocks == len(any_model.surfaces)
+    assert list(blocks.keys()) == any_model.surface_names
+    assert isinstance(mesh, pv.PolyData) and isinstance(between, pv.MultiBlock)
+    assert mesh.n_points == sum(b.n_points for b in blocks)
+    np.testing.assert_array_equal(mesh.points, any_model.positions(0)[0])
+    assert any_model.positions().shape == (len(any_model), mesh.n_points, 3)
+    assert any_model.normals().shape == any_model.positions().shape
+
+
+def test_each_surface_slices_the_joined_arrays(any_model):
+    joined = any_model.positions()
+    parts = [s.positions() for s in any_model.surfaces]
+    np.testing.assert_array_equal(np.concatenate(parts, axis=1), joined)
+    np.testing.assert_array_equal(np.concatenate([s.normals([1]) for s in any_model.surfaces], axis=1), any_model.normals([1]))
+    assert [s.num_points for s in any_model.surfaces] == [p.shape[1] for p in parts]
+    assert sum(s.num_triangles for s in any_model.surfaces) == any_model.mesh(0).n_cells
+    assert all(s.texcoords.shape == (s.num_points, 2) for s in any_model.surfaces)
+
+
+def test_an_md3_mesh_joins_its_surfaces_in_order():
+    model = pq.load(tetra_md3())
+    mesh = model.mesh(1)
+    np.testing.assert_array_equal(mesh.cell_data['surface_index'], [0, 0, 0, 0, 1])
+    assert mesh.n_cells == 5 and mesh.point_data.active_normals is not None
+    np.testing.assert_array_equal(mesh.active_texture_coordinates[:4], model.blocks(1)['body'].active_texture_coordinates)
+
+
+def test_frame_of_an_md2_keeps_its_polydata_with_a_deprecation_warning():
+    model = pq.load(tetra_md2())
+    with pytest.warns(DeprecationWarning, match=r'mesh\(i\)') as caught:
+        mesh = model.frame(1)
+    assert caught[0].filename == __file__  # points at the user's line
+    assert isinstance(mesh, pv.PolyData)
+    np.testing.assert_array_equal(mesh.points, model.mesh(1).points)
+    with pytest.warns(DeprecationWarning, match='at'):
+        assert isinstance(model.at(0.05), pv.PolyData)
+    with pytest.warns(DeprecationWarning, match='pose'):
+        assert isinstance(model.pose(0), pv.PolyData)
+
+
+def test_frame_of_an_md3_is_its_multiblock_without_warning():
+    model = pq.load(tetra_md3())
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', DeprecationWarning)
+        assert isinstance(model.frame(0), pv.MultiBlock) and isinstance(model.at(0.05), pv.MultiBlock)
+
+
+def test_between_blends_every_format_as_the_engines_do(any_model):
+    last = len(any_model) - 1
+    ends = [any_model.mesh(0).points, any_model.mesh(last).points]
+    half = pq.model.quake_model.joined_mesh(any_model.between(0, last, 0.5)).points
+    np.testing.assert_allclose(half, (ends[0] + ends[1]) / 2, atol=1e-5)
+    np.testing.assert_array_equal(pq.model.quake_model.joined_mesh(any_model.between(0, last, 0.0)).points, ends[0])
+
+
+def test_mesh_and_blocks_choose_the_pose_like_export():
+    model = pq.load(tetra_md2())
+    np.testing.assert_array_equal(model.mesh(1, 'stand').points, model.mesh(1).points)
+    np.testing.assert_array_equal(model.mesh(0, 'run').points, model.mesh(2).points)
+    with pytest.raises(IndexError):
+        model.mesh(2, 'stand')
+    with pytest.raises(ValueError, match='not both'):
+        model.blocks(0, time=0.1)
+    assert model.mesh(time=0.05).field_data['time'][0] == 0.05
+
+
+def test_vertex_positions_bounds_centroids_displacement(any_model):
+    vertices = any_model.vertex_positions()
+    assert vertices.shape[0] == len(any_model)
+    np.testing.assert_allclose(any_model.centroids(), vertices.mean(axis=1), rtol=1e-6)
+    moved = any_model.displacement(0, len(any_model) - 1)
+    assert isinstance(moved, pv.PolyData)
+    np.testing.assert_allclose(moved.point_data['displacement'], any_model.positions(-1)[0] - any_model.positions(0)[0])
+    bounds = any_model.bounds()
+    assert bounds.shape == (len(any_model), 6)
+
+
+def test_surface_images(tmp_path):
+    model = pq.load(skinned_md2(tmp_path))
+    (surface,) = model.surfaces
+    assert surface.name == 'tris' and surface.image()[0, 0].tolist() == [200, 30, 30]
+    assert surface.image_file().location.endswith('skin.png')
+    model.skin = None
+    assert surface.image() is None and surface.image_file() is None
+    mdl = pq.load(torch_mdl())
+    np.testing.assert_array_equal(mdl.surfaces[0].image(), mdl.skin_image(0))
+
+
+def test_format_extras_hang_off_the_model_and_others_are_clear_errors():
+    md2 = pq.load(tetra_md2())
+    assert [c.kind for c in pq.load(tetra_md2(glcmds=[('fan', [(0, 0, 0), (0.5, 0, 1), (0, 0.5, 2)])])).gl_commands] == ['fan']
+    assert pq.load(torch_mdl()).palette.shape == (256, 3)
+    with pytest.raises(AttributeError, match="QuakeModel of an MD3 has no attribute 'palette'"):
+        pq.load(tetra_md3()).palette  # noqa: B018
+
+
+def test_settings_pass_to_the_engine():
+    model = pq.load(tetra_md3())
+    model.skin = None
+    assert model.skin is None and 'skin_location' not in model.blocks(0)['body'].field_data
+
+
+def test_set_frame_takes_every_form_for_every_format():
+    md3 = pq.load(tetra_md3())
+    moved = md3.positions(0)[0] + 1.0
+    md3.set_frame(1, moved)  # joined points
+    np.testing.assert_allclose(md3.positions(1)[0], moved, atol=1 / 64)
+    md3.set_frame(0, md3.mesh(1))  # a joined PolyData
+    np.testing.assert_array_equal(md3.positions(0), md3.positions(1))
+    with pytest.raises(ValueError, match='7 points'):
+        md3.set_frame(0, np.zeros((3, 3)))
+    md2 = pq.load(tetra_md2())
+    md2.set_frame(0, md2.blocks(2))  # a MultiBlock of its one surface
+    np.testing.assert_array_equal(md2.positions(0), md2.positions(2))
+    md2.add_frames([md2.blocks(1)], names=['extra'])
+    assert len(md2) == 4 and md2.frame_names[-1] == 'extra'
+    with pytest.raises(ValueError, match='one surface'):
+        md2.set_frame(0, md3.blocks(0))
+
+
+def test_save_of_an_md3_is_byte_for_byte(tmp_path):
+    data = tetra_md3()
+    pq.save(pq.load(data), tmp_path / 'x.md3')
+    assert (tmp_path / 'x.md3').read_bytes() == data
+    pq.load(data).save(tmp_path / 'y.md3')
+    assert (tmp_path / 'y.md3').read_bytes() == data
+
+
+@pytest.mark.parametrize('source', ['md2', 'mdl'])
+def test_md2_and_mdl_convert_to_md3_every_frame_to_a_64th(tmp_path, source):
+    model = pq.load(skinned_md2(tmp_path)) if source == 'md2' else pq.load(torch_mdl())
+    target = tmp_path / 'out' / 'conv.md3'
+    model.save(target)
+    again = pq.load(target)
+    assert again.format == 'md3' and len(again) == len(model) and again.frame_names == model.frame_names
+    np.testing.assert_allclose(again.positions(), model.positions(), atol=1 / 128 + 1e-6)
+    assert again.blocks(0)[0].n_cells == model.mesh(0).n_cells
+    assert again.data.surfaces[0].shaders == ['conv.png']
+    np.testing.assert_array_equal(again.surfaces[0].image()[..., :3], model.surfaces[0].image()[..., :3])
+    np.testing.assert_allclose(again.surfaces[0].texcoords, model.surfaces[0].texcoords, atol=1e-6)
+
+
+def test_md2_converts_to_md3_through_the_cli(tmp_path):
+    from pyvista_quake.cli.main import main
+
+    source = skinned_md2(tmp_path)
+    assert main(['convert', str(source), str(tmp_path / 'x.md3')]) == 0
+    assert len(pq.load(tmp_path / 'x.md3')) == 3
+
+
+def test_a_coordinate_an_md3_cannot_hold_is_a_clear_error(tmp_path):
+    model = pq.QuakeModel.from_frames(pv.Sphere(radius=600), 'md2')
+    with pytest.raises(ValueError, match='outside what an MD3 holds'):
+        model.save(tmp_path / 'big.md3')
+    assert not (tmp_path / 'big.md3').exists()
+
+
+def test_an_md3_of_one_surface_converts_to_md2_and_of_two_is_refused(tmp_path):
+    one = pq.load(one_surface_md3())
+    one.save(tmp_path / 'one.md2')
+    back = pq.load(tmp_path / 'one.md2')
+    assert len(back) == 2
+    np.testing.assert_allclose(back.mesh(1).points, one.mesh(1).points, atol=0.05)
+    with pytest.raises(ValueError, match='holds one surface and this MD3 has 2 \\(body, flag\\)'):
+        pq.load(tetra_md3()).save(tmp_path / 'two.mdl')
+    assert not (tmp_path / 'two.mdl').exists()
+
+
+def test_from_frames_makes_every_format():
+    md3 = pq.QuakeModel.from_frames([pq.load(tetra_md3()).blocks(k) for k in range(2)], 'md3', names=['a1', 'a2'])
+    assert md3.format == 'md3' and md3.frame_names == ['a1', 'a2'] and md3.surface_names == ['body', 'flag']
+    md2 = pq.QuakeModel.from_frames([md3.blocks(0), md3.blocks(1)], 'md2')  # joined surfaces
+    assert md2.format == 'md2' and md2.mesh(0).n_cells == 5
+
+
+def test_surface_model_is_a_deprecated_alias():
+    md3, md2 = pq.load(tetra_md3()), pq.load(tetra_md2())
+    assert isinstance(md3, SurfaceModel) and not isinstance(md2, SurfaceModel)
+    with pytest.warns(DeprecationWarning, match='QuakeModel'):
+        made = SurfaceModel(md3.data)
+    assert type(made) is pq.QuakeModel
+    with pytest.warns(DeprecationWarning, match="from_frames\\(frames, 'md3'\\)"):
+        SurfaceModel.from_frames(md3.blocks(0))
+    with pytest.warns(DeprecationWarning, match='skin_definition'):
+        assert md3.skin_file is None
+
+
+def test_models_pickle_for_the_workers(any_model):
+    again = pickle.loads(pickle.dumps(any_model))
+    assert type(again) is pq.QuakeModel
+    np.testing.assert_array_equal(again.positions(), any_model.positions())
+
+
+def test_readers_give_the_type_their_class_names(tmp_path):
+    (tmp_path / 'a.md3').write_bytes(tetra_md3())
+    (tmp_path / 'a.md2').write_bytes(tetra_md2())
+    assert isinstance(pv.read(tmp_path / 'a.md3'), pv.MultiBlock) and isinstance(pv.read(tmp_path / 'a.md2'), pv.PolyData)
+    assert MD3Reader.__orig_bases__[0].__args__ == (pv.MultiBlock,)
+    assert MD2Reader.__orig_bases__[0].__args__ == (pv.PolyData,)
