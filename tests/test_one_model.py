@@ -148,7 +148,6 @@ def test_surface_images(tmp_path):
 
 
 def test_format_extras_hang_off_the_model_and_others_are_clear_errors():
-    md2 = pq.load(tetra_md2())
     assert [c.kind for c in pq.load(tetra_md2(glcmds=[('fan', [(0, 0, 0), (0.5, 0, 1), (0, 0.5, 2)])])).gl_commands] == ['fan']
     assert pq.load(torch_mdl()).palette.shape == (256, 3)
     with pytest.raises(AttributeError, match="QuakeModel of an MD3 has no attribute 'palette'"):
