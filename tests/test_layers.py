@@ -36,6 +36,14 @@ def test_ruff_finds_nothing():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_type_checker_finds_nothing():
+    """mypy, configured in pyproject.toml, over the whole package (which ships py.typed)."""
+    assert (ROOT / 'pyvista_quake' / 'py.typed').is_file()
+    result = subprocess.run([sys.executable, '-m', 'mypy', '--no-incremental'], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert 'Success: no issues found' in result.stdout
+
+
 def test_no_import_cycle_among_the_modules():
     """Counting imports inside functions too: no module reaches back to one that imports it."""
     graph = grimp.build_graph('pyvista_quake')

@@ -12,6 +12,7 @@ import functools
 import importlib.util
 import os
 import sys
+from types import FrameType
 import warnings
 
 from pyvista_quake._base.errors import QuakeWarning
@@ -28,7 +29,7 @@ _PASSED_THROUGH = (functools.__file__,)
 
 def warn_external(message: str, category: type[Warning] = QuakeWarning) -> None:
     """Issue a warning attributed to the first caller outside pyvista-quake and PyVista."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 2  # 1 is this function, 2 its caller
     while frame is not None and (frame.f_code.co_filename.startswith(_INTERNAL) or frame.f_code.co_filename in _PASSED_THROUGH):
         frame = frame.f_back

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated
+from typing import Any
 
 from cyclopts import Parameter
 
@@ -51,7 +52,7 @@ def view(
     if screenshot is None and not has_display():
         raise NoDisplayError('no display: use --screenshot FILE or pyvista-quake thumbnail')
     if screenshot is not None:
-        pose = {'frame': frame, 'animation': animation} if frame is not None or animation is not None else {}
+        pose: dict[str, Any] = {'frame': frame, 'animation': animation} if frame is not None or animation is not None else {}
         pq.thumbnail(model, screenshot, size=(800, 800), lighting=lighting, **pose, **options)
         CONSOLE.print(f'wrote {screenshot}')
         return 0

@@ -296,7 +296,7 @@ class FrameDecoder:
                 light = scratch[: len(frame)]
                 np.take(verts[..., 3], point_vertex, axis=1, out=light, mode='clip')
                 worst = max(worst, int(light.max(initial=0)))
-                np.take(_NORMALS_256, light, axis=0, out=out[chunk], mode='clip')
+                np.take(_NORMALS_256, light.astype(np.intp, copy=False), axis=0, out=out[chunk], mode='clip')
         return worst
 
     def _computed(self, frames: FrameSelection) -> np.ndarray:

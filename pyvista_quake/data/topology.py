@@ -98,18 +98,18 @@ class TriangleTopology(Topology):
         self.point_vertex = data.triangle_vertices.ravel()[self._first].astype(np.int32)
 
     @cached_property
-    def corner_points(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+    def corner_points(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
         inverse = np.empty(len(self._order), np.int64)
         inverse[self._order] = np.cumsum(self._starts) - 1
         return inverse.reshape(-1, 3)
 
     @cached_property
-    def triangles(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+    def triangles(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
         # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
         return self.corner_points[:, ::-1].astype(np.int32, order='C')
 
     @cached_property
-    def texcoords(self) -> np.ndarray:  # noqa: D102 - documented on Topology
+    def texcoords(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
         data = self._data
         st = np.take(data.triangle_st.reshape(-1, 2), self._first, axis=0)
         return texcoords(st + 0.5 if self._texel_centers else st, data.skin_width, data.skin_height, data.source)

@@ -118,7 +118,8 @@ def export(
         return
     if isinstance(model, QuakePlayer):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
         legs, torso = player_animations(animation)
-        model, given, animation, time = None, flattened(model.pose(legs, torso, time or 0.0)), None, None
+        posed = flattened(model.pose(legs, torso, time or 0.0))
+        model, given, animation, time = None, posed, None, None
     if (model is not None and model.format == 'md3') or isinstance(given, pv.MultiBlock):
         _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress)
         return
@@ -150,6 +151,7 @@ def export(
         if suffix in VTK_FORMATS:
             _write_vtk(mesh, target, suffix, skin, binary)
         else:
+            assert meshio_format is not None  # checked on the way in
             _write_meshio(mesh, target, meshio_format)
 
 
@@ -394,6 +396,7 @@ def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
 def _series(model, given: pv.PolyData | None, clips) -> tuple[list[pv.PolyData], np.ndarray]:
     """The frames of a series and their times."""
     if model is None:
+        assert given is not None  # one frame or a model
         return [given], np.zeros(1)
     clip = clips[0]
     meshes = model.to_multiblock(clip)
@@ -475,7 +478,7 @@ def _write_xdmf(model, given, clips, target: Path, progress: bool = False) -> No
 def _write_gltf(model, given, clips, target: Path) -> None:
     skin = skin_of(model, given)
     if model is None:
-        gltf = build_gltf([np.asarray(given.points)], [np.asarray(given.point_data['Normals'])], given, [], skin)
+        gltf = build_gltf(np.asarray(given.points)[None], np.asarray(given.point_data['Normals'])[None], given, [], skin)
     else:
         clip_list = list(model.animations.values()) if clips[0].source == 'file' and model.animations else clips
         frames = np.unique(np.concatenate([c.frames for c in clip_list]))

@@ -243,6 +243,7 @@ def build_gltf_nodes(nodes: list[Node], times: np.ndarray, name: str = 'animatio
         gltf.meshes.append(mesh)
         gltf.nodes.append(gl.Node(mesh=len(gltf.meshes) - 1, name=node.name))
         if node.parent is not None:
+            assert node.translations is not None and node.rotations is not None  # a child is keyed on its parent's tag
             gltf.nodes[node.parent].children.append(index)
             translation, rotation = _node_transform(node.translations[0], node.rotations[0])
             gltf.nodes[index].translation, gltf.nodes[index].rotation = translation.tolist(), rotation.tolist()
@@ -250,6 +251,7 @@ def build_gltf_nodes(nodes: list[Node], times: np.ndarray, name: str = 'animatio
         if frames > 1:
             tracks.append(('weights', blob.accessor(np.asarray(node.weights, np.float32).ravel(), 'SCALAR')))
         if node.parent is not None and len(times) > 1:
+            assert node.translations is not None and node.rotations is not None
             moves = [_node_transform(t, r) for t, r in zip(node.translations, node.rotations)]
             tracks.append(('translation', blob.accessor(np.array([m[0] for m in moves], np.float32), 'VEC3')))
             tracks.append(('rotation', blob.accessor(_continuous(np.array([m[1] for m in moves], np.float32)), 'VEC4')))
@@ -286,8 +288,8 @@ def _quaternion(m: np.ndarray) -> np.ndarray:
         s = 2 * np.sqrt(1 + m[i, i] - m[j, j] - m[k, k])
         q = [0.0, 0.0, 0.0, (m[k, j] - m[j, k]) / s]
         q[i], q[j], q[k] = s / 4, (m[j, i] + m[i, j]) / s, (m[k, i] + m[i, k]) / s
-    q = np.array(q, np.float64)
-    return (q / np.linalg.norm(q)).astype(np.float32)
+    quaternion = np.array(q, np.float64)
+    return (quaternion / np.linalg.norm(quaternion)).astype(np.float32)
 
 
 def _continuous(quaternions: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
+from typing import Sequence
 
 import numpy as np
 
@@ -94,7 +95,12 @@ def unclaimed(buffer: bytes | memoryview, claimed: list[tuple[int, int]]) -> lis
     return gaps
 
 
-def place(parts: list[tuple[int, np.ndarray | bytes]], gaps: list[tuple[int, bytes]] = ()) -> bytes:
+def field_names(dtype: np.dtype) -> tuple[str, ...]:
+    """A structured dtype's field names."""
+    return dtype.names or ()
+
+
+def place(parts: Sequence[tuple[int, np.ndarray | bytes]], gaps: Sequence[tuple[int, bytes]] = ()) -> bytes:
     """Lay records out at their byte offsets, over the given gap bytes (zeros elsewhere)."""
     # Each section is copied once, straight from its records into the file's bytes.
     raws = [(offset, np.frombuffer(data, np.uint8) if isinstance(data, bytes) else _raw(data)) for offset, data in parts]

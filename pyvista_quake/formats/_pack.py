@@ -102,8 +102,8 @@ def _candidates() -> tuple[np.ndarray, int]:
     table = VERTEX_NORMALS.astype(np.float64)
     rows = []
     for face in range(6):
-        axis, sign = divmod(face, 2)
-        sign = -1.0 if sign else 1.0
+        axis, odd = divmod(face, 2)
+        sign = -1.0 if odd else 1.0
 
         def direction(u, v, axis=axis, sign=sign):  # bound now: called only in this pass of the loop
             d = np.zeros(np.broadcast(u, v).shape + (3,))

@@ -74,6 +74,7 @@ def strips_and_fans(corners: np.ndarray) -> list[tuple[str, list[int]]]:
                 order, taken = grow(t, start, kind)
                 if best is None or len(taken) > len(best[2]):
                     best = (kind, order, taken)
+        assert best is not None  # three starts of two kinds: always one
         kind, order, taken = best
         for t2 in taken:
             used[t2] = True

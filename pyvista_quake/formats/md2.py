@@ -7,6 +7,7 @@ format-neutral :class:`~pyvista_quake.formats.records.ModelData`.
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from dataclasses import dataclass
 from dataclasses import field
 import functools
@@ -18,6 +19,7 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import cstrings
+from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
@@ -75,7 +77,7 @@ def frame_dtype(num_xyz: int, framesize: int) -> np.dtype:
 
 def header_fields(header: np.ndarray) -> dict:
     """A :data:`HEADER` record's fields by name, as Python values."""
-    return dict(zip(HEADER.names, header[0].item()))
+    return dict(zip(field_names(HEADER), header[0].item()))
 
 
 @dataclass
@@ -237,7 +239,7 @@ def valid_triangles(record: MD2File) -> np.ndarray:
     tris = record.triangles
     ok_xyz = ((tris['index_xyz'] >= 0) & (tris['index_xyz'] < int(h['num_xyz']))).all(axis=1)
     ok_st = ((tris['index_st'] >= 0) & (tris['index_st'] < len(record.st))).all(axis=1)
-    return ok_xyz & ok_st
+    return np.asarray(ok_xyz & ok_st)
 
 
 def to_data(record: MD2File) -> ModelData:
@@ -379,7 +381,7 @@ def encode(data: ModelData, base: MD2File | None = None) -> MD2File:
     tv = np.asarray(data.triangle_vertices, np.int64)
     st_pixels = np.asarray(data.triangle_st, np.int64)
     same = base is not None and _same_triangles(base, tv, st_pixels)
-    if same:
+    if same and base is not None:
         st, triangles = base.st, base.triangles
     else:
         _fits('texture coordinate', int(np.abs(st_pixels).max(initial=0)), np.int16, source)
@@ -408,7 +410,7 @@ def encode(data: ModelData, base: MD2File | None = None) -> MD2File:
     frames['name'] = data.frame_names
     frames['verts'] = data.frame_verts
 
-    if same and len(base.glcmds):
+    if same and base is not None and len(base.glcmds):
         glcmds = base.glcmds
     else:
         glcmds = build_glcmds(triangles, st, data.skin_width, data.skin_height)
@@ -417,7 +419,7 @@ def encode(data: ModelData, base: MD2File | None = None) -> MD2File:
     header['ident'], header['version'] = IDENT, VERSION
     header['skinwidth'], header['skinheight'] = data.skin_width, data.skin_height
     header['framesize'] = framesize
-    counts = {'num_skins': skins, 'num_xyz': range(num_xyz), 'num_st': st, 'num_tris': triangles,
+    counts: dict[str, Sized] = {'num_skins': skins, 'num_xyz': range(num_xyz), 'num_st': st, 'num_tris': triangles,
               'num_glcmds': glcmds, 'num_frames': frames}  # fmt: skip
     for name, items in counts.items():
         header[name] = len(items)

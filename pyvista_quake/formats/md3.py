@@ -21,6 +21,7 @@ from dataclasses import field
 import numpy as np
 
 from pyvista_quake.formats._common import Bounds
+from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
@@ -67,7 +68,7 @@ SURFACE_SECTIONS = (
 
 def header_fields(header: np.ndarray) -> dict:
     """A :data:`HEADER` record's fields by name, as Python values (the name decoded)."""
-    out = dict(zip(HEADER.names, header[0].item()))
+    out = dict(zip(field_names(HEADER), header[0].item()))
     out['name'] = cstrings(header['name'])[0]
     return out
 
@@ -234,7 +235,7 @@ def decode(record: MD3File) -> SurfacesData:
                 flags=int(s['flags']),
             )
         )
-    tags = {}
+    tags: dict[str, Tag] = {}
     for k, name in enumerate(cstrings(record.tags['name'][0]) if record.tags.size else []):
         tags.setdefault(name, Tag(name, record.tags['origin'][:, k], record.tags['axis'][:, k]))
     return SurfacesData(

@@ -14,6 +14,7 @@ import numpy as np
 
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
+from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import record_view
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats.records import FrameGroup
@@ -89,7 +90,7 @@ class GroupRecord:
 
 def header_fields(header: np.ndarray) -> dict:
     """A :data:`HEADER` record's fields by name, as Python values (vectors as lists)."""
-    return {name: header[0][name].tolist() for name in HEADER.names}
+    return {name: header[0][name].tolist() for name in field_names(HEADER)}
 
 
 @dataclass
@@ -345,11 +346,11 @@ def _walk_frames(
 
     offsets: list[np.ndarray] = []
     groups: list[GroupRecord] = []
-    types: list[int] = []  # not preallocated: numframes is not checked yet
+    kinds: list[int] = []  # not preallocated: numframes is not checked yet
     for index in range(numframes):
         field_name = f'frame {index} type'
         frametype = _int32(buffer, check, position, field_name)
-        types.append(frametype)
+        kinds.append(frametype)
         position += 4
         if frametype == ALIAS_SINGLE:
             check.section(f'frame {index}', position, 1, frame_size)
@@ -367,7 +368,7 @@ def _walk_frames(
             offsets.append(position + frame_size * np.arange(count, dtype=np.int64))
             position += count * frame_size
             groups.append(GroupRecord(group_header, intervals))
-    return np.concatenate(offsets), np.asarray(types, np.int32), groups, position
+    return np.concatenate(offsets), np.asarray(kinds, np.int32), groups, position
 
 
 # -- writing a changed model ------------------------------------------------------------
@@ -429,14 +430,16 @@ def encode(data: ModelData, base: MDLFile | None = None) -> MDLFile:
         stverts, triangles, vertex_map = encode_seams(tv, st, width, facesfront)
         verts = verts[:, vertex_map]
 
-    skins, skin_types = [], []
+    skins: list[SkinPicture] = []
+    skin_types: list[int] = []
     for index, skin in enumerate(data.skins):
         pictures = np.asarray(skin.pictures, np.uint8)
         if pictures.ndim != 3 or pictures.shape[1:] != (height, width):
             raise ValueError(f'{source}: skin {index} is {pictures.shape[-2:]}, the skin size is ({height}, {width})')
         group = skin.times is not None
-        kept = base is not None and index < len(base.skin_types) and (base.skin_types[index] != ALIAS_SKIN_SINGLE) == group
-        skin_types.append(base.skin_types[index] if kept else int(group))
+        old = base.skin_types[index] if base is not None and index < len(base.skin_types) else None
+        # A group stays a group and a single a single; a type the file gave another value keeps it.
+        skin_types.append(old if old is not None and (old != ALIAS_SKIN_SINGLE) == group else int(group))
         skins.append(SkinPicture(pictures, None if not group else np.asarray(skin.times, '<f4')))
 
     poses = np.zeros(len(verts), simple_frame_dtype(verts.shape[1]))

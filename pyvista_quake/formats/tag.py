@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from pyvista_quake.formats._common import Bounds
+from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.records import cstrings
 
@@ -39,7 +40,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> dict[str, Tag]
     check = Bounds(source, len(buffer))
     if len(buffer) < HEADER.itemsize:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    h = dict(zip(HEADER.names, np.frombuffer(buffer, HEADER, 1)[0].item()))
+    h = dict(zip(field_names(HEADER), np.frombuffer(buffer, HEADER, 1)[0].item()))
     if h['ident'] != IDENT:
         raise check.error('ident', h['ident'], f'expected {IDENT!r}')
     if h['version'] != VERSION:

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from pathlib import PurePosixPath
 import re
+from typing import Any
 import zipfile
 import zlib
 
@@ -48,9 +49,12 @@ class Archive:
 
     """
 
+    #: The file's size and modification time when opened (a changed file is opened again).
+    _stat: tuple[int, int] | None = None
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._members: dict[str, object] = {}
+        self._members: dict[str, Any] = {}  # a PAK's (start, end), a ZIP's ZipInfo
 
     def __contains__(self, name: str) -> bool:
         """Return whether the archive holds ``name`` (any letter case)."""
@@ -75,7 +79,7 @@ class Archive:
             raise MissingMemberError(str(self.path), 'member', name, 'no such member in the archive')
         return self._read(self._members[key])
 
-    def _read(self, handle: object) -> bytes:
+    def _read(self, handle: Any) -> bytes:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -107,8 +111,8 @@ class PakArchive(Archive):
             if ok and key is not None:  # an entry outside the file or the archive is skipped
                 self._members[key] = (int(first), int(last))
 
-    def _read(self, handle: object) -> bytes:
-        first, last = handle  # type: ignore[misc]
+    def _read(self, handle: tuple[int, int]) -> bytes:
+        first, last = handle
         return self._data[first:last]
 
 
@@ -136,13 +140,13 @@ class ZipArchive(Archive):
             self._pid = os.getpid()
         return self._handle
 
-    def _read(self, handle: object) -> bytes:
-        if handle.file_size > MAX_MEMBER_SIZE:  # type: ignore[attr-defined]
-            raise QuakeFormatError(str(self.path), 'zip member size', handle.file_size, 'too large')  # type: ignore[attr-defined]
+    def _read(self, handle: zipfile.ZipInfo) -> bytes:
+        if handle.file_size > MAX_MEMBER_SIZE:
+            raise QuakeFormatError(str(self.path), 'zip member size', handle.file_size, 'too large')
         try:
-            return self._zipfile().read(handle)  # type: ignore[arg-type]
+            return self._zipfile().read(handle)
         except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError, zlib.error) as error:
-            raise QuakeFormatError(str(self.path), 'zip member', handle.filename, str(error)) from None  # type: ignore[attr-defined]
+            raise QuakeFormatError(str(self.path), 'zip member', handle.filename, str(error)) from None
 
 
 _OPEN: dict[Path, Archive] = {}
@@ -168,7 +172,7 @@ def open_archive(path: str | Path) -> Archive:
     with path.open('rb') as handle:
         head = handle.read(4)
     archive: Archive = PakArchive(path) if head == PAK_IDENT else ZipArchive(path)
-    archive._stat = (stat.st_size, stat.st_mtime_ns)  # type: ignore[attr-defined]
+    archive._stat = (stat.st_size, stat.st_mtime_ns)
     _OPEN.pop(key, None)
     _OPEN[key] = archive
     while len(_OPEN) > MAX_OPEN:  # a PAK is held in memory: keep only the latest few

@@ -12,6 +12,7 @@ image bytes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field
 import functools
@@ -112,7 +113,7 @@ class SkinSearch:
     @property
     def _model_file(self) -> Path:
         # A Path only when a skin is looked for: loading a model does not pay for one.
-        return Path(self.model_path)
+        return Path(self.model_path or '')
 
     def _model_folder(self) -> Path | None:
         return self._model_file.parent if self.model_path is not None and self.archive is None else None
@@ -223,7 +224,7 @@ class SkinSearch:
         for place in places:
             if isinstance(place, Archive):
                 names = [n for n in place.names() if n.startswith('scripts/') and n.endswith('.shader')]
-                items = [(f'{place.path}:{n}', lambda n=n, a=place: a.read(n)) for n in names]
+                items: list[tuple[str, Callable[[], bytes]]] = [(f'{place.path}:{n}', functools.partial(place.read, n)) for n in names]
             else:
                 folder = Path(place) / 'scripts'
                 items = [(str(p), p.read_bytes) for p in sorted(folder.glob('*.shader'))] if folder.is_dir() else []
@@ -527,7 +528,7 @@ class ModelSkins:
         """Skins the model has: names an MD2 gives, pictures an MDL embeds."""
         return len(self.data.skins) if self.data.format == 'mdl' else len(self.data.skin_names)
 
-    def valid_index(self, index: int | None) -> int | None:
+    def valid_index(self, index: object) -> int | None:
         """Normalise a skin index (``None`` for none); an MD2 naming no skin still has skin 0 beside it.
 
         Raises
@@ -538,6 +539,8 @@ class ModelSkins:
         """
         if index is None:
             return None
+        if not isinstance(index, (int, np.integer)):
+            raise TypeError(f'{self.data.source}: an {self.data.format.upper()} picks its skin by number, not {index!r}')
         count = len(self) if self.data.format == 'mdl' else max(len(self), 1)
         if count == 0:
             return None  # an MDL with no skins
@@ -558,6 +561,8 @@ class ModelSkins:
         if index in self._files:
             return self._files[index]
         names = self.data.skin_names
+        found: FoundSkin | None
+        tried: list[str]
         if names and names[index] in self.images:
             found, tried = FoundSkin(names[index], '<image given>', png_bytes(self.images[names[index]])), []
         elif names:

@@ -38,7 +38,9 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tu
         if split is not None:
             source, member = split
     if member is not None:
-        archive = open_archive(source)  # type: ignore[arg-type]
+        if not isinstance(source, (str, Path)):
+            raise TypeError(f'member= names a model inside an archive file; give the archive\'s path, not {type(source).__name__}')
+        archive = open_archive(source)
         return archive.read(member), f'{source}:{member}', (None, archive, member)
     if isinstance(source, (str, Path)):
         return _read_file(source), str(source), (source, None, None)

@@ -30,9 +30,24 @@ class ModelFacade:
 
     data: Any
     options: LoadOptions
-    tags: dict[str, Tag]
-    _timeline: tuple[np.ndarray, float]
-    animations: dict[str, Animation]
+
+    def __len__(self) -> int:
+        """Return the number of frames."""
+        raise NotImplementedError
+
+    @property
+    def tags(self) -> dict[str, Tag]:
+        """Tags by name."""
+        raise NotImplementedError
+
+    @property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        raise NotImplementedError
+
+    @property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name."""
+        raise NotImplementedError
 
     @property
     def format(self) -> str:
@@ -74,7 +89,7 @@ class ModelFacade:
         if isinstance(name, Animation):
             return name
         if name is None:
-            return Animation('all', np.arange(len(self)), self.times, self.duration, None, 'file')  # type: ignore[arg-type]
+            return Animation('all', np.arange(len(self)), self.times, self.duration, None, 'file')
         try:
             return self.animations[name]
         except KeyError:

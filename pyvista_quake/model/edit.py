@@ -567,7 +567,7 @@ def edit_surfaces(
     *,
     frames: Sequence[int] = (),
     positions: Sequence[Sequence[np.ndarray]] = (),
-    normals: Sequence[Sequence[np.ndarray]] | None = None,
+    normals: Sequence[Sequence[np.ndarray | None]] | None = None,
     keep: np.ndarray | None = None,
     names: dict[int, str] | None = None,
 ) -> SurfacesData:

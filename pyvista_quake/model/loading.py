@@ -64,7 +64,7 @@ def load(source: Source, *, member: str | None = None, **options: Any):
         if not 0 < opts.lod < md3.MD3_MAX_LODS:
             raise ValueError(f'lod must be 0 to {md3.MD3_MAX_LODS - 1} (MD3_MAX_LODS), not {opts.lod!r}')
         if not str(member if member is not None else source).lower().endswith('.md3'):
-            raise ValueError(f'lod= picks an MD3\'s level of detail; {member or source} is not an .md3')
+            raise ValueError(f'lod= picks an MD3\'s level of detail; {member or _name(source)} is not an .md3')
         source, member = lod_source(source, member, opts.lod)
     buffer, name, (path, archive, member) = read_source(source, member)
     spec = spec_for(buffer, name)
@@ -76,6 +76,11 @@ def load(source: Source, *, member: str | None = None, **options: Any):
         roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
     search = SkinSearch(model_path=path, search_paths=roots, archive=archive, member=member)
     return QuakeModel(data, opts, search=search)
+
+
+def _name(source: Source) -> str:
+    """A source as messages name it: its path, never a file's bytes."""
+    return str(source) if isinstance(source, (str, Path)) else f'<{type(source).__name__}>'
 
 
 def lod_source(source: Source, member: str | None, lod: int) -> tuple[Source, str | None]:

@@ -151,12 +151,12 @@ def vtk_array(name: str, value):
         array = numpy_to_vtk(data, deep=True)  # anything else: VTK's general converter
         array.SetName(name)
         return array
-    array = _VTK_ARRAY_TYPES[data.dtype]()
-    array.SetNumberOfComponents(data.shape[1] if data.ndim == 2 else 1)
-    array.SetVoidArray(data, data.size, 1)  # 1: VTK does not free numpy's memory
-    array._numpy_reference = data  # and numpy's memory lives as long as the VTK array
-    array.SetName(name)
-    return array
+    numbers = _VTK_ARRAY_TYPES[data.dtype]()
+    numbers.SetNumberOfComponents(data.shape[1] if data.ndim == 2 else 1)
+    numbers.SetVoidArray(data, data.size, 1)  # 1: VTK does not free numpy's memory
+    numbers._numpy_reference = data  # type: ignore[attr-defined]  # VTK objects take attributes; numpy's memory lives as long as the array
+    numbers.SetName(name)
+    return numbers
 
 
 def flattened(blocks: pv.MultiBlock) -> pv.MultiBlock:

@@ -75,6 +75,9 @@ class OneSurfaceModel(ModelFacade):
 
     """
 
+    skins: ModelSkins
+    _skin: int | None
+
     def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else SkinSearch()
@@ -104,7 +107,7 @@ class OneSurfaceModel(ModelFacade):
         return self._skin
 
     @skin.setter
-    def skin(self, index: int | None) -> None:
+    def skin(self, index: int | str | Path | None) -> None:
         self._skin = self.skins.valid_index(index)
         for name in ('_shared_field_arrays', '_frame_templates'):
             self.__dict__.pop(name, None)
@@ -122,8 +125,8 @@ class OneSurfaceModel(ModelFacade):
 
     # -- what users ask about -------------------------------------------------
     @property
-    def strict(self) -> bool:
-        """Whether the engines' limits are errors."""
+    def strict(self) -> bool | str:
+        """Whether the engines' limits are errors: ``True``, or the name of the one engine whose limits apply."""
         return self.options.strict
 
     @property

@@ -68,7 +68,9 @@ class Surface:
         return self.model.surface_names[self.index]
 
     def _block(self) -> pv.PolyData:
-        return self.model.blocks(0)[self.index]
+        block = self.model.blocks(0)[self.index]
+        assert isinstance(block, pv.PolyData)  # every block of a frame is one surface's mesh
+        return block
 
     @property
     def num_points(self) -> int:

@@ -51,7 +51,7 @@ class _QuakeSource(pv.BaseVTKReader):
         try:
             key = _cache_key(self._filename, self.settings)
             self.model = _MODELS.get(key) if key is not None else None
-            if self.model is not None and self.model.edited:
+            if key is not None and self.model is not None and self.model.edited:
                 # An edited model is no longer the file's.
                 del _MODELS[key]
                 self.model = None

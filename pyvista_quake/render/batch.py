@@ -163,15 +163,17 @@ def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
             found += game_models(path)
         elif is_archive(path):
             found += [(member, path) for member in archive_models(path)]
-        elif not path.exists() and split_member(text) is not None:
-            found.append((path, split_member(text)[0]))
+        elif not path.exists() and (split := split_member(text)) is not None:
+            found.append((path, split[0]))
         elif glob.has_magic(text) and not path.exists():
             fixed = Path(*[part for part in itertools.takewhile(lambda part: not glob.has_magic(part), path.parts)])
             found += [(Path(p), fixed) for p in sorted(glob.glob(text, recursive=True)) if Path(p).is_file()]
         else:
             found.append((path, path.parent))
-    seen: set[Path] = set()
-    return [(p, base) for p, base in found if not (p.resolve() in seen or seen.add(p.resolve()))]
+    unique: dict[Path, tuple[Path, Path]] = {}
+    for p, base in found:
+        unique.setdefault(p.resolve(), (p, base))  # the first of each file
+    return list(unique.values())
 
 
 #: A Quake III player's parts: a folder holding them (and ``animation.cfg``) is one player.

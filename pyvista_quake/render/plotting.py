@@ -71,8 +71,8 @@ def prepare(
     time: float | None = None,
     lighting: str = 'auto',
     **load_options: Any,
-) -> tuple[pv.PolyData, np.ndarray | None]:
-    """The mesh to draw and its skin image (RGB or RGBA, or ``None``).
+) -> tuple[pv.PolyData | pv.MultiBlock, np.ndarray | list[np.ndarray | None] | None]:
+    """The mesh to draw and its skin image (RGB or RGBA, or ``None``); a model of several surfaces gives a MultiBlock and an image a block.
 
     Parameters
     ----------
@@ -119,9 +119,9 @@ def _light(mesh: pv.PolyData, always: bool) -> None:
     computed = vertex_face_normals(positions, triangles[:, ::-1])[0][vertex]
     stored = mesh.point_data.get('Normals')
     if not always and stored is not None:
-        stored = np.asarray(stored)
-        distinct = len(np.unique(np.round(stored, 4), axis=0))
-        agreement = float(np.einsum('ij,ij->i', stored, computed).mean())
+        values = np.asarray(stored)
+        distinct = len(np.unique(np.round(values, 4), axis=0))
+        agreement = float(np.einsum('ij,ij->i', values, computed).mean())
         if distinct > 2 and agreement >= AGREEMENT:
             return
     mesh.point_data['Normals'] = computed
@@ -145,7 +145,7 @@ def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, *
         options['color'] = 'tan'
     options.update(kwargs)
     actor = plotter.add_mesh(mesh, **options)
-    if 'texture' in options and skin.ndim == 3 and skin.shape[2] == 4:
+    if 'texture' in options and skin is not None and skin.ndim == 3 and skin.shape[2] == 4:
         # Drawn in the opaque pass: texels with alpha 0 are discarded, the rest are solid.
         actor.GetProperty().SetOpacity(1.0)
         actor.SetForceOpaque(True)
@@ -211,12 +211,14 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
     mesh, skin = prepare(source, **prepare_options, **load_options)
     plotter.clear_actors()
     if isinstance(mesh, pv.MultiBlock):
+        assert isinstance(skin, list)  # an image a block
         drawn = pv.MultiBlock()
         for name, block, image in zip(mesh.keys(), mesh, skin):
             if block.n_points:
                 drawn.append(add_model(plotter, block, image, **mesh_options).mapper.dataset, name)
         mesh = drawn
     else:
+        assert not isinstance(skin, list)  # one mesh, one image
         mesh = add_model(plotter, mesh, skin, **mesh_options).mapper.dataset
     frame_camera(plotter, mesh)
     # A reused plotter's screenshot shows its last render: render with this camera now.
@@ -280,8 +282,15 @@ def plot(
     if show_tags and isinstance(source, QuakeModel):
         add_tags(plotter, source, mesh, frame=frame, animation=animation, time=time)
     if kwargs.pop('show_axes', False):
-        plotter.add_axes()
+        plotter.add_axes()  # type: ignore[call-arg]  # PyVista's decorator hides the method's signature
     return plotter.show(**kwargs)
+
+
+def screenshot(plotter: pv.Plotter, transparent_background: bool = False) -> np.ndarray:
+    """The plotter's picture as an array (rendered offscreen)."""
+    image = plotter.screenshot(None, transparent_background=transparent_background, return_img=True)
+    assert image is not None  # asked to return it
+    return np.asarray(image)
 
 
 def thumbnail(
@@ -330,18 +339,17 @@ def thumbnail(
         source, _ = model_or_player(source, **load_options)
         options = others if isinstance(source, QuakePlayer) else {**others, 'frame': anim.rest_frame(source.animations)}
     own = plotter is None
-    if own:
-        plotter = internal_plotter(size)
+    drawing = internal_plotter(size) if plotter is None else plotter
     try:
-        if list(plotter.window_size) != list(size):
-            plotter.window_size = list(size)  # renders: only when it changes
-        plotter.set_background(background)
-        scene(plotter, source, **options)
-        image = plotter.screenshot(None, transparent_background=transparent, return_img=True)
+        if list(drawing.window_size) != list(size):
+            drawing.window_size = list(size)  # renders: only when it changes
+        drawing.set_background(background)
+        scene(drawing, source, **options)
+        image = screenshot(drawing, transparent_background=transparent)
         atomic_write(path, png_bytes(image, compress_level=1), sync=False)  # fast: batches write many
     finally:
         if own:
-            plotter.close()
+            drawing.close()
     return path
 
 
@@ -387,13 +395,13 @@ def contact_sheet(
     draw = ImageDraw.Draw(sheet)
     plotter = internal_plotter((width, height))
     try:
-        plotter.set_background('white')
+        plotter.set_background('white')  # type: ignore[arg-type]  # PyVista's decorator hides the method's signature
         for k, (name, frame) in enumerate(cells):
             if isinstance(model, QuakePlayer):  # a cell per animation, the other part standing
                 scene(plotter, model, animation=name, lighting=lighting)
             else:
                 scene(plotter, model, frame=frame, lighting=lighting)
-            image = plotter.screenshot(None, return_img=True)
+            image = screenshot(plotter)
             x, y = (k % columns) * width, (k // columns) * (height + label)
             sheet.paste(Image.fromarray(image), (x, y + label))
             draw.text((x + 4, y + 2), name, fill='black')
@@ -473,7 +481,7 @@ def animate(
         duration = max((a.count / a.fps for a in parts), default=1.0)
         rate = float(fps) if fps else max((a.fps for a in parts), default=10.0)
 
-        def pose_at(t: float) -> pv.MultiBlock:
+        def pose_at(t: float) -> pv.MultiBlock | pv.PolyData:
             return model.pose(legs, torso, t)
     else:
         if animation is None and model.animations:
@@ -483,7 +491,7 @@ def animate(
         steps = np.diff(np.append(clip.times, clip.duration))
         rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
 
-        def pose_at(t: float):
+        def pose_at(t: float) -> pv.MultiBlock | pv.PolyData:
             if interpolate:
                 return model.native_pose(time=float(t), animation=clip)
             # A hair past t: frame times from float32 intervals land a hair after the picture's time.
@@ -493,14 +501,14 @@ def animate(
         rate = min(rate, 50.0)  # GIF's shortest honoured delay is 2 hundredths of a second
     count = max(1, int(round(duration * rate)))
     times = np.arange(count) / rate
-    pictures = []
+    pictures: list[np.ndarray] = []
     with staged(path.parent) as stage:
         plotter = internal_plotter(size)
         try:
-            plotter.set_background('white')
+            plotter.set_background('white')  # type: ignore[arg-type]  # PyVista's decorator hides the method's signature
             if suffix != '.gif':
                 _check_movie_support()
-                plotter.open_movie(str(stage / path.name), framerate=rate)
+                plotter.open_movie(str(stage / path.name), framerate=rate)  # type: ignore[arg-type]  # imageio takes any rate; PyVista hints an int
             if isinstance(model, QuakePlayer):
                 poses = [flattened(pose_at(float(t))) for t in times]
                 mesh = scene(plotter, poses[0], lighting=lighting)
@@ -517,7 +525,7 @@ def animate(
                     drawn.point_data['Normals'] = block.point_data['Normals']
                 plotter.render()
                 if suffix == '.gif':
-                    pictures.append(plotter.screenshot(None, return_img=True))
+                    pictures.append(screenshot(plotter))
                 else:
                     plotter.write_frame()
         finally:
