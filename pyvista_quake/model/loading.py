@@ -18,7 +18,7 @@ from pyvista_quake.formats import md3
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.game.engines import enforce
-from pyvista_quake.game.skins import SkinSearch
+from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.sources import Source
 from pyvista_quake.game.sources import read_source
 from pyvista_quake.model.quake_model import QuakeModel
@@ -74,7 +74,7 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     roots = list(opts.search_paths)
     if archive is not None and archive.path.parent not in roots:
         roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
-    search = SkinSearch(model_path=path, search_paths=roots, archive=archive, member=member)
+    search = GameFiles(model_path=path, search_paths=roots, archive=archive, member=member)
     return QuakeModel(data, opts, search=search)
 
 

@@ -35,9 +35,9 @@ from pyvista_quake.formats import tag as tag_file
 from pyvista_quake.formats.records import GLCommand
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
-from pyvista_quake.game.skins import FoundSkin
+from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.skins import ModelSkins
-from pyvista_quake.game.skins import SkinSearch
 from pyvista_quake.model import edit
 from pyvista_quake.model.base import ModelFacade
 from pyvista_quake.model.mesh import FrameTemplate
@@ -63,7 +63,7 @@ class OneSurfaceModel(ModelFacade):
         The parsed content of the file.
     options : LoadOptions, optional
         How the model is read (see :class:`~pyvista_quake.model.loading.LoadOptions`).
-    search : SkinSearch, optional
+    search : GameFiles, optional
         Where to look for an MD2's skin files.
 
     Examples
@@ -78,9 +78,9 @@ class OneSurfaceModel(ModelFacade):
     skins: ModelSkins
     _skin: int | None
 
-    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
+    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
-        self.search = search if search is not None else SkinSearch()
+        self.search = search if search is not None else GameFiles()
         self._set_data(data)
         self.skin = self.options.skin
         if self.options.glcmds and data.gl_commands is None:

@@ -21,6 +21,8 @@ import pyvista as pv
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.archives import split_member
+from pyvista_quake.game.filesystem import archive_stack
+from pyvista_quake.game.filesystem import locate_member
 from pyvista_quake.game.sources import read_source
 from pyvista_quake.model.base import lerp_tag
 from pyvista_quake.model.loading import load
@@ -344,8 +346,8 @@ def is_player_folder(path: str | Path) -> bool:
     inside = _in_archive(path)
     if inside is None:
         return Path(path).is_dir() and all((Path(path) / name).is_file() for name in PLAYER_FILES)
-    members = open_archive(inside[0])
-    return all(f'{inside[1]}/{name}' in members for name in PLAYER_FILES)
+    stack = archive_stack(open_archive(inside[0]))  # the game's archives merged: a part may come from a later one
+    return all(locate_member(stack, f'{inside[1]}/{name}') is not None for name in PLAYER_FILES)
 
 
 def model_or_player(source: Any, **options: Any):
@@ -382,8 +384,14 @@ def load_player(path: str | Path, skin: str | int = 'default', search_paths: lis
     inside = _in_archive(path)
     skin = 'default' if skin == 0 else skin
 
+    stack = archive_stack(open_archive(inside[0])) if inside is not None else []
+
     def where(name: str) -> tuple[Path | str, str | None]:
-        return (inside[0], f'{inside[1]}/{name}') if inside is not None else (Path(path) / name, None)
+        if inside is None:
+            return Path(path) / name, None
+        member = f'{inside[1]}/{name}'
+        holder = locate_member(stack, member)  # each part from the archive the game reads it from
+        return (holder.path if holder is not None else inside[0]), member
 
     parts = {}
     for part in PARTS:

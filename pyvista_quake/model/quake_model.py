@@ -32,8 +32,8 @@ from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
-from pyvista_quake.game.skins import FoundSkin
-from pyvista_quake.game.skins import SkinSearch
+from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.skins import decode_image
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.one_surface import OneSurfaceModel
@@ -138,7 +138,7 @@ class QuakeModel:
         The parsed content of a file (see :mod:`pyvista_quake.formats`).
     options : LoadOptions, optional
         How the model is read.
-    search : SkinSearch, optional
+    search : GameFiles, optional
         The game's files, where skins and the files beside the model are found.
 
     Examples
@@ -153,7 +153,7 @@ class QuakeModel:
 
     _engine: Engine
 
-    def __init__(self, data: ModelData | SurfacesData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
+    def __init__(self, data: ModelData | SurfacesData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         engine: Engine
         if isinstance(data, SurfacesData):
             engine = SurfacesModel(data, options, search=search)
@@ -227,7 +227,7 @@ class QuakeModel:
         return self._engine.options
 
     @property
-    def search(self) -> SkinSearch:
+    def search(self) -> GameFiles:
         """The game's files, where its skins and the files beside it are found."""
         return self._engine.search
 
@@ -612,7 +612,7 @@ class _SurfaceModelMeta(type):
 class SurfaceModel(metaclass=_SurfaceModelMeta):
     """Deprecated: every model is a :class:`QuakeModel`; ``isinstance(m, SurfaceModel)`` still tells an MD3's."""
 
-    def __new__(cls, data: SurfacesData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> QuakeModel:  # type: ignore[misc]
+    def __new__(cls, data: SurfacesData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> QuakeModel:  # type: ignore[misc]
         """Make a :class:`QuakeModel` (with a ``DeprecationWarning``)."""
         _deprecated('SurfaceModel', 'use QuakeModel, the one model class of every format')
         return QuakeModel(data, options, search=search)

@@ -32,12 +32,12 @@ from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
-from pyvista_quake.game.skins import FoundSkin
-from pyvista_quake.game.skins import SkinSearch
+from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.skins import decode_image
 from pyvista_quake.game.skins import parse_shaders
 from pyvista_quake.game.skins import surface_images
-from pyvista_quake.game.skins import warn_missing
 from pyvista_quake.model import edit
 from pyvista_quake.model.base import ModelFacade
 from pyvista_quake.model.edit import surfaces_from_frames
@@ -59,7 +59,7 @@ class SurfacesModel(ModelFacade):
         The parsed content of the file.
     options : LoadOptions, optional
         How the model is read.
-    search : SkinSearch, optional
+    search : GameFiles, optional
         Where to look for its ``.skin`` file and images.
 
     Examples
@@ -71,9 +71,9 @@ class SurfacesModel(ModelFacade):
 
     """
 
-    def __init__(self, data: SurfacesData, options: LoadOptions | None = None, *, search: SkinSearch | None = None) -> None:
+    def __init__(self, data: SurfacesData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
-        self.search = search if search is not None else SkinSearch()
+        self.search = search if search is not None else GameFiles()
         self.data = data
         self.edited = False
         self._images: dict[str, FoundSkin | None] = {}

@@ -183,15 +183,18 @@ PLAYER_PARTS = re.compile(r'^(lower|upper|head)(_\d)?\.md3$', re.IGNORECASE)
 def as_players(found: list[tuple[Path, Path]]) -> list[tuple[Path, Path]]:
     """The same models, a player's parts replaced by its folder (``models/players/sarge``), once."""
     out: list[tuple[Path, Path]] = []
-    players: set[str] = set()
+    players: set[object] = set()
     for path, base in found:
         text = str(path)
         folder, _, name = text.replace('\\', '/').rpartition('/')
         if PLAYER_PARTS.match(name) and folder:
-            if folder in players:
+            # One player per folder of the game: its parts may lie in several of its archives.
+            split = split_member(folder)
+            key = (split[0].parent, split[1].lower()) if split is not None else folder
+            if key in players:
                 continue
             if is_player_folder(folder):
-                players.add(folder)
+                players.add(key)
                 out.append((Path(folder), base))
                 continue
         out.append((path, base))

@@ -1,0 +1,90 @@
+"""The game's files: a game folder's PK3s merged file by file, as the game merges them (the last loaded wins)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+import zipfile
+
+import numpy as np
+from PIL import Image
+import pytest
+
+import pyvista_quake as pq
+from pyvista_quake.examples import synthetic_player
+from pyvista_quake.game.archives import open_archive
+from pyvista_quake.game.filesystem import archive_stack
+from pyvista_quake.game.filesystem import read_member
+from pyvista_quake.model.players import is_player_folder
+from pyvista_quake.render.batch import as_players
+from pyvista_quake.render.batch import find_models
+
+PLAYER = 'models/players/liz'
+
+
+def png(colour) -> bytes:
+    out = io.BytesIO()
+    Image.fromarray(np.full((4, 4, 3), colour, np.uint8)).save(out, format='PNG')
+    return out.getvalue()
+
+
+def pk3(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, 'w') as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    """pak2-players.pk3 holds a whole player and its skins; pak6-patch.pk3 overrides its legs and
+    animation.cfg, and holds a new head whose .skin stays in pak2 (OpenArena's liz and gargoyle)."""
+    source = synthetic_player(tmp_path / 'src')
+    parts = {name: (source / name).read_bytes() for name in ('lower.md3', 'upper.md3', 'head.md3', 'animation.cfg')}
+    root = tmp_path / 'baseoa'
+    root.mkdir()
+    old = {f'{PLAYER}/{name}': data for name, data in parts.items()}
+    old[f'{PLAYER}/head_default.skin'] = f'h_head,{PLAYER}/face.png\n'.encode()
+    old[f'{PLAYER}/face.png'] = png((10, 200, 10))
+    pk3(root / 'pak2-players.pk3', old)
+    legs = pq.load(source / 'lower.md3')
+    legs.remove_frames([0])  # the patch's legs: one frame fewer
+    patched_legs = tmp_path / 'lower.md3'
+    legs.save(patched_legs)
+    cfg = parts['animation.cfg'].decode().replace('sex m', 'sex f').encode()
+    pk3(root / 'pak6-patch.pk3', {f'{PLAYER}/lower.md3': patched_legs.read_bytes(), f'{PLAYER}/animation.cfg': cfg,
+                                  f'{PLAYER}/head.md3': parts['head.md3']})  # fmt: skip
+    return root
+
+
+def test_archives_stack_the_last_loaded_first(game):
+    stack = archive_stack(open_archive(game / 'pak2-players.pk3'))
+    assert [a.path.name for a in stack] == ['pak6-patch.pk3', 'pak2-players.pk3']
+    location, data = read_member(stack, f'{PLAYER}/animation.cfg')
+    assert location.startswith(str(game / 'pak6-patch.pk3')) and b'sex f' in data
+    assert read_member(stack, f'{PLAYER}/head_default.skin')[0].startswith(str(game / 'pak2-players.pk3'))
+    assert read_member(stack, f'{PLAYER}/nothing.skin') is None
+
+
+def test_a_model_in_a_later_archive_finds_its_skin_file_in_an_earlier_one(game):
+    head = pq.load(game / 'pak6-patch.pk3', member=f'{PLAYER}/head.md3')
+    assert head.skin_definition.startswith(str(game / 'pak2-players.pk3'))
+    assert tuple(head.surfaces[0].image()[0, 0, :3]) == (10, 200, 10)
+
+
+def test_a_player_takes_each_part_from_the_archive_the_game_reads_it_from(game):
+    for archive in ('pak2-players.pk3', 'pak6-patch.pk3'):
+        assert is_player_folder(f'{game / archive}:{PLAYER}')
+        player = pq.load_player(f'{game / archive}:{PLAYER}')
+        assert len(player.parts['lower']) == 13  # the patch's legs, not pak2's 14 frames
+        assert player.parts['lower'].source.startswith(str(game / 'pak6-patch.pk3'))
+        assert player.parts['upper'].source.startswith(str(game / 'pak2-players.pk3'))
+        assert player.config.sex == 'f'
+
+
+def test_a_batch_of_the_game_renders_the_player_once_and_no_stray_part(game, tmp_path):
+    found = as_players(find_models([game]))
+    assert len(found) == 1 and str(found[0][0]).endswith(PLAYER)
+    report = pq.thumbnails([game], tmp_path / 'thumbs')
+    assert len(report.written) == 1 and not report.failed
+    assert [p.name for p in (tmp_path / 'thumbs').rglob('*.png')] == ['liz.png']
