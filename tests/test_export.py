@@ -363,6 +363,9 @@ def md3_with_images(tmp_path) -> Path:
     cut = np.zeros((4, 4, 4), np.uint8)
     cut[:2] = (0, 200, 0, 255)  # half the texels transparent: a cut-out
     Image.fromarray(cut).save(folder / 'flag.png')
+    # Quake III cuts a texture out only where its shader says so.
+    (tmp_path / 'scripts').mkdir()
+    (tmp_path / 'scripts' / 'test.shader').write_text('models/test/flag\n{\n  {\n    map models/test/flag.png\n    alphaFunc GE128\n  }\n}\n')
     return folder / 'model.md3'
 
 

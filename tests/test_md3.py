@@ -341,7 +341,7 @@ def test_new_surfaces_carry_no_flags(tmp_path):
 
 
 def test_a_shader_of_the_scripts_shows_its_first_image_stage(tmp_path):
-    from pyvista_quake.game.skins import parse_shaders
+    from pyvista_quake.formats.shader import first_images as parse_shaders
 
     text = '''// comment
     models/test/flag

@@ -15,9 +15,9 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
-from pyvista_quake.model.players import PlayerAnimation
+from pyvista_quake.formats.animation_cfg import PlayerAnimation
+from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
 from pyvista_quake.model.players import load_player
-from pyvista_quake.model.players import parse_animation_cfg
 
 LINES = [(0, 30, 0, 25), (29, 1, 0, 25), (30, 30, 0, 25), (59, 1, 0, 25), (60, 30, 0, 25), (89, 1, 0, 25),
          (90, 40, 0, 20), (130, 6, 0, 15), (136, 6, 0, 15), (142, 5, 0, 20), (147, 4, 0, 20), (151, 1, 0, 15), (152, 1, 0, 15),

@@ -33,8 +33,10 @@ SKIN_PALETTE = 'skin_palette'
 SKIN_TIMES = 'skin_times'
 #: 1 when palette index 255 is transparent (an MDL with MF_HOLEY, drawn as QuakeSpasm does).
 SKIN_HOLEY = 'skin_holey'
+#: How a skin's alpha is drawn (MD3, from its shader): ``opaque``, ``cutout``, ``blend`` or ``add``.
+SKIN_ALPHA = 'skin_alpha'
 #: The keys that describe which skin a mesh carries; replaced together by ``set_skin``.
-SKIN_KEYS = (SKIN_INDEX, SKIN_NAME, SKIN_LOCATION, SKIN_FILE, SKIN_PIXELS, SKIN_PICTURE_SHAPE, SKIN_PALETTE, SKIN_TIMES, SKIN_HOLEY)
+SKIN_KEYS = (SKIN_INDEX, SKIN_NAME, SKIN_LOCATION, SKIN_FILE, SKIN_PIXELS, SKIN_PICTURE_SHAPE, SKIN_PALETTE, SKIN_TIMES, SKIN_HOLEY, SKIN_ALPHA)
 
 #: Which surface of an MD3 a block is: its name and number.
 SURFACE_NAME = 'surface_name'

@@ -26,6 +26,7 @@ import numpy as np
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.options import DEFAULT_FPS
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats.records import FrameGroup
 
 _TRAILING_DIGITS = re.compile(r'^(.*?)(\d*)$', re.DOTALL)
@@ -169,32 +170,17 @@ def parse_anm(text: str, num_frames: int, source: str = '<anm>') -> dict[str, An
 
     """
     animations: dict[str, Animation] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split('//', 1)[0].strip()
-        if not line:
-            continue
-        fields = line.split()
-        where = f'line {number}'
-        if len(fields) != 4:
-            raise QuakeFormatError(source, where, raw.strip(), 'expected "name start end fps"')
-        name, start_text, end_text, fps_text = fields
-        try:
-            start, end, fps = int(start_text), int(end_text), float(fps_text)
-        except ValueError:
-            raise QuakeFormatError(source, where, raw.strip(), 'start and end must be integers, fps a number') from None
-        if not 0 <= start <= end < num_frames:
-            raise QuakeFormatError(
-                source, where, raw.strip(), f'frame range {start}..{end} outside the model\'s 0..{num_frames - 1}'
-            )
-        if not np.isfinite(fps) or fps < 0:
-            raise QuakeFormatError(source, where, raw.strip(), 'fps must be a number, 0 or more')
-        frames = range(start, end + 1)
-        if fps == 0:
+    for entry in anm_file.parse(text, source):
+        if entry.end >= num_frames:
+            raise QuakeFormatError(source, f'line {entry.line}', f'{entry.name} {entry.start} {entry.end} {entry.fps:g}',
+                                   f"frame range {entry.start}..{entry.end} outside the model's 0..{num_frames - 1}")  # fmt: skip
+        frames = range(entry.start, entry.end + 1)
+        if entry.fps == 0:
             # UFO: AI writes fps 0 for a held pose (``dead1 83 83 0``): no rate of its own.
-            held = Animation.at_fps(name, frames, DEFAULT_FPS, 'anm')
-            animations[name] = Animation(name, held.frames, held.times, held.duration, None, 'anm')
+            held = Animation.at_fps(entry.name, frames, DEFAULT_FPS, 'anm')
+            animations[entry.name] = Animation(entry.name, held.frames, held.times, held.duration, None, 'anm')
         else:
-            animations[name] = Animation.at_fps(name, frames, fps, 'anm')
+            animations[entry.name] = Animation.at_fps(entry.name, frames, entry.fps, 'anm')
     return animations
 
 

@@ -16,7 +16,6 @@ import functools
 import io
 from pathlib import Path
 from pathlib import PurePosixPath
-import re
 import warnings
 
 import numpy as np
@@ -24,6 +23,7 @@ import numpy as np
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats import skin as skin_file
 from pyvista_quake.formats.tables import FULLBRIGHT_START
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 from pyvista_quake.game.archives import Archive
@@ -56,6 +56,37 @@ def decode_image(data: bytes, label: str = '<image>') -> np.ndarray | None:
     except Exception as error:  # noqa: BLE001 - Pillow raises many kinds for a broken file
         warn_external(f'{label}: skin not decoded ({type(error).__name__}: {error})')
         return None
+
+
+def image_has_alpha(data: bytes) -> bool:
+    """Whether an image file has an alpha channel (read from its header, no pixels decoded)."""
+    from PIL import Image  # noqa: PLC0415 - Pillow is only needed once a skin is looked at
+
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return 'A' in image.getbands() or 'transparency' in image.info
+    except Exception:  # noqa: BLE001 - not an image Pillow reads: decode_image says why
+        return False
+
+
+def drawn_alpha(image: np.ndarray, mode: str) -> np.ndarray:
+    """An RGBA image as a shader draws it: ``opaque`` drops the alpha; an ``alphaFunc`` test
+    (``gt0``, ``lt128``, ``ge128``) makes it 255 where the texel passes, else 0; ``add`` (additive)
+    makes alpha the texel's brightness (black adds nothing); ``blend`` keeps it."""
+    if image.ndim != 3 or image.shape[2] != 4:
+        return image
+    if mode == 'opaque':
+        return np.ascontiguousarray(image[..., :3])
+    tests = {'gt0': lambda a: a > 0, 'lt128': lambda a: a < 128, 'ge128': lambda a: a >= 128}
+    if mode in tests:
+        out = image.copy()
+        out[..., 3] = np.where(tests[mode](image[..., 3]), 255, 0)
+        return out
+    if mode == 'add':
+        out = image.copy()
+        out[..., 3] = (image[..., :3].max(axis=2).astype(np.uint16) * image[..., 3] // 255).astype(np.uint8)
+        return out
+    return image
 
 
 def read_palette(palette: str | Path | np.ndarray | None) -> np.ndarray:
@@ -399,54 +430,6 @@ def png_bytes(image: np.ndarray, compress_level: int = 6) -> bytes:
 # -- models of several surfaces (MD3): .skin files ------------------------------------------
 
 
-_SHADER_TOKENS = re.compile(r'//[^\n]*|/\*.*?\*/|(\{|\}|[^\s{}]+)', re.DOTALL)
-
-
-def parse_shaders(text: str) -> dict[str, str]:
-    """Each shader's first image stage in a ``.shader`` script: ``{name (lower case): image}``.
-
-    The image of the first stage's ``map``, ``clampmap`` or ``animMap`` (its
-    first frame), skipping ``$lightmap`` and ``$whiteimage``.  Blending,
-    several stages and generated texture coordinates are not read: an
-    approximation of what the surface shows.
-    """
-    tokens = [m.group(1) for m in _SHADER_TOKENS.finditer(text) if m.group(1)]
-    out: dict[str, str] = {}
-    position, depth, name = 0, 0, None
-    while position < len(tokens):
-        token = tokens[position]
-        if token == '{':
-            depth += 1
-        elif token == '}':
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            name = token.lower()
-        elif depth == 2 and name is not None and name not in out:
-            keyword = token.lower()
-            if keyword in ('map', 'clampmap') and position + 1 < len(tokens) and not tokens[position + 1].startswith('$'):
-                out[name] = tokens[position + 1]
-            elif keyword == 'animmap' and position + 2 < len(tokens):
-                out[name] = tokens[position + 2]
-        position += 1
-    return out
-
-
-def parse_skin_file(text: str) -> dict[str, str]:
-    """A ``.skin`` file's surface → image lines, as ``R_RegisterSkin`` reads them.
-
-    One ``surface,image`` a line; surface names lower case; tag lines
-    (``tag_head,``) and lines naming no image are left out.
-    """
-    out: dict[str, str] = {}
-    for line in text.replace('\r', '\n').split('\n'):
-        surface, comma, image = line.strip().partition(',')
-        surface, image = surface.strip().lower(), image.strip()
-        if not comma or not surface or not image or 'tag_' in surface:
-            continue
-        out.setdefault(surface, image)
-    return out
-
-
 def surface_key(name: str) -> str:
     """A surface's name as the renderer matches it: lower case, a level of detail's ``_1``/``_2`` cut (``R_LoadMD3``)."""
     key = name.lower()
@@ -479,6 +462,6 @@ def surface_images(data, search: SkinSearch, skin) -> tuple[list[str | None], st
         found = search.beside_model(f'{stem}_{name}.skin')
         if found is None and name != 'default':
             warn_external(f'{data.source}: skin {name!r}: no {stem}_{name}.skin beside the model; using the shader names')
-    lines = parse_skin_file(found[1].decode('latin-1')) if found is not None else {}
+    lines = skin_file.parse(found[1].decode('latin-1')) if found is not None else {}
     names = [lines.get(surface_key(s.name), s.shaders[0] if s.shaders else None) for s in surfaces]
     return names, (found[0] if found is not None else None)

@@ -30,13 +30,15 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
+from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
+from pyvista_quake.formats.shader import Shader
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.skins import decode_image
-from pyvista_quake.game.skins import parse_shaders
+from pyvista_quake.game.skins import image_has_alpha
 from pyvista_quake.game.skins import surface_images
 from pyvista_quake.model import edit
 from pyvista_quake.model.base import ModelFacade
@@ -142,9 +144,9 @@ class SurfacesModel(ModelFacade):
             return None
         if name not in self._images:
             found, tried = self.search.find(name)
-            stage = self._shaders.get(_shader_key(name)) if found is None else None
-            if stage is not None:  # a shader of scripts/*.shader: its first image stage
-                found, more = self.search.find(stage)
+            shader = self._shaders.get(_shader_key(name)) if found is None else None
+            if shader is not None:  # a shader of scripts/*.shader: its first image stage
+                found, more = self.search.find(shader.image)
                 tried += more
             if found is None:
                 warn_missing(self.source, f'image {name} of surface {self.surface_names[index]}', tried)
@@ -152,13 +154,27 @@ class SurfacesModel(ModelFacade):
         return self._images[name]
 
     @cached_property
-    def _shaders(self) -> dict[str, str]:
-        """First image stages of the game's shader scripts, read once when an image is not found by name."""
-        out: dict[str, str] = {}
+    def _shaders(self) -> dict[str, Shader]:
+        """The game's shaders, read once when an image is not found by name or has alpha to draw."""
+        out: dict[str, Shader] = {}
         for _, text in self.search.shader_scripts():
-            for name, image in parse_shaders(text).items():
-                out.setdefault(name, image)
+            for name, shader in shader_script.parse(text).items():
+                out.setdefault(name, shader)
         return out
+
+    def surface_alpha(self, index: int) -> str:
+        """How surface ``index``'s image alpha is drawn, as its shader says (``R_ParseShader``).
+
+        ``'cutout'`` (``alphaFunc``), ``'blend'``, ``'add'`` (``blendFunc``), or
+        ``'opaque'``: an image with no shader, or a shader with neither, is drawn
+        opaque whatever its alpha.
+        """
+        name = self.image_names[index]
+        found = self.surface_skin(index)
+        if name is None or found is None or not image_has_alpha(found.data):
+            return 'opaque'
+        shader = self._shaders.get(_shader_key(name))
+        return shader.alpha if shader is not None else 'opaque'
 
     def surface_image(self, index: int) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
@@ -313,6 +329,7 @@ class SurfacesModel(ModelFacade):
             found = self.surface_skin(index)
             if found is not None:
                 out.update(found.field_data())
+                out[keys.SKIN_ALPHA] = [self.surface_alpha(index)]
         return out
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------

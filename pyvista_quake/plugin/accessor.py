@@ -15,6 +15,7 @@ import pyvista as pv
 
 from pyvista_quake._base import fields as keys
 from pyvista_quake.game.skins import decode_image
+from pyvista_quake.game.skins import drawn_alpha
 from pyvista_quake.game.skins import fullbright_mask
 from pyvista_quake.game.skins import palette_image
 from pyvista_quake.model.loading import load
@@ -84,6 +85,9 @@ class QuakeAccessor:
         encoded = self._field(keys.SKIN_FILE)
         if encoded is not None:
             image = decode_image(np.asarray(encoded, np.uint8).tobytes(), self.skin_location or '<skin>')
+            alpha = self._text(keys.SKIN_ALPHA)
+            if image is not None and alpha is not None:
+                image = drawn_alpha(image, alpha)  # an MD3's: as its shader draws it
             return None if image is None else image[None]
         indices = self.palette_indices
         if indices is None:

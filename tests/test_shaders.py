@@ -1,0 +1,110 @@
+"""Quake III shaders decide how a texture's alpha is drawn: opaque unless alphaFunc or blendFunc says otherwise."""
+
+from __future__ import annotations
+
+from builders import tetra_md3
+import numpy as np
+from PIL import Image
+import pytest
+
+import pyvista_quake as pq
+from pyvista_quake.formats import shader
+from pyvista_quake.formats import skin as skin_file
+from pyvista_quake.game.skins import drawn_alpha
+
+SCRIPT = """
+// comments { are } skipped
+models/test/cut { cull none { map models/test/cut.tga alphaFunc GE128 depthWrite } }
+models/test/low { { map models/test/low.tga alphaFunc LT128 } }
+models/test/any { { clampmap models/test/any.tga alphaFunc GT0 } }
+models/test/flash { { map $lightmap } { map models/test/flash.tga blendFunc add } }
+models/test/glow { { animMap 10 models/test/g1.tga models/test/g2.tga blendfunc GL_ONE GL_ONE } }
+models/test/glass { { map models/test/glass.tga blendFunc GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA } }
+models/test/dark { { map models/test/dark.tga blendFunc filter } }
+models/test/plain { { map models/test/plain.tga rgbGen identity } }
+models/test/plain { { map models/test/second.tga alphaFunc GE128 } }
+"""
+
+
+def test_each_shader_keeps_its_first_image_stage_and_how_it_blends():
+    shaders = shader.parse(SCRIPT)
+    assert {name: s.alpha for name, s in shaders.items()} == {
+        'models/test/cut': 'ge128', 'models/test/low': 'lt128', 'models/test/any': 'gt0', 'models/test/flash': 'add',
+        'models/test/glow': 'add', 'models/test/glass': 'blend', 'models/test/dark': 'opaque', 'models/test/plain': 'opaque',
+    }  # fmt: skip
+    assert shaders['models/test/flash'].image == 'models/test/flash.tga'  # $lightmap is no image
+    assert shaders['models/test/glow'].image == 'models/test/g1.tga' and shaders['models/test/glow'].blend == ('gl_one', 'gl_one')
+    assert shaders['models/test/plain'].image == 'models/test/plain.tga'  # the first of a name counts
+    assert shader.parse('x { { map $whiteimage } }') == {} and shader.parse('') == {}
+    assert shader.Shader('x', 'x.tga', blend=('gl_one', 'gl_zero')).alpha == 'opaque'
+    assert shader.Shader('x', 'x.tga', blend=('gl_zero', 'gl_src_color')).alpha == 'opaque'
+    assert shader.Shader('x', 'x.tga', blend=('gl_src_alpha', 'gl_one')).alpha == 'add'
+    assert shader.Shader('x', 'x.tga', alpha_func='ge129').alpha == 'opaque'  # no test the engine knows
+
+
+def test_drawn_alpha_follows_the_stage():
+    image = np.zeros((1, 4, 4), np.uint8)
+    image[0, :, :3] = [[0, 0, 0], [255, 255, 255], [100, 0, 0], [10, 20, 30]]
+    image[0, :, 3] = [0, 127, 128, 255]
+    assert drawn_alpha(image, 'opaque').shape == (1, 4, 3)
+    assert drawn_alpha(image, 'ge128')[0, :, 3].tolist() == [0, 0, 255, 255]
+    assert drawn_alpha(image, 'lt128')[0, :, 3].tolist() == [255, 255, 0, 0]
+    assert drawn_alpha(image, 'gt0')[0, :, 3].tolist() == [0, 255, 255, 255]
+    assert drawn_alpha(image, 'add')[0, :, 3].tolist() == [0, 127, 50, 30]  # brightness x alpha: black adds nothing
+    assert drawn_alpha(image, 'blend') is image
+    rgb = image[..., :3].copy()
+    assert drawn_alpha(rgb, 'opaque') is rgb
+
+
+def test_skin_files_read_back_what_they_write():
+    text = skin_file.write({'body': 'models/x/body.tga', 'flag': 'models/x/flag.tga'})
+    assert skin_file.parse(text + 'tag_head,\nBad\n,x.tga\nBODY,other.tga\r\n') == {'body': 'models/x/body.tga', 'flag': 'models/x/flag.tga'}
+
+
+def mostly_clear(tmp_path, script: str | None):
+    """An MD3 whose body skin is 82% below alpha 128 (OpenArena's merman), with or without a shader for it."""
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    (folder / 'model.md3').write_bytes(tetra_md3(frames=1))
+    body = np.zeros((10, 10, 4), np.uint8)
+    body[..., :3] = (200, 40, 40)
+    body[..., 3] = 20
+    body[:1, :, 3] = 255
+    body[2, :8, 3] = 255  # 18 of 100 texels opaque
+    Image.fromarray(body).save(folder / 'body.tga')
+    if script is not None:
+        (tmp_path / 'scripts').mkdir()
+        (tmp_path / 'scripts' / 'test.shader').write_text(script)
+    return folder / 'model.md3'
+
+
+@pytest.mark.parametrize(('script', 'mode', 'channels'), [
+    (None, 'opaque', 3),  # no shader: drawn opaque, as Quake III draws it
+    ('models/test/body { { map models/test/body.tga rgbGen lightingDiffuse } }', 'opaque', 3),  # a shader with no alphaFunc
+    ('models/test/body { { map models/test/body.tga alphaFunc GE128 } }', 'ge128', 4),
+    ('models/test/body { { map models/test/body.tga blendFunc add } }', 'add', 4),
+])  # fmt: skip
+def test_an_md3_surface_draws_its_alpha_only_where_its_shader_says(tmp_path, script, mode, channels):
+    model = pq.load(mostly_clear(tmp_path, script))
+    assert model.surface_alpha(0) == mode
+    block = model.blocks(0)['body']
+    assert block.field_data['skin_alpha'][0] == mode
+    assert block.quake.image().shape[2] == channels
+    if mode == 'ge128':
+        assert (block.quake.image()[..., 3] == 255).mean() == pytest.approx(0.18)
+
+
+def test_a_surface_with_no_alpha_channel_reads_no_shader_script(tmp_path):
+    path = mostly_clear(tmp_path, 'models/test/flag { { map models/test/flag.tga alphaFunc GE128 } }')
+    Image.fromarray(np.full((4, 4, 3), 90, np.uint8)).save(path.parent / 'body.tga')  # RGB now
+    model = pq.load(path)
+    assert model.surface_alpha(0) == 'opaque' and '_shaders' not in model._engine.__dict__
+
+
+def test_a_thumbnail_of_a_mostly_clear_skin_without_alphafunc_shows_the_whole_body(tmp_path):
+    drawn = {}
+    for script in (None, 'models/test/body { { map models/test/body.tga alphaFunc GE128 } }'):
+        path = mostly_clear(tmp_path / str(script is None), script)
+        image = np.asarray(Image.open(pq.thumbnail(path, tmp_path / f'{script is None}.png', size=(96, 96))).convert('RGB'))
+        drawn[script is None] = int((np.abs(image.astype(int) - 255).sum(axis=2) > 30).sum())
+    assert drawn[True] > 1.5 * drawn[False]  # opaque: every texel drawn; the cut-out loses 82% of the body
