@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pyvista_quake import QuakeFormatError
-from pyvista_quake.formats import anm
 from pyvista_quake.formats import animation_cfg
+from pyvista_quake.formats import anm
 
 
 def test_anm_lines_read_back_what_they_write():
