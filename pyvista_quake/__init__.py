@@ -1,8 +1,8 @@
-"""Quake (``.mdl``) and Quake II (``.md2``) models in PyVista.
+"""Quake (``.mdl``), Quake II (``.md2``) and Quake III (``.md3``) models in PyVista.
 
 After installation, ``pyvista.read("tris.md2")`` and ``pyvista.get_reader``
-work without importing this package.  :func:`load` gives the
-format-neutral :class:`QuakeModel`, with every frame and animation.
+work without importing this package.  :func:`load` gives the one model
+class of every format, :class:`QuakeModel`: its surfaces, frames and animations.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pyvista_quake.model.loading import load
 from pyvista_quake.model.players import QuakePlayer
 from pyvista_quake.model.players import load_player
 from pyvista_quake.model.quake_model import QuakeModel
+from pyvista_quake.model.quake_model import Surface
 from pyvista_quake.model.quake_model import SurfaceModel
 from pyvista_quake.model.saving import save
 from pyvista_quake.render.batch import render_thumbnail
@@ -29,7 +30,7 @@ from pyvista_quake.render.plotting import contact_sheet
 from pyvista_quake.render.plotting import plot
 from pyvista_quake.render.plotting import thumbnail
 
-__version__ = '0.1.0'
+__version__ = '0.2.0'
 
 __all__ = [
     'DEFAULT_FPS',
@@ -40,6 +41,7 @@ __all__ = [
     'QuakeModel',
     'QuakePlayer',
     'QuakeWarning',
+    'Surface',
     'SurfaceModel',
     '__version__',
     'animate',

@@ -307,7 +307,7 @@ def enforce(record, size: int, strict: bool | str, source: str) -> None:
 
 
 def verdicts(found: list[Finding], format: str) -> dict[str, str]:
-    """The worst effect per engine of the format (``'md2'``/``'mdl'``): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
+    """The worst effect per engine of the format (``'md2'``, ``'mdl'`` or ``'md3'``): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
     order = (REFUSES, MISDRAWS, WARNS)
     out = {}
     for engine in ENGINES_OF[format]:

@@ -503,7 +503,7 @@ class OneSurfaceModel(ModelFacade):
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: str | Path, *, sync: bool = True) -> None:
-        """Write the model to ``path``; the format follows the extension (``.md2`` or ``.mdl``).
+        """Write the model to ``path``; the format follows the extension (``.md2``, ``.mdl`` or ``.md3``).
 
         An unchanged model is written back byte for byte.  The file is written
         to a temporary file beside the target and renamed, so a failure leaves

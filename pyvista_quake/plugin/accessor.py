@@ -24,7 +24,7 @@ from pyvista_quake.model.mesh import image_texture
 
 @pv.register_dataset_accessor('quake', pv.DataSet)
 class QuakeAccessor:
-    """Quake metadata and skin of a dataset read from an ``.md2`` or ``.mdl``.
+    """Quake metadata and skin of a dataset read from an ``.mdl``, ``.md2`` or ``.md3`` (a surface of its frame).
 
     Parameters
     ----------
@@ -51,7 +51,7 @@ class QuakeAccessor:
 
     @property
     def format(self) -> str | None:
-        """``'md2'``, ``'mdl'``, or ``None`` for a dataset that is not a Quake frame."""
+        """``'md2'``, ``'mdl'``, ``'md3'``, or ``None`` for a dataset that is not a Quake frame."""
         return self._text(keys.FORMAT)
 
     @property
