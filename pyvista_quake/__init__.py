@@ -7,6 +7,7 @@ class of every format, :class:`QuakeModel`: its surfaces, frames and animations.
 
 from __future__ import annotations
 
+from pyvista_quake._base.errors import NothingToDrawError
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.errors import QuakeWarning
 from pyvista_quake._base.options import DEFAULT_FPS
@@ -37,6 +38,7 @@ __all__ = [
     'Animation',
     'Finding',
     'LoadOptions',
+    'NothingToDrawError',
     'QuakeFormatError',
     'QuakeModel',
     'QuakePlayer',

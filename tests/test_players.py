@@ -140,9 +140,10 @@ def test_a_contact_sheet_of_a_player_has_a_cell_per_animation(tmp_path):
     player = load_player(write_player(tmp_path / 'p', rise=0))
     cells = sheet_cells(player)
     assert [name for name, _ in cells][:3] == ['BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2'] and len(cells) == 33
-    assert sheet_cells(player, 'LEGS_RUN') == [('LEGS_RUN', 0)]
+    # One animation: a cell per frame, as the docs promise (it was one cell).
+    assert sheet_cells(player, 'LEGS_RUN') == [(f'LEGS_RUN {k}', k) for k in range(9)]
     path = pq.contact_sheet(player, tmp_path / 'sheet.png', animation='LEGS_RUN', cell_size=(40, 40))
-    assert Image.open(path).size == (40, 56)
+    assert Image.open(path).size == (120, 168)
 
 
 def test_a_player_pair_as_a_time_series(tmp_path):

@@ -43,3 +43,7 @@ class MissingMemberError(QuakeFormatError, KeyError):
     """A PAK or PK3 has no member of that name (a :class:`QuakeFormatError` and a ``KeyError``)."""
 
     __str__ = BaseException.__str__  # the message, not KeyError's repr of it
+
+
+class NothingToDrawError(ValueError):
+    """A model with no triangle to draw: an MD3 of tags only (a weapon's ``*_hand.md3``), or surfaces with no vertices."""

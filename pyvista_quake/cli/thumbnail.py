@@ -61,9 +61,12 @@ def thumbnail(
                            **pose, **load_options(search_path, palette))  # fmt: skip
     missing = [r.source for r in report.written if r.skin_missing]
     line = f'{len(report.written)} thumbnails in {output}, {len(report.failed)} failed, {len(missing)} with a skin missing'
-    CONSOLE.print(line + (': ' + ', '.join(missing) if verbose and missing else ''), markup=False, highlight=False)
+    line += ': ' + ', '.join(missing) if verbose and missing else ''
+    if report.skipped:
+        line += f'; {len(report.skipped)} with nothing to draw (tags only)'
+    CONSOLE.print(line, markup=False, highlight=False)
     for failure in report.failed:
         ERRORS.print(f'failed: {failure.source}: {failure.error}', markup=False, highlight=False, soft_wrap=True)
-    if not report.written and not report.failed:
+    if not report.written and not report.failed and not report.skipped:
         raise ValueError(f'no models found in {", ".join(models)}')
     return 1 if report.failed else 0

@@ -19,6 +19,7 @@ from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.game.skins import read_palette
 from pyvista_quake.game.sources import Source
 from pyvista_quake.game.sources import read_source
 from pyvista_quake.model.quake_model import QuakeModel
@@ -60,6 +61,8 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     if options:
         check_option_names(options)
     opts = LoadOptions(**options)
+    if opts.palette is not None:
+        read_palette(opts.palette)  # a file that is no palette is an error now, not when an MDL skin is drawn
     if opts.lod:
         if not 0 < opts.lod < md3.MD3_MAX_LODS:
             raise ValueError(f'lod must be 0 to {md3.MD3_MAX_LODS - 1} (MD3_MAX_LODS), not {opts.lod!r}')

@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 import pyvista as pv
 
+from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats.animation_cfg import AnimationConfig
+from pyvista_quake.formats.animation_cfg import PlayerAnimation
 from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
 from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.archives import split_member
@@ -59,17 +61,38 @@ class QuakePlayer:
         """``{name: (first, count, looping, fps)}``, first frames in the part's own file."""
         return {name: (a.first, a.count, a.looping, a.fps) for name, a in self.config.animations.items()}
 
+    def animation(self, name: str) -> PlayerAnimation:
+        """An animation of ``animation.cfg`` by name (``LEGS_RUN``...).
+
+        Raises
+        ------
+        KeyError
+            If the player has no such animation; the message lists those it has.
+
+        """
+        try:
+            return self.config.animations[name]
+        except KeyError:
+            raise KeyError(f'{self.source}: no animation {name!r}; it has {sorted(self.config.animations)}') from None
+
     def frames(self, part: str, which: str | int, time: float) -> tuple[int, int, float]:
-        """``(frame, next frame, blend)`` of a part at ``time`` seconds of an animation (or a fixed frame number)."""
+        """``(frame, next frame, blend)`` of a part at ``time`` seconds of an animation (or a fixed frame number).
+
+        Raises
+        ------
+        IndexError
+            For a frame number the part does not have (as :meth:`QuakeModel.mesh` raises).
+        KeyError
+            For an animation the player does not have.
+
+        """
         model = self.parts[part]
         if isinstance(which, (int, np.integer)):
+            if not -len(model) <= int(which) < len(model):
+                raise IndexError(f'{model.source}: frame {int(which)} out of range; {part}.md3 has {len(model)} frames')
             frame = int(which) % len(model)
             return frame, frame, 0.0
-        try:
-            animation = self.config.animations[which]
-        except KeyError:
-            raise KeyError(f'{self.source}: no animation {which!r}; it has {sorted(self.config.animations)}') from None
-        a, b, alpha = animation.frame_at(time)
+        a, b, alpha = self.animation(which).frame_at(time)
         return min(a, len(model) - 1), min(b, len(model) - 1), alpha
 
     def pose(self, legs: str | int = 'LEGS_IDLE', torso: str | int = 'TORSO_STAND', time: float = 0.0,
@@ -124,7 +147,7 @@ class PlayerSeries(pv.TimeReader):
 
     def __init__(self, player: QuakePlayer, legs: str | int, torso: str | int, fps: float | None = None, weapon=None) -> None:
         self.player, self.legs, self.torso, self.weapon = player, legs, torso, weapon
-        used = [player.config.animations[name] for name in (legs, torso) if isinstance(name, str)]
+        used = [player.animation(name) for name in (legs, torso) if isinstance(name, str)]
         rate = float(fps) if fps else max((a.fps for a in used), default=10.0)
         length = max((a.count / a.fps for a in used), default=0.0)
         self._times = np.arange(max(1, int(round(length * rate)))) / rate
@@ -192,8 +215,10 @@ def _on_tag(parent: QuakeModel, name: str, frames: tuple[int, int, float], origi
 def _placed(model: QuakeModel, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray) -> pv.MultiBlock:
     """A part's surfaces blended between two frames, then placed: ``p @ axes + origin``."""
     a, b, alpha = frames
-    blocks = model.frame(a) if alpha == 0 or a == b else model.between(a, b, alpha)
+    blocks = model.blocks(a) if alpha == 0 or a == b else model.between(a, b, alpha)
     for block in blocks:
+        if not block.n_points:
+            continue  # a surface with no vertices (OpenArena's tony has two): nothing to place
         block.points = (np.asarray(block.points, np.float64) @ axes + origin).astype(np.float32)
         if 'Normals' in block.point_data:
             block.point_data['Normals'] = (np.asarray(block.point_data['Normals'], np.float64) @ axes).astype(np.float32)
@@ -208,6 +233,25 @@ def _in_archive(path: str | Path) -> tuple[Path, str] | None:
     """``(archive, folder)`` of ``ARCHIVE:folder``; ``None`` for a path on disk."""
     split = split_member(str(path)) if not Path(path).exists() else None
     return (split[0], split[1].rstrip('/')) if split is not None else None
+
+
+def _default_skin(path: str | Path, inside: tuple[Path, str] | None, stack: list) -> str:
+    """``'default'`` when the player has a ``lower_default.skin`` (or no skin of all three parts); else the first
+    by name of the skins all three parts have, with a warning (sorceress ships only ``red`` and ``blue``: the
+    game would draw its default model instead, no picture of her)."""
+    if inside is None:
+        names = [p.name.lower() for p in Path(path).iterdir() if p.is_file()]
+    else:
+        prefix = f'{inside[1].lower()}/'
+        names = [n[len(prefix) :] for archive in stack for n in archive.names() if n.startswith(prefix)]
+    def skins_of(part: str) -> set[str]:
+        return {n[len(part) + 1 : -len('.skin')] for n in names if n.startswith(f'{part}_') and n.endswith('.skin')}
+
+    complete = sorted(set.intersection(*(skins_of(part) for part in PARTS)))  # a skin every part has
+    if not complete or 'default' in skins_of('lower'):
+        return 'default'
+    warn_external(f'{path}: no lower_default.skin; using its skin {complete[0]!r} (it has {", ".join(complete)})')
+    return complete[0]
 
 
 def is_player_folder(path: str | Path) -> bool:
@@ -262,6 +306,8 @@ def load_player(path: str | Path, skin: str | int = 'default', search_paths: lis
         holder = locate_member(stack, member)  # each part from the archive the game reads it from
         return (holder.path if holder is not None else inside[0]), member
 
+    if skin == 'default':
+        skin = _default_skin(path, inside, stack)
     parts = {}
     for part in PARTS:
         source, member = where(f'{part}.md3')

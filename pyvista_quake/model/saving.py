@@ -11,7 +11,9 @@ from pathlib import Path
 
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
+from pyvista_quake.formats.anm import AnmLine
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.game.engines import ENGINES
@@ -78,6 +80,10 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     # Everything is encoded before anything is written.
     payload = spec.write(record)
     companions = {path.parent / Path(name).name: png_bytes(image) for name, image in images.items()}
+    if spec.name in ('md2', 'mdl') and data.num_frames == model.data.num_frames:
+        anm = _anm_text(model)  # UFO: AI's animations live in the .anm beside the model: it goes with the copy
+        if anm is not None:
+            companions[path.with_suffix('.anm')] = anm
     for companion, data_bytes in list(companions.items()):
         try:
             old = companion.read_bytes()
@@ -86,8 +92,9 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
         if old == data_bytes:
             del companions[companion]  # already this skin: left as it is
         elif not overwrite_skins:
-            raise FileExistsError(f'{companion}: the skin of {path.name} would replace this file, which holds another '
-                                  'image; save under another name, or pass overwrite_skins=True')  # fmt: skip
+            what, held = ('animations', 'other animations') if companion.suffix == '.anm' else ('skin', 'another image')
+            raise FileExistsError(f'{companion}: the {what} of {path.name} would replace this file, which holds '
+                                  f'{held}; save under another name, or pass overwrite_skins=True')  # fmt: skip
     for finding in findings(record, len(payload)):
         if finding.effect == REFUSES:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
@@ -95,6 +102,13 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     for companion, data in companions.items():
         atomic_write(companion, data, sync=sync)
     atomic_write(path, payload, sync=sync)
+
+
+def _anm_text(model) -> bytes | None:
+    """The ``.anm`` text of a model's animations that came from one, or ``None`` if none did."""
+    lines = [AnmLine(name, int(clip.frames[0]), int(clip.frames[-1]), float(clip.fps or 0))
+             for name, clip in getattr(model, 'animations', {}).items() if clip.source == 'anm' and len(clip)]  # fmt: skip
+    return anm_file.write(lines).encode('latin-1') if lines else None
 
 
 __all__ = ['save', 'save_surfaces']

@@ -14,8 +14,10 @@ import collections
 from concurrent.futures import FIRST_COMPLETED
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import wait
+import contextlib
 from dataclasses import dataclass
 from dataclasses import field
+import fnmatch
 import glob
 import itertools
 import multiprocessing
@@ -27,10 +29,12 @@ import re
 import sys
 from typing import Any
 from typing import Iterable
+from typing import Iterator
 import warnings
 
 import pyvista as pv
 
+from pyvista_quake._base.errors import NothingToDrawError
 from pyvista_quake._base.errors import QuakeWarning
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.decode import THREADS_VARIABLE
@@ -60,6 +64,8 @@ class ThumbnailResult:
         One line saying why the model was not rendered.
     skin_missing : bool
         Whether a skin was not found (the model was rendered untextured).
+    skipped : str or None
+        Why a model with nothing to draw (an MD3 of tags only) has no picture.
 
     """
 
@@ -67,6 +73,7 @@ class ThumbnailResult:
     target: str
     error: str | None = None
     skin_missing: bool = False
+    skipped: str | None = None
 
 
 @dataclass
@@ -75,11 +82,16 @@ class BatchReport:
 
     written: list[ThumbnailResult] = field(default_factory=list)
     failed: list[ThumbnailResult] = field(default_factory=list)
+    skipped: list[ThumbnailResult] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         """Whether every model was rendered."""
         return not self.failed
+
+
+def _file(report: BatchReport, result: ThumbnailResult) -> None:
+    (report.failed if result.error else report.skipped if result.skipped else report.written).append(result)
 
 
 def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, int] = (256, 256), **options: Any) -> ThumbnailResult:
@@ -110,6 +122,8 @@ def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, in
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('always')  # a missing skin is not a failure; the model renders untextured
             thumbnail(source, target, size=key, plotter=plotter, **options)
+    except NothingToDrawError as error:
+        return ThumbnailResult(str(source), str(target), skipped=str(error))
     except Exception as error:  # noqa: BLE001 - one bad file never stops a batch
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         return ThumbnailResult(str(source), str(target), f'{type(error).__name__}: {message}')
@@ -146,6 +160,21 @@ def game_models(folder: Path) -> list[tuple[Path, Path]]:
     return found
 
 
+def member_models(path: Path, archive: Path, member: str) -> list[tuple[Path, Path]]:
+    """``ARCHIVE:MEMBER`` as models: the member itself; or, for a folder of the archive
+    (``pak0.pk3:models/weapons2``) or a pattern (``…/weapons2/*``), every model below it."""
+    names = open_archive(archive).names() if archive.is_file() else []
+    clean = member.replace('\\', '/').strip('/').lower()
+    if clean in names or not names:
+        return [(path, archive)]  # a member (or a missing one, which load() names)
+    if glob.has_magic(clean):
+        below = [n for n in names if fnmatch.fnmatchcase(n, clean) or fnmatch.fnmatchcase(n, f'{clean}/*')]
+    else:
+        below = [n for n in names if n.startswith(f'{clean}/')]
+    models = [n for n in sorted(below) if PurePosixPath(n).suffix in model_extensions()]
+    return [(Path(f'{archive}:{n}'), archive) for n in models] or [(path, archive)]
+
+
 def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
     """Models from paths, folders, archives, ``ARCHIVE:MEMBER`` paths and glob patterns, once each.
 
@@ -164,10 +193,14 @@ def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
         elif is_archive(path):
             found += [(member, path) for member in archive_models(path)]
         elif not path.exists() and (split := split_member(text)) is not None:
-            found.append((path, split[0]))
+            found += member_models(path, *split)
         elif glob.has_magic(text) and not path.exists():
             fixed = Path(*[part for part in itertools.takewhile(lambda part: not glob.has_magic(part), path.parts)])
-            found += [(Path(p), fixed) for p in sorted(glob.glob(text, recursive=True)) if Path(p).is_file()]
+            for hit in map(Path, sorted(glob.glob(text, recursive=True))):
+                if hit.is_dir():  # a folder the pattern names: every model in it (players/l*)
+                    found += [(model, fixed) for model, _ in game_models(hit)]
+                elif hit.is_file():
+                    found.append((hit, fixed))
         else:
             found.append((path, path.parent))
     unique: dict[Path, tuple[Path, Path]] = {}
@@ -214,6 +247,8 @@ def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Pa
         split = split_member(str(path)) if not path.exists() else None
         if split is None:
             relative = path.relative_to(base)
+            if not relative.name:  # the folder given is the model itself (a player's folder)
+                relative = Path(path.resolve().name or 'model')
         else:  # a member: its path inside the archive (below the archive's folder when base is a game folder)
             archive, inside = split
             above = archive.parent.relative_to(base) if archive.parent.is_relative_to(base) else Path()
@@ -271,11 +306,11 @@ def thumbnails(
         with Progress(transient=True) as bar:
             task = bar.add_task('thumbnails', total=len(models))
             for result in results:
-                (report.failed if result.error else report.written).append(result)
+                _file(report, result)
                 bar.advance(task)
     else:
         for result in results:
-            (report.failed if result.error else report.written).append(result)
+            _file(report, result)
     return report
 
 
@@ -294,7 +329,8 @@ def _run(models: list[Path], targets: list[Path], jobs: int | None, size, option
         yield from _run(models, targets, 1, size, options)
         return
     if context.get_start_method() != 'fork':
-        yield from _run_shared(models, targets, jobs, size, options, context)
+        with _main_from_a_file():
+            yield from _run_shared(models, targets, jobs, size, options, context)
         return
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_setup) as pool:
         chunk = max(1, min(4, len(models) // (8 * jobs)))  # small chunks: models differ in cost
@@ -380,6 +416,22 @@ def _start_forkserver() -> None:
         multiprocessing.forkserver.ensure_running()
     except (OSError, RuntimeError, ValueError):  # noqa: PERF203 - never let a warm-up fail a batch
         pass
+
+
+@contextlib.contextmanager
+def _main_from_a_file() -> Iterator[None]:
+    """While fresh workers start: a ``__main__`` whose ``__file__`` is no file (``python - < script.py``
+    gives ``<stdin>``) does not name it, or multiprocessing makes each worker run that missing file."""
+    main = sys.modules.get('__main__')
+    path = getattr(main, '__file__', None)
+    if main is None or not path or Path(path).is_file():
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
 
 
 def _unguarded_script() -> bool:

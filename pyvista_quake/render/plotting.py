@@ -21,6 +21,7 @@ import numpy as np
 import pyvista as pv
 
 from pyvista_quake._base import fields as keys
+from pyvista_quake._base.errors import NothingToDrawError
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.files import staged
 from pyvista_quake._base.options import split_options
@@ -70,6 +71,7 @@ def prepare(
     animation: str | None = None,
     time: float | None = None,
     lighting: str = 'auto',
+    weapon: Any = None,
     **load_options: Any,
 ) -> tuple[pv.PolyData | pv.MultiBlock, np.ndarray | list[np.ndarray | None] | None]:
     """The mesh to draw and its skin image (RGB or RGBA, or ``None``); a model of several surfaces gives a MultiBlock and an image a block.
@@ -85,6 +87,8 @@ def prepare(
         (smooth across texture seams), or by computed ones only where the
         stored ones are constant or disagree with the geometry.  (It was
         ``normals=``, which still works, with a ``DeprecationWarning``.)
+    weapon : QuakeModel or path, optional
+        A player's weapon, placed on its torso's ``tag_weapon``.
     **load_options
         Options of :func:`pyvista_quake.load` (``skin=None`` draws no skin).
 
@@ -92,9 +96,11 @@ def prepare(
     lighting = take_lighting({'lighting': lighting, **load_options})
     load_options.pop('normals', None)
     model, given = model_or_player(source, **load_options)
+    if weapon is not None and not isinstance(model, QuakePlayer):
+        raise ValueError('weapon= places a weapon on a player\'s tag_weapon; this is no player')
     if isinstance(model, QuakePlayer):
         legs, torso = player_animations(animation if animation is not None else frame)
-        mesh = flattened(model.pose(legs, torso, time or 0.0))
+        mesh = flattened(model.pose(legs, torso, time or 0.0, weapon=weapon))
         model = None  # its blocks carry their images
     else:
         # The model's own form of a frame: one PolyData (MD2, MDL), or its surfaces' MultiBlock.
@@ -332,7 +338,7 @@ def thumbnail(
 
     """
     path = Path(path)
-    if not isinstance(source, pv.DataSet) and not {'frame', 'animation', 'time'} & options.keys():
+    if not isinstance(source, (pv.DataSet, pv.MultiBlock)) and not {'frame', 'animation', 'time'} & options.keys():
         # By default the rest pose: a thumbnail of a falling body (UFO: AI's frame 0) says little.
         options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
         load_options, others = split_options(options)
@@ -344,7 +350,9 @@ def thumbnail(
         if list(drawing.window_size) != list(size):
             drawing.window_size = list(size)  # renders: only when it changes
         drawing.set_background(background)
-        scene(drawing, source, **options)
+        drawn = scene(drawing, source, **options)
+        if not sum(b.n_cells for b in (drawn if isinstance(drawn, pv.MultiBlock) else [drawn]) if b is not None):
+            raise NothingToDrawError(f'{getattr(source, "source", source)}: nothing to draw: no surface has a triangle (a model of tags only?)')
         image = screenshot(drawing, transparent_background=transparent)
         atomic_write(path, png_bytes(image, compress_level=1), sync=False)  # fast: batches write many
     finally:
@@ -397,8 +405,10 @@ def contact_sheet(
     try:
         plotter.set_background('white')  # type: ignore[arg-type]  # PyVista's decorator hides the method's signature
         for k, (name, frame) in enumerate(cells):
-            if isinstance(model, QuakePlayer):  # a cell per animation, the other part standing
+            if isinstance(model, QuakePlayer) and animation is None:  # a cell per animation, the other part standing
                 scene(plotter, model, animation=name, lighting=lighting)
+            elif isinstance(model, QuakePlayer) and animation is not None:  # frame k of the animation, at its own rate
+                scene(plotter, model, animation=animation, time=frame / model.animation(animation).fps, lighting=lighting)
             else:
                 scene(plotter, model, frame=frame, lighting=lighting)
             image = screenshot(plotter)
@@ -418,7 +428,10 @@ def sheet_cells(model, animation: str | None = None) -> list[tuple[str, int]]:
     them apart (UFO: AI names every frame ``FRAME 000......``).
     """
     if isinstance(model, QuakePlayer):
-        return [(name, 0) for name in model.config.animations if animation is None or name == animation]
+        if animation is None:
+            return [(name, 0) for name in model.config.animations]
+        clip = model.animation(animation)  # a cell per frame of it, the other part standing
+        return [(f'{animation} {k}', k) for k in range(max(clip.count, 1))]
     if animation is not None:
         frames = [int(f) for f in model.animation(animation).frames]
         names = [model.frame_names[f] for f in frames]
@@ -477,7 +490,7 @@ def animate(
         raise ValueError('an animation needs a model, not one frame')
     if isinstance(model, QuakePlayer):
         legs, torso = player_animations(animation)
-        parts = [model.config.animations[legs], model.config.animations[torso]] if isinstance(legs, str) else []
+        parts = [model.animation(name) for name in (legs, torso) if isinstance(name, str)]
         duration = max((a.count / a.fps for a in parts), default=1.0)
         rate = float(fps) if fps else max((a.fps for a in parts), default=10.0)
 
@@ -520,7 +533,9 @@ def animate(
             for k, t in enumerate(times):
                 pose = poses[k] if isinstance(model, QuakePlayer) else pose_at(float(t))
                 posed, _ = prepare(pose, lighting=lighting)
-                for drawn, block in zip(*((mesh, posed) if isinstance(mesh, pv.MultiBlock) else ([mesh], [posed]))):
+                # The scene drew the surfaces that have points (a part may have an empty one): the same here.
+                shown = [b for b in posed if b.n_points] if isinstance(posed, pv.MultiBlock) else [posed]
+                for drawn, block in zip(mesh if isinstance(mesh, pv.MultiBlock) else [mesh], shown):
                     drawn.points = block.points
                     drawn.point_data['Normals'] = block.point_data['Normals']
                 plotter.render()

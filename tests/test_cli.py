@@ -1,0 +1,77 @@
+"""The command line: every command exits 0 on success, 1 on a failure, 2 on a bad flag; what info prints."""
+
+from __future__ import annotations
+
+from builders import tetra_md2
+from builders import tetra_md3
+import numpy as np
+from PIL import Image
+import pytest
+
+import pyvista_quake as pq
+from pyvista_quake.cli import _app
+from pyvista_quake.cli.main import main
+from pyvista_quake.game.filesystem import SHOWN_PLACES
+from pyvista_quake.game.filesystem import warn_missing
+
+
+@pytest.fixture
+def models(tmp_path):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    (folder / 'tris.md2').write_bytes(tetra_md2(skins=['models/test/skin.png']))
+    Image.fromarray(np.full((8, 8, 3), 90, np.uint8)).save(folder / 'skin.png')
+    (folder / 'model.md3').write_bytes(tetra_md3())
+    Image.fromarray(np.full((4, 4, 3), 150, np.uint8)).save(folder / 'body.png')
+    return folder
+
+
+def test_every_command_exits_0_on_success(models, tmp_path, monkeypatch):
+    md2 = str(models / 'tris.md2')
+    monkeypatch.setattr(_app, 'CONSOLE', _app.Console(width=200))
+    assert main(['info', md2]) == 0
+    assert main(['check', md2]) == 0
+    assert main(['thumbnail', md2, '-o', str(tmp_path / 'thumbs'), '--size', '32']) == 0
+    assert main(['sheet', md2, str(tmp_path / 'sheet.png'), '--size', '32']) == 0
+    assert main(['animate', md2, str(tmp_path / 'run.gif'), '--size', '32']) == 0
+    assert main(['convert', md2, str(tmp_path / 'out.obj')]) == 0
+    assert main(['view', md2, '--screenshot', str(tmp_path / 'view.png')]) == 0  # no display: the screenshot is offscreen
+    assert (tmp_path / 'view.png').is_file() and (tmp_path / 'run.gif').is_file() and (tmp_path / 'sheet.png').is_file()
+    assert main(['--version']) == 0 and main(['--help']) == 0
+
+
+def test_failures_exit_1_and_bad_flags_2(tmp_path, capsys):
+    assert main(['info', str(tmp_path / 'missing.md2')]) == 1
+    assert main(['info', '--no-such-flag', 'x']) == 2
+    assert capsys.readouterr().err.count('error:') == 2
+
+
+def test_view_with_no_display_and_no_screenshot_says_so(models, monkeypatch, capsys):
+    monkeypatch.setattr('pyvista_quake.cli.view.has_display', lambda: False)
+    assert main(['view', str(models / 'tris.md2')]) == 1
+    assert 'no display' in capsys.readouterr().err
+
+
+def test_info_names_each_skin_where_found_and_missing(models, capsys):
+    (models / 'lost.md2').write_bytes(tetra_md2(skins=['models/test/nowhere.png']))
+    assert main(['info', str(models / 'tris.md2'), str(models / 'lost.md2'), str(models / 'model.md3')]) == 0
+    out = capsys.readouterr().out
+    assert f'models/test/skin.png: {models / "skin.png"}' in out.replace('\n', '')
+    assert 'models/test/nowhere.png: MISSING' in out
+    assert 'body: models/test/body.tga' in out and 'flag: models/test/flag' in out  # an MD3's images, a surface each
+
+
+def test_a_missing_image_names_every_place_up_to_the_limit(recwarn):
+    warn_missing('m.md2', 'skin 0', [f'p{k}' for k in range(SHOWN_PLACES)])
+    warn_missing('m.md2', 'skin 0', [f'p{k}' for k in range(SHOWN_PLACES + 3)] + ['p0'])
+    first, second = (str(w.message) for w in recwarn)
+    assert first.endswith(f'p{SHOWN_PLACES - 1}') and 'more' not in first
+    assert second.endswith(f'p{SHOWN_PLACES - 1} and 3 more')
+    assert SHOWN_PLACES == 36
+
+
+def test_an_md3_surface_whose_image_is_missing_draws_opaque(tmp_path):
+    model = pq.load(tetra_md3())  # its images are nowhere
+    assert model.surface_alpha(0) == 'opaque' and model.surface_alpha(1) == 'opaque'
+    model.skin = None
+    assert model.surface_alpha(0) == 'opaque'
