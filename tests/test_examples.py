@@ -104,6 +104,8 @@ def test_shipped_models_are_the_corpus_files():
 def test_a_wheel_installed_in_a_fresh_environment_runs_the_quick_start(tmp_path):
     """The wheel carries the sample models and the licence; the Quick start runs from it, with no ../shared."""
     import re
+    import site
+    import sysconfig
     import venv
     import zipfile
 
@@ -117,9 +119,14 @@ def test_a_wheel_installed_in_a_fresh_environment_runs_the_quick_start(tmp_path)
                    'pyvista_quake/examples/data/wizard/wizard.mdl', 'pyvista_quake/examples/data/wizard/COPYING.txt'):  # fmt: skip
         assert wanted in names
     assert any(n.endswith('licenses/LICENSE') or n.endswith('/LICENSE') for n in names)
-    # A fresh environment whose own site-packages (the wheel) come before the dependencies it shares.
-    venv.create(tmp_path / 'env', system_site_packages=True, with_pip=True)
+    # A fresh environment whose own site-packages (the wheel) come before the dependencies it shares with
+    # this one, found through a .pth file: system_site_packages would share the base interpreter's instead,
+    # which lack them when this runs inside a virtual environment.
+    venv.create(tmp_path / 'env', with_pip=True)
     python = str(tmp_path / 'env' / 'bin' / 'python')
+    inner = subprocess.run([python, '-c', "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True)
+    shared = dict.fromkeys(p for p in (sysconfig.get_paths()['purelib'], sysconfig.get_paths()['platlib'], *site.getsitepackages()) if os.path.isdir(p))
+    (Path(inner.stdout.strip()) / 'shared-dependencies.pth').write_text(''.join(f'{p}\n' for p in shared))
     installed = subprocess.run([python, '-m', 'pip', 'install', '--no-deps', '-q', str(wheel)], capture_output=True, text=True)
     assert installed.returncode == 0, installed.stderr[-2000:]
     code = re.search(r'```python\n(import pyvista as pv.*?)```', (root / 'README.md').read_text(), re.S).group(1)
