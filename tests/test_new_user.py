@@ -188,3 +188,25 @@ def test_patterns_and_archive_folders_find_the_models_below(tmp_path):
     assert find_models([f'{pk3}:models/none'])[0][0] == Path(f'{pk3}:models/none')  # load() names what is missing
     assert main(['info', f'{pk3}:models/players/liz']) == 0
     assert main(['info', f'{pk3}:models/none']) == 1
+
+
+def test_pv_read_takes_an_archive_member_and_get_reader_a_member_attribute(tmp_path):
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        archive.writestr('models/a/tris.md2', tetra_md2())
+        archive.writestr('models/b/model.md3', tetra_md3())
+    mesh = pv.read(pk3, member='models/a/tris.md2')
+    assert isinstance(mesh, pv.PolyData) and mesh.n_points == pq.load(tetra_md2()).mesh(0).n_points
+    blocks = pv.read(pk3, member='models/b/model.md3')
+    assert isinstance(blocks, pv.MultiBlock) and blocks.keys() == ['body', 'flag']
+    reader = pv.get_reader(pk3)
+    reader.member = 'models/a/tris.md2'
+    assert reader.number_time_points == 3
+    reader.set_active_time_point(2)
+    assert reader.read().field_data['frame_index'][0] == 2
+    reader.member = 'models/b/model.md3'
+    assert reader.number_time_points == 2 and isinstance(reader.read(), pv.MultiBlock)
+    with pytest.raises(pq.QuakeFormatError, match='member = None: name the model'):
+        pv.read(pk3)
+    with pytest.raises(pq.QuakeFormatError, match="'nothing.md2': no such member"):
+        pv.read(pk3, member='nothing.md2')

@@ -33,6 +33,8 @@ class _QuakeSource(pv.BaseVTKReader):
 
     #: Frames as MultiBlocks of surfaces (else one PolyData): what the reader's class promises.
     blocks = False
+    #: A model inside the archive this reads (the archive readers'), else ``None``.
+    member: str | None = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -49,20 +51,23 @@ class _QuakeSource(pv.BaseVTKReader):
         self.model, self._animation, self.error = None, None, None
         self.time_point = 0
         try:
-            key = _cache_key(self._filename, self.settings)
+            key = _cache_key(self._filename, self.settings, self.member)
             self.model = _MODELS.get(key) if key is not None else None
             if key is not None and self.model is not None and self.model.edited:
                 # An edited model is no longer the file's.
                 del _MODELS[key]
                 self.model = None
             if self.model is None:
-                self.model = load(self._filename, **self.options.as_dict())
+                self.model = load(self._filename, **self._member(), **self.options.as_dict())
                 if key is not None:
                     _remember(key, self.model)
         except QuakeFormatError as error:
             # pv.read turns a ValueError raised while making the reader into a bare
             # OSError; keep ours for read(), where it reaches the user intact.
             self.error = error
+
+    def _member(self) -> dict:
+        return {'member': self.member} if self.member is not None else {}
 
     def loaded(self) -> QuakeModel:
         """Return the model, or raise the error that loading it gave."""
@@ -82,6 +87,9 @@ class _QuakeSource(pv.BaseVTKReader):
     def animation(self, value: Animation) -> None:
         self._animation = value
 
+    def _blocks(self, model: QuakeModel) -> bool:
+        return self.blocks
+
     def Update(self) -> None:  # noqa: N802 - VTK's name
         """Build the active frame: its PolyData, or a MultiBlock of its surfaces (``blocks``)."""
         model = self.loaded()
@@ -89,7 +97,7 @@ class _QuakeSource(pv.BaseVTKReader):
             frame, time = 0, 0.0  # the common pv.read: no timeline needed
         else:
             frame, time = int(self.animation.frames[self.time_point]), float(self.animation.times[self.time_point])
-        mesh = model.blocks(frame) if self.blocks else model.mesh(frame)
+        mesh = model.blocks(frame) if self._blocks(model) else model.mesh(frame)
         mesh.GetFieldData().AddArray(_time_array(time))
         self._data_object = mesh
 
@@ -101,7 +109,7 @@ _MODELS: OrderedDict[tuple, QuakeModel] = OrderedDict()
 MODEL_CACHE_SIZE = 32
 
 
-def _cache_key(filename: str, settings: bytes | None) -> tuple | None:
+def _cache_key(filename: str, settings: bytes | None, member: str | None = None) -> tuple | None:
     if settings is None:
         return None
     try:
@@ -110,7 +118,7 @@ def _cache_key(filename: str, settings: bytes | None) -> tuple | None:
         folder = os.stat(os.path.dirname(path))
     except OSError:
         return None
-    return (path, state.st_size, state.st_mtime_ns, state.st_ino, folder.st_mtime_ns, settings)
+    return (path, state.st_size, state.st_mtime_ns, state.st_ino, folder.st_mtime_ns, settings, member)
 
 
 def settings_of(options: LoadOptions) -> bytes | None:
@@ -154,6 +162,22 @@ def _option(name: str) -> property:
 
 class _BlocksSource(_QuakeSource):
     blocks = True
+
+
+class _MemberSource(_QuakeSource):
+    """A model inside a PAK or PK3: its frames as its format gives them (an MD3's as MultiBlocks)."""
+
+    def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
+        """Load the member (none named yet: the error says how to name one)."""
+        if self.member is None:
+            self.model, self._animation, self.time_point = None, None, 0
+            self.error = QuakeFormatError(self._filename, 'member', None, 'name the model inside the archive: '
+                                          'pv.read(path, member="models/x.md3"), or reader.member = ...')  # fmt: skip
+            return
+        super().UpdateInformation()
+
+    def _blocks(self, model: QuakeModel) -> bool:
+        return model.format == 'md3'
 
 
 class QuakeReader(pv.BaseReader[_Output], pv.TimeReader):
@@ -340,3 +364,27 @@ class MD3Reader(QuakeReader[pv.MultiBlock]):
     """Reader for Quake III ``.md3`` models: each frame a :class:`pyvista.MultiBlock` of surfaces (see :class:`QuakeReader`)."""
 
     _class_reader = _BlocksSource
+
+
+class ArchiveReader(QuakeReader[pv.DataObject]):
+    """Reader for a model inside a Quake PAK or a PK3: ``pv.read("pak0.pk3", member="models/x.md3")``.
+
+    ``pv.read`` sets ``member`` from its keyword; with ``pv.get_reader``, set
+    it on the reader (``reader.member = "progs/player.mdl"``), which takes no
+    keywords.  A frame is a PolyData for an MD2 or MDL member, a MultiBlock
+    of its surfaces for an MD3.  The member's skins are found in the archive
+    and the ones beside it, as the game finds them.
+    """
+
+    _class_reader = _MemberSource
+
+    @property
+    def member(self) -> str | None:
+        """The model inside the archive (``'models/monsters/tank/tris.md2'``); setting it loads that model."""
+        return self._source.member
+
+    @member.setter
+    def member(self, name: str | None) -> None:
+        self._source.member = name
+        self._update_information()
+
