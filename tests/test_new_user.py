@@ -210,3 +210,19 @@ def test_pv_read_takes_an_archive_member_and_get_reader_a_member_attribute(tmp_p
         pv.read(pk3)
     with pytest.raises(pq.QuakeFormatError, match="'nothing.md2': no such member"):
         pv.read(pk3, member='nothing.md2')
+
+
+def test_an_image_several_parts_share_is_stored_once(tmp_path):
+    folder = synthetic_player(tmp_path / 'models' / 'players' / 'one')
+    for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+        (folder / f'{part}_default.skin').write_text(f'{surface},models/players/one/skin.png\n')
+    Image.fromarray(np.random.default_rng(1).integers(0, 255, (64, 64, 3), np.uint8)).save(folder / 'skin.png')
+    pq.export(folder, tmp_path / 'p.glb')
+    import pygltflib
+
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'p.glb'))
+    assert len(gltf.images) == 1 and len(gltf.materials) == 1
+    assert {p.material for m in gltf.meshes for p in m.primitives} == {0}
+    pq.export(folder, tmp_path / 'p.obj')
+    assert sorted(p.name for p in tmp_path.glob('p_*.png')) == ['p_0.png']
+    assert (tmp_path / 'p.mtl').read_text().count('map_Kd p_0.png') == 3

@@ -284,12 +284,15 @@ def _write_obj(blocks: pv.MultiBlock, target: Path) -> None:
     lines = [f'mtllib {target.stem}.mtl']
     materials = []
     offset = 1
+    textures: dict[bytes, str] = {}  # an image several surfaces share is written once
     for k, (name, block, image) in enumerate(zip(blocks.keys(), blocks, _surface_images(blocks))):
         material = f'surface{k}'
         materials.append(f'newmtl {material}\nKa 1 1 1\nKd 1 1 1')
         if image is not None:
-            texture = f'{target.stem}_{k}.png'
-            (target.parent / texture).write_bytes(png_bytes(image))
+            encoded = png_bytes(image)
+            texture = textures.setdefault(encoded, f'{target.stem}_{k}.png')
+            if texture == f'{target.stem}_{k}.png':
+                (target.parent / texture).write_bytes(encoded)
             materials[-1] += f'\nmap_Kd {texture}'
             if has_cut_out(image):
                 materials[-1] += f'\nmap_d {texture}'  # the cut-out mask, from the image's alpha

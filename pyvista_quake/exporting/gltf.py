@@ -32,6 +32,8 @@ class _Blob:
         self.gltf = gltf
         self.parts: list[bytes] = []
         self.size = 0
+        #: The material of each image embedded so far, by its PNG bytes: an image shared by parts is stored once.
+        self.materials: dict[bytes, int] = {}
 
     def view(self, data: bytes, target: int | None = None) -> int:
         padding = (-self.size) % 4
@@ -174,7 +176,10 @@ def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray)
 
 
 def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
-    gltf.images.append(gl.Image(bufferView=blob.view(png_bytes(skin)), mimeType='image/png'))
+    encoded = png_bytes(skin)
+    if encoded in blob.materials:
+        return blob.materials[encoded]
+    gltf.images.append(gl.Image(bufferView=blob.view(encoded), mimeType='image/png'))
     if not gltf.samplers:
         # Nearest texels, repeated: the look of the games' skins.
         gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
@@ -192,6 +197,7 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
             name='skin' if len(gltf.materials) == 0 else f'skin{len(gltf.materials)}',
         )
     )
+    blob.materials[encoded] = len(gltf.materials) - 1
     return len(gltf.materials) - 1
 
 
