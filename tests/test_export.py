@@ -439,3 +439,24 @@ def test_gltf_alpha_modes_follow_the_image(tmp_path, alpha, mode):
     pq.export(pq.QuakeModel.from_frames(pv.Plane().triangulate(), 'md2', skin=skin), tmp_path / 'x.glb')
     material = pygltflib.GLTF2().load(str(tmp_path / 'x.glb')).materials[0]
     assert material.alphaMode == mode and bool(material.doubleSided) is (mode != 'OPAQUE')
+
+
+def test_a_player_gltf_holds_every_animation_validator_clean(gltf_validator, tmp_path):
+    from pyvista_quake.examples import synthetic_player
+
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    pq.export(player, tmp_path / 'all.glb')
+    report = validate(gltf_validator, tmp_path / 'all.glb')
+    assert report['numErrors'] == 0, report['messages']
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'all.glb'))
+    names = [a.name for a in gltf.animations]
+    assert names == list(player.config.animations)  # every animation of animation.cfg, the held poses too
+    run = next(a for a in gltf.animations if a.name == 'LEGS_RUN')
+    legs = [c for c in run.channels if c.target.node == 0 and c.target.path == 'weights']
+    assert len(legs) == 1
+    weights = accessor_data(gltf, run.samplers[legs[0].sampler].output)
+    per_key = weights.reshape(-1, len(gltf.meshes[0].weights))
+    assert len(set(per_key.argmax(axis=1).tolist())) == 8  # the legs move through their 8 running frames
+    one = tmp_path / 'one.glb'
+    pq.export(player, one, animation='LEGS_RUN')
+    assert [a.name for a in pygltflib.GLTF2().load(str(one)).animations] == ['LEGS_RUN+TORSO_STAND']

@@ -27,6 +27,7 @@ from pyvista_quake._base import fields as keys
 from pyvista_quake._base.files import staged
 from pyvista_quake._base.options import split_options
 from pyvista_quake.data.animation import Animation
+from pyvista_quake.exporting.gltf import Keys
 from pyvista_quake.exporting.gltf import Node
 from pyvista_quake.exporting.gltf import Part
 from pyvista_quake.exporting.gltf import build_gltf
@@ -112,9 +113,8 @@ def export(
         raise TypeError(f'export() got unknown options {sorted(options)}')
     model, given = model_or_player(source, **load_options)
     if isinstance(model, QuakePlayer) and suffix in ('.glb', '.gltf') and time is None:
-        legs, torso = player_animations(animation)
         with staged(path.parent) as stage:
-            _write_player_gltf(model, legs, torso, stage / path.name)
+            _write_player_gltf(model, player_clips(model, animation), stage / path.name)
         return
     if isinstance(model, QuakePlayer):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
         legs, torso = player_animations(animation)
@@ -338,31 +338,46 @@ def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
     _write_collection(frames, frame_mesh, times, target, progress)
 
 
-def _write_player_gltf(player: QuakePlayer, legs, torso, target: Path) -> None:
-    """A player's (legs, torso) pair as glTF: the parts as nodes, each on its parent's tag, keyed over the series."""
-    series = player.series(legs, torso)
-    times = np.asarray(series.time_values, np.float64)
-    keyed = {'lower': [player.frames('lower', legs, t) for t in times], 'upper': [player.frames('upper', torso, t) for t in times],
-             'head': [(0, 0, 0.0)] * len(times)}  # fmt: skip
+def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any]], target: Path) -> None:
+    """A player as glTF: the parts as nodes, each on its parent's tag, and an animation per ``(name, legs, torso)``
+    keyed over that pair's series (the morph targets of a part: every frame any of them plays)."""
+    names = ('lower', 'upper', 'head')
+    clips = []
+    for clip, legs, torso in pairs:
+        times = np.asarray(player.series(legs, torso).time_values, np.float64)
+        keyed = {'lower': [player.frames('lower', legs, t) for t in times], 'upper': [player.frames('upper', torso, t) for t in times],
+                 'head': [(0, 0, 0.0)] * len(times)}  # fmt: skip
+        clips.append((clip, times, keyed))
     nodes = []
-    for index, name in enumerate(('lower', 'upper', 'head')):
+    for index, name in enumerate(names):
         model = player.parts[name]
-        used = np.unique([f for a, b, _ in keyed[name] for f in (a, b)])
-        weights = np.zeros((len(times), len(used)), np.float32)
-        for k, (a, b, alpha) in enumerate(keyed[name]):
-            weights[k, np.searchsorted(used, a)] += 1 - alpha
-            weights[k, np.searchsorted(used, b)] += alpha
+        used = np.unique([f for _, _, keyed in clips for a, b, _ in keyed[name] for f in (a, b)])
+        keys = []
+        for _, times, keyed in clips:
+            weights = np.zeros((len(times), len(used)), np.float32)
+            for k, (a, b, alpha) in enumerate(keyed[name]):
+                weights[k, np.searchsorted(used, a)] += 1 - alpha
+                weights[k, np.searchsorted(used, b)] += alpha
+            translations = rotations = None
+            if index:
+                parent, tag = ('lower', 'tag_torso') if name == 'upper' else ('upper', 'tag_head')
+                placed = [player.tag_on(parent, tag, frames) for frames in keyed[parent]]
+                translations, rotations = np.array([p[0] for p in placed]), np.array([p[1] for p in placed])
+            keys.append(Keys(weights, translations, rotations))
         first = model.blocks(int(used[0]))
         positions, normals = _per_surface(model, used)
         parts = [Part(positions[s], normals[s], block, block.quake.image()) for s, block in enumerate(first) if block.n_cells]
-        translations = rotations = None
-        if index:
-            parent, tag = ('lower', 'tag_torso') if name == 'upper' else ('upper', 'tag_head')
-            placed = [player.tag_on(parent, tag, frames) for frames in keyed[parent]]
-            translations, rotations = np.array([p[0] for p in placed]), np.array([p[1] for p in placed])
-        nodes.append(Node(name, parts, index - 1 if index else None, weights, translations, rotations))
-    gltf = build_gltf_nodes(nodes, times, f'{legs}+{torso}')
-    _save_gltf(gltf, target)
+        nodes.append(Node(name, parts, index - 1 if index else None, keys))
+    _save_gltf(build_gltf_nodes(nodes, [(clip, times) for clip, times, _ in clips]), target)
+
+
+def player_clips(player: QuakePlayer, animation: Any) -> list[tuple[str, Any, Any]]:
+    """``(name, legs, torso)`` of each animation a player's glTF holds: the one asked for (named ``legs+torso``),
+    or else every animation of its ``animation.cfg``, the other part standing (``BOTH_*`` on both)."""
+    if animation is not None:
+        legs, torso = player_animations(animation)
+        return [(f'{legs}+{torso}', legs, torso)]
+    return [(name, *player_animations(name)) for name in player.config.animations]
 
 
 def _per_surface(model: QuakeModel, frames) -> tuple[list[np.ndarray], list[np.ndarray]]:

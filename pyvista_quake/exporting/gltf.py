@@ -202,8 +202,27 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
 
 
 @dataclass
+class Keys:
+    """How one node moves in one animation, key by key.
+
+    Attributes
+    ----------
+    weights : numpy.ndarray
+        ``(keys, frames)``: each key's blend of the node's frames (its morph targets).
+    translations, rotations : numpy.ndarray or None
+        ``(keys, 3)`` and ``(keys, 3, 3)`` (rows are axes, Quake's convention): where
+        the node sits on its parent's tag at each key; ``None`` for a root.
+
+    """
+
+    weights: np.ndarray
+    translations: np.ndarray | None = None
+    rotations: np.ndarray | None = None
+
+
+@dataclass
 class Node:
-    """One part of a hierarchy (a player's legs, torso, head): its surfaces and how it moves.
+    """One part of a hierarchy (a player's legs, torso, head): its surfaces and how it moves in each animation.
 
     Attributes
     ----------
@@ -213,61 +232,62 @@ class Node:
         Its surfaces, each with the frames it plays (morph targets).
     parent : int or None
         Index of the parent node (``None``: a root).
-    weights : numpy.ndarray
-        ``(keys, frames)``: each key's blend of the frames.
-    translations, rotations : numpy.ndarray or None
-        ``(keys, 3)`` and ``(keys, 3, 3)`` (rows are axes, Quake's convention): where
-        the node sits on its parent's tag at each key; ``None`` for a root.
+    keys : list of Keys
+        How it moves in each animation, in the order :func:`build_gltf_nodes` is given them.
 
     """
 
     name: str
     parts: list[Part]
     parent: int | None
-    weights: np.ndarray
-    translations: np.ndarray | None = None
-    rotations: np.ndarray | None = None
+    keys: list[Keys]
 
 
-def build_gltf_nodes(nodes: list[Node], times: np.ndarray, name: str = 'animation') -> gl.GLTF2:
-    """A glTF document of a hierarchy of meshes: each node on its parent, keyed at ``times``.
+def build_gltf_nodes(nodes: list[Node], animations: list[tuple[str, np.ndarray]]) -> gl.GLTF2:
+    """A glTF document of a hierarchy of meshes: each node on its parent, an animation per ``(name, times)``.
 
     Each node's mesh has a primitive per surface and a morph target per frame it
-    plays; one animation keys every node's weights and, below the root, its
-    translation and rotation (the parent's tag, as ``CG_PositionEntityOnTag``
-    places a part).
+    plays in any animation; each animation keys every node's weights and, below
+    the root, its translation and rotation (the parent's tag, as
+    ``CG_PositionEntityOnTag`` places a part).  The nodes rest as the first
+    animation's first key places them.
     """
     gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
     blob = _Blob(gltf)
-    samplers, channels = [], []
-    key_times = blob.accessor(np.asarray(times, np.float32), 'SCALAR', bounds=True)
     for index, node in enumerate(nodes):
         mesh = gl.Mesh(primitives=[_primitive(gltf, blob, part) for part in node.parts], name=node.name)
-        frames = node.weights.shape[1]
-        if frames > 1:
-            mesh.weights = [0.0] * frames
+        if node.keys[0].weights.shape[1] > 1:
+            mesh.weights = [0.0] * node.keys[0].weights.shape[1]
         gltf.meshes.append(mesh)
         gltf.nodes.append(gl.Node(mesh=len(gltf.meshes) - 1, name=node.name))
         if node.parent is not None:
-            assert node.translations is not None and node.rotations is not None  # a child is keyed on its parent's tag
+            first = node.keys[0]
+            assert first.translations is not None and first.rotations is not None  # a child is keyed on its parent's tag
             gltf.nodes[node.parent].children.append(index)
-            translation, rotation = _node_transform(node.translations[0], node.rotations[0])
+            translation, rotation = _node_transform(first.translations[0], first.rotations[0])
             gltf.nodes[index].translation, gltf.nodes[index].rotation = translation.tolist(), rotation.tolist()
-        tracks = []
-        if frames > 1:
-            tracks.append(('weights', blob.accessor(np.asarray(node.weights, np.float32).ravel(), 'SCALAR')))
-        if node.parent is not None and len(times) > 1:
-            assert node.translations is not None and node.rotations is not None
-            moves = [_node_transform(t, r) for t, r in zip(node.translations, node.rotations)]
-            tracks.append(('translation', blob.accessor(np.array([m[0] for m in moves], np.float32), 'VEC3')))
-            tracks.append(('rotation', blob.accessor(_continuous(np.array([m[1] for m in moves], np.float32)), 'VEC4')))
-        for path, output in tracks:
-            samplers.append(gl.AnimationSampler(input=key_times, output=output, interpolation=gl.ANIM_LINEAR))
-            channels.append(gl.AnimationChannel(sampler=len(samplers) - 1, target=gl.AnimationChannelTarget(node=index, path=path)))
+    for number, (name, times) in enumerate(animations):
+        samplers: list[gl.AnimationSampler] = []
+        channels: list[gl.AnimationChannel] = []
+        key_times = blob.accessor(np.asarray(times, np.float32), 'SCALAR', bounds=True)  # one key: a held pose
+        for index, node in enumerate(nodes):
+            keys = node.keys[number]
+            tracks = []
+            if keys.weights.shape[1] > 1:
+                tracks.append(('weights', keys.weights.ravel()))
+            if keys.translations is not None and keys.rotations is not None:
+                moves = [_node_transform(t, r) for t, r in zip(keys.translations, keys.rotations)]
+                tracks.append(('translation', np.array([m[0] for m in moves], np.float32)))
+                tracks.append(('rotation', _continuous(np.array([m[1] for m in moves], np.float32))))
+            for path, values in tracks:
+                kind = {'weights': 'SCALAR', 'translation': 'VEC3', 'rotation': 'VEC4'}[path]
+                output = blob.accessor(np.asarray(values, np.float32), kind)
+                samplers.append(gl.AnimationSampler(input=key_times, output=output, interpolation=gl.ANIM_LINEAR))
+                channels.append(gl.AnimationChannel(sampler=len(samplers) - 1, target=gl.AnimationChannelTarget(node=index, path=path)))
+        if channels:
+            gltf.animations.append(gl.Animation(name=name, samplers=samplers, channels=channels))
     gltf.scenes.append(gl.Scene(nodes=[k for k, node in enumerate(nodes) if node.parent is None]))
     gltf.scene = 0
-    if channels and len(times) > 1:
-        gltf.animations.append(gl.Animation(name=name, samplers=samplers, channels=channels))
     data = b''.join(blob.parts)
     gltf.buffers.append(gl.Buffer(byteLength=len(data)))
     gltf.set_binary_blob(data)
