@@ -13,8 +13,9 @@ from pyvista_quake._base.errors import QuakeWarning
 from pyvista_quake._base.options import DEFAULT_FPS
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake.data.animation import Animation
-from pyvista_quake.exporting.export import export
+from pyvista_quake.exporting.api import export
 from pyvista_quake.exporting.export import to_meshio
+from pyvista_quake.exporting.html import viewer
 from pyvista_quake.game.engines import Finding
 from pyvista_quake.game.engines import check
 from pyvista_quake.model.loading import load
@@ -58,4 +59,5 @@ __all__ = [
     'thumbnail',
     'thumbnails',
     'to_meshio',
+    'viewer',
 ]

@@ -25,7 +25,7 @@ def convert(
     search_path: SearchPaths = None,
     palette: Path | None = None,
 ) -> int:
-    """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, meshio's.
+    """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, .md3, .html (a page that plays it), meshio's.
 
     Parameters
     ----------

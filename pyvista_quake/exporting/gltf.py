@@ -143,8 +143,7 @@ def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part) -> gl.Primitive:
         flipped = np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)  # glTF's v runs down
         attributes.TEXCOORD_0 = blob.accessor(flipped, 'VEC2', gl.ARRAY_BUFFER)
     primitive = gl.Primitive(attributes=attributes, indices=blob.accessor(triangles.astype(index_type).ravel(), 'SCALAR', gl.ELEMENT_ARRAY_BUFFER))
-    if part.skin is not None:
-        primitive.material = _material(gltf, blob, part.skin)
+    primitive.material = _material(gltf, blob, part.skin) if part.skin is not None else _plain_material(gltf, blob)
     if len(positions) > 1:
         for k in range(len(positions)):
             moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
@@ -173,6 +172,17 @@ def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray)
     )
     channel = gl.AnimationChannel(sampler=0, target=gl.AnimationChannelTarget(node=0, path='weights'))
     gltf.animations.append(gl.Animation(name=clip.name, samplers=[sampler], channels=[channel]))
+
+
+def _plain_material(gltf: gl.GLTF2, blob: _Blob) -> int:
+    """One material for every untextured surface: tan and matte, as the pictures draw them (glTF's
+    default material is fully metallic, which looks black without an environment to reflect)."""
+    if b'' not in blob.materials:
+        gltf.materials.append(gl.Material(
+            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorFactor=[0.82, 0.71, 0.55, 1.0], metallicFactor=0.0, roughnessFactor=1.0),
+            name='untextured'))  # fmt: skip
+        blob.materials[b''] = len(gltf.materials) - 1
+    return blob.materials[b'']
 
 
 def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:

@@ -1,0 +1,182 @@
+"""A model that plays in a browser: one self-contained HTML page, and the notebook viewer built on it.
+
+The page embeds the model's glTF (as :func:`pyvista_quake.export` writes it:
+morph targets for MD2, MDL and MD3 frames, a player's parts as nodes on
+their tags) and three.js, which plays it with ``GLTFLoader`` and
+``AnimationMixer``: orbit and zoom, play and pause, a time slider, an
+animation picker, a skin picker where the model has several, the frame's
+number and name.  Nothing is fetched: three.js (from npm, MIT licence,
+``viewer/static/LICENSE-three.txt``) ships in the package, built by
+``dev/build_viewer.sh``.  glTF interpolates linearly between keys at the
+model's own frame times, as the engines blend frames.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+import html
+import json
+from pathlib import Path
+import tempfile
+from typing import Any
+
+import numpy as np
+
+from pyvista_quake._base.files import atomic_write
+from pyvista_quake._base.options import split_options
+from pyvista_quake.exporting.export import export
+from pyvista_quake.exporting.export import player_clips
+from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import model_or_player
+
+STATIC = Path(__file__).resolve().parent / 'viewer' / 'static'
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+  body {{ margin: 0; font: 14px system-ui, sans-serif; background: #fff; }}
+  .pq-viewer {{ display: flex; flex-direction: column; width: {width}px; max-width: 100%; }}
+  .pq-view {{ width: {width}px; height: {height}px; max-width: 100%; touch-action: none; }}
+  .pq-bar {{ display: flex; gap: 8px; align-items: center; padding: 6px 4px; flex-wrap: wrap; }}
+  .pq-time {{ flex: 1; min-width: 120px; }}
+  .pq-frame {{ font-variant-numeric: tabular-nums; color: #333; }}
+</style>
+</head>
+<body>
+<div class="pq-viewer" id="pq-viewer">
+  <div class="pq-view"></div>
+  <div class="pq-bar">
+    <button class="pq-play" type="button">Pause</button>
+    <input class="pq-time" type="range" min="0" max="1" step="0.001" value="0" aria-label="time">
+    <select class="pq-animation" aria-label="animation"></select>
+    <select class="pq-skin" aria-label="skin"></select>
+  </div>
+  <div class="pq-bar"><span class="pq-title">{title}</span> <span class="pq-frame"></span></div>
+</div>
+<script>{library}</script>
+<script>
+PyvistaQuakeViewer.start(document.getElementById('pq-viewer'), {models}, {info});
+</script>
+</body>
+</html>
+"""
+
+
+def _library() -> str:
+    """The bundled viewer script (three.js and the controls); ``</script`` cannot occur in it."""
+    text = (STATIC / 'viewer.bundle.js').read_text(encoding='utf-8')
+    return text.replace('</script', '<\\/script')
+
+
+def _glb(source: Any, animation: Any) -> bytes:
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / 'model.glb'
+        export(source, target, animation=animation)
+        return target.read_bytes()
+
+
+def _clip_info(model: Any, animation: Any) -> dict:
+    """Each glTF animation's key times with the frame number and name shown at each, for the frame label."""
+    if isinstance(model, QuakePlayer):
+        out = {}
+        for name, legs, torso in player_clips(model, animation):
+            times = np.asarray(model.series(legs, torso).time_values, np.float64)
+            part, which = ('upper', torso) if str(torso).startswith('TORSO_') and not str(legs).startswith('LEGS_') else ('lower', legs)
+            frames = [model.frames(part, which, float(t))[0] for t in times]
+            out[name] = {'times': times.tolist(), 'frames': frames, 'names': [model.parts[part].frame_names[f] for f in frames]}
+        return out
+    clips = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
+    return {clip.name: {'times': np.asarray(clip.times, np.float64).tolist(), 'frames': [int(f) for f in clip.frames],
+                        'names': [model.frame_names[int(f)] for f in clip.frames]} for clip in clips}  # fmt: skip
+
+
+@dataclass
+class Viewer:
+    """A model playing in a notebook: shows itself as its page (``_repr_html_``), offline and with no kernel.
+
+    Made by :func:`viewer`; ``html`` is the page, :meth:`save` writes it.
+    """
+
+    html: str
+    height: int = 560
+
+    def _repr_html_(self) -> str:
+        """The page in an iframe of its own, so that several viewers in a notebook keep to themselves."""
+        return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" style="width:100%;height:{self.height}px;border:0" '
+                'sandbox="allow-scripts" title="pyvista-quake viewer"></iframe>')  # fmt: skip
+
+    def save(self, path: str | Path) -> Path:
+        """Write the page (one self-contained HTML file) atomically."""
+        atomic_write(Path(path), self.html.encode('utf-8'))
+        return Path(path)
+
+
+def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 480), title: str | None = None, **options: Any) -> str:
+    """One self-contained HTML page that plays a model: no request leaves it.
+
+    Parameters
+    ----------
+    source : str, pathlib.Path, QuakeModel or QuakePlayer
+        A model, anything :func:`pyvista_quake.load` reads, or a player (or its folder).
+    animation : str or tuple, optional
+        One animation only (a player's: a name or a ``(legs, torso)`` pair); every animation by default.
+    size : tuple of int, default: (640, 480)
+        The view's width and height in pixels.
+    title : str, optional
+        The page's title; the model's file by default.
+    **options
+        Options of :func:`pyvista_quake.load`.
+
+    """
+    load_options, others = split_options(options)
+    if others:
+        raise TypeError(f'page() got unknown options {sorted(others)}')
+    model, given = model_or_player(source, **load_options)
+    if model is None:
+        raise ValueError('the viewer plays a model or a player, not one frame: pass the model, its file or its folder')
+    models = []
+    skins: list[str] = []
+    count = getattr(model, 'num_skins', 0) if not isinstance(model, QuakePlayer) and model.format in ('md2', 'mdl') else 0
+    if count > 1:  # a skin picker: the model once per skin
+        chosen = model.skin
+        try:
+            for k in range(count):
+                model.skin = k
+                models.append(_glb(model, animation))
+                skins.append(model.skin_names[k] if model.skin_names else f'skin {k}')
+        finally:
+            model.skin = chosen
+    else:
+        models.append(_glb(model, animation))
+    info = {'clips': _clip_info(model, animation), 'skins': skins}
+    name = title if title is not None else Path(str(getattr(model, 'source', source))).name
+    encoded = [base64.b64encode(data).decode('ascii') for data in models]
+    return _PAGE.format(title=html.escape(name), width=int(size[0]), height=int(size[1]), library=_library(),
+                        models=json.dumps(encoded), info=json.dumps(info).replace('</', '<\\/'))  # fmt: skip
+
+
+def write_page(source: Any, path: str | Path, **options: Any) -> Path:
+    """Write :func:`page` to ``path`` atomically; return the path."""
+    atomic_write(Path(path), page(source, **options).encode('utf-8'))
+    return Path(path)
+
+
+def viewer(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 480), **options: Any) -> Viewer:
+    """A model, file, archive member or player playing in a notebook (JupyterLab, Notebook 7, VS Code).
+
+    The cell's output is the page of :func:`page` in an iframe: it plays
+    from a saved notebook and from nbconvert's HTML too, with no kernel and
+    no network.  Display the returned object (the last line of a cell).
+
+    Examples
+    --------
+    >>> import pyvista_quake as pq
+    >>> pq.viewer('models/monsters/tank/tris.md2')  # doctest: +SKIP
+
+    """
+    return Viewer(page(source, animation=animation, size=size, **options), height=int(size[1]) + 80)

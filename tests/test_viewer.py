@@ -1,0 +1,146 @@
+"""The viewer in a real browser: headless Chromium through playwright, every request outside the page refused."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import shutil
+import time
+
+from builders import tetra_md3
+import numpy as np
+from PIL import Image
+import pytest
+
+import pyvista_quake as pq
+from pyvista_quake import examples
+
+CHROMIUM = shutil.which('chromium') or shutil.which('chromium-browser')
+
+
+@pytest.fixture(scope='module')
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get('CI') == 'true':
+            pytest.fail('playwright is not installed: python -m pip install -e ".[test]"')
+        pytest.skip('playwright is not installed')
+    if CHROMIUM is None:
+        if os.environ.get('CI') == 'true':
+            pytest.fail("Debian's chromium is not installed (.ci/run installs it: apt-get install chromium)")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            '--use-gl=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
+            '--disable-component-update', '--no-first-run', '--disable-sync'])  # fmt: skip
+        yield launched
+        launched.close()
+
+
+class Page:
+    """A page of the browser that refuses every request leaving it and records console errors."""
+
+    def __init__(self, browser, path: Path) -> None:
+        self.errors: list[str] = []
+        self.refused: list[str] = []
+        self.page = browser.new_page(viewport={'width': 700, 'height': 640})
+        self.page.route('**/*', self._route)
+        self.page.on('console', lambda message: self.errors.append(message.text) if message.type == 'error' else None)
+        self.page.on('pageerror', lambda error: self.errors.append(str(error)))
+        self.page.goto(path.resolve().as_uri())
+        self.page.wait_for_function("document.querySelector('.pq-frame').textContent.includes('frame')", timeout=60_000)
+
+    def _route(self, route) -> None:
+        if route.request.url.startswith(('file:', 'data:', 'blob:', 'about:')):
+            route.continue_()
+        else:
+            self.refused.append(route.request.url)
+            route.abort()
+
+    def shot(self, tmp_path: Path, name: str) -> np.ndarray:
+        path = tmp_path / f'{name}.png'
+        self.page.locator('.pq-view canvas').screenshot(path=str(path))
+        return np.asarray(Image.open(path).convert('RGB')).astype(int)
+
+    def label(self) -> str:
+        return self.page.locator('.pq-frame').text_content() or ''
+
+    def close(self) -> None:
+        assert self.errors == [] and self.refused == []
+        self.page.close()
+
+
+def drawn(image: np.ndarray) -> np.ndarray:
+    return np.abs(image - 255).sum(axis=2) > 40  # not the white background
+
+
+def sources(tmp_path) -> dict[str, object]:
+    folder = tmp_path / 'md3' / 'models' / 'test'
+    folder.mkdir(parents=True)
+    (folder / 'model.md3').write_bytes(tetra_md3(frames=3))
+    Image.fromarray(np.random.default_rng(3).integers(0, 255, (16, 16, 3), np.uint8)).save(folder / 'body.png')
+    return {'md2': examples.sample_model('md2'), 'mdl': examples.sample_model('mdl'), 'md3': folder / 'model.md3',
+            'player': examples.synthetic_player(tmp_path / 'player')}  # fmt: skip
+
+
+@pytest.mark.parametrize('kind', ['md2', 'mdl', 'md3', 'player'])
+def test_an_exported_page_plays_offline_textured_and_moving(browser, tmp_path, kind):
+    source = sources(tmp_path)[kind]
+    page_path = tmp_path / f'{kind}.html'
+    pq.export(source, page_path)
+    text = page_path.read_text()
+    assert 'http://' not in text.replace('http://www.w3.org', '') and 'src="http' not in text and '<link' not in text
+    page = Page(browser, page_path)
+    first = page.shot(tmp_path, 'first')
+    assert drawn(first).sum() > 500  # the model is drawn
+    colours = first[drawn(first)]
+    if kind in ('md2', 'mdl', 'md3'):
+        assert colours.std(axis=0).mean() > 8  # textured, not one flat colour
+    time.sleep(0.6)
+    second = page.shot(tmp_path, 'second')
+    assert np.abs(first - second).sum() > 0  # it moves
+    page.close()
+
+
+def test_the_controls_change_what_is_shown(browser, tmp_path):
+    page_path = pq.exporting.html.write_page(examples.sample_model('md2'), tmp_path / 'd.html')
+    page = Page(browser, page_path)
+    page.page.click('.pq-play')  # pause
+    assert page.page.locator('.pq-play').text_content() == 'Play'
+    still = [page.shot(tmp_path, 'a'), page.shot(tmp_path, 'b')]
+    assert np.array_equal(*still)  # paused: nothing moves
+    page.page.eval_on_selector('.pq-time', "e => { e.value = 0; e.dispatchEvent(new Event('input')); }")
+    start = page.label()
+    assert ': frame 0 ' in start
+    page.page.eval_on_selector('.pq-time', "e => { e.value = e.max * 0.9; e.dispatchEvent(new Event('input')); }")
+    assert page.label() != start and not np.array_equal(page.shot(tmp_path, 'c'), still[0])  # the slider moves the model
+    names = [o.get_attribute('value') for o in page.page.locator('.pq-animation option').all()]
+    assert names == list(pq.load(examples.sample_model('md2')).animations)
+    page.page.select_option('.pq-animation', names[-1])
+    assert page.label().startswith(f'{names[-1]}: frame ')
+    page.close()
+
+
+def test_a_model_with_several_skins_has_a_skin_picker(browser, tmp_path):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    model = pq.QuakeModel.from_frames(pq.load(examples.sample_model('md2')).mesh(0), 'md2', skin=np.full((8, 8, 3), (200, 30, 30), np.uint8))
+    model.set_skin(1, np.full((8, 8, 3), (30, 30, 200), np.uint8))
+    model.save(folder / 'two.md2')
+    page = Page(browser, pq.exporting.html.write_page(folder / 'two.md2', tmp_path / 'two.html'))
+    assert page.page.locator('.pq-skin option').count() == 2
+    red = page.shot(tmp_path, 'red')[..., :3]
+    page.page.select_option('.pq-skin', '1')
+    page.page.wait_for_timeout(500)
+    blue = page.shot(tmp_path, 'blue')
+    mask_r, mask_b = drawn(red), drawn(blue)
+    assert red[mask_r][:, 0].mean() > red[mask_r][:, 2].mean() and blue[mask_b][:, 2].mean() > blue[mask_b][:, 0].mean()
+    page.close()
+
+
+def test_the_notebook_viewer_is_the_page_in_an_iframe_of_its_own(tmp_path):
+    shown = pq.viewer(examples.sample_model('mdl'))
+    markup = shown._repr_html_()
+    assert markup.startswith('<iframe srcdoc="') and 'PyvistaQuakeViewer.start' in markup and 'sandbox="allow-scripts"' in markup
+    assert shown.save(tmp_path / 'v.html').read_text() == shown.html
