@@ -226,3 +226,43 @@ def test_an_image_several_parts_share_is_stored_once(tmp_path):
     pq.export(folder, tmp_path / 'p.obj')
     assert sorted(p.name for p in tmp_path.glob('p_*.png')) == ['p_0.png']
     assert (tmp_path / 'p.mtl').read_text().count('map_Kd p_0.png') == 3
+
+
+def test_a_player_in_an_archive_without_a_default_skin_takes_the_first_it_has(tmp_path):
+    folder = synthetic_player(tmp_path / 'src')
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        for path in folder.iterdir():
+            archive.write(path, f'models/players/sorceress/{path.name}')
+        archive.write(folder / 'lower.md3', 'models/players/other/lower_default.skin')  # another player's: not hers
+        for colour in ('red', 'blue'):
+            for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+                archive.writestr(f'models/players/sorceress/{part}_{colour}.skin', f'{surface},models/players/sorceress/{colour}.png\n')
+    with pytest.warns(pq.QuakeWarning, match="using its skin 'blue'"):
+        pq.load_player(f'{pk3}:models/players/sorceress')
+
+
+def test_a_one_frame_player_animation_is_one_cell(tmp_path):
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    assert player.animation('BOTH_DEATH1').count == 1 and sheet_cells(player, 'BOTH_DEATH1') == [('BOTH_DEATH1 0', 0)]
+
+
+def test_a_contact_sheet_of_a_model_animation_shows_each_frame(tmp_path):
+    model = pq.load(tetra_md2(), animations={'pair': [0, 2]})  # frame 2 has a vertex moved: another shape
+    sheet = np.asarray(Image.open(pq.contact_sheet(model, tmp_path / 's.png', animation='pair', cell_size=(64, 64), columns=2)))
+    first, second = sheet[16:, :64], sheet[16:, 64:128]
+    assert not np.array_equal(first, second)
+
+
+def test_converting_a_ufo_model_to_md3_writes_no_anm(tmp_path):
+    (tmp_path / 'm.md2').write_bytes(tetra_md2(names=['f0', 'f1', 'f2']))
+    (tmp_path / 'm.anm').write_text('stand 0 1 10\n')
+    pq.load(tmp_path / 'm.md2').save(tmp_path / 'out' / 'm.md3')
+    assert sorted(p.name for p in (tmp_path / 'out').iterdir()) == ['m.md3']
+
+
+def test_the_thumbnail_summary_prints_paths_as_they_are(tmp_path, capsys):
+    (tmp_path / 'm.md2').write_bytes(tetra_md2())
+    out = tmp_path / '[bold]thumbs'
+    assert main(['thumbnail', str(tmp_path / 'm.md2'), '-o', str(out), '--size', '32']) == 0
+    assert f'1 thumbnails in {out}' in capsys.readouterr().out
