@@ -25,6 +25,7 @@ from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.model.quake_model import Surface
 from pyvista_quake.model.quake_model import SurfaceModel
 from pyvista_quake.model.saving import save
+from pyvista_quake.publish.catalogue import catalogue
 from pyvista_quake.render.batch import render_thumbnail
 from pyvista_quake.render.batch import thumbnails
 from pyvista_quake.render.plotting import animate
@@ -48,6 +49,7 @@ __all__ = [
     'SurfaceModel',
     '__version__',
     'animate',
+    'catalogue',
     'check',
     'contact_sheet',
     'export',

@@ -144,3 +144,30 @@ def test_the_notebook_viewer_is_the_page_in_an_iframe_of_its_own(tmp_path):
     markup = shown._repr_html_()
     assert markup.startswith('<iframe srcdoc="') and 'PyvistaQuakeViewer.start' in markup and 'sandbox="allow-scripts"' in markup
     assert shown.save(tmp_path / 'v.html').read_text() == shown.html
+
+
+def test_a_catalogue_filters_in_the_browser_and_links_a_working_page_for_every_model(browser, tmp_path):
+    from test_catalogue import game
+
+    site = tmp_path / 'site'
+    pq.catalogue([game(tmp_path)], site, size=(64, 64))
+    index = browser.new_page()
+    refused: list[str] = []
+    index.route('**/*', lambda route: route.continue_() if route.request.url.startswith(('file:', 'data:')) else (refused.append(route.request.url), route.abort()))
+    index.goto((site / 'index.html').as_uri())
+    assert index.locator('#count').text_content() == '6 of 6 models'
+    index.fill('#q', 'torch')
+    assert index.locator('#count').text_content() == '1 of 6 models'
+    index.fill('#q', '')
+    index.select_option('#format', 'md3')
+    assert index.locator('#count').text_content() == '2 of 6 models'
+    hrefs = [a.get_attribute('href') for a in index.locator('.card a').all()]
+    assert len(hrefs) == 6 and refused == []
+    for href in hrefs:
+        target = (site / href).resolve()
+        if 'v_hand' in href:
+            continue  # nothing to play: its facts only
+        page = Page(browser, target)
+        assert drawn(page.shot(tmp_path, 'card')).sum() > 100
+        page.close()
+    index.close()

@@ -8,6 +8,7 @@ import warnings
 from cyclopts import CycloptsError
 
 from pyvista_quake.cli import animate  # noqa: F401 - registers its command
+from pyvista_quake.cli import catalogue  # noqa: F401 - registers its command
 from pyvista_quake.cli import check  # noqa: F401 - registers its command
 from pyvista_quake.cli import convert  # noqa: F401 - registers its command
 from pyvista_quake.cli import info  # noqa: F401 - registers its command

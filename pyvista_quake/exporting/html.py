@@ -58,7 +58,7 @@ _PAGE = """<!DOCTYPE html>
   </div>
   <div class="pq-bar"><span class="pq-title">{title}</span> <span class="pq-frame"></span></div>
 </div>
-<script>{library}</script>
+{library}
 <script>
 PyvistaQuakeViewer.start(document.getElementById('pq-viewer'), {models}, {info});
 </script>
@@ -116,7 +116,8 @@ class Viewer:
         return Path(path)
 
 
-def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 480), title: str | None = None, **options: Any) -> str:
+def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 480), title: str | None = None,
+         library: str | None = None, extra: str = '', **options: Any) -> str:  # fmt: skip
     """One self-contained HTML page that plays a model: no request leaves it.
 
     Parameters
@@ -129,6 +130,11 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         The view's width and height in pixels.
     title : str, optional
         The page's title; the model's file by default.
+    library : str, optional
+        A relative address of the viewer's script (``viewer.bundle.js``, see
+        :data:`STATIC`) to load instead of embedding it: pages of a site share one copy.
+    extra : str, optional
+        HTML added below the viewer (a catalogue's tables).
     **options
         Options of :func:`pyvista_quake.load`.
 
@@ -156,8 +162,10 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     info = {'clips': _clip_info(model, animation), 'skins': skins}
     name = title if title is not None else Path(str(getattr(model, 'source', source))).name
     encoded = [base64.b64encode(data).decode('ascii') for data in models]
-    return _PAGE.format(title=html.escape(name), width=int(size[0]), height=int(size[1]), library=_library(),
+    script = f'<script>{_library()}</script>' if library is None else f'<script src="{html.escape(library)}"></script>'
+    text = _PAGE.format(title=html.escape(name), width=int(size[0]), height=int(size[1]), library=script,
                         models=json.dumps(encoded), info=json.dumps(info).replace('</', '<\\/'))  # fmt: skip
+    return text.replace('</body>', f'{extra}\n</body>') if extra else text
 
 
 def write_page(source: Any, path: str | Path, **options: Any) -> Path:

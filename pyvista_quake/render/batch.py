@@ -296,8 +296,12 @@ def thumbnails(
 
     """
     found = as_players(find_models(sources))  # a player's folder renders as one posed player
-    models = [path for path, _ in found]
-    targets = targets_for(found, out_dir)
+    return render_all([path for path, _ in found], targets_for(found, out_dir), jobs, size, progress, **options)
+
+
+def render_all(models: list[Path], targets: list[Path], jobs: int | None = None, size: tuple[int, int] = (256, 256),
+               progress: bool = False, **options: Any) -> BatchReport:  # fmt: skip
+    """Render each of ``models`` to its target PNG, as :func:`thumbnails` does (the same workers and report)."""
     report = BatchReport()
     results = _run(models, targets, jobs, size, options)
     if progress:

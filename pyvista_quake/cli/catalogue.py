@@ -1,0 +1,58 @@
+"""The ``catalogue`` command: a static site of every model of a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from cyclopts import Parameter
+
+import pyvista_quake as pq
+from pyvista_quake.cli._app import CLI_APP
+from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import ERRORS
+from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import load_options
+
+
+@CLI_APP.command
+def catalogue(
+    models: list[str],
+    /,
+    *,
+    output: Annotated[Path, Parameter(name=['--output', '-o'])] = Path('catalogue'),
+    jobs: int = 1,
+    size: int = 192,
+    title: str | None = None,
+    search_path: SearchPaths = None,
+    palette: Path | None = None,
+) -> int:
+    """A static site of every model: an index to search and filter, a page per model with the viewer.
+
+    A second run redoes only the models whose files changed.
+
+    Parameters
+    ----------
+    models
+        Game folders, PAK/PK3 files, model folders, files or glob patterns.
+    output
+        The site's folder (open its index.html, or host it).
+    jobs
+        Worker processes for the pictures.
+    size
+        Pixels of each picture.
+    title
+        The index's title.
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
+    """
+    report = pq.catalogue(models, output, jobs=jobs, size=(size, size), title=title, **load_options(search_path, palette))
+    CONSOLE.print(f'{len(report.made) + len(report.kept)} models in {output / "index.html"}: {len(report.made)} made, '
+                  f'{len(report.kept)} unchanged, {len(report.failed)} failed', markup=False, highlight=False)  # fmt: skip
+    for source, error in report.failed.items():
+        ERRORS.print(f'failed: {source}: {error}', markup=False, highlight=False, soft_wrap=True)
+    if not report.made and not report.kept and not report.failed:
+        raise ValueError(f'no models found in {", ".join(models)}')
+    return 1 if report.failed else 0

@@ -1,0 +1,1 @@
+"""Static sites of whole games: the catalogue."""

@@ -1,0 +1,238 @@
+"""A browsable catalogue of a whole game: a static site to open from disk or to host.
+
+``index.html`` shows every model as its thumbnail (the batch thumbnails, in
+parallel with ``jobs``), with its name, format, counts and the engines'
+verdicts, and filters by name, format and verdict.  Each model has a page
+with the viewer (:mod:`pyvista_quake.exporting.html`), its animations,
+skins, tags, header fields and engine findings; a player is one posed
+player.  A second run redoes only the models whose files changed (their
+size or time), from the ``catalogue.json`` it keeps.  Nothing on the site
+makes a request: its one script is a file beside the pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+import html
+import json
+import os
+from pathlib import Path
+import shutil
+from typing import Any
+from typing import Sequence
+
+from pyvista_quake._base.files import atomic_write
+from pyvista_quake._base.options import split_options
+from pyvista_quake.exporting.html import STATIC
+from pyvista_quake.exporting.html import page
+from pyvista_quake.game.archives import split_member
+from pyvista_quake.game.engines import ENGINES
+from pyvista_quake.game.engines import check
+from pyvista_quake.game.engines import verdicts
+from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import model_or_player
+from pyvista_quake.render.batch import as_players
+from pyvista_quake.render.batch import find_models
+from pyvista_quake.render.batch import render_all
+from pyvista_quake.render.batch import targets_for
+
+MANIFEST = 'catalogue.json'
+
+
+@dataclass
+class CatalogueReport:
+    """What a catalogue run did: the models it (re)made, the ones it kept from the last run, the ones that failed."""
+
+    made: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+
+
+def _stamp(path: Path) -> list:
+    """What tells that a model changed: its file's (an archive's, a player folder's files') size and time."""
+    split = split_member(str(path)) if not path.exists() else None
+    real = split[0] if split is not None else path
+    files = sorted(real.iterdir()) if real.is_dir() else [real]
+    return [[f.name, f.stat().st_size, f.stat().st_mtime_ns] for f in files if f.is_file()]
+
+
+def _name(path: Path, base: Path) -> str:
+    """A model's name on the site: its path inside its archive, or below the folder given."""
+    split = split_member(str(path)) if not path.exists() else None
+    if split is not None:
+        return split[1]
+    if path.is_relative_to(base) and path.relative_to(base).name:
+        return path.relative_to(base).as_posix()
+    return path.resolve().name
+
+
+def _summary(source: Path, options: dict) -> dict:
+    """A model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
+    model, _ = model_or_player(source, **options)
+    if isinstance(model, QuakePlayer):
+        parts = model.parts.values()
+        return {'format': 'player', 'frames': max(len(p) for p in parts), 'surfaces': sum(len(p.surfaces) for p in parts),
+                'triangles': sum(s.num_triangles for p in parts for s in p.surfaces), 'animations': list(model.config.animations),
+                'skins': [], 'tags': [], 'header': {}, 'findings': [], 'verdicts': {}}  # fmt: skip
+    split = split_member(str(source)) if not source.exists() else None
+    findings = check(split[0], member=split[1]) if split is not None else check(source)
+    return {
+        'format': model.format,
+        'frames': len(model),
+        'surfaces': len(model.surfaces),
+        'triangles': sum(s.num_triangles for s in model.surfaces),
+        'animations': list(model.animations),
+        'skins': [str(found.location) for s in model.surfaces if (found := s.image_file()) is not None],
+        'tags': list(model.tags),
+        'header': {k: str(v) for k, v in model.header.items() if k != 'ident'},
+        'findings': [f'{ENGINES[f.engine]}: {f.field} = {f.value!r}: {f.rule} ({f.where})' for f in findings],
+        'verdicts': verdicts(findings, model.format),
+    }
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    cells = ''.join(f'<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>' for k, v in rows)
+    return f'<table class="pq-facts">{cells}</table>'
+
+
+def _facts(entry: dict) -> str:
+    rows = [('format', entry['format']), ('frames', str(entry['frames'])), ('surfaces', str(entry['surfaces'])),
+            ('triangles', str(entry['triangles'])), ('animations', ', '.join(entry['animations']) or 'none'),
+            ('skins', ', '.join(entry['skins']) or 'none found'), ('tags', ', '.join(entry['tags']) or 'none')]  # fmt: skip
+    rows += [(f'engine: {ENGINES.get(e, e)}', v) for e, v in entry['verdicts'].items()]
+    rows += [('finding', f) for f in entry['findings']]
+    rows += [(k, v) for k, v in entry['header'].items()]
+    return '<style>.pq-facts{border-collapse:collapse;margin:8px 4px}.pq-facts th{text-align:left;padding:2px 12px 2px 0}</style>' + _table(rows)
+
+
+_INDEX = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font: 14px system-ui, sans-serif; margin: 12px; }}
+.bar {{ display: flex; gap: 8px; margin-bottom: 12px; }}
+.cards {{ display: flex; flex-wrap: wrap; gap: 10px; }}
+.card {{ width: 200px; border: 1px solid #ddd; padding: 4px; font-size: 12px; }}
+.card img {{ width: 192px; height: 192px; object-fit: contain; background: #fff; }}
+.card .name {{ font-weight: 600; overflow-wrap: anywhere; }}
+.refuses {{ color: #b00; }} .misdraws {{ color: #a60; }}
+</style></head><body>
+<h1>{title}</h1>
+<div class="bar">
+<input id="q" type="search" placeholder="name" aria-label="search by name">
+<select id="format" aria-label="format"><option value="">every format</option>{formats}</select>
+<select id="verdict" aria-label="verdict"><option value="">every verdict</option>{verdict_options}</select>
+<span id="count"></span>
+</div>
+<div class="cards">{cards}</div>
+<script>
+const cards = [...document.querySelectorAll('.card')];
+function filter() {{
+  const q = document.getElementById('q').value.toLowerCase();
+  const f = document.getElementById('format').value, v = document.getElementById('verdict').value;
+  let shown = 0;
+  for (const c of cards) {{
+    const ok = c.dataset.name.includes(q) && (!f || c.dataset.format === f) && (!v || c.dataset.verdicts.split(' ').includes(v));
+    c.style.display = ok ? '' : 'none'; shown += ok;
+  }}
+  document.getElementById('count').textContent = `${{shown}} of ${{cards.length}} models`;
+}}
+for (const id of ['q', 'format', 'verdict']) document.getElementById(id).addEventListener('input', filter);
+filter();
+</script></body></html>
+"""
+
+
+def _card(entry: dict, page_href: str, picture: str | None) -> str:
+    worst = sorted(set(entry['verdicts'].values()))
+    badge = ' '.join(f'<span class="{v}">{v}</span>' for v in worst if v != 'loads') or 'loads everywhere'
+    image = f'<img src="{html.escape(picture)}" alt="" loading="lazy">' if picture else '<div class="img">(nothing to draw)</div>'
+    return (f'<div class="card" data-name="{html.escape(entry["name"].lower())}" data-format="{entry["format"]}" '
+            f'data-verdicts="{" ".join(worst)}"><a href="{html.escape(page_href)}">{image}</a>'
+            f'<div class="name">{html.escape(entry["name"])}</div>'
+            f'<div>{entry["format"].upper()}, {entry["frames"]} frames, {entry["triangles"]} triangles</div><div>{badge}</div></div>')  # fmt: skip
+
+
+def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | None = None, size: tuple[int, int] = (192, 192),
+              title: str | None = None, **options: Any) -> CatalogueReport:  # fmt: skip
+    """Write a static site of every model of a game folder, PAK, PK3 or model folder.
+
+    Parameters
+    ----------
+    sources : list of str or pathlib.Path
+        What :func:`pyvista_quake.thumbnails` takes: game folders, archives, folders, files, patterns.
+    out_dir : str or pathlib.Path
+        The site's folder: ``index.html``, ``thumbs/``, ``pages/``, ``viewer.bundle.js``, ``catalogue.json``.
+    jobs : int, optional
+        Worker processes for the pictures (as :func:`pyvista_quake.thumbnails`).
+    size : tuple of int, default: (192, 192)
+        The thumbnails' size.
+    title : str, optional
+        The index's title.
+    **options
+        Options of :func:`pyvista_quake.load` (``search_paths``, ``palette``...).
+
+    Returns
+    -------
+    CatalogueReport
+        The models made anew, kept from the last run, and failed (with why).
+
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    load_options, _ = split_options(options)
+    found = as_players(find_models([str(s) for s in sources]))
+    pictures = targets_for(found, out / 'thumbs')
+    pages = [out / 'pages' / p.relative_to(out / 'thumbs').with_suffix('.html') for p in pictures]
+    try:
+        before = json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError):
+        before = {}
+    report = CatalogueReport()
+    entries: dict[str, dict] = {}
+    todo = []
+    for (path, base), picture, page_path in zip(found, pictures, pages):
+        key, stamp = str(path), _stamp(path)
+        old = before.get(key)
+        if old is not None and old.get('stamp') == stamp and page_path.is_file():
+            entries[key] = old
+            report.kept.append(key)
+            continue
+        todo.append((path, _name(path, base), picture, page_path, stamp))
+    rendered = render_all([t[0] for t in todo], [t[2] for t in todo], jobs, size, **load_options)
+    drawn = {r.source for r in rendered.written}
+    for r in rendered.failed:
+        report.failed[r.source] = str(r.error)
+    shutil.copyfile(STATIC / 'viewer.bundle.js', out / 'viewer.bundle.js')
+    for path, name, picture, page_path, stamp in todo:
+        key = str(path)
+        if key in report.failed:
+            continue
+        try:
+            entry = {'name': name, **_summary(path, load_options), 'stamp': stamp,
+                     'picture': str(picture.relative_to(out)) if key in drawn else None,
+                     'page': str(page_path.relative_to(out))}  # fmt: skip
+            page_path.parent.mkdir(parents=True, exist_ok=True)
+            library = os.path.relpath(out / 'viewer.bundle.js', page_path.parent)
+            if entry['triangles']:
+                text = page(path, title=entry['name'], library=library, extra=_facts(entry), **load_options)
+            else:  # an MD3 of tags only: nothing to play
+                text = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head><body>{_facts(entry)}</body></html>'
+            atomic_write(page_path, text.encode('utf-8'), sync=False)
+        except Exception as error:  # noqa: BLE001 - one bad model never stops a catalogue
+            report.failed[key] = f'{type(error).__name__}: {error}'
+            continue
+        entries[key] = entry
+        report.made.append(key)
+    formats = sorted({e['format'] for e in entries.values()})
+    verdict_names = sorted({v for e in entries.values() for v in e['verdicts'].values()})
+    index = _INDEX.format(
+        title=html.escape(title or ', '.join(Path(str(s)).name for s in sources)),
+        formats=''.join(f'<option value="{f}">{f.upper()}</option>' for f in formats),
+        verdict_options=''.join(f'<option value="{v}">{v}</option>' for v in verdict_names),
+        cards=''.join(_card(e, e['page'], e['picture']) for e in sorted(entries.values(), key=lambda e: e['name'])),
+    )
+    atomic_write(out / 'index.html', index.encode('utf-8'), sync=False)
+    atomic_write(out / MANIFEST, json.dumps(entries, indent=1).encode('utf-8'), sync=False)
+    return report
+

@@ -1,0 +1,80 @@
+"""A catalogue of a whole game: a card and a page per model, players as one, a second run redoing only what changed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+import time
+import zipfile
+
+from builders import build_md3
+from builders import tetra_md2
+from builders import tetra_md3
+from builders import torch_mdl
+import numpy as np
+
+import pyvista_quake as pq
+from pyvista_quake.cli.main import main
+from pyvista_quake.examples import synthetic_player
+
+
+def game(tmp_path) -> Path:
+    root = tmp_path / 'baseq3'
+    root.mkdir()
+    player = synthetic_player(tmp_path / 'src')
+    with zipfile.ZipFile(root / 'pak0.pk3', 'w') as archive:
+        archive.writestr('models/a/tris.md2', tetra_md2())
+        archive.writestr('progs/torch.mdl', torch_mdl())
+        archive.writestr('models/b/model.md3', tetra_md3())
+        archive.writestr('models/weapons2/v_hand.md3', build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
+        for path in player.iterdir():
+            archive.write(path, f'models/players/x/{path.name}')
+    (root / 'loose.md2').write_bytes(tetra_md2())
+    return root
+
+
+def test_a_catalogue_has_a_card_and_a_page_per_model(tmp_path):
+    root = game(tmp_path)
+    report = pq.catalogue([root], tmp_path / 'site')
+    site = tmp_path / 'site'
+    entries = json.loads((site / 'catalogue.json').read_text())
+    names = sorted(e['name'] for e in entries.values())
+    assert names == ['loose.md2', 'models/a/tris.md2', 'models/b/model.md3', 'models/players/x', 'models/weapons2/v_hand.md3',
+                     'progs/torch.mdl']  # fmt: skip
+    assert len(report.made) == 6 and not report.kept and not report.failed
+    index = (site / 'index.html').read_text()
+    assert index.count('class="card"') == 6 and 'data-format="player"' in index and 'data-format="mdl"' in index
+    for entry in entries.values():
+        page = (site / entry['page']).read_text()
+        assert 'src="http' not in page and 'href="http' not in page
+        if entry['triangles']:
+            assert 'viewer.bundle.js' in page and 'PyvistaQuakeViewer.start' in page
+            assert (site / entry['picture']).is_file()
+        else:
+            assert entry['picture'] is None and 'nothing to draw' in index  # the tag-only hand
+    torch = next(e for e in entries.values() if e['name'] == 'progs/torch.mdl')
+    assert torch['format'] == 'mdl' and torch['frames'] == 2 and set(torch['verdicts']) >= {'quake', 'glquake'}
+    assert (site / 'viewer.bundle.js').read_bytes() == (Path(pq.exporting.html.STATIC) / 'viewer.bundle.js').read_bytes()
+
+
+def test_a_second_run_redoes_only_what_changed(tmp_path):
+    root = game(tmp_path)
+    pq.catalogue([root], tmp_path / 'site')
+    again = pq.catalogue([root], tmp_path / 'site')
+    assert not again.made and len(again.kept) == 6
+    time.sleep(0.01)
+    (root / 'loose.md2').write_bytes(tetra_md2(names=['a1', 'a2', 'b1']))
+    os.utime(root / 'loose.md2', ns=(time.time_ns(), time.time_ns() + 10**9))
+    third = pq.catalogue([root], tmp_path / 'site')
+    assert [Path(p).name for p in third.made] == ['loose.md2'] and len(third.kept) == 5
+    entries = json.loads((tmp_path / 'site' / 'catalogue.json').read_text())
+    assert next(e for e in entries.values() if e['name'] == 'loose.md2')['animations'] == ['a', 'b']
+
+
+def test_the_catalogue_command(tmp_path, capsys):
+    root = game(tmp_path)
+    assert main(['catalogue', str(root), '-o', str(tmp_path / 'site'), '--jobs', '2', '--size', '64']) == 0
+    assert '6 models' in capsys.readouterr().out
+    (tmp_path / 'bad.md2').write_bytes(b'IDP2 broken')
+    assert main(['catalogue', str(tmp_path / 'bad.md2'), '-o', str(tmp_path / 'site2')]) == 1
