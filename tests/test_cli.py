@@ -75,3 +75,11 @@ def test_an_md3_surface_whose_image_is_missing_draws_opaque(tmp_path):
     assert model.surface_alpha(0) == 'opaque' and model.surface_alpha(1) == 'opaque'
     model.skin = None
     assert model.surface_alpha(0) == 'opaque'
+
+
+def test_thumbnail_names_the_models_whose_skin_is_missing_only_when_verbose(tmp_path, capsys):
+    (tmp_path / 'lost.md2').write_bytes(tetra_md2(skins=['models/test/nowhere.png']))
+    assert main(['thumbnail', str(tmp_path / 'lost.md2'), '-o', str(tmp_path / 'a'), '--size', '32']) == 0
+    assert capsys.readouterr().out.strip().endswith('1 with a skin missing')
+    assert main(['thumbnail', str(tmp_path / 'lost.md2'), '-o', str(tmp_path / 'b'), '--size', '32', '--verbose']) == 0
+    assert capsys.readouterr().out.strip().endswith(f'1 with a skin missing: {tmp_path / "lost.md2"}')
