@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 import shutil
@@ -171,3 +172,39 @@ def test_a_catalogue_filters_in_the_browser_and_links_a_working_page_for_every_m
         assert drawn(page.shot(tmp_path, 'card')).sum() > 100
         page.close()
     index.close()
+
+
+def test_a_notebook_calling_viewer_plays_offline_once_exported_to_html(browser, tmp_path):
+    nbformat = pytest.importorskip('nbformat')
+    nbclient = pytest.importorskip('nbclient')
+    nbconvert = pytest.importorskip('nbconvert')
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell('import pyvista_quake as pq\nfrom pyvista_quake import examples\n'
+                                                "pq.viewer(examples.sample_model('md2'))")]  # fmt: skip
+    nbclient.NotebookClient(notebook, timeout=300, kernel_name='python3', resources={'metadata': {'path': str(tmp_path)}}).execute()
+    body, _ = nbconvert.HTMLExporter().from_notebook_node(notebook)
+    exported = tmp_path / 'shared.html'
+    exported.write_text(body)
+    page = browser.new_page(viewport={'width': 900, 'height': 900})
+    refused: list[str] = []
+    page.route('**/*', lambda route: route.continue_() if route.request.url.startswith(('file:', 'data:', 'about:')) else (refused.append(route.request.url), route.abort()))
+    page.goto(exported.as_uri())
+    frame = next(f for f in page.frames if f != page.main_frame)  # the viewer's iframe
+    frame.wait_for_function("document.querySelector('.pq-frame').textContent.includes('frame')", timeout=60_000)
+    canvas = frame.locator('.pq-view canvas')
+    first = np.asarray(Image.open(io.BytesIO(canvas.screenshot())).convert('RGB')).astype(int)
+    time.sleep(0.6)
+    second = np.asarray(Image.open(io.BytesIO(canvas.screenshot())).convert('RGB')).astype(int)
+    assert drawn(first).sum() > 500 and np.abs(first - second).sum() > 0  # drawn, and playing with no kernel
+    page.close()
+    # The notebook's own requests (its styles, MathJax) are refused: the viewer needs none of them.
+    assert all('pyvista' not in url for url in refused)
+
+
+def test_a_model_of_tags_only_has_no_page(tmp_path):
+    from builders import build_md3
+
+    (tmp_path / 'v_hand.md3').write_bytes(build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
+    with pytest.raises(pq.NothingToDrawError, match='nothing to play'):
+        pq.export(tmp_path / 'v_hand.md3', tmp_path / 'hand.html')
+    assert not (tmp_path / 'hand.html').exists()

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from pyvista_quake._base.errors import NothingToDrawError
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import split_options
 from pyvista_quake.exporting.export import export
@@ -145,6 +146,9 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     model, given = model_or_player(source, **load_options)
     if model is None:
         raise ValueError('the viewer plays a model or a player, not one frame: pass the model, its file or its folder')
+    parts = model.parts.values() if isinstance(model, QuakePlayer) else [model]
+    if not any(s.num_triangles for part in parts for s in part.surfaces):
+        raise NothingToDrawError(f'{getattr(model, "source", source)}: nothing to play: no surface has a triangle (a model of tags only?)')
     models = []
     skins: list[str] = []
     count = getattr(model, 'num_skins', 0) if not isinstance(model, QuakePlayer) and model.format in ('md2', 'mdl') else 0

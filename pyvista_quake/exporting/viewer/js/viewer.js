@@ -70,7 +70,7 @@ export function start(root, models, info) {
       }
       picker.style.display = gltf.animations.length ? '' : 'none';
       pick(picker.value);
-    }, (error) => { console.error(error); });
+    }, (error) => { label.textContent = `cannot show the model: ${error}`; console.error(error); });
   }
 
   function pick(name) {
