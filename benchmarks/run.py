@@ -285,7 +285,7 @@ def thumbnail_batch(copies: int = 12) -> dict:
         start = time.perf_counter()
         two = pq.thumbnails([tmp / f'copy{k}' for k in range(copies)], tmp / 'two', jobs=2)
         t_two = time.perf_counter() - start
-        found = batch.find_models([tmp / f'copy{k}' for k in range(copies)])
+        found = batch.as_players(batch.find_models([tmp / f"copy{k}" for k in range(copies)]))  # a player is one picture
         targets = batch.targets_for(found, tmp / 'one')
         sizes = []
         start = time.perf_counter()
@@ -297,7 +297,7 @@ def thumbnail_batch(copies: int = 12) -> dict:
         start = time.perf_counter()
         plain(tmp / 'plain')
         t_plain = time.perf_counter() - start
-    assert len(two.written) == len(found) and not two.failed
+    assert len(two.written) + len(two.skipped) == len(found) and not two.failed  # an MD3 of tags only has no picture
     per_model_one = t_one / len(found)
     growth = (sizes[-1] - sizes[99]) / max(1, len(sizes) - 100)
     return {

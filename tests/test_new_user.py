@@ -152,9 +152,9 @@ def test_a_ufo_model_saved_elsewhere_keeps_its_anm(tmp_path):
     assert sorted(again.animations) == sorted(model.animations) == ['die', 'f', 'stand']  # 57 stay 57, not 0
     assert again.animations['stand'].fps == 10 and again.animations['die'].fps is None and again.animations['die'].source == 'anm'
     (tmp_path / 'c').mkdir()
-    (tmp_path / 'c' / 'copy.anm').write_text('other 0 0 5\n')
-    with pytest.raises(FileExistsError, match='animations of copy.md2'):
-        model.save(tmp_path / 'c' / 'copy.md2')
+    (tmp_path / 'c' / 'copy.anm').write_text('other 0 0 5\n')  # the .anm of the copy.md2 written over: its own
+    model.save(tmp_path / 'c' / 'copy.md2')
+    assert sorted(pq.load(tmp_path / 'c' / 'copy.md2').animations) == ['die', 'f', 'stand']
     plain = pq.load(tetra_md2())
     plain.save(tmp_path / 'd' / 'x.md2')
     assert not (tmp_path / 'd' / 'x.anm').exists()

@@ -91,10 +91,9 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
             continue  # nothing there (or nothing readable: the write says why)
         if old == data_bytes:
             del companions[companion]  # already this skin: left as it is
-        elif not overwrite_skins:
-            what, held = ('animations', 'other animations') if companion.suffix == '.anm' else ('skin', 'another image')
-            raise FileExistsError(f'{companion}: the {what} of {path.name} would replace this file, which holds '
-                                  f'{held}; save under another name, or pass overwrite_skins=True')  # fmt: skip
+        elif not overwrite_skins and companion.suffix != '.anm':  # the .anm of the model written over is its own
+            raise FileExistsError(f'{companion}: the skin of {path.name} would replace this file, which holds another '
+                                  'image; save under another name, or pass overwrite_skins=True')  # fmt: skip
     for finding in findings(record, len(payload)):
         if finding.effect == REFUSES:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
