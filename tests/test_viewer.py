@@ -208,3 +208,16 @@ def test_a_model_of_tags_only_has_no_page(tmp_path):
     with pytest.raises(pq.NothingToDrawError, match='nothing to play'):
         pq.export(tmp_path / 'v_hand.md3', tmp_path / 'hand.html')
     assert not (tmp_path / 'hand.html').exists()
+
+
+def test_a_player_has_a_legs_and_a_torso_picker_played_together(browser, tmp_path):
+    page = Page(browser, pq.exporting.html.write_page(examples.synthetic_player(tmp_path / 'p'), tmp_path / 'p.html'))
+    assert page.page.locator('.pq-legs').input_value() == 'LEGS_RUN' and page.page.locator('.pq-torso').input_value() == 'TORSO_STAND'
+    assert 'LEGS_RUN: frame' in page.label() and 'TORSO_STAND: frame' in page.label()
+    page.page.select_option('.pq-torso', 'TORSO_GESTURE')
+    assert 'LEGS_RUN: frame' in page.label() and 'TORSO_GESTURE: frame' in page.label()  # both play
+    page.page.select_option('.pq-legs', 'BOTH_DEATH1')
+    assert page.page.locator('.pq-torso').input_value() == 'BOTH_DEATH1' and page.label().count('BOTH_DEATH1') == 1
+    page.page.select_option('.pq-torso', 'TORSO_ATTACK')
+    assert page.page.locator('.pq-legs').input_value() == 'LEGS_IDLE'
+    page.close()

@@ -338,12 +338,19 @@ def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
     _write_collection(frames, frame_mesh, times, target, progress)
 
 
-def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any]], target: Path) -> None:
-    """A player as glTF: the parts as nodes, each on its parent's tag, and an animation per ``(name, legs, torso)``
-    keyed over that pair's series (the morph targets of a part: every frame any of them plays)."""
+def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any, frozenset]], target: Path) -> None:
+    """A player as glTF: the parts as nodes, each on its parent's tag, and an animation per ``(name, legs, torso,
+    moves)`` keyed over that pair's series (the morph targets of a part: every frame any of them plays).
+
+    An animation keys only what the parts in ``moves`` move: the legs (``'lower'``) key their frames and where
+    the torso sits on them, the torso (``'upper'``) its frames and where the head sits, so that a legs and a
+    torso animation play together, as the game plays them.
+    """
     names = ('lower', 'upper', 'head')
     clips = []
-    for clip, legs, torso in pairs:
+    moving = []
+    for clip, legs, torso, moves in pairs:
+        moving.append(moves)
         times = np.asarray(player.series(legs, torso).time_values, np.float64)
         keyed = {'lower': [player.frames('lower', legs, t) for t in times], 'upper': [player.frames('upper', torso, t) for t in times],
                  'head': [(0, 0, 0.0)] * len(times)}  # fmt: skip
@@ -353,17 +360,17 @@ def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any]], t
         model = player.parts[name]
         used = np.unique([f for _, _, keyed in clips for a, b, _ in keyed[name] for f in (a, b)])
         keys = []
-        for _, times, keyed in clips:
+        for (_, times, keyed), moves in zip(clips, moving):
             weights = np.zeros((len(times), len(used)), np.float32)
             for k, (a, b, alpha) in enumerate(keyed[name]):
                 weights[k, np.searchsorted(used, a)] += 1 - alpha
                 weights[k, np.searchsorted(used, b)] += alpha
             translations = rotations = None
-            if index:
+            if index and ('lower' if name == 'upper' else 'upper') in moves:
                 parent, tag = ('lower', 'tag_torso') if name == 'upper' else ('upper', 'tag_head')
                 placed = [player.tag_on(parent, tag, frames) for frames in keyed[parent]]
                 translations, rotations = np.array([p[0] for p in placed]), np.array([p[1] for p in placed])
-            keys.append(Keys(weights, translations, rotations))
+            keys.append(Keys(weights if name in moves else None, translations, rotations))
         first = model.blocks(int(used[0]))
         positions, normals = _per_surface(model, used)
         parts = [Part(positions[s], normals[s], block, block.quake.image()) for s, block in enumerate(first) if block.n_cells]
@@ -371,13 +378,20 @@ def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any]], t
     _save_gltf(build_gltf_nodes(nodes, [(clip, times) for clip, times, _ in clips]), target)
 
 
-def player_clips(player: QuakePlayer, animation: Any) -> list[tuple[str, Any, Any]]:
-    """``(name, legs, torso)`` of each animation a player's glTF holds: the one asked for (named ``legs+torso``),
-    or else every animation of its ``animation.cfg``, the other part standing (``BOTH_*`` on both)."""
+#: What each kind of animation of ``animation.cfg`` moves.
+BOTH_PARTS = frozenset({'lower', 'upper'})
+
+
+def player_clips(player: QuakePlayer, animation: Any) -> list[tuple[str, Any, Any, frozenset]]:
+    """``(name, legs, torso, moves)`` of each animation a player's glTF holds: the pair asked for (named
+    ``legs+torso``, moving both parts), or else every animation of its ``animation.cfg``, each moving its
+    own part (``LEGS_*`` the legs, ``TORSO_*`` the torso, ``BOTH_*`` both), to be played in pairs."""
     if animation is not None:
         legs, torso = player_animations(animation)
-        return [(f'{legs}+{torso}', legs, torso)]
-    return [(name, *player_animations(name)) for name in player.config.animations]
+        return [(f'{legs}+{torso}', legs, torso, BOTH_PARTS)]
+    kinds = {'LEGS_': frozenset({'lower'}), 'TORSO_': frozenset({'upper'})}
+    return [(name, *player_animations(name), next((m for p, m in kinds.items() if name.startswith(p)), BOTH_PARTS))
+            for name in player.config.animations]  # fmt: skip
 
 
 def _per_surface(model: QuakeModel, frames) -> tuple[list[np.ndarray], list[np.ndarray]]:

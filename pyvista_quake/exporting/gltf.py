@@ -217,15 +217,16 @@ class Keys:
 
     Attributes
     ----------
-    weights : numpy.ndarray
-        ``(keys, frames)``: each key's blend of the node's frames (its morph targets).
+    weights : numpy.ndarray or None
+        ``(keys, frames)``: each key's blend of the node's frames (its morph targets); ``None``: this
+        animation leaves the node's frames alone.
     translations, rotations : numpy.ndarray or None
         ``(keys, 3)`` and ``(keys, 3, 3)`` (rows are axes, Quake's convention): where
-        the node sits on its parent's tag at each key; ``None`` for a root.
+        the node sits on its parent's tag at each key; ``None`` for a root, or a node this animation leaves in place.
 
     """
 
-    weights: np.ndarray
+    weights: np.ndarray | None
     translations: np.ndarray | None = None
     rotations: np.ndarray | None = None
 
@@ -266,13 +267,15 @@ def build_gltf_nodes(nodes: list[Node], animations: list[tuple[str, np.ndarray]]
     blob = _Blob(gltf)
     for index, node in enumerate(nodes):
         mesh = gl.Mesh(primitives=[_primitive(gltf, blob, part) for part in node.parts], name=node.name)
-        if node.keys[0].weights.shape[1] > 1:
-            mesh.weights = [0.0] * node.keys[0].weights.shape[1]
+        targets = next((k.weights.shape[1] for k in node.keys if k.weights is not None), 1)
+        if targets > 1:
+            mesh.weights = [0.0] * targets
         gltf.meshes.append(mesh)
         gltf.nodes.append(gl.Node(mesh=len(gltf.meshes) - 1, name=node.name))
         if node.parent is not None:
-            first = node.keys[0]
-            assert first.translations is not None and first.rotations is not None  # a child is keyed on its parent's tag
+            # A child rests where the first animation that places it puts it, on its parent's tag.
+            first = next(k for k in node.keys if k.translations is not None and k.rotations is not None)
+            assert first.translations is not None and first.rotations is not None
             gltf.nodes[node.parent].children.append(index)
             translation, rotation = _node_transform(first.translations[0], first.rotations[0])
             gltf.nodes[index].translation, gltf.nodes[index].rotation = translation.tolist(), rotation.tolist()
@@ -283,7 +286,7 @@ def build_gltf_nodes(nodes: list[Node], animations: list[tuple[str, np.ndarray]]
         for index, node in enumerate(nodes):
             keys = node.keys[number]
             tracks = []
-            if keys.weights.shape[1] > 1:
+            if keys.weights is not None and keys.weights.shape[1] > 1:
                 tracks.append(('weights', keys.weights.ravel()))
             if keys.translations is not None and keys.rotations is not None:
                 moves = [_node_transform(t, r) for t, r in zip(keys.translations, keys.rotations)]

@@ -85,9 +85,9 @@ def _clip_info(model: Any, animation: Any) -> dict:
     """Each glTF animation's key times with the frame number and name shown at each, for the frame label."""
     if isinstance(model, QuakePlayer):
         out = {}
-        for name, legs, torso in player_clips(model, animation):
+        for name, legs, torso, moves in player_clips(model, animation):
             times = np.asarray(model.series(legs, torso).time_values, np.float64)
-            part, which = ('upper', torso) if str(torso).startswith('TORSO_') and not str(legs).startswith('LEGS_') else ('lower', legs)
+            part, which = ('upper', torso) if moves == {'upper'} else ('lower', legs)  # the frames of the part it moves
             frames = [model.frames(part, which, float(t))[0] for t in times]
             out[name] = {'times': times.tolist(), 'frames': frames, 'names': [model.parts[part].frame_names[f] for f in frames]}
         return out
@@ -163,7 +163,10 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
             model.skin = chosen
     else:
         models.append(_glb(model, animation))
-    info = {'clips': _clip_info(model, animation), 'skins': skins}
+    info: dict[str, Any] = {'clips': _clip_info(model, animation), 'skins': skins}
+    if isinstance(model, QuakePlayer) and animation is None:  # a legs and a torso picker, played together
+        names = list(model.config.animations)
+        info['player'] = {'legs': [n for n in names if not n.startswith('TORSO_')], 'torso': [n for n in names if not n.startswith('LEGS_')]}
     name = title if title is not None else Path(str(getattr(model, 'source', source))).name
     encoded = [base64.b64encode(data).decode('ascii') for data in models]
     script = f'<script>{_library()}</script>' if library is None else f'<script src="{html.escape(library)}"></script>'

@@ -40,7 +40,27 @@ export function start(root, models, info) {
   const clock = new THREE.Clock();
   let current = null; // {root, mixer, clips}
   let action = null;
+  let actions = []; // what plays: one clip, or a player's legs and torso clips together
   let playing = true;
+  // A player: a legs and a torso picker (BOTH_* in both), their animations played together.
+  const pair = info.player ? [document.createElement('select'), document.createElement('select')] : null;
+  if (pair) {
+    pair[0].className = 'pq-legs'; pair[1].className = 'pq-torso';
+    pair[0].setAttribute('aria-label', 'legs'); pair[1].setAttribute('aria-label', 'torso');
+    info.player.legs.forEach((n) => pair[0].add(new Option(n, n)));
+    info.player.torso.forEach((n) => pair[1].add(new Option(n, n)));
+    pair[0].value = info.player.legs.includes('LEGS_RUN') ? 'LEGS_RUN' : info.player.legs[0];
+    pair[1].value = info.player.torso.includes('TORSO_STAND') ? 'TORSO_STAND' : info.player.torso[0];
+    picker.after(pair[0], pair[1]);
+    picker.style.display = 'none';
+    pair.forEach((select, k) => select.addEventListener('change', () => {
+      // BOTH_* moves both parts: the other picker follows, and back to standing when one leaves it.
+      const other = pair[1 - k];
+      if (select.value.startsWith('BOTH_')) other.value = select.value;
+      else if (other.value.startsWith('BOTH_')) other.value = k === 0 ? 'TORSO_STAND' : 'LEGS_IDLE';
+      pickPair();
+    }));
+  }
 
   function show(index) {
     new GLTFLoader().parse(bytesOf(models[index]), '', (gltf) => {
@@ -68,19 +88,33 @@ export function start(root, models, info) {
         const moving = gltf.animations.find((c) => c.duration > 0);
         if (moving) picker.value = moving.name;
       }
-      picker.style.display = gltf.animations.length ? '' : 'none';
-      pick(picker.value);
+      picker.style.display = gltf.animations.length && !pair ? '' : 'none';
+      if (pair) pickPair(); else pick(picker.value);
     }, (error) => { label.textContent = `cannot show the model: ${error}`; console.error(error); });
   }
 
-  function pick(name) {
+  function play_(names) {
     if (!current) return;
     current.mixer.stopAllAction();
-    const clip = current.clips.find((c) => c.name === name);
-    action = clip ? current.mixer.clipAction(clip).play() : null;
-    slider.max = clip ? clip.duration : 0;
-    slider.step = clip ? Math.max(clip.duration / 1000, 0.001) : 0.001;
+    const clips = [...new Set(names)].map((n) => current.clips.find((c) => c.name === n)).filter(Boolean);
+    actions = clips.map((clip) => current.mixer.clipAction(clip).play());
+    action = actions[0] || null;
+    const longest = Math.max(0, ...clips.map((c) => c.duration));
+    slider.max = longest;
+    slider.step = Math.max(longest / 1000, 0.001);
     update(0);
+  }
+
+  function pick(name) { play_([name]); }
+
+  function pickPair() { play_([pair[0].value, pair[1].value]); }
+
+  function describe(name, t) {
+    const frames = info.clips[name] || info.clips[Object.keys(info.clips)[0]];
+    const named = name ? `${name}: ` : '';
+    if (!frames) return `${named}frame 0`;
+    const k = keyAt(frames.times, t);
+    return `${named}frame ${frames.frames[k]} ${frames.names[k] || ''}`.trim();
   }
 
   function update(dt) {
@@ -89,21 +123,17 @@ export function start(root, models, info) {
     const t = action ? action.time : 0;
     slider.value = t;
     // A model of one frame has no animation to pick: its one frame is labelled all the same.
-    const frames = info.clips[picker.value] || info.clips[Object.keys(info.clips)[0]];
-    const named = picker.value ? `${picker.value}: ` : '';
-    if (frames) {
-      const k = keyAt(frames.times, t);
-      label.textContent = `${named}frame ${frames.frames[k]} ${frames.names[k] || ''} (${t.toFixed(2)} s)`;
-    } else {
-      label.textContent = `${named}frame 0 (${t.toFixed(2)} s)`;
-    }
+    const shown = pair ? [...new Set([pair[0].value, pair[1].value])] : [picker.value];
+    const timeOf = (n) => (actions.find((a) => a.getClip().name === n) || { time: t }).time;  // each loops on its own
+    label.textContent = `${shown.map((n) => describe(n, timeOf(n))).join(' · ')} (${t.toFixed(2)} s)`;
   }
 
   play.addEventListener('click', () => { playing = !playing; play.textContent = playing ? 'Pause' : 'Play'; });
   slider.addEventListener('input', () => {
     if (!action) return;
     playing = false; play.textContent = 'Play';
-    action.time = parseFloat(slider.value); current.mixer.update(0); update(0);
+    for (const a of actions) a.time = Math.min(parseFloat(slider.value), a.getClip().duration);
+    current.mixer.update(0); update(0);
   });
   picker.addEventListener('change', () => pick(picker.value));
   if (skins) {
