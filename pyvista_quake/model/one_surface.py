@@ -239,19 +239,6 @@ class OneSurfaceModel(ModelFacade):
         out[:, 1::2] = pos.max(axis=1)
         return out
 
-    def centroids(self, frames: FrameSelection = None) -> np.ndarray:
-        """Mean of the vertex positions of each frame, ``(frames, 3)``."""
-        return self.vertex_positions(frames).mean(axis=1)
-
-    def displacement(self, start: int, end: int) -> pv.PolyData:
-        """Frame ``end`` with ``point_data['displacement']`` (and its magnitude) since frame ``start``."""
-        pos = self.positions([start, end])
-        mesh = self.frame(end)
-        vectors = pos[1] - pos[0]
-        mesh.point_data['displacement'] = vectors
-        mesh.point_data['displacement_magnitude'] = np.linalg.norm(vectors, axis=1)
-        return mesh
-
     # -- animations -------------------------------------------------------------------
     @cached_property
     def animations(self) -> dict[str, Animation]:
@@ -338,34 +325,6 @@ class OneSurfaceModel(ModelFacade):
         mesh = self._polydata(pair[0] if alpha < 0.5 else pair[1], points, normals)
         mesh.field_data[keys.TIME] = np.array([t], np.float64)
         return mesh
-
-    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.PolyData:
-        """One pose, chosen as export and the pictures choose it.
-
-        Parameters
-        ----------
-        frame : int, optional
-            A frame of ``animation`` (of the whole file by default); frame 0 by default.
-        animation : str, optional
-            An animation's name.
-        time : float, optional
-            Instead of ``frame``: the pose at this time of ``animation``, interpolated (see :meth:`at`).
-
-        Raises
-        ------
-        IndexError, KeyError, ValueError
-            For a frame out of range, an unknown animation, or both ``frame`` and ``time``.
-
-        """
-        if time is not None:
-            if frame is not None:
-                raise ValueError('give frame= or time=, not both')
-            return self.at(float(time), animation)
-        clip = self.animation(animation)
-        index = 0 if frame is None else int(frame)
-        if not -len(clip) <= index < len(clip):
-            raise IndexError(f'{self.source}: frame {index} out of range; {clip.name!r} has {len(clip)} frames')
-        return self.frame(int(clip.frames[index]))
 
     def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
         """Every frame (of one animation, or the file) as a :class:`pyvista.MultiBlock`, timed in field data."""

@@ -255,13 +255,6 @@ class SurfacesModel(ModelFacade):
         blended = [anim.blend(pos, nrm, alpha) for pos, nrm in zip(self.positions(pair), self.normals(pair))]
         return self._blocks(pair[0] if alpha < 0.5 else pair[1], [b[0] for b in blended], [b[1] for b in blended])
 
-    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock:
-        """One pose, chosen as export and the pictures choose it (see :meth:`QuakeModel.pose <pyvista_quake.QuakeModel.pose>`)."""
-        clip = self.animation(animation)
-        if time is not None:
-            return self.at(time, clip)
-        return self.frame(int(clip.frames[frame or 0]))
-
     def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
         """Every frame (of one animation, or the file) as a MultiBlock of frames, timed in field data."""
         clip = self.animation(animation)
