@@ -83,3 +83,14 @@ def test_thumbnail_names_the_models_whose_skin_is_missing_only_when_verbose(tmp_
     assert capsys.readouterr().out.strip().endswith('1 with a skin missing')
     assert main(['thumbnail', str(tmp_path / 'lost.md2'), '-o', str(tmp_path / 'b'), '--size', '32', '--verbose']) == 0
     assert capsys.readouterr().out.strip().endswith(f'1 with a skin missing: {tmp_path / "lost.md2"}')
+
+
+def test_help_into_a_pipe_wraps_at_the_columns_it_is_given():
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', '--help'], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, 'COLUMNS': '120'})  # fmt: skip
+    assert result.returncode == 0 and 'catalogue' in result.stdout and 'Quake III (.md3)' in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 120
