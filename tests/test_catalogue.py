@@ -74,7 +74,8 @@ def test_a_second_run_redoes_only_what_changed(tmp_path):
 
 def test_the_catalogue_command(tmp_path, capsys):
     root = game(tmp_path)
-    assert main(['catalogue', str(root), '-o', str(tmp_path / 'site'), '--jobs', '2', '--size', '64']) == 0
-    assert '6 models' in capsys.readouterr().out
+    site = tmp_path / '[b]site'
+    assert main(['catalogue', str(root), '-o', str(site), '--jobs', '2', '--size', '64']) == 0
+    assert f'6 models in {site / "index.html"}: 6 made, 0 unchanged, 0 failed' in capsys.readouterr().out
     (tmp_path / 'bad.md2').write_bytes(b'IDP2 broken')
     assert main(['catalogue', str(tmp_path / 'bad.md2'), '-o', str(tmp_path / 'site2')]) == 1

@@ -457,6 +457,15 @@ def test_a_player_gltf_holds_every_animation_validator_clean(gltf_validator, tmp
     weights = accessor_data(gltf, run.samplers[legs[0].sampler].output)
     per_key = weights.reshape(-1, len(gltf.meshes[0].weights))
     assert len(set(per_key.argmax(axis=1).tolist())) == 8  # the legs move through their 8 running frames
+    def tracks(name):
+        clip = next(a for a in gltf.animations if a.name == name)
+        return {(c.target.node, c.target.path) for c in clip.channels}
+
+    # Each animation keys only its own part: the legs their frames and where the torso sits, the torso its
+    # frames and where the head sits; so a legs and a torso animation play together.
+    assert tracks('LEGS_RUN') == {(0, 'weights'), (1, 'translation'), (1, 'rotation')}
+    assert tracks('TORSO_GESTURE') == {(1, 'weights'), (2, 'translation'), (2, 'rotation')}
+    assert tracks('BOTH_DEATH1') == tracks('LEGS_RUN') | tracks('TORSO_GESTURE')
     one = tmp_path / 'one.glb'
     pq.export(player, one, animation='LEGS_RUN')
     assert [a.name for a in pygltflib.GLTF2().load(str(one)).animations] == ['LEGS_RUN+TORSO_STAND']
