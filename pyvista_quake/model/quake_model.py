@@ -34,7 +34,6 @@ from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
-from pyvista_quake.game.skins import decode_image
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.one_surface import OneSurfaceModel
 from pyvista_quake.model.saving import save
@@ -105,15 +104,14 @@ class Surface:
         """The image file the surface shows (the model's chosen skin), or ``None``."""
         engine = self.model._engine
         if isinstance(engine, SurfacesModel):
-            return engine.surface_skin(self.index) if engine.skin is not None else None
+            return engine.surface_skin(self.index)  # no image names with skin=None
         return engine.skin_file(engine.skin) if engine.skin is not None else None
 
     def image(self) -> np.ndarray | None:
         """The image the surface shows as RGB(A) ``uint8``, rows from the top; ``None`` without one."""
         engine = self.model._engine
         if isinstance(engine, SurfacesModel):
-            found = self.image_file()
-            return decode_image(found.data, found.location) if found is not None else None
+            return engine.surface_image(self.index)
         return engine.skin_image(engine.skin) if engine.skin is not None else None
 
 

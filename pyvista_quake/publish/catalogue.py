@@ -67,9 +67,8 @@ def _name(path: Path, base: Path) -> str:
     return path.resolve().name
 
 
-def _summary(source: Path, options: dict) -> dict:
-    """A model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
-    model, _ = model_or_player(source, **options)
+def _summary(model: Any, source: Path) -> dict:
+    """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
     if isinstance(model, QuakePlayer):
         parts = model.parts.values()
         return {'format': 'player', 'frames': max(len(p) for p in parts), 'surfaces': sum(len(p.surfaces) for p in parts),
@@ -209,13 +208,14 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
         if key in report.failed:
             continue
         try:
-            entry = {'name': name, **_summary(path, load_options), 'stamp': stamp,
+            model, _ = model_or_player(path, **load_options)  # loaded once, for its facts and its page
+            entry = {'name': name, **_summary(model, path), 'stamp': stamp,
                      'picture': str(picture.relative_to(out)) if key in drawn else None,
                      'page': str(page_path.relative_to(out))}  # fmt: skip
             page_path.parent.mkdir(parents=True, exist_ok=True)
             library = os.path.relpath(out / 'viewer.bundle.js', page_path.parent)
             if entry['triangles']:
-                text = page(path, title=entry['name'], library=library, extra=_facts(entry), **load_options)
+                text = page(model, title=entry['name'], library=library, extra=_facts(entry))
             else:  # an MD3 of tags only: nothing to play
                 text = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head><body>{_facts(entry)}</body></html>'
             atomic_write(page_path, text.encode('utf-8'), sync=False)
