@@ -39,8 +39,10 @@ class LoadOptions:
         their float texture coordinates) instead of the triangles.
     fps : float, default: 10.0
         Frame rate of frames with no timing of their own.
-    animations : dict, optional
-        Extra animations, ``{"run": range(40, 46)}`` or ``{"run": (frames, times)}``.
+    animations : dict or list, optional
+        Extra animations, ``{"run": range(40, 46)}`` or ``{"run": (frames, times)}``;
+        for a skeletal model (IQM, MD5) also a list of animation files to attach
+        (``.md5anim`` files, IQM files of poses), each an animation named after it.
     anm : bool, str or pathlib.Path, default: True
         A UFO: Alien Invasion ``.anm`` file naming animations; ``True`` uses the
         one beside the model (same stem) if there is one, ``False`` none.
@@ -83,7 +85,7 @@ class LoadOptions:
     strict: bool | str = False
     glcmds: bool = False
     fps: float = DEFAULT_FPS
-    animations: dict | None = None
+    animations: dict | list | str | Path | None = None
     anm: str | Path | bool | None = True
     skin: int | str | Path | None = 0
     search_paths: list[Path] = field(default_factory=list)

@@ -9,6 +9,7 @@ IndexError, a MemoryError or a huge allocation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from typing import Callable
 from typing import Sequence
 
@@ -150,7 +151,7 @@ class FormatSpec:
     name : str
         Short name, such as ``'md2'``.
     magic : bytes
-        The four bytes a file of this format starts with.
+        The bytes a file of this format starts with (empty for a text format, told by ``sniff``).
     extensions : tuple of str
         File extensions, lower case with the dot.
     parse : callable
@@ -166,6 +167,9 @@ class FormatSpec:
         packs float positions of some frames as the format does.
     decode : callable
         ``decode(record) -> ModelData``: the format-neutral view of records.
+    sniff : callable, optional
+        ``sniff(head: bytes) -> bool``: whether a file's first bytes are this
+        (text) format's grammar, for a format with no magic bytes.
 
     """
 
@@ -174,15 +178,22 @@ class FormatSpec:
     extensions: tuple[str, ...]
     parse: Callable[..., object]
     write: Callable[..., bytes]
-    encode: Callable[..., object]
-    quantize: Callable[..., tuple]
-    decode: Callable[..., ModelData]
+    encode: Callable[..., object] | None
+    quantize: Callable[..., tuple] | None
+    decode: Callable[..., Any]
+    sniff: Callable[[bytes], bool] | None = None
+
+    @property
+    def label(self) -> str:
+        """How messages name the format: its magic bytes and name."""
+        magic = self.magic.rstrip(b'\0').decode('latin-1')
+        return f'{magic} ({self.name})' if magic else f'{self.name} text'
 
 
 FORMATS: dict[str, FormatSpec] = {}
 
 
-def register_format(name: str, magic: bytes, extensions: tuple[str, ...], **functions: Callable) -> None:
+def register_format(name: str, magic: bytes, extensions: tuple[str, ...], **functions: Callable | None) -> None:
     """Make a format known to :func:`read_buffer` by its magic bytes, and to the writers by its extensions."""
     FORMATS[name] = FormatSpec(name, magic, extensions, **functions)
 
@@ -224,6 +235,10 @@ FOREIGN_MAGIC = {
 }
 
 
+#: How much of a file's start tells its format (a text format's first keywords, after comments).
+SNIFF_BYTES = 4096
+
+
 def spec_for(buffer: bytes | memoryview, source: str) -> FormatSpec:
     """The format a file's magic bytes name.
 
@@ -233,13 +248,17 @@ def spec_for(buffer: bytes | memoryview, source: str) -> FormatSpec:
         For another format's magic (named) or none known.
 
     """
-    head = bytes(buffer[:4])
+    start = bytes(buffer[:SNIFF_BYTES])
     for spec in FORMATS.values():
-        if head == spec.magic:
+        if spec.magic and start.startswith(spec.magic):
             return spec
+    for spec in FORMATS.values():
+        if spec.sniff is not None and spec.sniff(start):
+            return spec
+    head = start[:4]
     if head in FOREIGN_MAGIC:
         raise QuakeFormatError(source, 'ident', head, f'{FOREIGN_MAGIC[head]}, not a Quake or Quake II alias model')
-    known = ', '.join(f'{s.magic.decode()} ({s.name})' for s in FORMATS.values())
+    known = ', '.join(s.label for s in FORMATS.values())
     raise QuakeFormatError(source, 'ident', head, f'not a Quake model; expected one of {known}')
 
 

@@ -292,3 +292,169 @@ class SurfacesData:
     def decoded_frame_names(self) -> list[str]:
         """Decode every frame's name."""
         return cstrings(self.frame_names)
+
+
+# -- skeletal models (IQM, Doom 3's MD5) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Joint:
+    """One joint of a skeleton.
+
+    Attributes
+    ----------
+    name : str
+        The joint's name.
+    parent : int
+        The parent joint's number, ``-1`` for a root.
+
+    """
+
+    name: str
+    parent: int
+
+
+@dataclass
+class SkinnedMesh:
+    """One mesh of a skeletal model: vertices in the bind pose, the joints that move them, triangles.
+
+    Attributes
+    ----------
+    name : str
+        The mesh's name.
+    shaders : list of str
+        Its material (IQM) or shader (MD5) name, as stored.
+    triangles : numpy.ndarray
+        ``int32`` ``(triangles, 3)``: the mesh's own vertex numbers, in the file's corner order.
+    texcoords : numpy.ndarray
+        ``float32`` ``(vertices, 2)``: ``(s, t)``, ``t`` from the top of the image.
+    positions : numpy.ndarray
+        ``float32`` ``(vertices, 3)``: the bind pose.
+    normals : numpy.ndarray or None
+        ``float32`` ``(vertices, 3)`` as stored (IQM); ``None`` where the file has none (MD5).
+    joints : numpy.ndarray
+        ``int32`` ``(vertices, k)``: each vertex's joints (padding weights are 0).
+    weights : numpy.ndarray
+        ``float32`` ``(vertices, k)``: each joint's share of the vertex.
+    offsets : numpy.ndarray or None
+        ``float32`` ``(vertices, k, 3)``: MD5's weight positions in their joints' own space;
+        ``None`` for IQM, whose vertices move by the joints' change from the bind pose.
+
+    """
+
+    name: str
+    shaders: list[str]
+    triangles: np.ndarray
+    texcoords: np.ndarray
+    positions: np.ndarray
+    normals: np.ndarray | None
+    joints: np.ndarray
+    weights: np.ndarray
+    offsets: np.ndarray | None = None
+
+    @property
+    def num_vertices(self) -> int:
+        """Vertices of the mesh."""
+        return len(self.positions)
+
+
+@dataclass(frozen=True)
+class Clip:
+    """One animation stored in a skeletal file: a run of its frames.
+
+    Attributes
+    ----------
+    name : str
+        The animation's name.
+    first : int
+        Its first frame in the file's frames.
+    count : int
+        Its number of frames.
+    fps : float
+        Frames per second as stored (``0`` where the file gives none).
+    loop : bool
+        Whether it loops (IQM's ``IQM_LOOP``).
+
+    """
+
+    name: str
+    first: int
+    count: int
+    fps: float
+    loop: bool = False
+
+
+@dataclass
+class SkeletalAnimationData:
+    """The animation a file holds for a skeleton: each joint's local transform at each frame.
+
+    Attributes
+    ----------
+    source : str
+        The file, for messages.
+    joints : list of Joint
+        The hierarchy the file gives (names may be empty: IQM pose files name none).
+    poses : numpy.ndarray
+        ``float64`` ``(frames, joints, 10)``: translation ``xyz``, rotation quaternion
+        ``xyzw``, scale ``xyz``, each relative to the parent joint.
+    clips : list of Clip
+        The animations, as runs of ``poses``.
+    blend : str
+        How the game blends two frames: ``'matrix'`` (the IQM demo: joint matrices
+        element-wise) or ``'slerp'`` (Doom 3: translations linearly, rotations by slerp).
+    bounds : numpy.ndarray or None
+        The stored boxes, ``float32`` ``(boxes, 2, 3)`` (never used to draw: exporters box other things).
+
+    """
+
+    source: str
+    joints: list[Joint]
+    poses: np.ndarray
+    clips: list[Clip]
+    blend: str
+    bounds: np.ndarray | None = None
+
+    @property
+    def num_frames(self) -> int:
+        """Frames of every clip."""
+        return len(self.poses)
+
+
+@dataclass
+class SkeletonData:
+    """Everything a skeletal model holds (IQM, MD5), format-neutral.
+
+    Attributes
+    ----------
+    format : str
+        ``'iqm'`` or ``'md5'``.
+    source : str
+        Where the bytes came from, for messages.
+    header : dict
+        The file's header fields, named as in its spec.
+    joints : list of Joint
+        The skeleton, in file order (parents first).
+    bind : numpy.ndarray
+        ``float64`` ``(joints, 4, 4)``: each joint's bind pose in object space.
+    surfaces : list of SkinnedMesh
+        The meshes, in file order.
+    animation : SkeletalAnimationData or None
+        The file's own frames (an IQM's), then any attached ones.
+    file : object
+        The format's records (written back as they were).
+
+    """
+
+    format: str
+    source: str
+    header: dict[str, Any]
+    joints: list[Joint]
+    bind: np.ndarray
+    surfaces: list[SkinnedMesh]
+    animation: SkeletalAnimationData | None = None
+    file: Any = None
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        frames = self.animation.num_frames if self.animation is not None else 0
+        return f'SkeletonData({self.format.upper()} {self.source!r}, {len(self.joints)} joints, {len(self.surfaces)} meshes, {frames} frames)'

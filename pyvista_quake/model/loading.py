@@ -14,7 +14,14 @@ import pyvista as pv
 
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.options import check_option_names
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.data.skinning import attach
+from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
+from pyvista_quake.formats import md5
+from pyvista_quake.formats.records import SkeletalAnimationData
+from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.game import model_configs
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.game.engines import enforce
@@ -26,18 +33,23 @@ from pyvista_quake.model.quake_model import QuakeModel
 
 
 def load(source: Source, *, member: str | None = None, **options: Any):
-    """Load a Quake model: ``.mdl``, ``.md2`` or ``.md3``, the format from its magic bytes.
+    """Load a model: ``.mdl``, ``.md2``, ``.md3``, ``.iqm`` or ``.md5mesh``, the format from its magic bytes or grammar.
 
     Parameters
     ----------
     source : str, pathlib.Path, bytes or binary file object
         The model.
+        For a skeletal model, also a Cube 2 ``iqm.cfg``/``md5.cfg``, or the folder
+        holding one: the model as the game assembles it (a mesh with a config
+        beside it gets the config's skins, animations and tags too).
     member : str, optional
         With ``source`` a PAK or PK3 archive: the model inside it, such as
         ``'progs/player.mdl'``; its skins are then looked for in the same archive.
     **options
         Any of :class:`~pyvista_quake.LoadOptions` (``strict``, ``skin``,
-        ``search_paths``, ``palette``, ...), whose page lists them all.
+        ``search_paths``, ``palette``, ...), whose page lists them all.  For an
+        IQM or MD5 mesh, ``animations=[files]`` attaches ``.md5anim`` or IQM
+        animation files, their frames after the model's own.
 
     Returns
     -------
@@ -69,6 +81,9 @@ def load(source: Source, *, member: str | None = None, **options: Any):
         if not str(member if member is not None else source).lower().endswith('.md3'):
             raise ValueError(f'lod= picks an MD3\'s level of detail; {member or _name(source)} is not an .md3')
         source, member = lod_source(source, member, opts.lod)
+    config = None
+    if member is None and isinstance(source, (str, Path)) and (Path(source).is_dir() or str(source).lower().endswith('.cfg')):
+        config, source = _config_source(Path(source))
     buffer, name, (path, archive, member) = read_source(source, member)
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
@@ -78,7 +93,77 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     if archive is not None and archive.path.parent not in roots:
         roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
     search = GameFiles(model_path=path, search_paths=roots, archive=archive, member=member)
+    if isinstance(data, SkeletonData):
+        if config is None and path is not None:
+            beside = model_configs.find_config(Path(path), data.format)
+            config = model_configs.resolve(beside) if beside is not None else None
+            if config is not None and config.mesh is not None and config.mesh != Path(path).resolve():
+                config = None  # the config beside it assembles another mesh
+        return QuakeModel(data, opts, search=search, animations=_attachments(data, config, opts, path), config=config)
+    if opts.animations is not None and not isinstance(opts.animations, dict):
+        raise TypeError(f'{name}: animations= of an {data.format.upper()} maps names to frames ({{"run": range(40, 46)}}); '
+                        'files of animations attach to skeletal models (IQM, MD5)')  # fmt: skip
     return QuakeModel(data, opts, search=search)
+
+
+def _config_source(path: Path) -> tuple[model_configs.ResolvedConfig, Path]:
+    """A Cube 2 model config (given, or the one in a folder) and the mesh it loads."""
+    config_path = model_configs.config_in(path) if path.is_dir() else path
+    if config_path is None:
+        raise FileNotFoundError(f'{path}: a folder holds a model when it has an iqm.cfg or md5.cfg; this one has neither')
+    config = model_configs.resolve(config_path)
+    if config.mesh is None:
+        raise QuakeFormatError(str(config_path), 'iqmload', None, 'the config loads no mesh (no iqmload or md5load)')
+    return config, config.mesh
+
+
+def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None, opts: LoadOptions, path: Any) -> list:
+    """Each animation file the config and ``animations=`` name, read once, checked against the skeleton, with its names."""
+    wanted: list[tuple[Any, list[tuple[str, float | None]]]] = []
+    if config is not None:
+        for names, file, fps in config.animations:
+            wanted.append((file, [(n, fps) for n in names]))
+    if opts.animations is not None and not isinstance(opts.animations, dict):
+        files = [opts.animations] if isinstance(opts.animations, (str, Path)) else list(opts.animations)
+        wanted += [(f, []) for f in files]
+    out: list[tuple[SkeletalAnimationData, list[tuple[str, float | None]]]] = []
+    read: dict[str, SkeletalAnimationData] = {}
+    own = Path(path).resolve() if path is not None else None
+    for file, names in wanted:
+        key = str(Path(file).resolve()) if isinstance(file, (str, Path)) else str(id(file))
+        if own is not None and key == str(own) and data.animation is not None:
+            animation = data.animation  # the mesh's own frames, named by the config
+        elif key in read:
+            animation = read[key]
+        else:
+            animation = read[key] = attach(data, read_animation(file), _name(file))
+        if out and out[-1][0] is animation:
+            out[-1][1].extend(names)
+        else:
+            out.append((animation, list(names)))
+    return out
+
+
+def read_animation(source: Source) -> SkeletalAnimationData:
+    """The frames of an animation file: an ``.md5anim``, or an IQM's poses (a file of poses only, or a whole model's).
+
+    Raises
+    ------
+    QuakeFormatError
+        For a file with no animation in it.
+
+    """
+    buffer, name, _ = read_source(source)
+    spec = spec_for(buffer, name)
+    record = parse_buffer(buffer, name, spec)
+    if isinstance(record, md5.MD5AnimFile):
+        return md5.decode_anim(record)
+    if isinstance(record, iqm.IQMFile):
+        animation = iqm.animation_of(record)
+        if animation is not None:
+            return animation
+        raise QuakeFormatError(name, 'num_poses', 0, 'an IQM with no poses animates nothing')
+    raise QuakeFormatError(name, 'format', spec.name, 'not an animation: give an .md5anim or an .iqm of poses')
 
 
 def _name(source: Source) -> str:

@@ -30,6 +30,7 @@ from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
@@ -37,9 +38,10 @@ from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.one_surface import OneSurfaceModel
 from pyvista_quake.model.saving import save
+from pyvista_quake.model.skeletal import SkeletalModel
 from pyvista_quake.model.surfaces_model import SurfacesModel
 
-Engine = OneSurfaceModel | SurfacesModel
+Engine = OneSurfaceModel | SurfacesModel | SkeletalModel
 
 
 def _deprecated(old: str, new: str) -> None:
@@ -89,6 +91,8 @@ class Surface:
     def positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Point positions over the given frames (all by default), ``float32`` ``(frames, points, 3)``."""
         engine = self.model._engine
+        if isinstance(engine, SkeletalModel):
+            return engine.positions(frames)[self.index]
         if isinstance(engine, SurfacesModel):
             return surface_positions(engine.data.surfaces[self.index], engine._rows(frames))
         return engine.positions(frames)
@@ -96,6 +100,8 @@ class Surface:
     def normals(self, frames: FrameSelection = None) -> np.ndarray:
         """Unit point normals over the given frames, ``float32`` ``(frames, points, 3)``."""
         engine = self.model._engine
+        if isinstance(engine, SkeletalModel):
+            return engine.normals(frames)[self.index]
         if isinstance(engine, SurfacesModel):
             return surface_normals(engine.data.surfaces[self.index], engine._rows(frames))
         return engine.normals(frames)
@@ -116,7 +122,7 @@ class Surface:
 
 
 class QuakeModel:
-    """A Quake (``.mdl``), Quake II (``.md2``) or Quake III (``.md3``) model.
+    """A Quake (``.mdl``), Quake II (``.md2``), Quake III (``.md3``), Inter-Quake (``.iqm``) or Doom 3 (``.md5mesh``) model.
 
     A model is a list of :attr:`surfaces` and the frames that move them.
     Use :func:`pyvista_quake.load` to read one, :meth:`from_frames` to make one
@@ -132,7 +138,7 @@ class QuakeModel:
 
     Parameters
     ----------
-    data : ModelData or SurfacesData
+    data : ModelData, SurfacesData or SkeletonData
         The parsed content of a file (see :mod:`pyvista_quake.formats`).
     options : LoadOptions, optional
         How the model is read.
@@ -151,9 +157,12 @@ class QuakeModel:
 
     _engine: Engine
 
-    def __init__(self, data: ModelData | SurfacesData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
+    def __init__(self, data: ModelData | SurfacesData | SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
+                 **skeletal: Any) -> None:  # fmt: skip
         engine: Engine
-        if isinstance(data, SurfacesData):
+        if isinstance(data, SkeletonData):
+            engine = SkeletalModel(data, options, search=search, **skeletal)
+        elif isinstance(data, SurfacesData):
             engine = SurfacesModel(data, options, search=search)
         else:
             engine = OneSurfaceModel(data, options, search=search)
@@ -201,7 +210,7 @@ class QuakeModel:
     # -- what every format has --------------------------------------------------------
     @property
     def format(self) -> str:
-        """``'md2'``, ``'mdl'`` or ``'md3'``."""
+        """``'md2'``, ``'mdl'``, ``'md3'``, ``'iqm'`` or ``'md5'``."""
         return self._engine.format
 
     @property
@@ -215,7 +224,7 @@ class QuakeModel:
         return self._engine.header
 
     @property
-    def data(self) -> ModelData | SurfacesData:
+    def data(self) -> ModelData | SurfacesData | SkeletonData:
         """The format-neutral records the model holds."""
         return self._engine.data
 
@@ -530,11 +539,20 @@ class QuakeModel:
         """Write the model to ``path`` in the format its extension names (``.md2``, ``.mdl``, ``.md3``).
 
         An unchanged model is written back byte for byte; one saved in another
-        format is converted (see :func:`pyvista_quake.save`).  The file is
+        format is converted (see :func:`pyvista_quake.save`).  A skeletal model
+        saves as its own format, or as an ``.md3`` of its skinned frames.  The file is
         written to a temporary file beside the target and renamed, so a
         failure leaves the old file untouched; ``sync=False`` skips flushing
         it to disk first.
         """
+        engine = self._engine
+        if isinstance(engine, SkeletalModel):
+            if str(path).lower().endswith('.md3'):
+                baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
+                baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
+            else:
+                engine.save(path, sync=sync)
+            return
         save(self, path, sync=sync, overwrite_skins=overwrite_skins)
 
     @classmethod
@@ -604,7 +622,7 @@ def _model_name(source: str) -> str:
 
 class _SurfaceModelMeta(type):
     def __instancecheck__(cls, instance: object) -> bool:
-        return isinstance(instance, QuakeModel) and isinstance(instance._engine, SurfacesModel)
+        return isinstance(instance, QuakeModel) and type(instance._engine) is SurfacesModel
 
 
 class SurfaceModel(metaclass=_SurfaceModelMeta):

@@ -1,0 +1,285 @@
+"""Skinning a skeletal model's meshes, as the engines do: numpy over every frame and vertex at once.
+
+A frame's joints give one ``3 x 4`` matrix each (:meth:`Skinning.matrices`):
+
+- IQM, as the IQM demo's ``animateiqm`` and Cube 2: each pose's
+  ``T R(normalise(q)) S``, pre-composed ``B_parent M inv(B)`` and composed
+  parent first, so a vertex moves by ``sum(w O[j]) p`` from its bind position;
+- MD5, as ``idMD5Mesh``: each joint's parent-relative ``t, q`` composed parent
+  first, so a vertex is ``sum(bias (R w + t))`` of its weights' own positions.
+
+Both are linear in the matrices' entries, so each surface's positions over
+all frames are one product of the frames' matrices with a sparse matrix made
+once per surface (the weights, joints and bind positions).  Normals: an IQM's
+stored ones turned by the blended matrices and renormalised; MD5 stores none,
+so they are computed from each frame's triangles, area-weighted and shared by
+vertices at one bind position (a texture seam is not a crease), as Doom 3
+derives them.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+from scipy import sparse
+
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats._joints import compose
+from pyvista_quake.formats._joints import normalised
+from pyvista_quake.formats._joints import trs_matrices
+from pyvista_quake.formats.records import SkeletalAnimationData
+from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.formats.records import SkinnedMesh
+
+#: Frames skinned per product, so a long animation of a large mesh stays in memory.
+FRAMES_PER_CHUNK = 256
+
+
+def slerp(a: np.ndarray, b: np.ndarray, alpha: float) -> np.ndarray:
+    """Quaternions ``(..., 4)`` between ``a`` and ``b``, as ``idQuat::Slerp``: the shorter way, linear when nearly equal."""
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    cos = (a * b).sum(axis=-1, keepdims=True)
+    b = np.where(cos < 0, -b, b)
+    cos = np.abs(cos)
+    angle = np.arccos(np.clip(cos, -1.0, 1.0))
+    sin = np.sin(angle)
+    far = (1.0 - cos) > 1e-6
+    wa = np.where(far, np.sin((1 - alpha) * angle) / np.where(far, sin, 1), 1 - alpha)
+    wb = np.where(far, np.sin(alpha * angle) / np.where(far, sin, 1), alpha)
+    return wa * a + wb * b
+
+
+class Skinning:
+    """The joints and weights of a skeletal model, ready to pose and skin any of its frames.
+
+    Parameters
+    ----------
+    data : SkeletonData
+        The model.
+    poses : numpy.ndarray
+        ``(frames, joints, 10)`` parent-relative transforms of every frame (see
+        :class:`~pyvista_quake.formats.records.SkeletalAnimationData`).
+    blend : str
+        ``'matrix'`` (IQM) or ``'slerp'`` (MD5): how frames are blended and composed.
+
+    """
+
+    def __init__(self, data: SkeletonData, poses: np.ndarray, blend: str) -> None:
+        self.data = data
+        self.poses = poses
+        self.blend = blend
+        self.parents = [j.parent for j in data.joints]
+
+    @cached_property
+    def _inverse_bind(self) -> np.ndarray:
+        return np.linalg.inv(self.data.bind) if len(self.data.bind) else np.zeros((0, 4, 4))
+
+    @cached_property
+    def _parent_bind(self) -> np.ndarray:
+        """Each joint's parent's bind pose (the identity for a root): the IQM demo's pre-composition."""
+        out = np.broadcast_to(np.eye(4), self.data.bind.shape).copy()
+        for j, parent in enumerate(self.parents):
+            if parent >= 0:
+                out[j] = self.data.bind[parent]
+        return out
+
+    # -- joint matrices ------------------------------------------------------------
+    def _locals(self, poses: np.ndarray) -> np.ndarray:
+        """``(frames, joints, 4, 4)``: the IQM demo's ``B_parent M inv(B)``, or MD5's parent-relative matrices."""
+        if self.blend == 'matrix':
+            return self._parent_bind @ trs_matrices(poses) @ self._inverse_bind
+        return trs_matrices(poses, normalise=False)
+
+    def matrices(self, frames: np.ndarray | slice) -> np.ndarray:
+        """``float32`` ``(frames, joints, 3, 4)``: each joint's skinning matrix at the given frames."""
+        return compose(self._locals(self.poses[frames]), self.parents)[..., :3, :].astype(np.float32)
+
+    def rest(self) -> np.ndarray:
+        """``float32`` ``(1, joints, 3, 4)``: the matrices of the bind pose."""
+        if self.data.format == 'iqm' or not len(self.data.bind):
+            return np.broadcast_to(np.eye(4)[:3], (1, len(self.parents), 3, 4)).astype(np.float32)
+        return self.data.bind[None, :, :3, :].astype(np.float32)
+
+    def between(self, first: int, second: int, alpha: float) -> np.ndarray:
+        """``float32`` ``(1, joints, 3, 4)``: the pose ``alpha`` of the way from frame ``first`` to ``second``.
+
+        IQM: the pre-composed matrices blended element-wise before composing (the
+        demo's ``animateiqm``); MD5: translations linearly, rotations by slerp,
+        then composed (``idAnimBlend``).
+        """
+        a, b = self.poses[first], self.poses[second]
+        if self.blend == 'matrix':
+            pair = self._locals(np.stack([a, b]))
+            mixed = (1 - alpha) * pair[0] + alpha * pair[1]
+            return compose(mixed[None], self.parents)[..., :3, :].astype(np.float32)
+        pose = a.copy()
+        pose[:, :3] = (1 - alpha) * a[:, :3] + alpha * b[:, :3]
+        pose[:, 3:7] = slerp(a[:, 3:7], b[:, 3:7], alpha)
+        return compose(trs_matrices(pose[None], normalise=False), self.parents)[..., :3, :].astype(np.float32)
+
+    def objects(self, matrices: np.ndarray) -> np.ndarray:
+        """``(frames, joints, 4, 4)`` joints in object space from skinning :meth:`matrices` (for skeletons and tags)."""
+        full = np.zeros(matrices.shape[:-2] + (4, 4))
+        full[..., :3, :] = matrices
+        full[..., 3, 3] = 1
+        return full @ self.data.bind if self.blend == 'matrix' else full
+
+    # -- skinning ------------------------------------------------------------------
+    @cached_property
+    def _products(self) -> list[tuple[sparse.csr_matrix | None, sparse.csr_matrix | None]]:
+        return [(_linear(s, False, len(self.parents)), _linear(s, True, len(self.parents)) if s.normals is not None else None)
+                for s in self.data.surfaces]  # fmt: skip
+
+    def positions(self, index: int, matrices: np.ndarray) -> np.ndarray:
+        """``float32`` ``(frames, vertices, 3)``: surface ``index`` posed by ``matrices``."""
+        surface = self.data.surfaces[index]
+        product = self._products[index][0]
+        if product is None:
+            return np.broadcast_to(surface.positions, (len(matrices),) + surface.positions.shape).copy()
+        return _apply(product, matrices, surface.num_vertices)
+
+    def normals(self, index: int, matrices: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """``float32`` ``(frames, vertices, 3)`` unit normals of surface ``index`` at ``positions``."""
+        surface = self.data.surfaces[index]
+        product = self._products[index][1]
+        if surface.normals is None:
+            return triangle_normals(positions, surface.triangles, self._seams[index])
+        if product is None:
+            out = np.broadcast_to(surface.normals, positions.shape).copy()
+        else:
+            out = _apply(product, matrices, surface.num_vertices)
+        return _unit(out)
+
+    @cached_property
+    def _seams(self) -> list[np.ndarray]:
+        """For each surface, each vertex's group of vertices at one bind position."""
+        out = []
+        for surface in self.data.surfaces:
+            if not surface.num_vertices:
+                out.append(np.zeros(0, np.int64))
+                continue
+            _, group = np.unique(surface.positions, axis=0, return_inverse=True)
+            out.append(group.reshape(-1))
+        return out
+
+
+def _linear(surface: SkinnedMesh, normals: bool, num_joints: int) -> sparse.csr_matrix | None:
+    """The sparse ``(12 joints, 3 vertices)`` matrix taking a frame's flattened joint matrices to the surface's points.
+
+    Entry ``(12 j + 4 i + m, 3 v + i)`` is ``w * p[m]`` summed over the vertex's weights on joint ``j``, where
+    ``p`` is the bind position (IQM) or the weight's own position (MD5) with a 1 appended (a 0 for a normal).
+    """
+    joints, weights = surface.joints, surface.weights
+    n, k = joints.shape
+    if not k or not num_joints or not n:
+        return None
+    if surface.offsets is not None and not normals:
+        points = surface.offsets.astype(np.float64)
+    else:
+        base = surface.normals if normals else surface.positions
+        points = np.broadcast_to(np.asarray(base, np.float64)[:, None, :], (n, k, 3))
+    homogeneous = np.concatenate([points, np.full((n, k, 1), 0.0 if normals else 1.0)], axis=2)
+    i = np.arange(3)[None, None, :, None]
+    m = np.arange(4)[None, None, None, :]
+    rows = joints[:, :, None, None].astype(np.int64) * 12 + i * 4 + m
+    cols = np.arange(n, dtype=np.int64)[:, None, None, None] * 3 + i
+    values = weights[:, :, None, None].astype(np.float64) * homogeneous[:, :, None, :]
+    shape = (rows.shape[0], k, 3, 4)
+    keep = np.broadcast_to(weights[:, :, None, None] != 0, shape)
+    matrix = sparse.csr_matrix(
+        (np.broadcast_to(values, shape)[keep].astype(np.float32), (np.broadcast_to(rows, shape)[keep], np.broadcast_to(cols, shape)[keep])),
+        shape=(12 * num_joints, 3 * n),
+    )  # fmt: skip
+    return matrix.T.tocsr()  # (3 n, 12 joints): a row per output coordinate
+
+
+def _apply(product: sparse.csr_matrix, matrices: np.ndarray, num_vertices: int) -> np.ndarray:
+    frames = len(matrices)
+    flat = matrices.reshape(frames, -1)
+    out = np.empty((frames, num_vertices, 3), np.float32)
+    for start in range(0, frames, FRAMES_PER_CHUNK):
+        chunk = flat[start : start + FRAMES_PER_CHUNK]
+        out[start : start + len(chunk)] = (product @ chunk.T).T.reshape(len(chunk), num_vertices, 3)
+    return out
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    length = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return np.divide(vectors, length, out=np.zeros_like(vectors), where=length > 0).astype(np.float32)
+
+
+def triangle_normals(positions: np.ndarray, triangles: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """``float32`` ``(frames, vertices, 3)`` unit vertex normals from clockwise triangles, area-weighted.
+
+    ``groups`` gives each vertex a group (vertices at one bind position); a
+    group's vertices share one normal.  A vertex on no triangle gets ``(0, 0, 0)``.
+    """
+    frames, n = positions.shape[:2]
+    out = np.zeros((frames, n, 3), np.float32)
+    if not len(triangles) or not n:
+        return out
+    tri = np.asarray(triangles, np.int64)
+    a, b, c = (positions[:, tri[:, k]] for k in range(3))
+    faces = np.cross(c - a, b - a)  # clockwise seen from outside: this way points out
+    group = np.arange(n) if groups is None else np.asarray(groups, np.int64)
+    corner_group = group[tri].reshape(-1)
+    order = np.argsort(corner_group, kind='stable')
+    sorted_groups = corner_group[order]
+    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
+    per_corner = np.repeat(faces, 3, axis=1)[:, order]
+    sums = np.add.reduceat(per_corner, starts, axis=1)
+    by_group = np.zeros((frames, int(group.max()) + 1, 3), np.float32)
+    by_group[:, sorted_groups[starts]] = sums
+    return _unit(by_group[:, group])
+
+
+def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) -> SkeletalAnimationData:
+    """Check that ``animation`` fits ``mesh``'s skeleton, as the engines check it, and give it the mesh's joints.
+
+    An ``.md5anim`` must name the mesh's joints with the same parents, in order
+    (Doom 3's ``CheckModelHierarchy``); an IQM file of poses must have one pose
+    per joint (the demo's ``loadiqmanims``), and the mesh's hierarchy wins where
+    the poses give other parents (Cube 2).
+
+    Raises
+    ------
+    QuakeFormatError
+        Naming the joint that differs, or the counts.
+
+    """
+    joints = mesh.joints
+    if animation.blend == 'slerp':
+        if mesh.format != 'md5':
+            raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
+        if len(animation.joints) != len(joints):
+            raise QuakeFormatError(source, 'numJoints', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints')
+        for k, (a, m) in enumerate(zip(animation.joints, joints)):
+            if a.name != m.name or a.parent != m.parent:
+                raise QuakeFormatError(source, f'hierarchy joint {k}', f'{a.name} (parent {a.parent})',
+                                       f'the mesh has {m.name} (parent {m.parent}) there (Doom 3\'s CheckModelHierarchy)')  # fmt: skip
+    else:
+        if mesh.format != 'iqm':
+            raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
+        if len(animation.joints) != len(joints):
+            raise QuakeFormatError(source, 'num_poses', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints (num_joints)')
+    return SkeletalAnimationData(animation.source, list(joints), animation.poses, animation.clips, animation.blend, animation.bounds)
+
+
+def quaternion_of(matrices: np.ndarray) -> np.ndarray:
+    """Unit quaternions ``xyzw`` of rotation matrices ``(..., 3, 3)`` (their scale divided out first)."""
+    m = np.asarray(matrices, np.float64)
+    scale = np.linalg.norm(m, axis=-2, keepdims=True)
+    r = np.divide(m, scale, out=np.zeros_like(m), where=scale > 0)
+    trace = r[..., 0, 0] + r[..., 1, 1] + r[..., 2, 2]
+    candidates = np.stack([
+        np.stack([r[..., 2, 1] - r[..., 1, 2], r[..., 0, 2] - r[..., 2, 0], r[..., 1, 0] - r[..., 0, 1], 1 + trace], -1),
+        np.stack([1 + r[..., 0, 0] - r[..., 1, 1] - r[..., 2, 2], r[..., 0, 1] + r[..., 1, 0], r[..., 0, 2] + r[..., 2, 0], r[..., 2, 1] - r[..., 1, 2]], -1),
+        np.stack([r[..., 0, 1] + r[..., 1, 0], 1 + r[..., 1, 1] - r[..., 0, 0] - r[..., 2, 2], r[..., 1, 2] + r[..., 2, 1], r[..., 0, 2] - r[..., 2, 0]], -1),
+        np.stack([r[..., 0, 2] + r[..., 2, 0], r[..., 1, 2] + r[..., 2, 1], 1 + r[..., 2, 2] - r[..., 0, 0] - r[..., 1, 1], r[..., 1, 0] - r[..., 0, 1]], -1),
+    ], -2)  # fmt: skip
+    pick = np.argmax(np.stack([trace, r[..., 0, 0], r[..., 1, 1], r[..., 2, 2]], -1), axis=-1)
+    q = np.take_along_axis(candidates, pick[..., None, None], axis=-2)[..., 0, :]
+    q = normalised(q)
+    return np.where(q[..., 3:4] < 0, -q, q)

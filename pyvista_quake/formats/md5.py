@@ -1,0 +1,613 @@
+"""Doom 3 models (``.md5mesh`` and ``.md5anim``, ``MD5Version 10``): text ⇄ records ⇄ format-neutral skeletons.
+
+The files are read as Doom 3's lexer reads them: tokens (words, numbers,
+quoted strings, ``( ) { }``), line breaks meaning nothing, ``//`` and ``/* */``
+comments skipped.  The token list is cut into fixed-width rows (``vert``
+lines are eight tokens) and each column converted at once, so no line is
+parsed on its own.  One description of each block's row (:data:`JOINT_ROW`...)
+serves :func:`parse` and :func:`write`.
+
+The parser refuses what no engine can read (a token where a number belongs,
+an index past its list); the version line, a second root joint and the other
+rules only Doom 3 enforces are :mod:`pyvista_quake.game.engines`'s.  Errors name
+the file, the line and the value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+import re
+from typing import Any
+
+import numpy as np
+
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats._common import register_format
+from pyvista_quake.formats._joints import rotation_matrices
+from pyvista_quake.formats.records import Clip
+from pyvista_quake.formats.records import Joint
+from pyvista_quake.formats.records import SkeletalAnimationData
+from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.formats.records import SkinnedMesh
+
+VERSION = 10
+#: Flag bits of a hierarchy line, in the order the frame's numbers fill them: Tx Ty Tz Qx Qy Qz.
+COMPONENT_BITS = 6
+
+# A token: a quoted string, a comment, a bracket, or a run of anything else.
+_TOKEN = re.compile(r'"([^"]*)"|//[^\n]*|/\*.*?(?:\*/|\Z)|([(){}])|([^\s(){}"]+)', re.DOTALL)
+# Row layouts: ('n') a number, ('s') a string, ('(' ')') that bracket, ('w', word) that keyword.
+JOINT_ROW = ('s', 'n', '(', 'n', 'n', 'n', ')', '(', 'n', 'n', 'n', ')')
+VERT_ROW = (('w', 'vert'), 'n', '(', 'n', 'n', ')', 'n', 'n')
+TRI_ROW = (('w', 'tri'), 'n', 'n', 'n', 'n')
+WEIGHT_ROW = (('w', 'weight'), 'n', 'n', 'n', '(', 'n', 'n', 'n', ')')
+HIERARCHY_ROW = ('s', 'n', 'n', 'n')
+BOUNDS_ROW = ('(', 'n', 'n', 'n', ')', '(', 'n', 'n', 'n', ')')
+BASEFRAME_ROW = ('(', 'n', 'n', 'n', ')', '(', 'n', 'n', 'n', ')')
+#: Words a file of each kind holds near its start.
+MESH_WORDS = (b'numMeshes', b'joints', b'mesh')
+ANIM_WORDS = (b'numFrames', b'hierarchy', b'baseframe', b'numAnimatedComponents')
+
+
+class Tokens:
+    """A file's tokens with their kinds and lines, read by position.
+
+    Parameters
+    ----------
+    text : str
+        The file's text (Latin-1: every byte one character).
+    source : str
+        The file, for messages.
+
+    """
+
+    def __init__(self, text: str, source: str) -> None:
+        self.source = source
+        values, kinds, starts = [], [], []
+        for match in _TOKEN.finditer(text):
+            string, bracket, word = match.groups()
+            if string is not None:
+                values.append(string), kinds.append('s'), starts.append(match.start())
+            elif bracket is not None:
+                values.append(bracket), kinds.append(bracket), starts.append(match.start())
+            elif word is not None:
+                values.append(word), kinds.append('w'), starts.append(match.start())
+            elif match.group(0).startswith('//'):
+                self._comment(match.group(0), match.start())
+        self.values = values
+        self.kinds = kinds
+        self.starts = np.asarray(starts, np.int64)
+        self.newlines = np.flatnonzero(np.frombuffer(text.encode('latin-1'), np.uint8) == 10)
+        self.comments: list[tuple[int, str]] = getattr(self, 'comments', [])
+        self.position = 0
+
+    def _comment(self, text: str, start: int) -> None:
+        self.__dict__.setdefault('comments', []).append((start, text[2:].strip()))
+
+    def line(self, index: int) -> int:
+        """The line (from 1) of token ``index`` (the end of the file past the last)."""
+        start = self.starts[index] if index < len(self.starts) else (self.starts[-1] if len(self.starts) else 0)
+        return int(np.searchsorted(self.newlines, start)) + 1
+
+    def error(self, index: int, value: Any, reason: str) -> QuakeFormatError:
+        """A :class:`QuakeFormatError` about token ``index``, naming its line."""
+        return QuakeFormatError(self.source, f'line {self.line(index)}', value, reason)
+
+    def done(self) -> bool:
+        """Whether every token is read."""
+        return self.position >= len(self.values)
+
+    def peek(self) -> str | None:
+        """The next token's text (``None`` at the end)."""
+        return self.values[self.position] if not self.done() else None
+
+    def next(self, kind: str = 'w', what: str = 'a word') -> str:
+        """Take the next token, which must be of ``kind`` (``'w'`` a word, ``'s'`` a string, a bracket)."""
+        if self.done():
+            raise self.error(self.position, 'end of file', f'expected {what}')
+        value, got = self.values[self.position], self.kinds[self.position]
+        if got != kind:
+            raise self.error(self.position, value, f'expected {what}')
+        self.position += 1
+        return value
+
+    def expect(self, word: str) -> None:
+        """Take the next token, which must be ``word``."""
+        at = self.position
+        if self.next('w' if word not in '(){}' else word, repr(word)) != word:
+            raise self.error(at, self.values[at], f'expected {word!r}')
+
+    def number(self, what: str, integer: bool = False) -> float:
+        """Take the next token as a number."""
+        at = self.position
+        text = self.next('w', what)
+        try:
+            value = float(text)
+        except ValueError:
+            raise self.error(at, text, f'{what} must be a number') from None
+        if not np.isfinite(value):
+            raise self.error(at, text, f'{what} must be a finite number')
+        if integer and value != int(value):
+            raise self.error(at, text, f'{what} must be a whole number')
+        return int(value) if integer else value
+
+    def count(self, what: str, limit: int) -> int:
+        """Take the next token as a count: a whole number from 0, at most ``limit``."""
+        at = self.position
+        value = int(self.number(what, integer=True))
+        if not 0 <= value <= limit:
+            raise self.error(at, value, f'{what} must be 0 to {limit} (the file holds {limit} tokens in all)')
+        return value
+
+    def rows(self, layout: tuple, count: int, what: str) -> list[np.ndarray]:
+        """Take ``count`` rows of ``layout``: the columns, numbers as ``float64`` and strings as objects."""
+        width = len(layout)
+        end = self.position + width * count
+        if end > len(self.values):
+            raise self.error(len(self.values), 'end of file', f'{count} {what} lines expected, the file ends first')
+        values = np.array(self.values[self.position : end], dtype=object).reshape(count, width)
+        kinds = np.array(self.kinds[self.position : end]).reshape(count, width)
+        columns = []
+        for c, part in enumerate(layout):
+            expected = part[0] if isinstance(part, tuple) else ('w' if part == 'n' else part)
+            bad = np.flatnonzero(kinds[:, c] != expected)
+            if isinstance(part, tuple):
+                bad = np.union1d(bad, np.flatnonzero(values[:, c] != part[1]))
+            if len(bad):
+                index = self.position + int(bad[0]) * width + c
+                shown = part[1] if isinstance(part, tuple) else {'n': 'a number', 's': 'a quoted string'}.get(part, repr(part))
+                raise self.error(index, self.values[index], f'{what} line {int(bad[0])}: expected {shown}')
+            if part == 'n':
+                columns.append(self._numbers(values[:, c], self.position + c, width, what))
+            elif part == 's':
+                columns.append(values[:, c])
+        self.position = end
+        return columns
+
+    def _numbers(self, column: np.ndarray, first: int, width: int, what: str) -> np.ndarray:
+        try:
+            out = np.array(column.tolist(), dtype=np.float64)
+        except ValueError:
+            out = None
+        if out is not None and np.isfinite(out).all():
+            return out
+        for k, text in enumerate(column.tolist()):  # find the first bad one, to name it
+            try:
+                ok = np.isfinite(float(text))
+            except ValueError:
+                ok = False
+            if not ok:
+                raise self.error(first + k * width, text, f'{what} line {k}: expected a finite number')
+        raise AssertionError('unreachable')  # pragma: no cover
+
+    def block(self, name: str) -> None:
+        """Take ``name {``."""
+        self.expect(name)
+        self.expect('{')
+
+
+def _text(buffer: bytes | memoryview) -> str:
+    return bytes(buffer).decode('latin-1')
+
+
+def _indices(tokens: Tokens, values: np.ndarray, limit: int, what: str, first: int, width: int, column: int) -> np.ndarray:
+    """Whole numbers in ``[0, limit)``, else an error naming the line."""
+    bad = np.flatnonzero((values != np.floor(values)) | (values < 0) | (values >= limit))
+    if len(bad):
+        index = first + int(bad[0]) * width + column
+        raise tokens.error(index, tokens.values[index], f'{what} must be 0 to {limit - 1}')
+    return values.astype(np.int64)
+
+
+# -- .md5mesh ------------------------------------------------------------------------------
+
+
+@dataclass
+class MD5MeshBlock:
+    """One ``mesh { }`` block, as stored.
+
+    Attributes
+    ----------
+    name : str
+        Its name: Doom 3's ``name "..."``, else the ``// meshes:`` comment exporters write.
+    shader : str
+        The ``shader`` string.
+    verts : numpy.ndarray
+        ``float64`` ``(numverts, 4)``: ``s t firstWeight weightCount``.
+    tris : numpy.ndarray
+        ``int64`` ``(numtris, 3)``.
+    weights : numpy.ndarray
+        ``float64`` ``(numweights, 5)``: ``joint bias x y z``.
+
+    """
+
+    name: str
+    shader: str
+    verts: np.ndarray
+    tris: np.ndarray
+    weights: np.ndarray
+
+
+@dataclass
+class MD5MeshFile:
+    """An ``.md5mesh``'s records.
+
+    Attributes
+    ----------
+    source : str
+        The file.
+    header : dict
+        ``MD5Version`` (``None`` when the line is missing), ``commandline``, ``numJoints``, ``numMeshes``.
+    joints : list of Joint
+        Names and parents.
+    joint_poses : numpy.ndarray
+        ``float64`` ``(numJoints, 6)``: object-space ``px py pz qx qy qz``.
+    meshes : list of MD5MeshBlock
+        The mesh blocks.
+
+    """
+
+    source: str
+    header: dict[str, Any]
+    joints: list[Joint]
+    joint_poses: np.ndarray
+    meshes: list[MD5MeshBlock] = field(default_factory=list)
+
+    def header_fields(self) -> dict:
+        """The header's fields by name."""
+        return dict(self.header)
+
+
+def _header(tokens: Tokens, words: dict[str, str]) -> dict[str, Any]:
+    """The ``name value`` lines before the first block, in any order."""
+    out: dict[str, Any] = {'MD5Version': None, 'commandline': None}
+    while not tokens.done() and tokens.peek() in words:
+        word = tokens.next()
+        out[word] = tokens.next('s', 'a quoted string') if words[word] == 's' else tokens.number(word, integer=True)
+    return out
+
+
+def parse_mesh(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5MeshFile:
+    """Parse an ``.md5mesh``.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a token where another belongs, a count past the file, or an index past its list.
+
+    """
+    tokens = Tokens(_text(buffer), source)
+    limit = len(tokens.values)
+    header = _header(tokens, {'MD5Version': 'n', 'commandline': 's', 'numJoints': 'n', 'numMeshes': 'n'})
+    if 'numJoints' not in header:
+        raise tokens.error(tokens.position, tokens.peek() or 'end of file', 'expected numJoints (an md5mesh starts with numJoints and numMeshes)')
+    num_joints = int(header['numJoints'])
+    if not 0 <= num_joints <= limit:
+        raise tokens.error(0, num_joints, f'numJoints must be 0 to {limit}')
+    tokens.block('joints')
+    first = tokens.position
+    names, parents, px, py, pz, qx, qy, qz = tokens.rows(JOINT_ROW, num_joints, 'joints')
+    parent = parents.astype(np.int64) if num_joints else np.zeros(0, np.int64)
+    bad = np.flatnonzero((parents != np.floor(parents)) | (parents < -1) | (parents >= num_joints))
+    if len(bad):
+        raise tokens.error(first + int(bad[0]) * len(JOINT_ROW) + 1, parents[bad[0]], f'joint parent must be -1 to {num_joints - 1}')
+    tokens.expect('}')
+    joints = [Joint(str(n), int(p)) for n, p in zip(names.tolist(), parent.tolist())]
+    record = MD5MeshFile(source, header, joints, np.column_stack([px, py, pz, qx, qy, qz]) if num_joints else np.zeros((0, 6)))
+    while not tokens.done():
+        record.meshes.append(_mesh_block(tokens, num_joints))
+    return record
+
+
+def _mesh_block(tokens: Tokens, num_joints: int) -> MD5MeshBlock:
+    limit = len(tokens.values)
+    start = tokens.position
+    tokens.block('mesh')
+    name, shader = '', ''
+    verts = np.zeros((0, 4))
+    tris = np.zeros((0, 3), np.int64)
+    weights = np.zeros((0, 5))
+    while tokens.peek() != '}':
+        at = tokens.position
+        word = tokens.next('w', "a mesh's shader, numverts, numtris, numweights or '}'")
+        if word == 'shader':
+            shader = tokens.next('s', 'the shader\'s quoted name')
+        elif word == 'name':
+            name = tokens.next('s', 'the mesh\'s quoted name')
+        elif word == 'numverts':
+            n = tokens.count('numverts', limit)
+            first = tokens.position
+            _, s, t, first_weight, weight_count = tokens.rows(VERT_ROW, n, 'vert')
+            for k, column in ((6, first_weight), (7, weight_count)):
+                _indices(tokens, column, limit + 1, 'firstWeight and weightCount', first, len(VERT_ROW), k)
+            verts = np.column_stack([s, t, first_weight, weight_count]) if n else verts
+        elif word == 'numtris':
+            n = tokens.count('numtris', limit)
+            first = tokens.position
+            _, a, b, c = tokens.rows(TRI_ROW, n, 'tri')
+            num_verts = len(verts)
+            tris = np.column_stack([_indices(tokens, v, num_verts, 'a triangle corner', first, len(TRI_ROW), 2 + k)
+                                    for k, v in enumerate((a, b, c))]) if n else tris  # fmt: skip
+        elif word == 'numweights':
+            n = tokens.count('numweights', limit)
+            first = tokens.position
+            _, joint, bias, x, y, z = tokens.rows(WEIGHT_ROW, n, 'weight')
+            _indices(tokens, joint, max(num_joints, 0), 'a weight\'s joint', first, len(WEIGHT_ROW), 2)
+            weights = np.column_stack([joint, bias, x, y, z]) if n else weights
+        else:
+            raise tokens.error(at, word, "expected shader, numverts, numtris, numweights or '}' in a mesh")
+        if tokens.done():
+            raise tokens.error(tokens.position, 'end of file', "expected '}' closing the mesh")
+    tokens.expect('}')
+    if not name:  # exporters write "// meshes: name" in the block; Cube 2 names the mesh by it
+        lo, hi = tokens.starts[start], tokens.starts[tokens.position - 1]
+        name = next((text.split(':', 1)[1].strip() for at, text in tokens.comments
+                     if lo <= at <= hi and text.lower().startswith('meshes:')), '')  # fmt: skip
+    return MD5MeshBlock(name, shader, verts, tris, weights)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', "'") + '"'
+
+
+def _num(values: np.ndarray) -> np.ndarray:
+    """Numbers as exporters print them, six decimals, where that reads back exactly; else all 17 digits."""
+    values = np.asarray(values, np.float64)
+    out = np.char.mod('%.6f', values)
+    return np.where(out.astype(np.float64) == values, out, np.char.mod('%.17g', values))
+
+
+def write_mesh(record: MD5MeshFile) -> bytes:
+    """The text of an ``.md5mesh`` (the numbers as read: parsing it again gives the same records)."""
+    lines = [f'MD5Version {record.header.get("MD5Version") or VERSION}', f'commandline {_quote(record.header.get("commandline") or "")}', '',
+             f'numJoints {len(record.joints)}', f'numMeshes {len(record.meshes)}', '', 'joints {']  # fmt: skip
+    p = _num(record.joint_poses) if len(record.joints) else np.zeros((0, 6), str)
+    for joint, row in zip(record.joints, p):
+        lines.append(f'\t{_quote(joint.name)}\t{joint.parent} ( {row[0]} {row[1]} {row[2]} ) ( {row[3]} {row[4]} {row[5]} )')
+    lines.append('}')
+    for mesh in record.meshes:
+        lines += ['', 'mesh {', f'\t// meshes: {mesh.name}' if mesh.name else '', f'\tshader {_quote(mesh.shader)}', '', f'\tnumverts {len(mesh.verts)}']
+        v = _num(mesh.verts[:, :2]) if len(mesh.verts) else []
+        lines += [f'\tvert {k} ( {st[0]} {st[1]} ) {int(w[2])} {int(w[3])}' for k, (st, w) in enumerate(zip(v, mesh.verts))]
+        lines += ['', f'\tnumtris {len(mesh.tris)}']
+        lines += [f'\ttri {k} {a} {b} {c}' for k, (a, b, c) in enumerate(mesh.tris.tolist())]
+        lines += ['', f'\tnumweights {len(mesh.weights)}']
+        w = _num(mesh.weights[:, 1:]) if len(mesh.weights) else []
+        lines += [f'\tweight {k} {int(j)} {r[0]} ( {r[1]} {r[2]} {r[3]} )' for k, (j, r) in enumerate(zip(mesh.weights[:, 0], w))]
+        lines.append('}')
+    return ('\n'.join(lines) + '\n').encode('latin-1', errors='replace')
+
+
+# -- .md5anim ------------------------------------------------------------------------------
+
+
+@dataclass
+class MD5AnimFile:
+    """An ``.md5anim``'s records.
+
+    Attributes
+    ----------
+    source : str
+        The file.
+    header : dict
+        ``MD5Version``, ``commandline``, ``numFrames``, ``numJoints``, ``frameRate``, ``numAnimatedComponents``.
+    joints : list of Joint
+        The hierarchy's names and parents.
+    flags, start : numpy.ndarray
+        ``int64`` per joint: which components its frames animate, and where its numbers start.
+    bounds : numpy.ndarray
+        ``float64`` ``(boxes, 6)``: min, max.
+    baseframe : numpy.ndarray
+        ``float64`` ``(numJoints, 6)``: parent-relative ``tx ty tz qx qy qz``.
+    frames : numpy.ndarray
+        ``float64`` ``(numFrames, numAnimatedComponents)``.
+
+    """
+
+    source: str
+    header: dict[str, Any]
+    joints: list[Joint]
+    flags: np.ndarray
+    start: np.ndarray
+    bounds: np.ndarray
+    baseframe: np.ndarray
+    frames: np.ndarray
+
+    def header_fields(self) -> dict:
+        """The header's fields by name."""
+        return dict(self.header)
+
+
+def parse_anim(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5AnimFile:
+    """Parse an ``.md5anim``.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a token where another belongs, a count past the file, a start index past the components,
+        or frames missing or numbered out of order.
+
+    """
+    tokens = Tokens(_text(buffer), source)
+    limit = len(tokens.values)
+    words = {'MD5Version': 'n', 'commandline': 's', 'numFrames': 'n', 'numJoints': 'n', 'frameRate': 'n', 'numAnimatedComponents': 'n'}
+    header = _header(tokens, words)
+    for word in ('numFrames', 'numJoints', 'frameRate', 'numAnimatedComponents'):
+        if word not in header:
+            raise tokens.error(tokens.position, tokens.peek() or 'end of file', f'expected {word} before the hierarchy')
+        if not 0 <= header[word] <= (limit if word != 'frameRate' else 1 << 30):
+            raise tokens.error(0, header[word], f'{word} must be 0 to {limit}')
+    num_frames, num_joints, num_components = header['numFrames'], header['numJoints'], header['numAnimatedComponents']
+    tokens.block('hierarchy')
+    first = tokens.position
+    names, parents, flags, start = tokens.rows(HIERARCHY_ROW, num_joints, 'hierarchy')
+    _indices(tokens, parents + 1, num_joints + 1, 'a joint\'s parent (plus one)', first, len(HIERARCHY_ROW), 1)
+    flags = _indices(tokens, flags, 1 << COMPONENT_BITS, 'flags', first, len(HIERARCHY_ROW), 2)
+    start = _indices(tokens, start, limit + 1, 'startIndex', first, len(HIERARCHY_ROW), 3)
+    used = np.array([bin(int(f)).count('1') for f in flags], np.int64)
+    past = np.flatnonzero((used > 0) & (start + used > num_components))
+    if len(past):
+        index = first + int(past[0]) * len(HIERARCHY_ROW) + 3
+        raise tokens.error(index, int(start[past[0]]), f'{int(used[past[0]])} components from startIndex run past numAnimatedComponents ({num_components})')
+    tokens.expect('}')
+    joints = [Joint(str(n), int(p)) for n, p in zip(names.tolist(), parents.astype(np.int64).tolist())]
+    tokens.block('bounds')
+    boxes = []
+    while tokens.peek() == '(':
+        boxes.append(np.concatenate(tokens.rows(BOUNDS_ROW, 1, 'bounds')))
+    tokens.expect('}')
+    tokens.block('baseframe')
+    base = tokens.rows(BASEFRAME_ROW, num_joints, 'baseframe')
+    tokens.expect('}')
+    frames = np.zeros((num_frames, num_components))
+    seen = np.zeros(num_frames, bool)
+    while not tokens.done():
+        at = tokens.position
+        tokens.expect('frame')
+        index = tokens.position
+        k = int(tokens.number('frame number', integer=True))
+        if not 0 <= k < num_frames or seen[k]:
+            raise tokens.error(index, k, f'frames must be numbered 0 to {num_frames - 1}, each once')
+        tokens.expect('{')
+        row = tokens.rows(('n',) * num_components, 1, f'frame {k}') if num_components else []
+        frames[k] = np.array([c[0] for c in row]) if num_components else frames[k]
+        seen[k] = True
+        tokens.expect('}')
+        del at
+    if not seen.all():
+        raise tokens.error(len(tokens.values), int(np.flatnonzero(~seen)[0]), f'frame missing: the file has {int(seen.sum())} of numFrames {num_frames}')
+    return MD5AnimFile(source, header, joints, flags, start, np.array(boxes).reshape(-1, 6), np.column_stack(base) if num_joints else np.zeros((0, 6)), frames)
+
+
+def write_anim(record: MD5AnimFile) -> bytes:
+    """The text of an ``.md5anim`` (parsing it again gives the same records)."""
+    h = record.header
+    lines = [f'MD5Version {h.get("MD5Version") or VERSION}', f'commandline {_quote(h.get("commandline") or "")}', '',
+             f'numFrames {len(record.frames)}', f'numJoints {len(record.joints)}', f'frameRate {h["frameRate"]}',
+             f'numAnimatedComponents {record.frames.shape[1]}', '', 'hierarchy {']  # fmt: skip
+    lines += [f'\t{_quote(j.name)}\t{j.parent} {int(f)} {int(s)}' for j, f, s in zip(record.joints, record.flags, record.start)]
+    lines += ['}', '', 'bounds {']
+    lines += [f'\t( {b[0]} {b[1]} {b[2]} ) ( {b[3]} {b[4]} {b[5]} )' for b in (_num(record.bounds) if len(record.bounds) else [])]
+    lines += ['}', '', 'baseframe {']
+    lines += [f'\t( {b[0]} {b[1]} {b[2]} ) ( {b[3]} {b[4]} {b[5]} )' for b in (_num(record.baseframe) if len(record.baseframe) else [])]
+    lines.append('}')
+    for k, row in enumerate(_num(record.frames) if record.frames.size else [[]] * len(record.frames)):
+        lines += ['', f'frame {k} {{', '\t' + ' '.join(row), '}']
+    return ('\n'.join(lines) + '\n').encode('latin-1', errors='replace')
+
+
+# -- the format-neutral view ----------------------------------------------------------------
+
+
+def doom3_quaternions(xyz: np.ndarray) -> np.ndarray:
+    """Quaternions ``xyzw`` for the usual rotation formula from MD5's stored ``x y z``.
+
+    ``idQuat::CalcW`` takes ``w = sqrt(|1 - (x² + y² + z²)|)`` in single precision and
+    Doom 3 applies the transpose of the usual matrix, which is the usual matrix of
+    ``(x, y, z, -w)``.
+    """
+    xyz32 = np.asarray(xyz, np.float32)
+    w = np.sqrt(np.abs(np.float32(1.0) - (xyz32 * xyz32).sum(axis=-1, dtype=np.float32)))
+    return np.concatenate([np.asarray(xyz, np.float64), -w[..., None].astype(np.float64)], axis=-1)
+
+
+def _matrices(t: np.ndarray, q: np.ndarray) -> np.ndarray:
+    out = np.zeros(t.shape[:-1] + (4, 4))
+    out[..., :3, :3] = rotation_matrices(q)
+    out[..., :3, 3] = t
+    out[..., 3, 3] = 1
+    return out
+
+
+def decode_mesh(record: MD5MeshFile) -> SkeletonData:
+    """The format-neutral view of an ``.md5mesh``: joints, bind pose and meshes (no frames of its own)."""
+    poses = record.joint_poses
+    bind = _matrices(poses[:, :3], doom3_quaternions(poses[:, 3:])) if len(poses) else np.zeros((0, 4, 4))
+    meshes = []
+    for k, block in enumerate(record.meshes):
+        meshes.append(_skinned(block, bind, record.source, k))
+    header = record.header_fields()
+    return SkeletonData('md5', record.source, header, list(record.joints), bind, meshes, None, record)
+
+
+def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> SkinnedMesh:
+    n = len(block.verts)
+    first = block.verts[:, 2].astype(np.int64) if n else np.zeros(0, np.int64)
+    count = block.verts[:, 3].astype(np.int64) if n else np.zeros(0, np.int64)
+    num_weights = len(block.weights)
+    past = first + count > num_weights
+    if past.any():  # Doom 3 warns and reads past its list; read what the list holds
+        k = int(np.flatnonzero(past)[0])
+        warn_external(f'{source}: mesh {index} vert {k}: weights {int(first[k])}..{int(first[k] + count[k] - 1)} run past numweights '
+                      f'{num_weights}; {int(past.sum())} vertices keep the weights the list holds')  # fmt: skip
+        count = np.clip(num_weights - first, 0, None) * past + count * ~past
+        first = np.minimum(first, num_weights)
+    width = int(count.max(initial=0))
+    slot = np.arange(width)
+    used = slot[None, :] < count[:, None]
+    take = np.where(used, first[:, None] + slot[None, :], 0)
+    weights = block.weights if num_weights else np.zeros((1, 5))
+    joints = np.where(used, weights[take, 0], 0).astype(np.int32)
+    biases = np.where(used, weights[take, 1], 0).astype(np.float32)
+    offsets = np.where(used[..., None], weights[take, 2:5], 0).astype(np.float32)
+    if len(bind):
+        matrices = bind[joints]  # (vertices, weights, 4, 4)
+        placed = np.einsum('vkij,vkj->vki', matrices[..., :3, :3], offsets.astype(np.float64)) + matrices[..., :3, 3]
+        positions = (placed * biases[..., None]).sum(axis=1).astype(np.float32)
+    else:
+        positions = np.zeros((n, 3), np.float32)
+    texcoords = block.verts[:, :2].astype(np.float32) if n else np.zeros((0, 2), np.float32)
+    return SkinnedMesh(block.name, [block.shader], block.tris.astype(np.int32).reshape(-1, 3), texcoords, positions, None, joints, biases, offsets)
+
+
+def decode_anim(record: MD5AnimFile) -> SkeletalAnimationData:
+    """Each joint's parent-relative transform at each frame: the baseframe with the frame's numbers in the flagged places."""
+    num_frames, num_joints = len(record.frames), len(record.joints)
+    values = np.broadcast_to(record.baseframe, (num_frames, num_joints, 6)).copy()
+    bits = (record.flags[:, None] >> np.arange(COMPONENT_BITS)) & 1
+    joint_of, component_of = np.nonzero(bits)
+    if len(joint_of):
+        column = record.start[joint_of] + (np.cumsum(bits, axis=1) - 1)[joint_of, component_of]
+        values[:, joint_of, component_of] = record.frames[:, column]
+    poses = np.zeros((num_frames, num_joints, 10))
+    poses[..., :3] = values[..., :3]
+    poses[..., 3:7] = doom3_quaternions(values[..., 3:6]) if values.size else 0
+    poses[..., 7:] = 1
+    fps = float(record.header['frameRate'])
+    bounds = record.bounds.reshape(-1, 2, 3).astype(np.float32)
+    name = re.split(r'[\\/]', record.source.split(':')[-1])[-1].rsplit('.', 1)[0] or 'anim'
+    return SkeletalAnimationData(record.source, list(record.joints), poses, [Clip(name, 0, num_frames, fps, True)], 'slerp', bounds)
+
+
+def is_md5(head: bytes) -> bool:
+    """Whether a file's start is MD5 grammar: after comments, ``MD5Version``, ``commandline`` or a header count."""
+    text = re.sub(rb'//[^\n]*|/\*.*?\*/', b'', head, flags=re.DOTALL).lstrip()
+    return text.startswith((b'MD5Version', b'commandline', b'numJoints', b'numFrames', b'numMeshes'))
+
+
+def is_anim(head: bytes) -> bool:
+    """Whether an MD5 file is an ``.md5anim`` (it has ``numFrames`` before ``joints``)."""
+    return bool(re.search(rb'\bnumFrames\b|\bhierarchy\b', head))
+
+
+def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5MeshFile | MD5AnimFile:
+    """Parse an ``.md5mesh`` or an ``.md5anim``, told apart by their keywords."""
+    return parse_anim(buffer, source) if is_anim(bytes(buffer[:4096])) else parse_mesh(buffer, source)
+
+
+def write(record: MD5MeshFile | MD5AnimFile) -> bytes:
+    """The text of an ``.md5mesh`` or ``.md5anim``."""
+    return write_anim(record) if isinstance(record, MD5AnimFile) else write_mesh(record)
+
+
+def decode(record: MD5MeshFile | MD5AnimFile) -> SkeletonData:
+    """The format-neutral view of an ``.md5mesh`` (an ``.md5anim`` alone has no mesh to show)."""
+    if isinstance(record, MD5AnimFile):
+        raise QuakeFormatError(record.source, 'numFrames', record.header['numFrames'],
+                               'an .md5anim animates a mesh: load its .md5mesh with animations=[this file]')  # fmt: skip
+    return decode_mesh(record)
+
+
+register_format('md5', b'', ('.md5mesh', '.md5anim'), parse=parse, write=write, encode=None, quantize=None, decode=decode, sniff=is_md5)

@@ -1,0 +1,179 @@
+"""Cube 2 model configs (``iqm.cfg``, ``md5.cfg``): the CubeScript commands that assemble a skeletal model.
+
+Red Eclipse, Sauerbraten and Tesseract describe a model in a config beside
+it.  :func:`parse` reads the script as CubeScript reads it (commands end at a
+line break or ``;``, ``"strings"``, ``[blocks]``, ``//`` comments), keeping
+the bodies of literal ``if 1 [ … ]`` blocks and dropping those of
+``if 0 [ … ]``; :func:`interpret` turns the commands into a :class:`ModelConfig`.
+
+Commands that only change how the engine renders or simulates the model are
+ignored: ``mdlscale``, ``mdltrans``, ``mdlyaw``/``mdlpitch``/``mdlroll``,
+``mdlspec``, ``mdlambient``, ``mdlglow``, ``mdlfullbright``, ``mdlcollide``,
+``mdlellipsecollide``, ``mdlbb``, ``mdlextendbb``, ``mdlshadow``,
+``mdlalphatest``, ``mdlalphablend``, ``mdlmaterial``, ``mdlshader``, the
+``*bumpmap``, ``*envmap``, ``*spec``, ``*glow``, ``*alphatest``, ``*pitch``,
+``*adjust``, ``*noclip``, ``*link`` and ``ragdoll*`` commands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+import re
+from typing import Callable
+
+from pyvista_quake._base.errors import QuakeFormatError
+
+_TOKEN = re.compile(r'"([^"\n]*)"?|//[^\n]*|(\[)|(\])|(;|\n)|([^\s;"\[\]]+)')
+#: How deep ``exec`` may go (a config that runs itself stops here, it cannot hang).
+MAX_EXEC_DEPTH = 8
+#: Texture commands' prefixes (``<dds>``, ``<mad:…>``): how the engine loads the image, not its name.
+_PREFIX = re.compile(r'^(?:<[^>]*>)+')
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: its name, its arguments (block bodies as text), and its line."""
+
+    name: str
+    args: tuple[str, ...]
+    line: int
+
+
+def parse(text: str, source: str = '<cfg>') -> list[Command]:
+    """The commands of a config, with literal ``if 0``/``if 1`` blocks resolved.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a ``[`` never closed.
+
+    """
+    commands: list[Command] = []
+    words: list[str] = []
+    depth, block, start_line, line = 0, '', 1, 1
+    position = 0
+    for match in _TOKEN.finditer(text):
+        chunk = text[position : match.end()]
+        position = match.end()
+        string, opening, closing, end, word = match.groups()
+        if depth:  # inside a block: keep its text for the command that takes it
+            if opening:
+                depth += 1
+            elif closing:
+                depth -= 1
+            if depth:
+                block += chunk
+            else:
+                block += chunk[: chunk.rfind(']')]
+                words.append(block)
+                block = ''
+            line += chunk.count('\n')
+            continue
+        line += chunk.count('\n')
+        if opening:
+            depth, block, start_line = 1, '', line
+        elif closing:
+            raise QuakeFormatError(source, f'line {line}', ']', 'a ] with no [ before it')
+        elif end is not None:
+            _flush(words, commands, line - (end == '\n'), source)
+            words = []
+        elif string is not None:
+            words.append(string)
+        elif word is not None:
+            words.append(word)
+    if depth:
+        raise QuakeFormatError(source, f'line {start_line}', '[', 'a [ never closed')
+    _flush(words, commands, line, source)
+    return commands
+
+
+def _flush(words: list[str], commands: list[Command], line: int, source: str) -> None:
+    if not words:
+        return
+    name, args = words[0], tuple(words[1:])
+    if name == 'if' and args and re.fullmatch(r'-?\d+', args[0]):
+        body = args[1] if int(args[0]) else (args[2] if len(args) > 2 else '')
+        commands.extend(Command(c.name, c.args, c.line + line - 1) for c in parse(body, source))
+        return
+    commands.append(Command(name, args, line))
+
+
+def image_name(name: str) -> str:
+    """A texture command's image name without its loading prefixes (``<dds>skin.png`` is ``skin.png``)."""
+    return _PREFIX.sub('', name.strip())
+
+
+@dataclass
+class ModelConfig:
+    """What a model config gives, its file names as written (each with the folder it is relative to).
+
+    Attributes
+    ----------
+    source : str
+        The config.
+    meshes : list of (str, str)
+        ``(folder, file)`` of each ``iqmload``/``md5load``.
+    skins : dict of str to (str, str)
+        Each mesh's (``*``: every mesh's) image, ``(folder, name)``.
+    animations : list of (list of str, str, str, float or None)
+        ``(names, folder, file, fps)`` of each ``iqmanim``/``md5anim`` (``a|b`` gives several names).
+    tags : list of (str, str)
+        ``(joint, tag)`` of each ``iqmtag``/``md5tag``.
+
+    """
+
+    source: str
+    meshes: list[tuple[str, str]] = field(default_factory=list)
+    skins: dict[str, tuple[str, str]] = field(default_factory=dict)
+    animations: list[tuple[list[str], str, str, float | None]] = field(default_factory=list)
+    tags: list[tuple[str, str]] = field(default_factory=list)
+
+
+def interpret(commands: list[Command], source: str, folder: str, run: Callable[[str], tuple[str, str] | None], depth: int = 0,
+              into: ModelConfig | None = None) -> ModelConfig:  # fmt: skip
+    """Run a config's commands: ``folder`` is the model's directory, ``run(name)`` gives ``(source, text)`` of an ``exec``'s file.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a command missing its arguments, or an ``anim`` rate that is no number.
+
+    """
+    config = into if into is not None else ModelConfig(source)
+    state = {'dir': folder}
+    for command in commands:
+        kind = command.name[3:] if command.name[:3] in ('iqm', 'md5', 'smd') else command.name
+        args = command.args
+
+        def need(count: int) -> None:
+            if len(args) < count:
+                raise QuakeFormatError(source, f'line {command.line}', command.name, f'takes at least {count} arguments, has {len(args)}')  # noqa: B023
+
+        if command.name == 'exec' and depth < MAX_EXEC_DEPTH:
+            need(1)
+            found = run(args[0])
+            if found is not None:
+                interpret(parse(found[1], found[0]), found[0], state['dir'], run, depth + 1, config)
+        elif kind == 'dir' and command.name != 'dir':
+            need(1)
+            state['dir'] = '\0' + args[0]  # from the game's root
+        elif kind == 'load' and command.name != 'load':
+            need(1)
+            config.meshes.append((state['dir'], args[0]))
+        elif kind == 'skin' and command.name != 'skin':
+            need(2)
+            config.skins[args[0]] = (state['dir'], image_name(args[1]))
+        elif kind == 'anim' and command.name != 'anim':
+            need(2)
+            fps = None
+            if len(args) > 2:
+                try:
+                    fps = float(args[2])
+                except ValueError:
+                    raise QuakeFormatError(source, f'line {command.line}', args[2], f'{command.name}\'s frame rate must be a number') from None
+            config.animations.append(([n for n in args[0].split('|') if n], state['dir'], args[1], fps if fps else None))
+        elif kind == 'tag' and command.name != 'tag':
+            need(2)
+            config.tags.append((args[0], args[1]))
+    return config

@@ -1,0 +1,130 @@
+"""Where a Cube 2 model config's files are, as the engine finds them.
+
+A config's file names are relative to the model's directory (the config's
+folder until an ``iqmdir``/``md5dir`` changes it); ``exec`` and ``*dir`` name
+paths from the game's root, found walking up from the config (Red Eclipse's
+``data/``, or Sauerbraten's ``packages/models/``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+from pyvista_quake.formats import model_cfg
+
+#: The config file names, by the format of the mesh they assemble.
+CONFIG_NAMES = {'iqm': 'iqm.cfg', 'md5': 'md5.cfg'}
+#: The image extensions Cube 2 engines try for a texture (``textureload``), in order.
+IMAGE_EXTENSIONS = ('.png', '.jpg', '.jpeg', '.tga', '.dds', '.bmp')
+
+
+@dataclass
+class ResolvedConfig:
+    """A model config with its files found on disk.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+        The config.
+    mesh : pathlib.Path or None
+        The first mesh it loads.
+    skins : dict of str to pathlib.Path or None
+        Each mesh's image (``*`` for every mesh); ``None`` where it names one not found.
+    skin_names : dict of str to str
+        The image names as the config writes them, for messages.
+    animations : list of (list of str, pathlib.Path, float or None)
+        ``(names, file, fps)`` of each animation.
+    tags : list of (str, str)
+        ``(joint, tag)``.
+
+    """
+
+    path: Path
+    mesh: Path | None = None
+    skins: dict[str, Path | None] = field(default_factory=dict)
+    skin_names: dict[str, str] = field(default_factory=dict)
+    animations: list[tuple[list[str], Path, float | None]] = field(default_factory=list)
+    tags: list[tuple[str, str]] = field(default_factory=list)
+
+
+def from_root(folder: Path, name: str, want_dir: bool = False) -> Path | None:
+    """``name`` under the first of ``folder`` and its parents that holds it (also under ``packages/models``)."""
+    for root in (folder, *folder.parents):
+        for candidate in (root / name, root / 'packages' / 'models' / name):
+            if (candidate.is_dir() if want_dir else candidate.is_file()):
+                return candidate
+    return None
+
+
+def _folder(config_folder: Path, written: str) -> Path:
+    if written.startswith('\0'):  # an *dir command's folder, from the game's root
+        return from_root(config_folder, written[1:], want_dir=True) or config_folder / written[1:]
+    return config_folder if written == '.' or not written else Path(written)
+
+
+def _file(folder: Path, config_folder: Path, name: str) -> Path:
+    """A file the config names: in the model's directory, else from the game's root."""
+    near = Path(folder) / name
+    if near.is_file():
+        return near.resolve()
+    found = from_root(config_folder, name)
+    return found.resolve() if found is not None else near
+
+
+def _image(folder: Path, config_folder: Path, name: str) -> Path | None:
+    """An image the config names, other extensions tried as the engine tries them (``.png``, ``.jpg``, ``.dds``...)."""
+    base = _file(folder, config_folder, name)
+    if base.is_file():
+        return base
+    stem = base.with_suffix('') if base.suffix.lower() in IMAGE_EXTENSIONS else base
+    for extension in IMAGE_EXTENSIONS:
+        for candidate in (stem.with_suffix(extension), stem.with_suffix(extension.upper())):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def find_config(mesh: Path, format: str) -> Path | None:
+    """The config beside a mesh (``iqm.cfg`` beside an ``.iqm``), if there is one."""
+    candidate = mesh.parent / CONFIG_NAMES[format]
+    return candidate if candidate.is_file() else None
+
+
+def config_in(folder: Path) -> Path | None:
+    """The model config in a folder (``iqm.cfg`` or ``md5.cfg``), if there is one."""
+    for name in CONFIG_NAMES.values():
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+def resolve(path: Path) -> ResolvedConfig:
+    """Read a model config and find its files.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a malformed config.
+
+    """
+    path = Path(path)
+    config_folder = path.parent.resolve()
+
+    def run(name: str) -> tuple[str, str] | None:
+        found = from_root(config_folder, name)
+        return (str(found), found.read_text('latin-1')) if found is not None else None
+
+    config = model_cfg.interpret(model_cfg.parse(path.read_text('latin-1'), str(path)), str(path), str(config_folder), run)
+    out = ResolvedConfig(path)
+    if config.meshes:
+        folder, name = config.meshes[0]
+        out.mesh = _file(_folder(config_folder, folder), config_folder, name)
+    for mesh, (folder, name) in config.skins.items():
+        out.skins[mesh] = _image(_folder(config_folder, folder), config_folder, name)
+        out.skin_names[mesh] = name
+    for names, folder, name, fps in config.animations:
+        out.animations.append((names, _file(_folder(config_folder, folder), config_folder, name.split(':', 1)[0]), fps))
+    out.tags = list(config.tags)
+    return out

@@ -1,0 +1,291 @@
+"""How a skeletal model (IQM, Doom 3's MD5) answers :class:`~pyvista_quake.QuakeModel`.
+
+:class:`SkeletalModel` is the engine behind a model read from an ``.iqm`` or
+an ``.md5mesh``: the same several-surface model as an MD3's
+(:class:`~pyvista_quake.model.surfaces_model.SurfacesModel`), whose frames
+come from skinning its joints (:mod:`pyvista_quake.data.skinning`) instead of
+stored vertices.  Its extras: :attr:`~SkeletalModel.joints`,
+:meth:`~SkeletalModel.bind_pose` and :meth:`~SkeletalModel.skeleton`.
+
+Frames are the file's own animations' frames (an IQM's), then those of each
+attached animation file in turn; a model with none has one frame, its bind pose.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake._base import fields as keys
+from pyvista_quake._base.files import atomic_write
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake.data import animation as anim
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.data.decode import FrameSelection
+from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.data.skinning import Skinning
+from pyvista_quake.formats import iqm
+from pyvista_quake.formats import md5
+from pyvista_quake.formats.records import Clip
+from pyvista_quake.formats.records import Joint
+from pyvista_quake.formats.records import SkeletalAnimationData
+from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.formats.records import Tag
+from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.game.filesystem import warn_missing
+from pyvista_quake.game.model_configs import ResolvedConfig
+from pyvista_quake.model.mesh import ascii_text
+from pyvista_quake.model.surfaces_model import SurfacesModel
+
+#: The name of a model's one frame when it has no animation: its bind pose.
+BIND_POSE = 'bind'
+
+
+class SkeletalModel(SurfacesModel):
+    """An Inter-Quake Model (``.iqm``) or a Doom 3 model (``.md5mesh``): meshes skinned by joints.
+
+    Use :func:`pyvista_quake.load` to read one (``animations=[files]`` attaches
+    ``.md5anim`` or IQM animation files).
+
+    Parameters
+    ----------
+    data : SkeletonData
+        The parsed mesh, with its own frames.
+    options : LoadOptions, optional
+        How the model is read.
+    search : GameFiles, optional
+        Where its images are found.
+    animations : list of (SkeletalAnimationData, list of (str, float or None))
+        Attached animations (each checked against the skeleton), each with the names and rates it plays under.
+    config : ResolvedConfig, optional
+        The Cube 2 config the model was assembled from: its skins, animations and tags.
+
+    """
+
+    data: SkeletonData  # type: ignore[assignment]
+
+    def __init__(self, data: SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
+                 animations: list[tuple[SkeletalAnimationData, list[tuple[str, float | None]]]] | None = None,
+                 config: ResolvedConfig | None = None) -> None:  # fmt: skip
+        self.config = config
+        self._attached = list(animations or [])
+        super().__init__(data, options, search=search)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
+                f'{len(self.joints)} joints, {len(self.animations)} animations)')  # fmt: skip
+
+    # -- the skeleton ----------------------------------------------------------------
+    @property
+    def joints(self) -> list[Joint]:
+        """Each joint's ``name`` and ``parent`` (``-1`` for a root), in file order."""
+        return list(self.data.joints)
+
+    @cached_property
+    def _frames(self) -> tuple[np.ndarray, list[tuple[Clip, int, list[tuple[str, float | None]]]]]:
+        """Every frame's joint poses, and each clip with its first frame and the names it plays under."""
+        parts: list[np.ndarray] = []
+        clips: list[tuple[Clip, int, list[tuple[str, float | None]]]] = []
+        offset = 0
+        own = self.data.animation
+        own_names = [n for a, names in self._attached if a is own for n in names]
+        sources = ([(own, own_names)] if own is not None and own.num_frames else []) + [(a, n) for a, n in self._attached if a is not own]
+        for animation, names in sources:
+            parts.append(animation.poses)
+            for k, clip in enumerate(animation.clips):
+                clips.append((clip, offset, names if k == 0 else []))
+            offset += animation.num_frames
+        if not parts:
+            return np.zeros((0, len(self.data.joints), 10)), []
+        return np.concatenate(parts), clips
+
+    @cached_property
+    def _skinning(self) -> Skinning:
+        poses = self._frames[0]
+        return Skinning(self.data, poses, 'matrix' if self.format == 'iqm' else 'slerp')
+
+    def _matrices(self, frames: FrameSelection) -> np.ndarray:
+        rows = frame_indices(frames, len(self))
+        if not len(self._frames[0]):
+            return np.repeat(self._skinning.rest(), len(rows), axis=0)
+        return self._skinning.matrices(rows)
+
+    def __len__(self) -> int:
+        """Return the number of frames (1, the bind pose, for a model with no animation)."""
+        return max(len(self._frames[0]), 1)
+
+    @cached_property
+    def frame_names(self) -> list[str]:
+        """Each frame's name: its animation's and its number in it (``idle 3``); ``bind`` for a model with no animation."""
+        poses, clips = self._frames
+        names = [f'frame {k}' for k in range(len(poses))] or [BIND_POSE]
+        for clip, first, _ in clips:
+            for k in range(clip.count):
+                names[first + clip.first + k] = f'{clip.name} {k}'
+        return names
+
+    # -- animations --------------------------------------------------------------------
+    @cached_property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name: the file's own, each attached file (named after it, or as the config names it), the caller's."""
+        out: dict[str, Animation] = {}
+        for clip, first, names in self._frames[1]:
+            frames = range(first + clip.first, first + clip.first + clip.count)
+            if not len(frames):
+                continue
+            out[anim.unique_key(clip.name, out)] = self._clip(clip.name, frames, clip.fps or None)
+            for name, fps in names:
+                out[name] = self._clip(name, frames, fps or clip.fps or None)
+        user = self.options.animations
+        if isinstance(user, dict):
+            out.update(anim.user_animations(user, len(self), self.fps))
+        return out
+
+    def _clip(self, name: str, frames: range, fps: float | None) -> Animation:
+        rate = fps if fps else self.fps
+        played = Animation.at_fps(name, frames, rate, 'file' if fps else 'fps')
+        if self.format == 'md5' and len(frames) > 1:
+            # Doom 3 shows frame f at f / rate and loops from the last frame straight to the first.
+            return Animation(name, played.frames, played.times, float(played.times[-1]), rate, played.source)
+        return played
+
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        return anim.timeline(len(self), [], self.fps)
+
+    # -- geometry ----------------------------------------------------------------------
+    def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's skinned positions, ``float32`` ``(frames, vertices, 3)``."""
+        matrices = self._matrices(frames)
+        return [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+
+    def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's unit normals, ``float32`` ``(frames, vertices, 3)``: an IQM's own turned by its joints, an MD5's from its triangles."""
+        matrices = self._matrices(frames)
+        return [self._skinning.normals(k, matrices, self._skinning.positions(k, matrices)) for k in range(len(self.data.surfaces))]
+
+    def _posed(self, matrices: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+        normals = [self._skinning.normals(k, matrices, p) for k, p in enumerate(points)]
+        return [p[0] for p in points], [n[0] for n in normals]
+
+    def frame(self, index: int = 0) -> pv.MultiBlock:
+        """Return one frame: a MultiBlock with a ``PolyData`` per mesh (see :meth:`SurfacesModel.frame <pyvista_quake.model.surfaces_model.SurfacesModel.frame>`)."""
+        frame = int(frame_indices([index], len(self))[0])
+        return self._blocks(frame, *self._posed(self._matrices([frame])))
+
+    def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
+        """Frames ``first`` and ``second`` blended as the engine blends joints (IQM: matrices; MD5: slerp), then skinned."""
+        a, b = (int(i) for i in frame_indices([first, second], len(self)))
+        if not len(self._frames[0]):
+            return self.frame(a)
+        return self._blocks(a if alpha < 0.5 else b, *self._posed(self._skinning.between(a, b, alpha)))
+
+    def bind_pose(self) -> pv.MultiBlock:
+        """The rest pose, as :meth:`frame` gives a frame (a MultiBlock of the meshes)."""
+        return self._blocks(-1, *self._posed(self._skinning.rest()))
+
+    def _frame_fields(self, frame: int) -> dict[str, Any]:
+        out = super()._frame_fields(max(frame, 0))
+        if frame < 0:
+            out[keys.FRAME_NAME] = [BIND_POSE]
+            out[keys.FRAME_INDEX] = np.array([-1], np.int32)
+        return out
+
+    def joint_matrices(self, frame: int | None = None) -> np.ndarray:
+        """``(joints, 4, 4)``: each joint in object space at ``frame`` (``None``: the bind pose)."""
+        if frame is None:
+            return np.array(self.data.bind)
+        return self._skinning.objects(self._matrices([frame]))[0]
+
+    def skeleton(self, frame: int | None = None) -> pv.PolyData:
+        """The joints as a ``PolyData``: a point per joint at its place, a line from each to its parent.
+
+        ``point_data['joint_name']`` names each point and ``point_data['parent']``
+        gives its parent; ``frame=None`` gives the bind pose.
+        """
+        matrices = self.joint_matrices(frame)
+        points = matrices[:, :3, 3].astype(np.float32) if len(matrices) else np.zeros((0, 3), np.float32)
+        parents = np.array([j.parent for j in self.joints], np.int64)
+        child = np.flatnonzero(parents >= 0)
+        lines = np.column_stack([np.full(len(child), 2), parents[child], child]).ravel()
+        mesh = pv.PolyData(points, lines=lines if len(child) else None)
+        mesh.point_data['joint_name'] = np.array([ascii_text(j.name) for j in self.joints], dtype=str) if len(points) else np.zeros(0, str)
+        mesh.point_data['parent'] = parents.astype(np.int32)
+        return mesh
+
+    @cached_property
+    def tags(self) -> dict[str, Tag]:  # type: ignore[override]
+        """Tags the model's config names (``iqmtag``/``md5tag``): a joint's place and axes at every frame."""
+        out: dict[str, Tag] = {}
+        if self.config is None or not self.config.tags:
+            return out
+        names = [j.name for j in self.joints]
+        objects = self._skinning.objects(self._matrices(None))
+        for joint, tag in self.config.tags:
+            if joint in names:
+                m = objects[:, names.index(joint)]
+                out[tag] = Tag(tag, m[:, :3, 3].astype(np.float32), np.swapaxes(m[:, :3, :3], 1, 2).astype(np.float32))
+        return out
+
+    # -- images -------------------------------------------------------------------------
+    @cached_property
+    def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
+        if self.skin is None:
+            return [None] * len(self.data.surfaces), None
+        names: list[str | None] = []
+        for surface in self.data.surfaces:
+            names.append(self._config_skin(surface.name)[0] or (surface.shaders[0] if surface.shaders and surface.shaders[0] else None))
+        return names, (str(self.config.path) if self.config is not None else None)
+
+    def _config_skin(self, mesh: str) -> tuple[str | None, Path | None]:
+        if self.config is None:
+            return None, None
+        key = mesh if mesh in self.config.skins else '*' if '*' in self.config.skins else None
+        if key is None:
+            return None, None
+        return self.config.skin_names[key], self.config.skins[key]
+
+    def surface_skin(self, index: int) -> FoundSkin | None:
+        """Find mesh ``index``'s image: its config skin, else its material or shader name through the game's files."""
+        name = self.image_names[index]
+        if name is None:
+            return None
+        if name not in self._images:
+            written, path = self._config_skin(self.data.surfaces[index].name)
+            if written != name:  # a material or shader name: found as an MD3's shader is
+                return super().surface_skin(index)
+            found = FoundSkin(name, str(path), path.read_bytes()) if path is not None else None
+            if found is None:
+                where = self.config.path if self.config is not None else self.source
+                warn_missing(self.source, f'image {name} of mesh {self.surface_names[index] or index} (from {where})', [name])
+            self._images[name] = found
+        return self._images[name]
+
+    def surface_alpha(self, index: int) -> str:
+        """How mesh ``index``'s image alpha is drawn: opaque (the configs' masks are glow and spec maps, not alpha)."""
+        return 'opaque'
+
+    # -- editing and files ----------------------------------------------------------------
+    def _refuse_edit(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(f'{self.source}: a skeletal model\'s frames come from its joints; to edit vertices, make an MD3 of its '
+                        "frames: QuakeModel.from_frames([model.blocks(k) for k in range(len(model))], 'md3')")  # fmt: skip
+
+    set_frame = add_frames = remove_frames = rename_frame = _refuse_edit  # type: ignore[assignment]
+
+    def save(self, path: str | Path, *, sync: bool = True) -> None:
+        """Write the model in its own format: an IQM byte for byte, an MD5 mesh as text that reads back to the same numbers."""
+        suffix = Path(str(path)).suffix.lower()
+        if self.format == 'iqm' and suffix == '.iqm':
+            atomic_write(Path(path), iqm.write(self.data.file), sync=sync)
+        elif self.format == 'md5' and suffix == '.md5mesh':
+            atomic_write(Path(path), md5.write_mesh(self.data.file), sync=sync)
+        else:
+            raise ValueError(f'{self.source}: a {self.format.upper()} saves as .{"iqm" if self.format == "iqm" else "md5mesh"}; '
+                             "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
