@@ -269,3 +269,204 @@ def tetra_md3(frames=2, **kwargs) -> bytes:
     defaults = dict(surfaces=[tetra, flag], frames=frames, tags=[('tag_head', origins, axes)])
     defaults.update(kwargs)
     return build_md3(**defaults)
+
+
+# -- IQM (iqm-format.txt), packed with struct, not the package's dtypes -----------------------
+
+
+def build_iqm(
+    *,
+    positions=(),
+    texcoords=None,
+    normals=None,
+    blend_indexes=None,
+    blend_weights=None,
+    triangles=(),
+    meshes=(),
+    joints=(),
+    poses=(),
+    frames=None,
+    anims=(),
+    bounds=None,
+    comment=b'',
+    align=True,
+    version=2,
+    extra_arrays=(),
+) -> bytes:
+    """An IQM v2 file.
+
+    ``meshes``: ``(name, material, first_vertex, num_vertexes, first_triangle, num_triangles)``;
+    ``joints``: ``(name, parent, translate3, rotate4, scale3)``; ``poses``: ``(parent, mask, offset10, scale10)``;
+    ``frames``: ``(num_frames, num_channels)`` ushorts; ``anims``: ``(name, first, count, rate, flags)``;
+    ``align=False`` puts every section at an odd offset (real files break the 4-byte rule).
+    ``extra_arrays``: ``(type, format, size, bytes)`` vertex arrays added as they are.
+    """
+    names = {}
+    text = bytearray(b'\0')
+
+    def name(s):
+        if s not in names:
+            names[s] = len(text)
+            text.extend(s.encode() + b'\0')
+        return names[s]
+
+    for m in meshes:
+        name(m[0]), name(m[1])
+    for j in joints:
+        name(j[0])
+    for a in anims:
+        name(a[0])
+    num_vertexes = len(positions)
+    arrays = []  # (type, format, size, data)
+    if num_vertexes:
+        arrays.append((0, 7, 3, np.asarray(positions, '<f4').tobytes()))
+        if texcoords is not None:
+            arrays.append((1, 7, 2, np.asarray(texcoords, '<f4').tobytes()))
+        if normals is not None:
+            arrays.append((2, 7, 3, np.asarray(normals, '<f4').tobytes()))
+        if blend_indexes is not None:
+            arrays.append((4, 1, 4, np.asarray(blend_indexes, np.uint8).tobytes()))
+        if blend_weights is not None:
+            arrays.append((5, 1, 4, np.asarray(blend_weights, np.uint8).tobytes()))
+    arrays += list(extra_arrays)
+    frame_data = np.asarray(frames if frames is not None else np.zeros((0, 0)), '<u2')
+    num_frames = frame_data.shape[0] if frame_data.ndim == 2 else 0
+    num_channels = frame_data.shape[1] if frame_data.ndim == 2 else 0
+    out = bytearray(124)
+    fields = {}
+
+    def section(key, data):
+        if not data:
+            fields[key] = 0
+            return
+        pad = (-len(out)) % 4 if align else (1 if len(out) % 2 == 0 else 0)
+        out.extend(bytes(pad))
+        fields[key] = len(out)
+        out.extend(data)
+
+    section('ofs_text', bytes(text))
+    section('ofs_meshes', b''.join(struct.pack('<6I', name(m[0]), name(m[1]), *m[2:]) for m in meshes))
+    array_offsets = []
+    for _kind, _fmt, _size, data in arrays:
+        pad = (-len(out)) % 4
+        out.extend(bytes(pad))
+        array_offsets.append(len(out))
+        out.extend(data)
+    section('ofs_vertexarrays', b''.join(struct.pack('<5I', kind, 0, fmt, size, offset)
+                                         for (kind, fmt, size, _), offset in zip(arrays, array_offsets)))
+    section('ofs_triangles', b''.join(struct.pack('<3I', *t) for t in triangles))
+    section('ofs_joints', b''.join(struct.pack('<Ii3f4f3f', name(j[0]), j[1], *j[2], *j[3], *j[4]) for j in joints))
+    section('ofs_poses', b''.join(struct.pack('<iI10f10f', p[0], p[1], *p[2], *p[3]) for p in poses))
+    section('ofs_anims', b''.join(struct.pack('<3IfI', name(a[0]), a[1], a[2], a[3], a[4]) for a in anims))
+    section('ofs_frames', frame_data.tobytes())
+    section('ofs_bounds', b''.join(struct.pack('<8f', *b) for b in bounds) if bounds is not None else b'')
+    section('ofs_comment', comment)
+    header = struct.pack(
+        '<16s27I', b'INTERQUAKEMODEL\0', version, len(out), 0,
+        len(text), fields['ofs_text'], len(meshes), fields['ofs_meshes'],
+        len(arrays), num_vertexes, fields['ofs_vertexarrays'],
+        len(triangles), fields['ofs_triangles'], 0,
+        len(joints), fields['ofs_joints'], len(poses), fields['ofs_poses'],
+        len(anims), fields['ofs_anims'],
+        num_frames, num_channels, fields['ofs_frames'], fields['ofs_bounds'],
+        len(comment), fields['ofs_comment'], 0, 0,
+    )  # fmt: skip
+    out[:124] = header
+    return bytes(out)
+
+
+def quat_about_z(angle: float) -> list[float]:
+    return [0.0, 0.0, float(np.sin(angle / 2)), float(np.cos(angle / 2))]
+
+
+def two_joint_iqm(frames: int = 3, align: bool = True, zero_weight_vertex: bool = False) -> bytes:
+    """A bar of 8 vertices on two joints (the second a child of the first, 4 units up x), with an animation
+    turning the child about z by 30 degrees a frame; channels quantised as iqm.cpp does (offset + value * scale)."""
+    positions = np.array([[x, y, 0] for x in (0, 2, 4, 6) for y in (-1, 1)], np.float32)
+    normals = np.tile([0, 0, 1], (8, 1)).astype(np.float32)
+    texcoords = np.array([[x / 6, (y + 1) / 2] for x in (0, 2, 4, 6) for y in (-1, 1)], np.float32)
+    blend_indexes = np.array([[0, 0, 0, 0]] * 4 + [[0, 1, 0, 0]] * 2 + [[1, 0, 0, 0]] * 2, np.uint8)
+    blend_weights = np.array([[255, 0, 0, 0]] * 4 + [[128, 127, 0, 0]] * 2 + [[255, 0, 0, 0]] * 2, np.uint8)
+    if zero_weight_vertex:
+        blend_weights[7] = 0
+        blend_indexes[7] = [1, 1, 1, 1]
+    triangles = [(0, 1, 2), (1, 3, 2), (2, 3, 4), (3, 5, 4), (4, 5, 6), (5, 7, 6)]  # clockwise seen from +z, as real files wind
+    joints = [('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1)), ('child', 0, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1))]
+    # Pose 0 animates nothing; pose 1 animates rotate z and w (channels 5, 6) and translate x (channel 0).
+    angles = np.radians(30) * np.arange(frames)
+    qz, qw = np.sin(angles / 2), np.cos(angles / 2)
+    tx = 4 + 0.5 * np.arange(frames)
+    channels = [(tx, 0), (qz, 5), (qw, 6)]
+    offsets1 = [4, 0, 0, 0, 0, 0, 1, 1, 1, 1]
+    scales1 = [0.0] * 10
+    values = np.zeros((frames, 3), np.uint16)
+    for k, (v, c) in enumerate(channels):
+        lo, hi = float(v.min()), float(v.max())
+        offsets1[c] = lo
+        scales1[c] = (hi - lo) / 65535 if hi > lo else 0.0
+        values[:, k] = np.round((v - lo) / scales1[c]) if scales1[c] else 0
+    poses = [(-1, 0, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10), (0, 1 | 32 | 64, offsets1, scales1)]
+    return build_iqm(positions=positions, texcoords=texcoords, normals=normals, blend_indexes=blend_indexes,
+                     blend_weights=blend_weights, triangles=triangles, meshes=[('bar', 'bar.png', 0, 8, 0, 6)],
+                     joints=joints, poses=poses, frames=values, anims=[('bend', 0, frames, 10.0, 1)], align=align)  # fmt: skip
+
+
+# -- MD5 (md5-format.txt): text -----------------------------------------------------------
+
+
+def md5_mesh_text(joints, meshes, *, version=True, commandline=True) -> str:
+    """``joints``: ``(name, parent, pos3, quat_xyz3)``; ``meshes``: dicts of ``shader``, ``verts``
+    ``(s, t, first, count)``, ``tris`` and ``weights`` ``(joint, bias, pos3)``."""
+    lines = (['MD5Version 10'] if version else []) + (['commandline "built"'] if commandline else [])
+    lines += [f'numJoints {len(joints)}', f'numMeshes {len(meshes)}', 'joints {']
+    lines += [f'  "{n}" {p} ( {x[0]} {x[1]} {x[2]} ) ( {q[0]} {q[1]} {q[2]} ) // c' for n, p, x, q in joints]
+    lines.append('}')
+    for m in meshes:
+        lines += ['mesh {', f'  // meshes: {m.get("name", "m")}', f'  shader "{m["shader"]}"', f'  numverts {len(m["verts"])}']
+        lines += [f'  vert {k} ( {s} {t} ) {f} {c}' for k, (s, t, f, c) in enumerate(m['verts'])]
+        lines += [f'  numtris {len(m["tris"])}'] + [f'  tri {k} {a} {b} {c}' for k, (a, b, c) in enumerate(m['tris'])]
+        lines += [f'  numweights {len(m["weights"])}']
+        lines += [f'  weight {k} {j} {b} ( {p[0]} {p[1]} {p[2]} )' for k, (j, b, p) in enumerate(m['weights'])]
+        lines.append('}')
+    return '\n'.join(lines) + '\n'
+
+
+def md5_anim_text(hierarchy, baseframe, frames, *, rate=24, bounds=None) -> str:
+    """``hierarchy``: ``(name, parent, flags, start)``; ``baseframe``: ``(pos3, quat_xyz3)``; ``frames``: lists of numbers."""
+    components = len(frames[0]) if frames else 0
+    lines = ['MD5Version 10', 'commandline ""', f'numFrames {len(frames)}', f'numJoints {len(hierarchy)}', f'frameRate {rate}',
+             f'numAnimatedComponents {components}', 'hierarchy {']  # fmt: skip
+    lines += [f'  "{n}" {p} {f} {s}' for n, p, f, s in hierarchy] + ['}', 'bounds {']
+    lines += ['  ( -1 -1 -1 ) ( 1 1 1 )' for _ in (bounds if bounds is not None else frames)] + ['}', 'baseframe {']
+    lines += [f'  ( {t[0]} {t[1]} {t[2]} ) ( {q[0]} {q[1]} {q[2]} )' for t, q in baseframe] + ['}']
+    for k, values in enumerate(frames):
+        lines += [f'frame {k} {{', '  ' + ' '.join(str(v) for v in values), '}']
+    return '\n'.join(lines) + '\n'
+
+
+def two_joint_md5() -> tuple[str, str]:
+    """A bar on two joints, as an md5mesh and an md5anim of 3 frames turning the child about z."""
+    def q(angle):  # Doom 3 stores x y z of the quaternion whose w it rebuilds as -sqrt(...) in the usual formula
+        return (0.0, 0.0, float(-np.sin(angle / 2)))
+    joints = [('root', -1, (0, 0, 0), (0, 0, 0)), ('child', 0, (4, 0, 0), (0, 0, 0))]
+    verts, weights = [], []
+    for x in (0, 2, 4, 6):
+        for y in (-1, 1):
+            k = len(verts)
+            if x < 4:
+                weights.append((0, 1.0, (x, y, 0)))
+                verts.append((x / 6, (y + 1) / 2, len(weights) - 1, 1))
+            elif x == 4:
+                weights.append((0, 0.5, (x, y, 0)))
+                weights.append((1, 0.5, (0, y, 0)))
+                verts.append((x / 6, (y + 1) / 2, len(weights) - 2, 2))
+            else:
+                weights.append((1, 1.0, (x - 4, y, 0)))
+                verts.append((x / 6, (y + 1) / 2, len(weights) - 1, 1))
+            del k
+    tris = [(0, 1, 2), (1, 3, 2), (2, 3, 4), (3, 5, 4), (4, 5, 6), (5, 7, 6)]  # clockwise seen from +z, as real files wind
+    mesh = md5_mesh_text(joints, [{'shader': 'bar.png', 'name': 'bar', 'verts': verts, 'tris': tris, 'weights': weights}])
+    hierarchy = [('root', -1, 0, 0), ('child', 0, 63, 0)]
+    frames = [[4 + 0.5 * k, 0, 0, *q(np.radians(30) * k)] for k in range(3)]
+    anim = md5_anim_text(hierarchy, [((0, 0, 0), (0, 0, 0)), ((4, 0, 0), (0, 0, 0))], frames)
+    return mesh, anim

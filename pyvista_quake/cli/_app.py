@@ -98,7 +98,9 @@ def summary(records: list[dict], kind: str, verbose: bool = False) -> str:
         if verbose and missing:
             line += ': ' + ', '.join(missing)
     else:
-        refusals = {engine: sum(r.get('verdicts', {}).get(engine) == 'refuses' for r in records) for engine in ENGINES}
+        # The engines of the formats read (every engine when none was).
+        seen = [engine for engine in ENGINES if any(engine in r.get('verdicts', {}) for r in records)] or list(ENGINES)
+        refusals = {engine: sum(r.get('verdicts', {}).get(engine) == 'refuses' for r in records) for engine in seen}
         line += '; refused by ' + ', '.join(f'{engine} {count}' for engine, count in refusals.items())
     return line
 

@@ -43,10 +43,12 @@ def _info(path: Path, options: dict) -> dict:
         warnings.simplefilter('always', pq.QuakeWarning)
         model = pq.load(path, **options)
         skins = _skins(model)
-    if model.format == 'md3':
+    if model.format not in ('md2', 'mdl'):
         counts = {'surfaces': model.surface_names, 'tags': list(model.tags),
                   'vertices': sum(s.num_vertices for s in model.data.surfaces),
                   'triangles': sum(len(s.triangles) for s in model.data.surfaces), 'skin_size': None}  # fmt: skip
+        if model.format in ('iqm', 'md5'):
+            counts['joints'] = [joint.name for joint in model.joints]
     else:
         counts = {'vertices': model.data.num_vertices, 'triangles': len(model.data.triangle_vertices), 'skin_size': list(model.skin_size)}
     return {
@@ -54,7 +56,7 @@ def _info(path: Path, options: dict) -> dict:
         'format': model.format,
         'frames': len(model),
         **counts,
-        'header': {k: plain(v) for k, v in model.header.items() if k != 'ident'},
+        'header': {k: plain(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
         'animations': {
             name: {'first': int(clip.frames[0]), 'last': int(clip.frames[-1]), 'frames': len(clip), 'duration': float(clip.duration)}
             for name, clip in model.animations.items()
@@ -67,7 +69,7 @@ def _info(path: Path, options: dict) -> dict:
 
 def _info_table(record: dict) -> Table:
     table = Table(title=record['model'], show_header=False, title_justify='left')
-    game = {'md2': 'Quake II', 'mdl': 'Quake', 'md3': 'Quake III'}[record['format']]
+    game = {'md2': 'Quake II', 'mdl': 'Quake', 'md3': 'Quake III', 'iqm': 'Inter-Quake Model', 'md5': 'Doom 3'}[record['format']]
     table.add_row('format', f'{record["format"].upper()} ({game})')
     table.add_row('frames', str(record['frames']))
     table.add_row('vertices, triangles', f'{record["vertices"]}, {record["triangles"]}')
@@ -76,6 +78,8 @@ def _info_table(record: dict) -> Table:
     if 'surfaces' in record:
         table.add_row('surfaces', ', '.join(record['surfaces']))
         table.add_row('tags', ', '.join(record['tags']) or 'none')
+    if 'joints' in record:
+        table.add_row('joints', f'{len(record["joints"])}: ' + ', '.join(record['joints']))
     for key, value in record['header'].items():
         table.add_row(key, str(value))
     for name, clip in record['animations'].items():
@@ -88,7 +92,7 @@ def _info_table(record: dict) -> Table:
 
 
 def _skins(model) -> list[dict]:
-    if model.format == 'md3':
+    if model.format not in ('md2', 'mdl'):
         return [{'name': f'{surface}: {name}', 'location': found.location if (found := model.surface_skin(k)) else None}
                 for k, (surface, name) in enumerate(zip(model.surface_names, model.image_names)) if name is not None]  # fmt: skip
     if model.format == 'mdl':

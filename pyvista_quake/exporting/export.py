@@ -30,9 +30,11 @@ from pyvista_quake.data.animation import Animation
 from pyvista_quake.exporting.gltf import Keys
 from pyvista_quake.exporting.gltf import Node
 from pyvista_quake.exporting.gltf import Part
+from pyvista_quake.exporting.gltf import SkinnedPart
 from pyvista_quake.exporting.gltf import build_gltf
 from pyvista_quake.exporting.gltf import build_gltf_nodes
 from pyvista_quake.exporting.gltf import build_gltf_parts
+from pyvista_quake.exporting.gltf import build_gltf_skinned
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_extensions
 from pyvista_quake.game.skins import has_cut_out
@@ -120,7 +122,7 @@ def export(
         legs, torso = player_animations(animation)
         posed = flattened(model.pose(legs, torso, time or 0.0))
         model, given, animation, time = None, posed, None, None
-    if (model is not None and model.format == 'md3') or isinstance(given, pv.MultiBlock):
+    if (model is not None and model.format not in ('md2', 'mdl')) or isinstance(given, pv.MultiBlock):
         _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress)
         return
 
@@ -256,7 +258,9 @@ def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame
             raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
         with staged(path.parent) as stage:
             target = stage / path.name
-            if suffix in ('.glb', '.gltf'):
+            if suffix in ('.glb', '.gltf') and model is not None and model.format in ('iqm', 'md5'):
+                _write_skeletal_gltf(model, animation, target)
+            elif suffix in ('.glb', '.gltf'):
                 _write_gltf_surfaces(model, given, animation, target)
             else:
                 clip = model.animation(animation) if model is not None else None
@@ -420,6 +424,45 @@ def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
         parts = [Part(positions[k], normals[k], block, block.quake.image()) for k, block in enumerate(first) if block.n_cells]
         gltf = build_gltf_parts(parts, [(c, frames) for c in clip_list], Path(model.source).stem or 'model')
     _save_gltf(gltf, target)
+
+
+def _write_skeletal_gltf(model, animation, target: Path) -> None:
+    """A skeletal model's glTF: its bind pose skinned by its joints, each animation keyed on them."""
+    first = model.bind_pose()
+    parts = []
+    for _k, (block, surface) in enumerate(zip(first, model.data.surfaces)):
+        if block.n_cells:
+            joints, weights = four_weights(surface.joints, surface.weights)
+            parts.append(SkinnedPart(block, joints, weights, block.quake.image()))
+    clips = [model.animation(animation)] if animation is not None else list(model.animations.values())
+    animations = []
+    for clip in clips:
+        poses = model.joint_poses(clip.frames)
+        times = np.asarray(clip.times, np.float64)
+        if clip.duration > times[-1]:  # the loop blends back into its first frame, as the engines loop
+            times = np.append(times, clip.duration)
+            poses = np.concatenate([poses, poses[:1]])
+        animations.append((clip.name, times, poses))
+    names = [j.name for j in model.joints]
+    gltf = build_gltf_skinned(parts, names, [j.parent for j in model.joints], model.rest_locals(), np.linalg.inv(model.joint_matrices()),
+                              animations, Path(model.source).stem or 'model')  # fmt: skip
+    _save_gltf(gltf, target)
+
+
+def four_weights(joints: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each vertex's four largest weights, summing to 1, and their joints (0 where unused), as glTF takes them."""
+    n = len(joints)
+    order = np.argsort(-weights, axis=1, kind='stable')[:, :4]
+    top_joints = np.take_along_axis(joints, order, axis=1)
+    top = np.take_along_axis(weights, order, axis=1).astype(np.float64)
+    pad = 4 - top.shape[1]
+    if pad > 0:
+        top_joints = np.concatenate([top_joints, np.zeros((n, pad), top_joints.dtype)], axis=1)
+        top = np.concatenate([top, np.zeros((n, pad))], axis=1)
+    total = top.sum(axis=1, keepdims=True)
+    top = np.divide(top, total, out=np.tile([1.0, 0, 0, 0], (n, 1)), where=total > 0)
+    top_joints = np.where(top > 0, top_joints, 0)
+    return top_joints.astype(np.uint16), top.astype(np.float32)
 
 
 # -- whole animations ---------------------------------------------------------------------

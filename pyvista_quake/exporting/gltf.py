@@ -1,11 +1,13 @@
-"""glTF 2.0 of a model: one mesh, its skin embedded, animations as morph-target weights.
+"""glTF 2.0 of a model: one mesh, its skin embedded, animations as morph-target weights (skeletal models: joints).
 
 Built with pygltflib.  Each frame that an animation plays is a morph target
 (position and normal displacements from the first frame); each animation is
 a glTF animation of the mesh's weights, keyframed at the model's own frame
 times with linear blending -- the engines' interpolation -- and a last key at
 the animation's end that blends back into its first frame, as the games loop.
-Positions go from Quake's axes (x forward, y left, z up) to glTF's (y up,
+A skeletal model (IQM, MD5) keeps its skeleton instead: a ``skin`` with a node per
+joint, ``JOINTS_0``/``WEIGHTS_0`` and each animation as the joints' channels
+(:func:`build_gltf_skinned`).  Positions go from Quake's axes (x forward, y left, z up) to glTF's (y up,
 +z forward); units are kept.
 """
 
@@ -49,7 +51,7 @@ class _Blob:
         array = np.ascontiguousarray(array)
         component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint32): gl.UNSIGNED_INT, np.dtype(np.uint16): gl.UNSIGNED_SHORT}[array.dtype]
         view = self.view(array.tobytes(), target)
-        width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4}[kind]
+        width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4, 'MAT4': 16}[kind]
         flat = array.reshape(-1, width)
         accessor = gl.Accessor(bufferView=view, componentType=component, count=len(flat), type=kind)
         if bounds:
@@ -338,3 +340,115 @@ def _continuous(quaternions: np.ndarray) -> np.ndarray:
         if np.dot(out[k], out[k - 1]) < 0:
             out[k] = -out[k]
     return out
+
+
+# -- skeletal models: a glTF skin ------------------------------------------------------------
+
+
+@dataclass
+class SkinnedPart:
+    """One surface of a skeletal model, in its bind pose, with the joints that move it.
+
+    Attributes
+    ----------
+    first : pyvista.PolyData
+        The bind pose's mesh: points, normals, triangles, texture coordinates.
+    joints : numpy.ndarray
+        ``(points, 4)`` joint numbers (``JOINTS_0``).
+    weights : numpy.ndarray
+        ``(points, 4)`` their weights, summing to 1 (``WEIGHTS_0``).
+    skin : numpy.ndarray or None
+        RGB(A) image, embedded as PNG.
+
+    """
+
+    first: pv.PolyData
+    joints: np.ndarray
+    weights: np.ndarray
+    skin: np.ndarray | None
+
+
+def _gltf_trs(poses: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Translation, rotation ``xyzw`` and scale ``(..., 3/4/3)`` of ``(..., 10)`` poses, in glTF's axes.
+
+    The axis change is a cyclic permutation of the axes, so it permutes each
+    vector part (a translation, a quaternion's ``xyz``, a scale) and keeps ``w``.
+    """
+    turn = QUAKE_TO_GLTF.astype(np.float64)
+    translation = poses[..., 0:3] @ turn.T
+    q = poses[..., 3:7]
+    length = np.linalg.norm(q, axis=-1, keepdims=True)
+    q = np.divide(q, length, out=np.tile([0.0, 0.0, 0.0, 1.0], q.shape[:-1] + (1,)), where=length > 0)
+    rotation = np.concatenate([q[..., :3] @ turn.T, q[..., 3:4]], axis=-1)
+    scale = poses[..., 7:10] @ turn.T
+    return translation.astype(np.float32), rotation.astype(np.float32), scale.astype(np.float32)
+
+
+def build_gltf_skinned(parts: list[SkinnedPart], names: list[str], parents: list[int], rest: np.ndarray, inverse_bind: np.ndarray,
+                       animations: list[tuple[str, np.ndarray, np.ndarray]], name: str = 'model') -> gl.GLTF2:  # fmt: skip
+    """A glTF document of a skinned mesh: a node per joint, a ``skin``, and each animation as joint channels.
+
+    Parameters
+    ----------
+    parts : list of SkinnedPart
+        The surfaces, a primitive each.
+    names, parents : list
+        Each joint's name and parent (``-1``: a root).
+    rest : numpy.ndarray
+        ``(joints, 10)``: each joint's parent-relative translation, quaternion ``xyzw`` and scale at rest.
+    inverse_bind : numpy.ndarray
+        ``(joints, 4, 4)``: the inverse of each joint's bind pose in object space (Quake's axes).
+    animations : list of (str, numpy.ndarray, numpy.ndarray)
+        Each animation's name, key times ``(keys,)`` and joint poses ``(keys, joints, 10)``.
+    name : str
+        The mesh's name.
+
+    """
+    gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
+    blob = _Blob(gltf)
+    mesh = gl.Mesh(primitives=[], name=name)
+    for part in parts:
+        primitive = _primitive(gltf, blob, Part(np.asarray(part.first.points)[None], np.asarray(part.first.point_data['Normals'])[None], part.first, part.skin))
+        primitive.attributes.JOINTS_0 = blob.accessor(part.joints.astype(np.uint16), 'VEC4', gl.ARRAY_BUFFER)
+        primitive.attributes.WEIGHTS_0 = blob.accessor(part.weights.astype(np.float32), 'VEC4', gl.ARRAY_BUFFER)
+        mesh.primitives.append(primitive)
+    gltf.meshes.append(mesh)
+    translation, rotation, scale = _gltf_trs(rest)
+    # Node 0 the mesh, node 1 the skeleton: the one root of every joint (glTF wants a common root; MD5s have several).
+    first_joint = 2
+    gltf.nodes.append(gl.Node(mesh=0, skin=0, name=name))
+    gltf.nodes.append(gl.Node(name='skeleton'))
+    for k, joint in enumerate(names):
+        gltf.nodes.append(gl.Node(name=joint or f'joint{k}', translation=translation[k].tolist(), rotation=rotation[k].tolist(), scale=scale[k].tolist()))
+    for k, parent in enumerate(parents):
+        if parent >= 0:
+            gltf.nodes[first_joint + parent].children.append(first_joint + k)
+    turn = np.eye(4)
+    turn[:3, :3] = QUAKE_TO_GLTF
+    matrices = turn @ np.asarray(inverse_bind, np.float64) @ turn.T
+    # glTF stores matrices column by column.
+    ibm = blob.accessor(np.ascontiguousarray(np.swapaxes(matrices, 1, 2)).astype(np.float32).reshape(-1, 16), 'MAT4')
+    gltf.nodes[1].children = [first_joint + k for k, parent in enumerate(parents) if parent < 0]
+    gltf.skins.append(gl.Skin(joints=list(range(first_joint, first_joint + len(names))), inverseBindMatrices=ibm, skeleton=1, name=name))
+    gltf.scenes.append(gl.Scene(nodes=[0, 1]))
+    gltf.scene = 0
+    for clip, times, poses in animations:
+        samplers: list[gl.AnimationSampler] = []
+        channels: list[gl.AnimationChannel] = []
+        key_times = blob.accessor(np.asarray(times, np.float32), 'SCALAR', bounds=True)
+        moves = _gltf_trs(poses)
+        for k in range(len(names)):
+            for path, values in zip(('translation', 'rotation', 'scale'), moves):
+                track = values[:, k]
+                if path == 'rotation':
+                    track = _continuous(track)
+                if path == 'scale' and np.allclose(track, scale[k]):
+                    continue  # IQM and MD5 joints rarely scale: no channel for a scale that stays
+                output = blob.accessor(np.ascontiguousarray(track, np.float32), 'VEC4' if path == 'rotation' else 'VEC3')
+                samplers.append(gl.AnimationSampler(input=key_times, output=output, interpolation=gl.ANIM_LINEAR))
+                channels.append(gl.AnimationChannel(sampler=len(samplers) - 1, target=gl.AnimationChannelTarget(node=first_joint + k, path=path)))
+        if channels:
+            gltf.animations.append(gl.Animation(name=clip, samplers=samplers, channels=channels))
+    gltf.buffers.append(gl.Buffer(byteLength=blob.size))
+    gltf.set_binary_blob(b''.join(blob.parts))
+    return gltf

@@ -559,7 +559,7 @@ def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> 
     else:
         positions = np.zeros((n, 3), np.float32)
     texcoords = block.verts[:, :2].astype(np.float32) if n else np.zeros((0, 2), np.float32)
-    return SkinnedMesh(block.name, [block.shader], block.tris.astype(np.int32).reshape(-1, 3), texcoords, positions, None, joints, biases, offsets)
+    return SkinnedMesh(block.name or f'mesh{index}', [block.shader], block.tris.astype(np.int32).reshape(-1, 3), texcoords, positions, None, joints, biases, offsets)
 
 
 def decode_anim(record: MD5AnimFile) -> SkeletalAnimationData:

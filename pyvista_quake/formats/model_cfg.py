@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+import functools
 import re
 from typing import Callable
 
@@ -130,6 +131,11 @@ class ModelConfig:
     tags: list[tuple[str, str]] = field(default_factory=list)
 
 
+def _need(command: Command, source: str, count: int) -> None:
+    if len(command.args) < count:
+        raise QuakeFormatError(source, f'line {command.line}', command.name, f'takes at least {count} arguments, has {len(command.args)}')
+
+
 def interpret(commands: list[Command], source: str, folder: str, run: Callable[[str], tuple[str, str] | None], depth: int = 0,
               into: ModelConfig | None = None) -> ModelConfig:  # fmt: skip
     """Run a config's commands: ``folder`` is the model's directory, ``run(name)`` gives ``(source, text)`` of an ``exec``'s file.
@@ -145,10 +151,7 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
     for command in commands:
         kind = command.name[3:] if command.name[:3] in ('iqm', 'md5', 'smd') else command.name
         args = command.args
-
-        def need(count: int) -> None:
-            if len(args) < count:
-                raise QuakeFormatError(source, f'line {command.line}', command.name, f'takes at least {count} arguments, has {len(args)}')  # noqa: B023
+        need = functools.partial(_need, command, source)
 
         if command.name == 'exec' and depth < MAX_EXEC_DEPTH:
             need(1)

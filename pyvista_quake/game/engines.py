@@ -8,7 +8,10 @@ function that applies it:
 - ``quakespasm``: QuakeSpasm (``Quake/gl_model.c``, ``r_alias.c``);
 - ``ezquake``: ezQuake (``r_aliasmodel.c``, ``r_aliasmodel_skins.c``);
 - ``quake2``: id's Quake II OpenGL renderer (``ref_gl/gl_model.c``, ``gl_mesh.c``);
-- ``yquake2``: Yamagi Quake II (``src/client/refresh/files/models.c``).
+- ``yquake2``: Yamagi Quake II (``src/client/refresh/files/models.c``);
+- ``iqmdemo``: the IQM developer kit's demo (``demo/iqm.cpp``), the reference IQM loader;
+- ``cube2``: Cube 2 engines, Sauerbraten and Red Eclipse (``src/engine/iqm.h``, ``md5.h``);
+- ``doom3``: Doom 3 as dhewm3 carries it (``neo/renderer/Model_md5.cpp``, ``neo/game/anim/Anim.cpp``).
 
 :func:`check` lists the findings for a file; ``strict=`` of :func:`~pyvista_quake.load`
 raises for what one engine (or any, with ``True``) refuses.  The reader itself
@@ -24,7 +27,9 @@ from typing import Callable
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
+from pyvista_quake.formats import md5
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.game.sources import read_source
@@ -39,13 +44,17 @@ ENGINES = {
     'yquake2': 'Yamagi Quake II',
     'quake3': 'Quake III Arena 1.32 (id)',
     'ioquake3': 'ioquake3',
+    'iqmdemo': "the IQM developer kit's demo",
+    'cube2': 'Cube 2 engines (Sauerbraten, Red Eclipse)',
+    'doom3': 'Doom 3 (id, as dhewm3 carries it)',
 }
 QUAKE_ENGINES = ('quake', 'glquake', 'quakespasm', 'ezquake')
 QUAKE2_ENGINES = ('quake2', 'yquake2')
 QUAKE3_ENGINES = ('quake3', 'ioquake3')
 #: The engines that load each format at all.
-ENGINES_OF = {'mdl': QUAKE_ENGINES, 'md2': QUAKE2_ENGINES, 'md3': QUAKE3_ENGINES}
-FORMAT_NAMES = {'mdl': 'Quake (MDL) models', 'md2': 'Quake II (MD2) models', 'md3': 'Quake III (MD3) models'}
+ENGINES_OF = {'mdl': QUAKE_ENGINES, 'md2': QUAKE2_ENGINES, 'md3': QUAKE3_ENGINES, 'iqm': ('iqmdemo', 'cube2'), 'md5': ('doom3', 'cube2')}
+FORMAT_NAMES = {'mdl': 'Quake (MDL) models', 'md2': 'Quake II (MD2) models', 'md3': 'Quake III (MD3) models',
+                'iqm': 'Inter-Quake Models (IQM)', 'md5': 'Doom 3 (MD5) models'}  # fmt: skip
 #: ``SHADER_MAX_VERTEXES`` and ``SHADER_MAX_INDEXES`` (``qfiles.h``), the same in id's 1.32 and ioquake3.
 SHADER_MAX_VERTEXES = 1000
 SHADER_MAX_INDEXES = 6 * SHADER_MAX_VERTEXES
@@ -210,8 +219,61 @@ def _md3_facts(record, size: int) -> dict:
     }
 
 
+_IQM = {'iqmdemo': 'demo/iqm.cpp loadiqm', 'cube2': 'src/engine/iqm.h iqm::loadiqm'}
+_IQM_ARRAYS = {'iqmdemo': 'demo/iqm.cpp loadiqmmeshes', 'cube2': 'src/engine/iqm.h iqm::loadiqmmeshes'}
+#: The component format and size the IQM demo and Cube 2 take for each standard vertex array (``loadiqmmeshes``).
+IQM_PORTABLE_ARRAYS = {0: (7, 3), 1: (7, 2), 2: (7, 3), 3: (7, 4), 4: (1, 4), 5: (1, 4)}
+IQM_RULES = (
+    Rule(('iqmdemo', 'cube2'), 'filesize', _over('filesize', iqm.MAX_FILESIZE), REFUSES,
+         f'a file over 16 MiB ({iqm.MAX_FILESIZE} bytes)', _IQM),
+    Rule(('iqmdemo', 'cube2'), 'vertexarrays.format', lambda f: f['odd_array'], REFUSES,
+         'a position, texcoord, normal, tangent, blendindexes or blendweights array not in the portable format '
+         '(float x3, x2, x3, x4; ubyte x4, x4)', _IQM_ARRAYS),
+    Rule(('iqmdemo',), 'num_poses', lambda f: f['num_poses'] if f['num_frames'] and f['num_poses'] != f['num_joints'] and f['num_joints'] else None,
+         REFUSES, 'poses that are not one per joint (num_poses != num_joints)', {'iqmdemo': 'demo/iqm.cpp loadiqmanims'}),
+)  # fmt: skip
+
+_MD5 = {'doom3': 'neo/renderer/Model_md5.cpp idRenderModelMD5::LoadModel'}
+_ANIM = {'doom3': 'neo/game/anim/Anim.cpp idMD5Anim::LoadAnim'}
+MD5_RULES = (
+    Rule(('doom3',), 'MD5Version', lambda f: ('missing' if f['MD5Version'] is None else f['MD5Version']) if f['MD5Version'] != md5.VERSION else None, REFUSES,
+         f'a file with no MD5Version {md5.VERSION} line', {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString MD5Version'}),
+    Rule(('doom3',), 'commandline', lambda f: 'missing' if f['commandline'] is None else None, REFUSES,
+         'a file with no commandline line', {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString commandline'}),
+    Rule(('doom3',), 'numMeshes', lambda f: f['numMeshes'] if f.get('numMeshes') is not None and f['numMeshes'] > f['mesh_blocks'] else None, REFUSES,
+         'more meshes counted than the file holds (the parser meets the end of the file)', _MD5),
+    Rule(('doom3',), 'weightCount', lambda f: f['unweighted'] or None, REFUSES,
+         'a vertex with no weights ("Vertex without any joint weights")', {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'}),
+    Rule(('doom3',), 'hierarchy', lambda f: f['roots'] if f['roots'] > 1 else None, REFUSES,
+         'more than one root joint (only joint 0 may have parent -1)', _ANIM),
+    Rule(('cube2',), 'weightCount', lambda f: f['top_weights'] if f['top_weights'] > 4 else None, MISDRAWS,
+         'a vertex of more than 4 weights: the 4 largest kept and renormalised', {'cube2': 'src/engine/md5.h md5mesh::buildverts'}),
+)  # fmt: skip
+
+
+def _iqm_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    odd = [f'{int(a["type"])}: format {int(a["format"])} x {int(a["size"])}' for a in record.vertexarrays
+           if int(a['type']) in IQM_PORTABLE_ARRAYS and (int(a['format']), int(a['size'])) != IQM_PORTABLE_ARRAYS[int(a['type'])]]  # fmt: skip
+    return {**h, 'odd_array': ', '.join(odd) or None}
+
+
+def _md5_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    if isinstance(record, md5.MD5AnimFile):
+        roots = sum(1 for j in record.joints if j.parent < 0)
+        return {**h, 'numMeshes': None, 'mesh_blocks': 0, 'unweighted': 0, 'top_weights': 0, 'roots': roots}
+    counts = [m.verts[:, 3] for m in record.meshes if len(m.verts)]
+    every = np.concatenate(counts) if counts else np.zeros(0)
+    return {**h, 'mesh_blocks': len(record.meshes), 'unweighted': int((every == 0).sum()), 'top_weights': int(every.max(initial=0)), 'roots': 0}
+
+
 def format_of(record) -> str:
-    """The format of a parsed file's records: ``'md2'``, ``'mdl'`` or ``'md3'``."""
+    """The format of a parsed file's records: ``'md2'``, ``'mdl'``, ``'md3'``, ``'iqm'`` or ``'md5'``."""
+    if isinstance(record, iqm.IQMFile):
+        return 'iqm'
+    if isinstance(record, (md5.MD5MeshFile, md5.MD5AnimFile)):
+        return 'md5'
     if hasattr(record, 'surfaces'):
         return 'md3'
     return 'mdl' if hasattr(record, 'poses') else 'md2'
@@ -247,9 +309,9 @@ def _md2_facts(record, size: int) -> dict:
 def findings(record, size: int) -> list[Finding]:
     """Every engine's findings on a parsed file (``MD2File`` or ``MDLFile``) of ``size`` bytes."""
     format = format_of(record)
-    facts = {'mdl': _mdl_facts, 'md2': _md2_facts, 'md3': _md3_facts}[format](record, size)
+    facts = {'mdl': _mdl_facts, 'md2': _md2_facts, 'md3': _md3_facts, 'iqm': _iqm_facts, 'md5': _md5_facts}[format](record, size)
     out = []
-    for rule in {'mdl': MDL_RULES, 'md2': MD2_RULES, 'md3': MD3_RULES}[format]:
+    for rule in {'mdl': MDL_RULES, 'md2': MD2_RULES, 'md3': MD3_RULES, 'iqm': IQM_RULES, 'md5': MD5_RULES}[format]:
         value = rule.test(facts)
         if value is None or value is False:
             continue
@@ -307,7 +369,7 @@ def enforce(record, size: int, strict: bool | str, source: str) -> None:
 
 
 def verdicts(found: list[Finding], format: str) -> dict[str, str]:
-    """The worst effect per engine of the format (``'md2'``, ``'mdl'`` or ``'md3'``): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
+    """The worst effect per engine of the format (``'md2'``, ``'mdl'``, ``'md3'``, ``'iqm'`` or ``'md5'``): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
     order = (REFUSES, MISDRAWS, WARNS)
     out = {}
     for engine in ENGINES_OF[format]:

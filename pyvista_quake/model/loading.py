@@ -12,18 +12,18 @@ from typing import Any
 
 import pyvista as pv
 
+from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.options import check_option_names
-from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.data.skinning import attach
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
+from pyvista_quake.formats import parse_buffer
+from pyvista_quake.formats import spec_for
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.game import model_configs
-from pyvista_quake.formats import parse_buffer
-from pyvista_quake.formats import spec_for
 from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.skins import read_palette

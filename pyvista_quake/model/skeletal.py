@@ -28,6 +28,7 @@ from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.skinning import Skinning
+from pyvista_quake.data.skinning import quaternion_of
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md5
 from pyvista_quake.formats.records import Clip
@@ -203,6 +204,29 @@ class SkeletalModel(SurfacesModel):
         if frame is None:
             return np.array(self.data.bind)
         return self._skinning.objects(self._matrices([frame]))[0]
+
+    def joint_poses(self, frames: FrameSelection = None) -> np.ndarray:
+        """``(frames, joints, 10)``: each joint's parent-relative translation, rotation quaternion ``xyzw`` and scale.
+
+        A model with no animation gives its rest pose (:meth:`rest_locals`).
+        """
+        rows = frame_indices(frames, len(self))
+        if not len(self._frames[0]):
+            return np.repeat(self.rest_locals()[None], len(rows), axis=0)
+        return np.array(self._frames[0][rows])
+
+    def rest_locals(self) -> np.ndarray:
+        """``(joints, 10)``: the bind pose as parent-relative translation, quaternion ``xyzw`` and scale."""
+        bind = np.asarray(self.data.bind, np.float64)
+        local = bind.copy()
+        for j, parent in enumerate(j.parent for j in self.joints):
+            if parent >= 0:
+                local[j] = np.linalg.solve(bind[parent], bind[j])
+        out = np.zeros((len(bind), 10))
+        out[:, :3] = local[:, :3, 3]
+        out[:, 7:] = np.linalg.norm(local[:, :3, :3], axis=1)
+        out[:, 3:7] = quaternion_of(local[:, :3, :3])
+        return out
 
     def skeleton(self, frame: int | None = None) -> pv.PolyData:
         """The joints as a ``PolyData``: a point per joint at its place, a line from each to its parent.

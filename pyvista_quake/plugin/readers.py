@@ -1,4 +1,4 @@
-"""PyVista reader classes for ``.md2`` and ``.mdl``, registered as ``pyvista.readers`` entry points.
+"""PyVista reader classes for ``.md2``, ``.mdl``, ``.md3``, ``.iqm`` and ``.md5mesh``, registered as ``pyvista.readers`` entry points.
 
 The readers are thin: they hold a :class:`~pyvista_quake.QuakeModel` and a
 choice of frame.  Time points are the model's frames (or one animation's),
@@ -177,7 +177,7 @@ class _MemberSource(_QuakeSource):
         super().UpdateInformation()
 
     def _blocks(self, model: QuakeModel) -> bool:
-        return model.format == 'md3'
+        return model.format not in ('md2', 'mdl')  # several surfaces: MD3, IQM, MD5
 
 
 class QuakeReader(pv.BaseReader[_Output], pv.TimeReader):
@@ -362,6 +362,25 @@ class MDLReader(QuakeReader[pv.PolyData]):
 
 class MD3Reader(QuakeReader[pv.MultiBlock]):
     """Reader for Quake III ``.md3`` models: each frame a :class:`pyvista.MultiBlock` of surfaces (see :class:`QuakeReader`)."""
+
+    _class_reader = _BlocksSource
+
+
+class IQMReader(QuakeReader[pv.MultiBlock]):
+    """Reader for Inter-Quake Models (``.iqm``): each frame a :class:`pyvista.MultiBlock` of its meshes, skinned (see :class:`QuakeReader`).
+
+    An ``iqm.cfg`` beside the file gives its skins and named animations, as Cube 2 engines read it.
+    """
+
+    _class_reader = _BlocksSource
+
+
+class MD5Reader(QuakeReader[pv.MultiBlock]):
+    """Reader for Doom 3 ``.md5mesh`` models: each frame a :class:`pyvista.MultiBlock` of its meshes (see :class:`QuakeReader`).
+
+    Animations come from ``.md5anim`` files: ``pv.read("x.md5mesh", animations=["x_run.md5anim"])``,
+    or the ``md5.cfg`` beside it.
+    """
 
     _class_reader = _BlocksSource
 
