@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
-import shutil
-import subprocess
 import warnings
 
 from builders import tetra_md2
 from builders import torch_mdl
 from conftest import CORPUS
 from conftest import requires_corpus
+from conftest import validate
 import meshio
 import numpy as np
 from PIL import Image
@@ -193,40 +190,6 @@ def test_failed_write_leaves_the_old_files(torch, tmp_path, monkeypatch):
 
 
 # -- glTF -----------------------------------------------------------------------------------
-
-VALIDATE_JS = """
-const fs = require('fs');
-const path = require('path');
-const validator = require('gltf-validator');
-const file = process.argv[2];
-validator.validateBytes(new Uint8Array(fs.readFileSync(file)), {uri: path.basename(file), maxIssues: 100})
-  .then((report) => console.log(JSON.stringify(report.issues)))
-  .catch((error) => { console.error(error); process.exit(2); });
-"""
-
-
-@pytest.fixture(scope='session')
-def gltf_validator() -> Path:
-    """The Khronos glTF validator, installed from npm once into a cache folder."""
-    if shutil.which('node') is None or shutil.which('npm') is None:
-        pytest.skip('node and npm are needed for the Khronos glTF validator')
-    folder = Path(os.environ.get('XDG_CACHE_HOME', Path.home() / '.cache')) / 'pyvista-quake-tests' / 'gltf-validator'
-    folder.mkdir(parents=True, exist_ok=True)
-    if not (folder / 'node_modules' / 'gltf-validator').is_dir():
-        result = subprocess.run(['npm', 'install', '--silent', '--prefix', str(folder), 'gltf-validator'],
-                                capture_output=True, text=True, timeout=300)  # fmt: skip
-        if result.returncode != 0:
-            pytest.skip(f'npm install gltf-validator failed: {result.stderr[-300:]}')
-    (folder / 'validate.js').write_text(VALIDATE_JS)
-    return folder
-
-
-def validate(folder: Path, path: Path) -> dict:
-    result = subprocess.run(['node', str(folder / 'validate.js'), str(path)], capture_output=True, text=True,
-                            cwd=folder, timeout=120)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
 
 def accessor_data(gltf: pygltflib.GLTF2, index: int) -> np.ndarray:
     accessor = gltf.accessors[index]

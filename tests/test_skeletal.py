@@ -19,12 +19,11 @@ from builders import two_joint_iqm
 from builders import two_joint_md5
 from conftest import CORPUS
 from conftest import requires_corpus
+from conftest import validate
 import numpy as np
 import pytest
 import pyvista as pv
 import skeletal_reference as ref
-from test_export import gltf_validator  # noqa: F401 - the fixture
-from test_export import validate
 
 import pyvista_quake as pq
 from pyvista_quake.formats import iqm

@@ -221,3 +221,19 @@ def test_a_player_has_a_legs_and_a_torso_picker_played_together(browser, tmp_pat
     page.page.select_option('.pq-torso', 'TORSO_ATTACK')
     assert page.page.locator('.pq-legs').input_value() == 'LEGS_IDLE'
     page.close()
+
+
+def test_a_skeletal_model_plays_its_joints_in_the_browser(browser, tmp_path):
+    from builders import two_joint_iqm
+
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm(frames=12))
+    Image.fromarray(np.random.default_rng(4).integers(0, 255, (16, 16, 3), np.uint8)).save(tmp_path / 'bar.png')
+    page_path = pq.exporting.html.write_page(tmp_path / 'bar.iqm', tmp_path / 'bar.html')
+    page = Page(browser, page_path)
+    first = page.shot(tmp_path, 'first')
+    assert drawn(first).sum() > 500
+    assert first[drawn(first)].std(axis=0).mean() > 8  # textured
+    time.sleep(0.6)
+    assert np.abs(first - page.shot(tmp_path, 'second')).sum() > 0  # the joints move it
+    assert 'bend' in page.label()
+    page.close()

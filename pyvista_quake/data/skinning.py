@@ -153,46 +153,46 @@ class Skinning:
         return _unit(out)
 
     @cached_property
-    def _seams(self) -> list[np.ndarray]:
-        """For each surface, each vertex's group of vertices at one bind position."""
-        out = []
+    def _seams(self) -> list[sparse.csr_matrix | None]:
+        """For each surface, which triangles each vertex takes its normal from: those of every vertex at its bind position."""
+        out: list[sparse.csr_matrix | None] = []
         for surface in self.data.surfaces:
-            if not surface.num_vertices:
-                out.append(np.zeros(0, np.int64))
+            if not surface.num_vertices or not len(surface.triangles):
+                out.append(None)
                 continue
             _, group = np.unique(surface.positions, axis=0, return_inverse=True)
-            out.append(group.reshape(-1))
+            out.append(incidence(surface.triangles, surface.num_vertices, group.reshape(-1)))
         return out
 
 
 def _linear(surface: SkinnedMesh, normals: bool, num_joints: int) -> sparse.csr_matrix | None:
-    """The sparse ``(12 joints, 3 vertices)`` matrix taking a frame's flattened joint matrices to the surface's points.
+    """The sparse ``(3 vertices, 12 joints)`` matrix taking a frame's flattened joint matrices to the surface's points.
 
-    Entry ``(12 j + 4 i + m, 3 v + i)`` is ``w * p[m]`` summed over the vertex's weights on joint ``j``, where
-    ``p`` is the bind position (IQM) or the weight's own position (MD5) with a 1 appended (a 0 for a normal).
+    Row ``3 v + i`` holds, at column ``12 j + 4 i + m``, ``w * p[m]`` for each of the vertex's weights on
+    joint ``j``, where ``p`` is the bind position (IQM) or the weight's own position (MD5) with a 1 appended
+    (a 0 for a normal, which only turns).  Built straight in CSR order: a row's entries are its weights'.
     """
     joints, weights = surface.joints, surface.weights
     n, k = joints.shape
     if not k or not num_joints or not n:
         return None
     if surface.offsets is not None and not normals:
-        points = surface.offsets.astype(np.float64)
+        points = surface.offsets.astype(np.float32)
     else:
         base = surface.normals if normals else surface.positions
-        points = np.broadcast_to(np.asarray(base, np.float64)[:, None, :], (n, k, 3))
-    homogeneous = np.concatenate([points, np.full((n, k, 1), 0.0 if normals else 1.0)], axis=2)
-    i = np.arange(3)[None, None, :, None]
-    m = np.arange(4)[None, None, None, :]
-    rows = joints[:, :, None, None].astype(np.int64) * 12 + i * 4 + m
-    cols = np.arange(n, dtype=np.int64)[:, None, None, None] * 3 + i
-    values = weights[:, :, None, None].astype(np.float64) * homogeneous[:, :, None, :]
-    shape = (rows.shape[0], k, 3, 4)
-    keep = np.broadcast_to(weights[:, :, None, None] != 0, shape)
-    matrix = sparse.csr_matrix(
-        (np.broadcast_to(values, shape)[keep].astype(np.float32), (np.broadcast_to(rows, shape)[keep], np.broadcast_to(cols, shape)[keep])),
-        shape=(12 * num_joints, 3 * n),
-    )  # fmt: skip
-    return matrix.T.tocsr()  # (3 n, 12 joints): a row per output coordinate
+        points = np.broadcast_to(np.asarray(base, np.float32)[:, None, :], (n, k, 3))
+    width = 3 if normals else 4  # a normal has no translation to pick up
+    homogeneous = np.concatenate([points, np.ones((n, k, 1), np.float32)], axis=2)[..., :width]
+    # (vertex, i, weight, m): the row is (vertex, i); its entries run over the weights and m.
+    i = np.arange(3)[None, :, None, None]
+    m = np.arange(width)[None, None, None, :]
+    columns = joints.astype(np.int32)[:, None, :, None] * 12 + i * 4 + m
+    values = weights.astype(np.float32)[:, None, :, None] * homogeneous[:, None, :, :]
+    per_row = k * width
+    columns = np.broadcast_to(columns, (n, 3, k, width)).reshape(-1)
+    values = np.broadcast_to(values, (n, 3, k, width)).reshape(-1)
+    starts = np.arange(0, 3 * n * per_row + 1, per_row, dtype=np.int64)
+    return sparse.csr_matrix((values, columns, starts), shape=(3 * n, 12 * num_joints))
 
 
 def _apply(product: sparse.csr_matrix, matrices: np.ndarray, num_vertices: int) -> np.ndarray:
@@ -210,29 +210,31 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
     return np.divide(vectors, length, out=np.zeros_like(vectors), where=length > 0).astype(np.float32)
 
 
-def triangle_normals(positions: np.ndarray, triangles: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+def incidence(triangles: np.ndarray, num_vertices: int, groups: np.ndarray | None = None) -> sparse.csr_matrix:
+    """``(vertices, triangles)``: 1 where a triangle touches a vertex's group (vertices at one bind position)."""
+    tri = np.asarray(triangles, np.int64).reshape(-1, 3)
+    group = np.arange(num_vertices) if groups is None else np.asarray(groups, np.int64)
+    touches = sparse.csr_matrix((np.ones(tri.size, np.float32), (group[tri].reshape(-1), np.repeat(np.arange(len(tri)), 3))),
+                                shape=(int(group.max(initial=-1)) + 1, len(tri)))  # fmt: skip
+    touches.data[:] = 1  # a triangle counts once for a group, however many of its corners are there
+    return touches[group]
+
+
+def triangle_normals(positions: np.ndarray, triangles: np.ndarray, touches: sparse.csr_matrix | None = None) -> np.ndarray:
     """``float32`` ``(frames, vertices, 3)`` unit vertex normals from clockwise triangles, area-weighted.
 
-    ``groups`` gives each vertex a group (vertices at one bind position); a
-    group's vertices share one normal.  A vertex on no triangle gets ``(0, 0, 0)``.
+    ``touches`` is :func:`incidence`'s matrix (made once per surface); by default
+    each vertex takes its own triangles.  A vertex on no triangle gets ``(0, 0, 0)``.
     """
     frames, n = positions.shape[:2]
-    out = np.zeros((frames, n, 3), np.float32)
     if not len(triangles) or not n:
-        return out
+        return np.zeros((frames, n, 3), np.float32)
     tri = np.asarray(triangles, np.int64)
     a, b, c = (positions[:, tri[:, k]] for k in range(3))
     faces = np.cross(c - a, b - a)  # clockwise seen from outside: this way points out
-    group = np.arange(n) if groups is None else np.asarray(groups, np.int64)
-    corner_group = group[tri].reshape(-1)
-    order = np.argsort(corner_group, kind='stable')
-    sorted_groups = corner_group[order]
-    starts = np.flatnonzero(np.r_[True, sorted_groups[1:] != sorted_groups[:-1]])
-    per_corner = np.repeat(faces, 3, axis=1)[:, order]
-    sums = np.add.reduceat(per_corner, starts, axis=1)
-    by_group = np.zeros((frames, int(group.max()) + 1, 3), np.float32)
-    by_group[:, sorted_groups[starts]] = sums
-    return _unit(by_group[:, group])
+    touches = incidence(tri, n) if touches is None else touches
+    summed = touches @ np.ascontiguousarray(faces.transpose(1, 0, 2)).reshape(len(tri), -1)
+    return _unit(np.asarray(summed, np.float32).reshape(n, frames, 3).transpose(1, 0, 2))
 
 
 def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) -> SkeletalAnimationData:

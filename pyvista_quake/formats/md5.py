@@ -610,4 +610,4 @@ def decode(record: MD5MeshFile | MD5AnimFile) -> SkeletonData:
     return decode_mesh(record)
 
 
-register_format('md5', b'', ('.md5mesh', '.md5anim'), parse=parse, write=write, encode=None, quantize=None, decode=decode, sniff=is_md5)
+register_format('md5', b'', ('.md5mesh',), parse=parse, write=write, encode=None, quantize=None, decode=decode, sniff=is_md5)

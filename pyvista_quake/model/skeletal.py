@@ -163,23 +163,52 @@ class SkeletalModel(SurfacesModel):
     # -- geometry ----------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Each surface's skinned positions, ``float32`` ``(frames, vertices, 3)``."""
-        matrices = self._matrices(frames)
-        return [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+        return self._skinned(frames)[0]
 
     def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Each surface's unit normals, ``float32`` ``(frames, vertices, 3)``: an IQM's own turned by its joints, an MD5's from its triangles."""
-        matrices = self._matrices(frames)
-        return [self._skinning.normals(k, matrices, self._skinning.positions(k, matrices)) for k in range(len(self.data.surfaces))]
+        points, matrices = self._skinned(frames)[:2]
+        return [self._skinning.normals(k, matrices, p) for k, p in enumerate(points)]
 
-    def _posed(self, matrices: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    def _skinned(self, frames: FrameSelection) -> tuple[list[np.ndarray], np.ndarray]:
+        """Positions of the frames and their joint matrices; the last answer is kept (``normals()`` after ``positions()`` skins once)."""
+        rows = frame_indices(frames, len(self))
+        key = rows.tobytes()
+        last = self.__dict__.get('_last_skinned')
+        if last is not None and last[0] == key:
+            return last[1]
+        if not len(self._frames[0]):  # no animation: every frame is the bind pose, as stored
+            matrices = np.repeat(self._skinning.rest(), len(rows), axis=0)
+            points = [np.broadcast_to(s.positions, (len(rows),) + s.positions.shape).copy() for s in self.data.surfaces]
+        else:
+            matrices = self._skinning.matrices(rows)
+            points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+        self.__dict__['_last_skinned'] = (key, (points, matrices))
+        return points, matrices
+
+    def _posed(self, matrices: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """One pose's positions and normals: skinned by ``matrices``, or the bind pose as stored (``None``)."""
+        if matrices is None:
+            return [s.positions for s in self.data.surfaces], [self._rest_normals(k)[0] for k in range(len(self.data.surfaces))]
         points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
         normals = [self._skinning.normals(k, matrices, p) for k, p in enumerate(points)]
         return [p[0] for p in points], [n[0] for n in normals]
 
+    def _rest_normals(self, index: int) -> np.ndarray:
+        cache = self.__dict__.setdefault('_rest_normal_cache', {})
+        if index not in cache:
+            surface = self.data.surfaces[index]
+            if surface.normals is not None:  # the bind pose's normals are the file's
+                length = np.linalg.norm(surface.normals, axis=1, keepdims=True)
+                cache[index] = np.divide(surface.normals, length, out=np.zeros_like(surface.normals), where=length > 0)[None]
+            else:
+                cache[index] = self._skinning.normals(index, self._skinning.rest(), surface.positions[None])
+        return cache[index]
+
     def frame(self, index: int = 0) -> pv.MultiBlock:
         """Return one frame: a MultiBlock with a ``PolyData`` per mesh (see :meth:`SurfacesModel.frame <pyvista_quake.model.surfaces_model.SurfacesModel.frame>`)."""
         frame = int(frame_indices([index], len(self))[0])
-        return self._blocks(frame, *self._posed(self._matrices([frame])))
+        return self._blocks(frame, *self._posed(self._matrices([frame]) if len(self._frames[0]) else None))
 
     def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
         """Frames ``first`` and ``second`` blended as the engine blends joints (IQM: matrices; MD5: slerp), then skinned."""
@@ -190,7 +219,7 @@ class SkeletalModel(SurfacesModel):
 
     def bind_pose(self) -> pv.MultiBlock:
         """The rest pose, as :meth:`frame` gives a frame (a MultiBlock of the meshes)."""
-        return self._blocks(-1, *self._posed(self._skinning.rest()))
+        return self._blocks(-1, *self._posed(None))
 
     def _frame_fields(self, frame: int) -> dict[str, Any]:
         out = super()._frame_fields(max(frame, 0))

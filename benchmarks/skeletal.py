@@ -1,0 +1,139 @@
+"""IQM and MD5 speed: the bind-pose ``pv.read`` against assimp-py → PyVista, and skinning whole animations.
+
+    python benchmarks/skeletal.py [--rounds 15]
+
+1. ``pv.read(x)`` of each corpus IQM and ``.md5mesh`` (a MultiBlock of its
+   meshes in the bind pose, with normals, texture coordinates and images
+   found) against what a user writes with assimp-py (``import_file`` with
+   smooth normals for MD5, which stores none; one PolyData per mesh in a
+   MultiBlock), median of ``rounds``; the geometric mean of the ratios.
+   Twice: a first read (the reader's model cache emptied each time), and a
+   read again (as a time series or a loop reads).  Target: at most 1.0.
+2. Whole animations: ``load`` + ``positions()`` + ``normals()`` of every frame, per
+   vertex-frame, against MD3's decode (``load`` + ``positions()`` +
+   ``normals()`` of the corpus MD3s), and against numpy's floor for linear
+   blend skinning: one batched matrix product over the frames of already
+   blended per-vertex matrices (``(frames, vertices, 3, 4) @ (vertices, 4)``).
+   Targets: no slower than MD3; close to the floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+import sys
+import time
+import warnings
+
+import numpy as np
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake.plugin import readers
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from md3 import median_time  # noqa: E402
+from md3 import per_vertex_frame  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / 'shared' / 'corpus'
+
+
+def meshes() -> list[Path]:
+    """The corpus's skeletal meshes (an IQM of poses only has nothing to read)."""
+    found = sorted((CORPUS / 'iqm').rglob('*.iqm')) + sorted((CORPUS / 'md5').rglob('*.md5mesh'))
+    return [p for p in found if pq.load(p).surfaces]
+
+
+def animated() -> list[tuple[Path, list[Path]]]:
+    """Each corpus mesh with the animation files that play it."""
+    out = []
+    for path in meshes():
+        if path.suffix == '.md5mesh':
+            out.append((path, sorted(path.parent.glob('*.md5anim'))))
+        elif path.name == 'RE_Player_male.iqm':
+            out.append((path, [path.parent.parent / 'idle.iqm']))
+        else:
+            out.append((path, []))
+    return out
+
+
+def assimp_multiblock(path: Path) -> pv.MultiBlock:
+    import assimp_py  # noqa: PLC0415 - benchmark-only dependency
+
+    flags = assimp_py.Process_GenSmoothNormals if path.suffix == '.md5mesh' else 0
+    blocks = pv.MultiBlock()
+    for mesh in assimp_py.import_file(str(path), flags).meshes:
+        points = np.asarray(mesh.vertices, np.float32).reshape(-1, 3)
+        out = pv.PolyData.from_regular_faces(points, np.asarray(mesh.indices, np.int64).reshape(-1, 3))
+        out.point_data['Normals'] = np.asarray(mesh.normals, np.float32).reshape(-1, 3)
+        out.active_texture_coordinates = np.asarray(mesh.texcoords[0], np.float32).reshape(len(points), -1)[:, :2]
+        blocks.append(out)
+    return blocks
+
+
+def first_read_time(path: Path, rounds: int) -> float:
+    """Median seconds of a ``pv.read`` that finds nothing in the reader's model cache (emptied before each, untimed)."""
+    times = []
+    for _ in range(rounds + 1):
+        readers._MODELS.clear()
+        start = time.perf_counter()
+        pv.read(path)
+        times.append(time.perf_counter() - start)
+    return float(np.median(times[1:]))
+
+
+def read_ratios(rounds: int) -> list[tuple[Path, float, float, float]]:
+    rows = []
+    for path in meshes():
+        ours, reference = pv.read(path), assimp_multiblock(path)
+        if sum(b.n_cells for b in reference) != sum(b.n_cells for b in ours if b is not None):
+            continue  # assimp drops meshes it cannot read (empty ones): not the same work
+        rows.append((path, first_read_time(path, rounds), median_time(lambda p=path: pv.read(p), rounds),
+                     median_time(lambda p=path: assimp_multiblock(p), rounds)))  # fmt: skip
+    return rows
+
+
+def skinning(rounds: int) -> tuple[float, float]:
+    """Seconds per vertex-frame of positions + normals over every frame, ours and numpy's floor."""
+    ours_time = floor_time = 0.0
+    work = 0
+    for path, files in animated():
+        model = pq.load(path, animations=files or None)
+        vertices = sum(s.num_vertices for s in model.data.surfaces)
+        frames = len(model)
+        ours_time += median_time(lambda p=path, f=files: (lambda m: (m.positions(), m.normals()))(pq.load(p, animations=f or None)), rounds)
+        blended = np.random.default_rng(0).random((frames, vertices, 3, 4), dtype=np.float32)
+        points = np.random.default_rng(1).random((vertices, 4, 1), dtype=np.float32)
+        floor_time += median_time(lambda b=blended, p=points: np.matmul(b, p), rounds)
+        work += frames * vertices
+    return ours_time / work, floor_time / work
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--rounds', type=int, default=15)
+    args = parser.parse_args()
+    if not CORPUS.is_dir():
+        print(f'the corpus is not at {CORPUS}; nothing to measure')
+        return 1
+    warnings.simplefilter('ignore')
+    rows = read_ratios(args.rounds)
+    print(f'bind-pose pv.read against assimp-py -> PyVista, {len(rows)} files (median of {args.rounds} reads each):')
+    print('  file  first read  read again  assimp  ratios')
+    for path, first, again, theirs in rows:
+        print(f'  {path.relative_to(CORPUS)}  {1e3 * first:7.3f} ms  {1e3 * again:7.3f} ms  {1e3 * theirs:7.3f} ms  '
+              f'{first / theirs:5.2f} {again / theirs:5.2f}')  # fmt: skip
+    for label, column in (('first read', 1), ('read again', 2)):
+        mean = np.exp(np.mean([np.log(row[column] / row[3]) for row in rows]))
+        print(f'  geometric mean ratio, {label}: {mean:.2f} (target <= 1.0)')
+    ours, floor = skinning(args.rounds)
+    md3 = per_vertex_frame(sorted((CORPUS / 'md3').rglob('*.md3')), args.rounds)
+    print(f'\nWhole animations, positions + normals: {1e9 * ours:.2f} ns a vertex-frame; MD3 decode {1e9 * md3:.2f} ns; '
+          f'numpy floor {1e9 * floor:.2f} ns')  # fmt: skip
+    print(f'  skinning / MD3 decode {ours / md3:.2f} (target <= 1.0); skinning / numpy floor {ours / floor:.2f}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
