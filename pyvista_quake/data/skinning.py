@@ -143,9 +143,9 @@ class Skinning:
     def normals(self, index: int, matrices: np.ndarray, positions: np.ndarray) -> np.ndarray:
         """``float32`` ``(frames, vertices, 3)`` unit normals of surface ``index`` at ``positions``."""
         surface = self.data.surfaces[index]
-        product = self._products[index][1]
         if surface.normals is None:
             return triangle_normals(positions, surface.triangles, self._seams[index])
+        product = self._products[index][1]
         if product is None:
             out = np.broadcast_to(surface.normals, positions.shape).copy()
         else:
@@ -160,7 +160,9 @@ class Skinning:
             if not surface.num_vertices or not len(surface.triangles):
                 out.append(None)
                 continue
-            _, group = np.unique(surface.positions, axis=0, return_inverse=True)
+            # Rows of three floats as one 12-byte value each: one sort finds the vertices sharing a place.
+            rows = np.ascontiguousarray(surface.positions, np.float32) + np.float32(0)  # -0.0 is 0.0
+            _, group = np.unique(rows.view(np.dtype((np.void, 12))).reshape(-1), return_inverse=True)
             out.append(incidence(surface.triangles, surface.num_vertices, group.reshape(-1)))
         return out
 
@@ -206,8 +208,10 @@ def _apply(product: sparse.csr_matrix, matrices: np.ndarray, num_vertices: int) 
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
-    length = np.linalg.norm(vectors, axis=-1, keepdims=True)
-    return np.divide(vectors, length, out=np.zeros_like(vectors), where=length > 0).astype(np.float32)
+    """Each vector at unit length, in place (callers pass arrays of their own); a zero vector stays zero."""
+    out = vectors if vectors.dtype == np.float32 and vectors.flags.writeable else np.array(vectors, np.float32)
+    length = np.sqrt(np.einsum('...i,...i->...', out, out))[..., None]
+    return np.divide(out, length, out=out, where=length > 0)
 
 
 def incidence(triangles: np.ndarray, num_vertices: int, groups: np.ndarray | None = None) -> sparse.csr_matrix:

@@ -36,8 +36,10 @@ VERSION = 10
 #: Flag bits of a hierarchy line, in the order the frame's numbers fill them: Tx Ty Tz Qx Qy Qz.
 COMPONENT_BITS = 6
 
-# A token: a quoted string, a comment, a bracket, or a run of anything else.
-_TOKEN = re.compile(r'"([^"]*)"|//[^\n]*|/\*.*?(?:\*/|\Z)|([(){}])|([^\s(){}"]+)', re.DOTALL)
+# What the lexer takes out before splitting on white space: quoted strings, comments.
+_LEXED = re.compile(rb'"([^"\n]*)"|//([^\n]*)|/\*(.*?)(?:\*/|\Z)', re.DOTALL)
+#: Bytes standing in for a string (then its number) and for a ``// meshes:`` comment.
+STRING, COMMENT = b'\x02', b'\x03'  # not NUL: numpy's bytes arrays take NUL for padding
 # Row layouts: ('n') a number, ('s') a string, ('(' ')') that bracket, ('w', word) that keyword.
 JOINT_ROW = ('s', 'n', '(', 'n', 'n', 'n', ')', '(', 'n', 'n', 'n', ')')
 VERT_ROW = (('w', 'vert'), 'n', '(', 'n', 'n', ')', 'n', 'n')
@@ -52,44 +54,70 @@ ANIM_WORDS = (b'numFrames', b'hierarchy', b'baseframe', b'numAnimatedComponents'
 
 
 class Tokens:
-    """A file's tokens with their kinds and lines, read by position.
+    """A file's tokens with their kinds, read by position; lines are counted only for a message.
+
+    Strings and comments are cut out first (a string becomes a stand-in token,
+    an exporter's ``// meshes: name`` comment one too), brackets are spaced,
+    and the rest splits on white space at C speed.
 
     Parameters
     ----------
-    text : str
-        The file's text (Latin-1: every byte one character).
+    text : bytes
+        The file.
     source : str
         The file, for messages.
 
     """
 
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: bytes, source: str) -> None:
         self.source = source
-        values, kinds, starts = [], [], []
-        for match in _TOKEN.finditer(text):
-            string, bracket, word = match.groups()
+        self.strings: list[str] = []
+        text = text.replace(STRING, b' ').replace(COMMENT, b' ')
+
+        def cut(match: re.Match) -> bytes:
+            string, comment, block = match.groups()
             if string is not None:
-                values.append(string), kinds.append('s'), starts.append(match.start())
-            elif bracket is not None:
-                values.append(bracket), kinds.append(bracket), starts.append(match.start())
-            elif word is not None:
-                values.append(word), kinds.append('w'), starts.append(match.start())
-            elif match.group(0).startswith('//'):
-                self._comment(match.group(0), match.start())
-        self.values = values
-        self.kinds = kinds
-        self.starts = np.asarray(starts, np.int64)
-        self.newlines = np.flatnonzero(np.frombuffer(text.encode('latin-1'), np.uint8) == 10)
-        self.comments: list[tuple[int, str]] = getattr(self, 'comments', [])
+                self.strings.append(string.decode('latin-1'))
+                return b' ' + STRING + str(len(self.strings) - 1).encode() + b' '
+            if comment is not None and comment.strip().lower().startswith(b'meshes:'):
+                self.strings.append(comment.split(b':', 1)[1].strip().decode('latin-1'))
+                return b' ' + COMMENT + str(len(self.strings) - 1).encode() + b' '
+            return b'\n' * (block or b'').count(b'\n') or b' '  # a comment: its lines kept, for the line numbers
+
+        clean = _LEXED.sub(cut, text)
+        for bracket in (b'(', b')', b'{', b'}'):
+            clean = clean.replace(bracket, b' ' + bracket + b' ')
+        self._clean = clean
+        self.values: list[bytes] = clean.split()
+        self._starts: np.ndarray | None = None
         self.position = 0
 
-    def _comment(self, text: str, start: int) -> None:
-        self.__dict__.setdefault('comments', []).append((start, text[2:].strip()))
+    def kind(self, index: int) -> str:
+        """``'s'`` a string, ``'c'`` a ``// meshes:`` comment, a bracket itself, ``'w'`` anything else."""
+        value = self.values[index]
+        head = value[:1]
+        if head == STRING:
+            return 's'
+        if head == COMMENT:
+            return 'c'
+        return value.decode('latin-1') if value in (b'(', b')', b'{', b'}') else 'w'
+
+    def text(self, index: int) -> str:
+        """Token ``index`` as written (a string's contents)."""
+        value = self.values[index]
+        if value[:1] in (STRING, COMMENT):
+            return self.strings[int(value[1:])]
+        return value.decode('latin-1')
 
     def line(self, index: int) -> int:
-        """The line (from 1) of token ``index`` (the end of the file past the last)."""
-        start = self.starts[index] if index < len(self.starts) else (self.starts[-1] if len(self.starts) else 0)
-        return int(np.searchsorted(self.newlines, start)) + 1
+        """The line (from 1) of token ``index`` (the last token's past the end)."""
+        if self._starts is None:  # counted for a message only: the file's tokens found again with their places
+            self._starts = np.array([m.start() for m in re.finditer(rb'\S+', self._clean)], np.int64)
+            self._newlines = np.flatnonzero(np.frombuffer(self._clean, np.uint8) == 10)
+        if not len(self._starts):
+            return 1
+        start = self._starts[min(index, len(self._starts) - 1)]
+        return int(np.searchsorted(self._newlines, start)) + 1
 
     def error(self, index: int, value: Any, reason: str) -> QuakeFormatError:
         """A :class:`QuakeFormatError` about token ``index``, naming its line."""
@@ -101,13 +129,13 @@ class Tokens:
 
     def peek(self) -> str | None:
         """The next token's text (``None`` at the end)."""
-        return self.values[self.position] if not self.done() else None
+        return self.text(self.position) if not self.done() else None
 
     def next(self, kind: str = 'w', what: str = 'a word') -> str:
         """Take the next token, which must be of ``kind`` (``'w'`` a word, ``'s'`` a string, a bracket)."""
         if self.done():
             raise self.error(self.position, 'end of file', f'expected {what}')
-        value, got = self.values[self.position], self.kinds[self.position]
+        value, got = self.text(self.position), self.kind(self.position)
         if got != kind:
             raise self.error(self.position, value, f'expected {what}')
         self.position += 1
@@ -147,39 +175,42 @@ class Tokens:
         end = self.position + width * count
         if end > len(self.values):
             raise self.error(len(self.values), 'end of file', f'{count} {what} lines expected, the file ends first')
-        values = np.array(self.values[self.position : end], dtype=object).reshape(count, width)
-        kinds = np.array(self.kinds[self.position : end]).reshape(count, width)
+        values = np.array(self.values[self.position : end] or [b''], dtype=bytes)[: end - self.position].reshape(count, width)
         columns = []
         for c, part in enumerate(layout):
-            expected = part[0] if isinstance(part, tuple) else ('w' if part == 'n' else part)
-            bad = np.flatnonzero(kinds[:, c] != expected)
-            if isinstance(part, tuple):
-                bad = np.union1d(bad, np.flatnonzero(values[:, c] != part[1]))
+            column = values[:, c]
+            if isinstance(part, tuple) or part in '(){}':
+                literal = (part[1] if isinstance(part, tuple) else part).encode()
+                bad = np.flatnonzero(column != literal)
+            elif part == 's':
+                bad = np.flatnonzero(np.char.find(column, STRING) != 0)
+            else:
+                bad = np.zeros(0, np.int64)
             if len(bad):
                 index = self.position + int(bad[0]) * width + c
                 shown = part[1] if isinstance(part, tuple) else {'n': 'a number', 's': 'a quoted string'}.get(part, repr(part))
-                raise self.error(index, self.values[index], f'{what} line {int(bad[0])}: expected {shown}')
+                raise self.error(index, self.text(index), f'{what} line {int(bad[0])}: expected {shown}')
             if part == 'n':
-                columns.append(self._numbers(values[:, c], self.position + c, width, what))
+                columns.append(self._numbers(column, self.position + c, width, what))
             elif part == 's':
-                columns.append(values[:, c])
+                columns.append(np.array([self.strings[int(v[1:])] for v in column.tolist()], dtype=object))
         self.position = end
         return columns
 
     def _numbers(self, column: np.ndarray, first: int, width: int, what: str) -> np.ndarray:
         try:
-            out = np.array(column.tolist(), dtype=np.float64)
+            out = column.astype(np.float64)
         except ValueError:
             out = None
         if out is not None and np.isfinite(out).all():
             return out
-        for k, text in enumerate(column.tolist()):  # find the first bad one, to name it
+        for k, raw in enumerate(column.tolist()):  # find the first bad one, to name it
             try:
-                ok = np.isfinite(float(text))
+                ok = raw[:1] not in (STRING, COMMENT) and bool(np.isfinite(float(raw)))
             except ValueError:
                 ok = False
             if not ok:
-                raise self.error(first + k * width, text, f'{what} line {k}: expected a finite number')
+                raise self.error(first + k * width, self.text(first + k * width), f'{what} line {k}: expected a finite number')
         raise AssertionError('unreachable')  # pragma: no cover
 
     def block(self, name: str) -> None:
@@ -188,16 +219,12 @@ class Tokens:
         self.expect('{')
 
 
-def _text(buffer: bytes | memoryview) -> str:
-    return bytes(buffer).decode('latin-1')
-
-
 def _indices(tokens: Tokens, values: np.ndarray, limit: int, what: str, first: int, width: int, column: int) -> np.ndarray:
     """Whole numbers in ``[0, limit)``, else an error naming the line."""
     bad = np.flatnonzero((values != np.floor(values)) | (values < 0) | (values >= limit))
     if len(bad):
         index = first + int(bad[0]) * width + column
-        raise tokens.error(index, tokens.values[index], f'{what} must be 0 to {limit - 1}')
+        raise tokens.error(index, tokens.text(index), f'{what} must be 0 to {limit - 1}')
     return values.astype(np.int64)
 
 
@@ -278,7 +305,7 @@ def parse_mesh(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5MeshFi
         For a token where another belongs, a count past the file, or an index past its list.
 
     """
-    tokens = Tokens(_text(buffer), source)
+    tokens = Tokens(bytes(buffer), source)
     limit = len(tokens.values)
     header = _header(tokens, {'MD5Version': 'n', 'commandline': 's', 'numJoints': 'n', 'numMeshes': 'n'})
     if 'numJoints' not in header:
@@ -297,20 +324,28 @@ def parse_mesh(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5MeshFi
     joints = [Joint(str(n), int(p)) for n, p in zip(names.tolist(), parent.tolist())]
     record = MD5MeshFile(source, header, joints, np.column_stack([px, py, pz, qx, qy, qz]) if num_joints else np.zeros((0, 6)))
     while not tokens.done():
+        if tokens.kind(tokens.position) == 'c':  # a "// meshes:" comment outside a mesh
+            tokens.position += 1
+            continue
         record.meshes.append(_mesh_block(tokens, num_joints))
     return record
 
 
 def _mesh_block(tokens: Tokens, num_joints: int) -> MD5MeshBlock:
     limit = len(tokens.values)
-    start = tokens.position
     tokens.block('mesh')
     name, shader = '', ''
     verts = np.zeros((0, 4))
     tris = np.zeros((0, 3), np.int64)
     weights = np.zeros((0, 5))
-    while tokens.peek() != '}':
+    while tokens.done() or tokens.kind(tokens.position) != '}':
         at = tokens.position
+        if tokens.done():
+            raise tokens.error(at, 'end of file', "expected '}' closing the mesh")
+        if tokens.kind(at) == 'c':  # an exporter's "// meshes: name": Cube 2 names the mesh by it
+            name = name or tokens.text(at)
+            tokens.position += 1
+            continue
         word = tokens.next('w', "a mesh's shader, numverts, numtris, numweights or '}'")
         if word == 'shader':
             shader = tokens.next('s', 'the shader\'s quoted name')
@@ -338,13 +373,7 @@ def _mesh_block(tokens: Tokens, num_joints: int) -> MD5MeshBlock:
             weights = np.column_stack([joint, bias, x, y, z]) if n else weights
         else:
             raise tokens.error(at, word, "expected shader, numverts, numtris, numweights or '}' in a mesh")
-        if tokens.done():
-            raise tokens.error(tokens.position, 'end of file', "expected '}' closing the mesh")
     tokens.expect('}')
-    if not name:  # exporters write "// meshes: name" in the block; Cube 2 names the mesh by it
-        lo, hi = tokens.starts[start], tokens.starts[tokens.position - 1]
-        name = next((text.split(':', 1)[1].strip() for at, text in tokens.comments
-                     if lo <= at <= hi and text.lower().startswith('meshes:')), '')  # fmt: skip
     return MD5MeshBlock(name, shader, verts, tris, weights)
 
 
@@ -430,7 +459,7 @@ def parse_anim(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5AnimFi
         or frames missing or numbered out of order.
 
     """
-    tokens = Tokens(_text(buffer), source)
+    tokens = Tokens(bytes(buffer), source)
     limit = len(tokens.values)
     words = {'MD5Version': 'n', 'commandline': 's', 'numFrames': 'n', 'numJoints': 'n', 'frameRate': 'n', 'numAnimatedComponents': 'n'}
     header = _header(tokens, words)
