@@ -32,7 +32,7 @@ def seeds() -> list[bytes]:
     found = synthetic_seeds()
     corpus = ROOT.parent / 'shared' / 'corpus'
     if corpus.is_dir():
-        found += [p.read_bytes() for p in sorted(corpus.rglob('*')) if p.suffix.lower() in ('.md2', '.mdl')
+        found += [p.read_bytes() for p in sorted(corpus.rglob('*')) if p.suffix.lower() in ('.md2', '.mdl', '.md3', '.iqm', '.md5mesh')
                   and p.stat().st_size < 200_000]  # fmt: skip
     return found
 

@@ -26,6 +26,7 @@ from scipy import sparse
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats._joints import compose
+from pyvista_quake.formats._joints import inverse
 from pyvista_quake.formats._joints import normalised
 from pyvista_quake.formats._joints import trs_matrices
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -74,7 +75,7 @@ class Skinning:
 
     @cached_property
     def _inverse_bind(self) -> np.ndarray:
-        return np.linalg.inv(self.data.bind) if len(self.data.bind) else np.zeros((0, 4, 4))
+        return inverse(self.data.bind) if len(self.data.bind) else np.zeros((0, 4, 4))
 
     @cached_property
     def _parent_bind(self) -> np.ndarray:

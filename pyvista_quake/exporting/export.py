@@ -444,7 +444,7 @@ def _write_skeletal_gltf(model, animation, target: Path) -> None:
             poses = np.concatenate([poses, poses[:1]])
         animations.append((clip.name, times, poses))
     names = [j.name for j in model.joints]
-    gltf = build_gltf_skinned(parts, names, [j.parent for j in model.joints], model.rest_locals(), np.linalg.inv(model.joint_matrices()),
+    gltf = build_gltf_skinned(parts, names, [j.parent for j in model.joints], model.rest_locals(), model.inverse_bind(),
                               animations, Path(model.source).stem or 'model')  # fmt: skip
     _save_gltf(gltf, target)
 

@@ -178,8 +178,8 @@ class FormatSpec:
     extensions: tuple[str, ...]
     parse: Callable[..., object]
     write: Callable[..., bytes]
-    encode: Callable[..., object] | None
-    quantize: Callable[..., tuple] | None
+    encode: Callable[..., object]
+    quantize: Callable[..., tuple]
     decode: Callable[..., Any]
     sniff: Callable[[bytes], bool] | None = None
 
@@ -193,7 +193,16 @@ class FormatSpec:
 FORMATS: dict[str, FormatSpec] = {}
 
 
-def register_format(name: str, magic: bytes, extensions: tuple[str, ...], **functions: Callable | None) -> None:
+def not_encoded(format: str) -> Callable[..., object]:
+    """The ``encode``/``quantize`` of a format whose records are written only as they were read (IQM, MD5)."""
+
+    def refuse(*args: Any, **kwargs: Any) -> object:
+        raise ValueError(f'{format.upper()} files are written as they were read; edited frames are saved as an MD3')
+
+    return refuse
+
+
+def register_format(name: str, magic: bytes, extensions: tuple[str, ...], **functions: Any) -> None:
     """Make a format known to :func:`read_buffer` by its magic bytes, and to the writers by its extensions."""
     FORMATS[name] = FormatSpec(name, magic, extensions, **functions)
 

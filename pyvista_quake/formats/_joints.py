@@ -63,3 +63,12 @@ def compose(local: np.ndarray, parents: Sequence[int]) -> np.ndarray:
         if parent >= 0:
             out[..., j, :, :] = out[..., parent, :, :] @ out[..., j, :, :]
     return out
+
+
+def inverse(matrices: np.ndarray) -> np.ndarray:
+    """Inverses of ``(..., 4, 4)`` matrices; a singular one (a joint scaled to nothing) gets its pseudo-inverse."""
+    matrices = np.asarray(matrices, np.float64)
+    try:
+        return np.linalg.inv(matrices)
+    except np.linalg.LinAlgError:
+        return np.linalg.pinv(matrices)

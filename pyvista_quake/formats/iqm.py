@@ -23,6 +23,7 @@ import numpy as np
 
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import field_names
+from pyvista_quake.formats._common import not_encoded
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._joints import compose
 from pyvista_quake.formats._joints import trs_matrices
@@ -231,10 +232,20 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
                                   f'{int(mesh[num])} {what} from here run past the file\'s {h[total]}')  # fmt: skip
     if len(record.triangles):
         check.indices('triangles.vertex', record.triangles['vertex'].astype(np.int64), h['num_vertexes'])
+    for field in ('translate', 'rotate', 'scale'):
+        check.finite(f'joints.{field}', record.joints[field])
+    for field in ('channeloffset', 'channelscale'):
+        check.finite(f'poses.{field}', record.poses[field])
+    for kind, values in record.arrays.items():
+        if values.dtype.kind == 'f':
+            check.finite(f'vertexarrays type {kind}', values)
     for k, joint in enumerate(record.joints):
         record.name(joint['name'], f'joints[{k}].name')
         if int(joint['parent']) >= h['num_joints']:
             raise check.error(f'joints[{k}].parent', int(joint['parent']), f'no such joint (0..{h["num_joints"] - 1})')
+    if h['num_poses'] and (h['num_meshes'] or h['num_joints']) and h['num_poses'] != h['num_joints']:
+        # The demo's loadiqmanims and Cube 2 refuse the file; a file of poses only animates another's joints.
+        raise check.error('num_poses', h['num_poses'], f'a model\'s poses must be one per joint (num_joints {h["num_joints"]})')
     for k, pose in enumerate(record.poses):
         if int(pose['parent']) >= h['num_poses']:
             raise check.error(f'poses[{k}].parent', int(pose['parent']), f'no such pose (0..{h["num_poses"] - 1})')
@@ -355,4 +366,4 @@ def decode(record: IQMFile) -> SkeletonData:
     return SkeletonData('iqm', record.source, h, joints, bind, meshes, animation, record)
 
 
-register_format('iqm', MAGIC, ('.iqm',), parse=parse, write=write, encode=None, quantize=None, decode=decode)
+register_format('iqm', MAGIC, ('.iqm',), parse=parse, write=write, encode=not_encoded('iqm'), quantize=not_encoded('iqm'), decode=decode)

@@ -24,6 +24,7 @@ import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats._common import not_encoded
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._joints import rotation_matrices
 from pyvista_quake.formats.records import Clip
@@ -398,12 +399,12 @@ def write_mesh(record: MD5MeshFile) -> bytes:
     lines.append('}')
     for mesh in record.meshes:
         lines += ['', 'mesh {', f'\t// meshes: {mesh.name}' if mesh.name else '', f'\tshader {_quote(mesh.shader)}', '', f'\tnumverts {len(mesh.verts)}']
-        v = _num(mesh.verts[:, :2]) if len(mesh.verts) else []
+        v: Any = _num(mesh.verts[:, :2]) if len(mesh.verts) else []
         lines += [f'\tvert {k} ( {st[0]} {st[1]} ) {int(w[2])} {int(w[3])}' for k, (st, w) in enumerate(zip(v, mesh.verts))]
         lines += ['', f'\tnumtris {len(mesh.tris)}']
         lines += [f'\ttri {k} {a} {b} {c}' for k, (a, b, c) in enumerate(mesh.tris.tolist())]
         lines += ['', f'\tnumweights {len(mesh.weights)}']
-        w = _num(mesh.weights[:, 1:]) if len(mesh.weights) else []
+        w: Any = _num(mesh.weights[:, 1:]) if len(mesh.weights) else []
         lines += [f'\tweight {k} {int(j)} {r[0]} ( {r[1]} {r[2]} {r[3]} )' for k, (j, r) in enumerate(zip(mesh.weights[:, 0], w))]
         lines.append('}')
     return ('\n'.join(lines) + '\n').encode('latin-1', errors='replace')
@@ -639,4 +640,4 @@ def decode(record: MD5MeshFile | MD5AnimFile) -> SkeletonData:
     return decode_mesh(record)
 
 
-register_format('md5', b'', ('.md5mesh',), parse=parse, write=write, encode=None, quantize=None, decode=decode, sniff=is_md5)
+register_format('md5', b'', ('.md5mesh',), parse=parse, write=write, encode=not_encoded('md5'), quantize=not_encoded('md5'), decode=decode, sniff=is_md5)

@@ -229,8 +229,6 @@ IQM_RULES = (
     Rule(('iqmdemo', 'cube2'), 'vertexarrays.format', lambda f: f['odd_array'], REFUSES,
          'a position, texcoord, normal, tangent, blendindexes or blendweights array not in the portable format '
          '(float x3, x2, x3, x4; ubyte x4, x4)', _IQM_ARRAYS),
-    Rule(('iqmdemo',), 'num_poses', lambda f: f['num_poses'] if f['num_frames'] and f['num_poses'] != f['num_joints'] and f['num_joints'] else None,
-         REFUSES, 'poses that are not one per joint (num_poses != num_joints)', {'iqmdemo': 'demo/iqm.cpp loadiqmanims'}),
 )  # fmt: skip
 
 _MD5 = {'doom3': 'neo/renderer/Model_md5.cpp idRenderModelMD5::LoadModel'}

@@ -121,8 +121,8 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
     """Each animation file the config and ``animations=`` name, read once, checked against the skeleton, with its names."""
     wanted: list[tuple[Any, list[tuple[str, float | None]]]] = []
     if config is not None:
-        for names, file, fps in config.animations:
-            wanted.append((file, [(n, fps) for n in names]))
+        for called, file, fps in config.animations:
+            wanted.append((file, [(n, fps) for n in called]))
     if opts.animations is not None and not isinstance(opts.animations, dict):
         files = [opts.animations] if isinstance(opts.animations, (str, Path)) else list(opts.animations)
         wanted += [(f, []) for f in files]

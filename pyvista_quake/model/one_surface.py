@@ -243,7 +243,7 @@ class OneSurfaceModel(ModelFacade):
     @cached_property
     def animations(self) -> dict[str, Animation]:
         """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller."""
-        user = self.options.animations or {}
+        user = self.options.animations if isinstance(self.options.animations, dict) else {}
         return anim.model_animations(
             self.frame_names, self.data.frame_groups, self.fps, self._anm_text(), user, self.source, self.options.group_timing
         )

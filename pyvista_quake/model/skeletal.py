@@ -31,6 +31,7 @@ from pyvista_quake.data.skinning import Skinning
 from pyvista_quake.data.skinning import quaternion_of
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md5
+from pyvista_quake.formats._joints import inverse
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -68,14 +69,14 @@ class SkeletalModel(SurfacesModel):
 
     """
 
-    data: SkeletonData  # type: ignore[assignment]
+    data: SkeletonData
 
     def __init__(self, data: SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  animations: list[tuple[SkeletalAnimationData, list[tuple[str, float | None]]]] | None = None,
                  config: ResolvedConfig | None = None) -> None:  # fmt: skip
         self.config = config
         self._attached = list(animations or [])
-        super().__init__(data, options, search=search)  # type: ignore[arg-type]
+        super().__init__(data, options, search=search)  # type: ignore[arg-type]  # its surfaces answer what an MD3's do
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
@@ -244,13 +245,17 @@ class SkeletalModel(SurfacesModel):
             return np.repeat(self.rest_locals()[None], len(rows), axis=0)
         return np.array(self._frames[0][rows])
 
+    def inverse_bind(self) -> np.ndarray:
+        """``(joints, 4, 4)``: the inverse of each joint's bind pose (a joint scaled to nothing: its pseudo-inverse)."""
+        return inverse(self.data.bind) if len(self.data.bind) else np.zeros((0, 4, 4))
+
     def rest_locals(self) -> np.ndarray:
         """``(joints, 10)``: the bind pose as parent-relative translation, quaternion ``xyzw`` and scale."""
         bind = np.asarray(self.data.bind, np.float64)
         local = bind.copy()
         for j, parent in enumerate(j.parent for j in self.joints):
             if parent >= 0:
-                local[j] = np.linalg.solve(bind[parent], bind[j])
+                local[j] = inverse(bind[parent]) @ bind[j]
         out = np.zeros((len(bind), 10))
         out[:, :3] = local[:, :3, 3]
         out[:, 7:] = np.linalg.norm(local[:, :3, :3], axis=1)
@@ -274,7 +279,7 @@ class SkeletalModel(SurfacesModel):
         return mesh
 
     @cached_property
-    def tags(self) -> dict[str, Tag]:  # type: ignore[override]
+    def tags(self) -> dict[str, Tag]:
         """Tags the model's config names (``iqmtag``/``md5tag``): a joint's place and axes at every frame."""
         out: dict[str, Tag] = {}
         if self.config is None or not self.config.tags:
@@ -330,7 +335,7 @@ class SkeletalModel(SurfacesModel):
         raise TypeError(f'{self.source}: a skeletal model\'s frames come from its joints; to edit vertices, make an MD3 of its '
                         "frames: QuakeModel.from_frames([model.blocks(k) for k in range(len(model))], 'md3')")  # fmt: skip
 
-    set_frame = add_frames = remove_frames = rename_frame = _refuse_edit  # type: ignore[assignment]
+    set_frame = add_frames = remove_frames = rename_frame = _refuse_edit
 
     def save(self, path: str | Path, *, sync: bool = True) -> None:
         """Write the model in its own format: an IQM byte for byte, an MD5 mesh as text that reads back to the same numbers."""

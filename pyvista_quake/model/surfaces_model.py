@@ -214,7 +214,7 @@ class SurfacesModel(ModelFacade):
     @cached_property
     def animations(self) -> dict[str, Animation]:
         """Animations by name: from frame names and the caller's ``animations``."""
-        return anim.model_animations(self.frame_names, [], self.fps, None, self.options.animations or {}, self.source)
+        return anim.model_animations(self.frame_names, [], self.fps, None, _user_animations(self.options), self.source)
 
     @property
     def entries(self) -> list[range]:
@@ -377,3 +377,8 @@ def _shader_key(name: str) -> str:
     key = name.replace('\\', '/').lower()
     stem, dot, suffix = key.rpartition('.')
     return stem if dot and suffix in ('tga', 'jpg', 'jpeg', 'png', 'bmp', 'pcx') else key
+
+
+def _user_animations(options: LoadOptions) -> dict:
+    """The caller's animations by name (a list of files is a skeletal model's to attach, not names)."""
+    return options.animations if isinstance(options.animations, dict) else {}
