@@ -35,6 +35,8 @@ from pyvista_quake.formats.records import SkinnedMesh
 
 #: Frames skinned per product, so a long animation of a large mesh stays in memory.
 FRAMES_PER_CHUNK = 256
+#: Up to this many frames are skinned directly (a pose for a picture), without making the sparse matrix.
+DIRECT_FRAMES = 2
 
 
 def slerp(a: np.ndarray, b: np.ndarray, alpha: float) -> np.ndarray:
@@ -128,17 +130,28 @@ class Skinning:
         return full @ self.data.bind if self.blend == 'matrix' else full
 
     # -- skinning ------------------------------------------------------------------
-    @cached_property
-    def _products(self) -> list[tuple[sparse.csr_matrix | None, sparse.csr_matrix | None]]:
-        return [(_linear(s, False, len(self.parents)), _linear(s, True, len(self.parents)) if s.normals is not None else None)
-                for s in self.data.surfaces]  # fmt: skip
+    def _product(self, index: int, normals: bool) -> sparse.csr_matrix | None:
+        """Surface ``index``'s sparse matrix (of positions, or of normals), made the first time it is asked for."""
+        cache = self.__dict__.setdefault('_products', {})
+        if (index, normals) not in cache:
+            cache[index, normals] = _linear(self.data.surfaces[index], normals, len(self.parents))
+        return cache[index, normals]
+
+    def _moves(self, surface: SkinnedMesh) -> bool:
+        return bool(surface.joints.shape[1] and len(self.parents) and surface.num_vertices)
 
     def positions(self, index: int, matrices: np.ndarray) -> np.ndarray:
-        """``float32`` ``(frames, vertices, 3)``: surface ``index`` posed by ``matrices``."""
+        """``float32`` ``(frames, vertices, 3)``: surface ``index`` posed by ``matrices``.
+
+        A frame or two are skinned directly; more through the surface's sparse matrix, made once.
+        """
         surface = self.data.surfaces[index]
-        product = self._products[index][0]
-        if product is None:
+        if not self._moves(surface):
             return np.broadcast_to(surface.positions, (len(matrices),) + surface.positions.shape).copy()
+        if len(matrices) <= DIRECT_FRAMES and (index, False) not in self.__dict__.get('_products', {}):
+            return _direct(surface, matrices, normals=False)
+        product = self._product(index, False)
+        assert product is not None  # the surface moves
         return _apply(product, matrices, surface.num_vertices)
 
     def normals(self, index: int, matrices: np.ndarray, positions: np.ndarray) -> np.ndarray:
@@ -146,10 +159,13 @@ class Skinning:
         surface = self.data.surfaces[index]
         if surface.normals is None:
             return triangle_normals(positions, surface.triangles, self._seams[index])
-        product = self._products[index][1]
-        if product is None:
+        if not self._moves(surface):
             out = np.broadcast_to(surface.normals, positions.shape).copy()
+        elif len(matrices) <= DIRECT_FRAMES and (index, True) not in self.__dict__.get('_products', {}):
+            out = _direct(surface, matrices, normals=True)
         else:
+            product = self._product(index, True)
+            assert product is not None  # the surface moves
             out = _apply(product, matrices, surface.num_vertices)
         return _unit(out)
 
@@ -191,11 +207,26 @@ def _linear(surface: SkinnedMesh, normals: bool, num_joints: int) -> sparse.csr_
     m = np.arange(width)[None, None, None, :]
     columns = joints.astype(np.int32)[:, None, :, None] * 12 + i * 4 + m
     values = weights.astype(np.float32)[:, None, :, None] * homogeneous[:, None, :, :]
-    per_row = k * width
-    columns = np.broadcast_to(columns, (n, 3, k, width)).reshape(-1)
-    values = np.broadcast_to(values, (n, 3, k, width)).reshape(-1)
-    starts = np.arange(0, 3 * n * per_row + 1, per_row, dtype=np.int64)
+    shape = (n, 3, k, width)
+    used = np.broadcast_to((weights != 0)[:, None, :, None], shape)  # a weight of 0 adds nothing: no entry
+    columns = np.broadcast_to(columns, shape)[used]
+    values = np.broadcast_to(values, shape)[used]
+    per_row = np.repeat(np.count_nonzero(weights, axis=1) * width, 3)
+    starts = np.concatenate([[0], np.cumsum(per_row, dtype=np.int64)])
     return sparse.csr_matrix((values, columns, starts), shape=(3 * n, 12 * num_joints))
+
+
+def _direct(surface: SkinnedMesh, matrices: np.ndarray, normals: bool) -> np.ndarray:
+    """``float32`` ``(frames, vertices, 3)``: the surface skinned by each vertex's weighted joint matrices, gathered."""
+    gathered = matrices[:, surface.joints]  # (frames, vertices, weights, 3, 4)
+    weights = surface.weights[None, :, :, None]
+    if surface.offsets is not None and not normals:  # MD5: each weight's own position in its joint
+        placed = np.einsum('fvkij,vkj->fvki', gathered[..., :3], surface.offsets) + gathered[..., 3]
+        return (placed * weights).sum(axis=2, dtype=np.float32)
+    blended = (gathered * weights[..., None]).sum(axis=2, dtype=np.float32)  # (frames, vertices, 3, 4)
+    points = surface.normals if normals else surface.positions
+    out = np.einsum('fvij,vj->fvi', blended[..., :3], np.asarray(points, np.float32))
+    return out if normals else out + blended[..., 3]
 
 
 def _apply(product: sparse.csr_matrix, matrices: np.ndarray, num_vertices: int) -> np.ndarray:
@@ -235,11 +266,18 @@ def triangle_normals(positions: np.ndarray, triangles: np.ndarray, touches: spar
     if not len(triangles) or not n:
         return np.zeros((frames, n, 3), np.float32)
     tri = np.asarray(triangles, np.int64)
-    a, b, c = (positions[:, tri[:, k]] for k in range(3))
-    faces = np.cross(c - a, b - a)  # clockwise seen from outside: this way points out
+    # Corners gathered triangle-major, (triangles, frames, 3), so the faces need no transpose for the product.
+    moved = np.ascontiguousarray(np.swapaxes(positions, 0, 1))
+    a = moved[tri[:, 0]]
+    u = moved[tri[:, 2]] - a  # clockwise seen from outside: u x v points out
+    v = moved[tri[:, 1]] - a
+    faces = np.empty_like(u)
+    faces[..., 0] = u[..., 1] * v[..., 2] - u[..., 2] * v[..., 1]
+    faces[..., 1] = u[..., 2] * v[..., 0] - u[..., 0] * v[..., 2]
+    faces[..., 2] = u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
     touches = incidence(tri, n) if touches is None else touches
-    summed = touches @ np.ascontiguousarray(faces.transpose(1, 0, 2)).reshape(len(tri), -1)
-    return _unit(np.asarray(summed, np.float32).reshape(n, frames, 3).transpose(1, 0, 2))
+    summed = touches @ faces.reshape(len(tri), -1)
+    return _unit(np.ascontiguousarray(np.asarray(summed, np.float32).reshape(n, frames, 3).transpose(1, 0, 2)))
 
 
 def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) -> SkeletalAnimationData:
