@@ -90,7 +90,10 @@ def test_shipped_models_load_with_their_skins_and_licences():
     assert dolphin.skin_image(0).ndim == 3 and dolphin.frame(0).quake.texture is not None
     assert wizard.format == 'mdl' and len(wizard) == 54 and wizard.skin_image(0) is not None
     assert examples.load_wizard(skin=None).skin is None  # options pass through
-    for path in examples.SHIPPED_MODELS.values():
+    eye = examples.load_eye()
+    assert eye.format == 'iqm' and len(eye) == 5 and {'idle', 'crouch'} <= set(eye.animations)
+    assert eye.surfaces[0].image_file().location.endswith('skin.png')
+    for path in [*examples.SHIPPED_MODELS.values(), examples.SHIPPED_SKELETAL]:
         assert any(p.name.startswith(('LICENSE', 'COPYING')) for p in path.parent.iterdir())
     assert sum(p.stat().st_size for p in examples.DATA.rglob('*')) < 1_000_000
 
@@ -99,6 +102,7 @@ def test_shipped_models_load_with_their_skins_and_licences():
 def test_shipped_models_are_the_corpus_files():
     for fmt, inside in examples.CORPUS_MODELS.items():
         assert examples.SHIPPED_MODELS[fmt].read_bytes() == (CORPUS / inside).read_bytes()
+    assert examples.SHIPPED_SKELETAL.read_bytes() == (CORPUS / examples.CORPUS_SKELETAL).read_bytes()
 
 
 def test_a_wheel_installed_in_a_fresh_environment_runs_the_quick_start(tmp_path):

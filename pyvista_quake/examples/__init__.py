@@ -1,8 +1,8 @@
 """Models to try things on, as :mod:`pyvista.examples` gives meshes.
 
-Two small, freely licensed real models ship with the package (see
-``data/README.md``): :func:`load_dolphin` (Quake II, MD2 with its skin) and
-:func:`load_wizard` (Quake, MDL).  :func:`sample_model` gives a model file of
+Three small, freely licensed real models ship with the package (see
+``data/README.md``): :func:`load_dolphin` (Quake II, MD2 with its skin),
+:func:`load_wizard` (Quake, MDL) and :func:`load_eye` (an IQM skeletal model).  :func:`sample_model` gives a model file of
 either format -- these shipped ones -- and :func:`synthetic_model` makes a
 small animated, textured model anywhere.
 
@@ -32,11 +32,14 @@ DATA = Path(__file__).resolve().parent / 'data'
 SHIPPED_MODELS = {'md2': DATA / 'dolphin' / 'dolphin.md2', 'mdl': DATA / 'wizard' / 'wizard.mdl'}
 #: The same models inside the corpus (tests compare the shipped copies with them).
 CORPUS_MODELS = {'md2': 'md2/assimp/dolphin.md2', 'mdl': 'mdl/librequake/progs/wizard.mdl'}
+#: The shipped skeletal model: Red Eclipse's eye vanity (IQM, its ``iqm.cfg`` and skin), and its place in the corpus.
+SHIPPED_SKELETAL = DATA / 'eye' / 'mesh.iqm'
+CORPUS_SKELETAL = 'iqm/redeclipse/vanities/eye/mesh.iqm'
 #: Environment variable naming the corpus folder.
 CORPUS_VARIABLE = 'PYVISTA_QUAKE_CORPUS'
 
-__all__ = ['CORPUS_MODELS', 'SHIPPED_MODELS', 'corpus', 'load_dolphin', 'load_wizard', 'sample_model', 'sample_player', 'synthetic_model',
-           'synthetic_player']  # fmt: skip
+__all__ = ['CORPUS_MODELS', 'CORPUS_SKELETAL', 'SHIPPED_MODELS', 'SHIPPED_SKELETAL', 'corpus', 'load_dolphin', 'load_eye', 'load_wizard',
+           'sample_model', 'sample_player', 'synthetic_model', 'synthetic_player']  # fmt: skip
 
 
 def load_dolphin(**options) -> QuakeModel:
@@ -71,6 +74,25 @@ def load_wizard(**options) -> QuakeModel:
 
     """
     return load(SHIPPED_MODELS['mdl'], **options)
+
+
+def load_eye(**options) -> QuakeModel:
+    """Red Eclipse's eye vanity: a skeletal Inter-Quake Model (IQM) of two joints, shipped with the package.
+
+    Loaded from its folder, as the game assembles it: its ``iqm.cfg`` gives the
+    skin and the animations (``idle``, ``crouch``... all the file's ``rotate``,
+    at 10 fps).  CC-BY-SA 3.0 or later, the Red Eclipse Team (see
+    ``examples/data/README.md``).  ``options`` are :func:`pyvista_quake.load`'s.
+
+    Examples
+    --------
+    >>> from pyvista_quake import examples
+    >>> model = examples.load_eye()
+    >>> model.format, [joint.name for joint in model.joints]
+    ('iqm', ['base', 'inner'])
+
+    """
+    return load(SHIPPED_SKELETAL.parent, **options)
 
 
 def corpus() -> Path | None:
