@@ -21,6 +21,7 @@ from conftest import CORPUS
 from conftest import requires_corpus
 from conftest import validate
 import numpy as np
+from PIL import Image
 import pytest
 import pyvista as pv
 import skeletal_reference as ref
@@ -623,3 +624,79 @@ def test_real_skeletal_gltf_passes_the_validator(gltf_validator, tmp_path):
         pq.export(pq.load(source), tmp_path / 'm.glb')
         report = validate(gltf_validator, tmp_path / 'm.glb')
         assert report['numErrors'] == 0, report['messages']
+
+
+# -- whole games: batches, archives, the CLI's other commands, the catalogue ------------------------
+
+
+def _game(tmp_path) -> Path:
+    """A game folder with an IQM (and its image), an MD5 with an anim and a config, and an IQM of poses only."""
+    game = tmp_path / 'game'
+    (game / 'models' / 'bar').mkdir(parents=True)
+    (game / 'models' / 'bar' / 'bar.iqm').write_bytes(two_joint_iqm())
+    (game / 'models' / 'bar' / 'bar.png').write_bytes(_png())
+    mesh, anim = two_joint_md5()
+    weapon = game / 'models' / 'weapon'
+    weapon.mkdir()
+    (weapon / 'w.md5mesh').write_text(mesh.replace('bar.png', 'models/bar/bar.png'))
+    (weapon / 'w.md5anim').write_text(anim)
+    (weapon / 'md5.cfg').write_text('md5load w.md5mesh\nmd5anim fire w.md5anim 12\n')
+    whole = iqm.parse(two_joint_iqm())
+    h = whole.header_fields()
+    poses = [tuple(p) for p in struct.iter_unpack('<iI10f10f', two_joint_iqm()[h['ofs_poses'] : h['ofs_poses'] + 88 * 2])]
+    (game / 'models' / 'bar' / 'walk.iqm').write_bytes(
+        build_iqm(poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses], frames=np.asarray(whole.frames), anims=[('walk', 0, 3, 0.0, 0)]))
+    return game
+
+
+def test_a_batch_renders_skeletal_models_and_skips_files_of_poses(tmp_path):
+    game = _game(tmp_path)
+    report = pq.thumbnails([game], tmp_path / 'thumbs', size=(96, 96), jobs=1)
+    made = sorted(p.name for p in (tmp_path / 'thumbs').rglob('*.png'))
+    assert made == ['bar.png', 'w.png'], made
+    assert len(report.skipped) == 1 and 'walk.iqm' in str(report.skipped[0]) and not report.failed
+    picture = np.asarray(Image.open(next((tmp_path / 'thumbs').rglob('bar.png'))).convert('RGB')).astype(int)
+    assert (np.abs(picture - picture[0, 0]).sum(axis=2) > 30).sum() > 200  # the bar is drawn
+
+
+def test_the_md5_config_animation_plays_at_its_rate_from_a_folder_and_in_a_pk3(tmp_path):
+    import zipfile
+
+    game = _game(tmp_path)
+    model = pq.load(game / 'models' / 'weapon')
+    assert model.animations['fire'].fps == 12 and model.surfaces[0].image() is not None  # bar.png from the game root
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        for path in game.rglob('*'):
+            if path.is_file():
+                archive.write(path, path.relative_to(game).as_posix())
+    inside = pq.load(pk3, member='models/bar/bar.iqm')
+    assert inside.surfaces[0].image_file().location.endswith('pak0.pk3:models/bar/bar.png')
+    np.testing.assert_array_equal(inside.positions(), pq.load(game / 'models' / 'bar' / 'bar.iqm').positions())
+    assert type(pv.read(pk3, member='models/weapon/w.md5mesh')) is pv.MultiBlock
+
+
+def test_cli_sheet_animate_and_convert_take_skeletal_models(tmp_path):
+    path = tmp_path / 'bar.iqm'
+    path.write_bytes(two_joint_iqm(frames=6))
+    (tmp_path / 'bar.png').write_bytes(_png())
+    run = lambda *args: subprocess.run([sys.executable, '-m', 'pyvista_quake', *map(str, args)], capture_output=True, text=True)  # noqa: E731
+    for args, out in ((('sheet', path, tmp_path / 's.png'), 's.png'), (('animate', path, tmp_path / 'a.gif', '--interpolate'), 'a.gif'),
+                      (('convert', path, tmp_path / 'c.glb'), 'c.glb'), (('convert', path, tmp_path / 'c.html'), 'c.html'),
+                      (('convert', path, tmp_path / 'c.md3'), 'c.md3')):  # fmt: skip
+        result = run(*args)
+        assert result.returncode == 0, (args, result.stderr[-1500:])
+        assert (tmp_path / out).stat().st_size > 0, out
+    with Image.open(tmp_path / 'a.gif') as gif:
+        assert gif.n_frames > 1
+    assert len(pq.load(tmp_path / 'c.md3')) == 6
+
+
+def test_a_catalogue_takes_skeletal_models(tmp_path):
+    game = _game(tmp_path)
+    report = pq.catalogue([game], tmp_path / 'site', size=(96, 96), jobs=1)
+    assert sorted(Path(p).name for p in report.made) == ['bar.iqm', 'w.md5mesh', 'walk.iqm'] and not report.failed
+    pages = {p.name: p.read_text() for p in (tmp_path / 'site').rglob('*.html') if p.name != 'index.html'}
+    bar = next(text for name, text in pages.items() if name.startswith('bar'))
+    assert '<th>joints</th><td>2: root, child</td>' in bar and '<th>format</th><td>iqm</td>' in bar
+    assert len(list((tmp_path / 'site').rglob('*.png'))) == 2  # the file of poses has no picture

@@ -360,9 +360,10 @@ def decode(record: IQMFile) -> SkeletonData:
             texcoords[part], positions[part], None if normals is None else normals[part],
             blend_joints[part], blend_weights[part],
         ))  # fmt: skip
-    animation = animation_of(record)
+    # A file of poses only animates another file's joints: alone it has nothing to pose (animation_of reads it).
+    animation = animation_of(record) if joints else None
     if animation is not None:
-        animation.joints = [Joint(j.name, j.parent) for j in joints] if len(joints) == len(animation.joints) else animation.joints
+        animation.joints = [Joint(j.name, j.parent) for j in joints]
     return SkeletonData('iqm', record.source, h, joints, bind, meshes, animation, record)
 
 

@@ -73,7 +73,7 @@ def _summary(model: Any, source: Path) -> dict:
         parts = model.parts.values()
         return {'format': 'player', 'frames': max(len(p) for p in parts), 'surfaces': sum(len(p.surfaces) for p in parts),
                 'triangles': sum(s.num_triangles for p in parts for s in p.surfaces), 'animations': list(model.config.animations),
-                'skins': [], 'tags': [], 'header': {}, 'findings': [], 'verdicts': {}}  # fmt: skip
+                'skins': [], 'tags': [], 'joints': [], 'header': {}, 'findings': [], 'verdicts': {}}  # fmt: skip
     split = split_member(str(source)) if not source.exists() else None
     findings = check(split[0], member=split[1]) if split is not None else check(source)
     return {
@@ -84,7 +84,8 @@ def _summary(model: Any, source: Path) -> dict:
         'animations': list(model.animations),
         'skins': [str(found.location) for s in model.surfaces if (found := s.image_file()) is not None],
         'tags': list(model.tags),
-        'header': {k: str(v) for k, v in model.header.items() if k != 'ident'},
+        'joints': [j.name for j in model.joints] if model.format in ('iqm', 'md5') else [],
+        'header': {k: str(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
         'findings': [f'{ENGINES[f.engine]}: {f.field} = {f.value!r}: {f.rule} ({f.where})' for f in findings],
         'verdicts': verdicts(findings, model.format),
     }
@@ -99,6 +100,8 @@ def _facts(entry: dict) -> str:
     rows = [('format', entry['format']), ('frames', str(entry['frames'])), ('surfaces', str(entry['surfaces'])),
             ('triangles', str(entry['triangles'])), ('animations', ', '.join(entry['animations']) or 'none'),
             ('skins', ', '.join(entry['skins']) or 'none found'), ('tags', ', '.join(entry['tags']) or 'none')]  # fmt: skip
+    if entry.get('joints'):
+        rows.append(('joints', f'{len(entry["joints"])}: ' + ', '.join(entry['joints'])))
     rows += [(f'engine: {ENGINES.get(e, e)}', v) for e, v in entry['verdicts'].items()]
     rows += [('finding', f) for f in entry['findings']]
     rows += [(k, v) for k, v in entry['header'].items()]
