@@ -700,3 +700,43 @@ def test_a_catalogue_takes_skeletal_models(tmp_path):
     bar = next(text for name, text in pages.items() if name.startswith('bar'))
     assert '<th>joints</th><td>2: root, child</td>' in bar and '<th>format</th><td>iqm</td>' in bar
     assert len(list((tmp_path / 'site').rglob('*.png'))) == 2  # the file of poses has no picture
+
+
+def test_config_start_and_end_offsets_and_a_named_clip_pick_frames_as_cube2(tmp_path):
+    assert model_cfg.frames_played(10, 0, 0) == (0, 10)
+    assert model_cfg.frames_played(10, 3, 0) == (3, 7)
+    assert model_cfg.frames_played(10, 12, 0) == (9, 1)  # past the end: the last frame
+    assert model_cfg.frames_played(10, -4, 0) == (6, 4)
+    assert model_cfg.frames_played(10, 2, 5) == (2, 5)
+    assert model_cfg.frames_played(10, 0, -3) == (0, 7)
+    assert model_cfg.frames_played(10, 0, -30) == (0, 1)
+    assert model_cfg.frames_played(10, -30, 0) == (0, 10)
+    data = bytearray(two_joint_iqm(frames=6))
+    # a second animation in the same file: frames 3..5 named 'wave'
+    (tmp_path / 'bar.iqm').write_bytes(_with_second_anim(bytes(data)))
+    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmanim part bar.iqm 5 0 1 2\niqmanim tail bar.iqm 0 0 -2\n'
+                                    'iqmanim head bar.iqm 0 0 0 -2\niqmanim hello bar.iqm:wave 8\n')
+    model = pq.load(tmp_path)
+    assert model.animations['part'].frames.tolist() == [1, 2] and model.animations['part'].fps == 5
+    # priority, then the start and end offsets: the last two frames of 'bend', and all but its last two
+    assert model.animations['tail'].frames.tolist() == [1, 2] and model.animations['tail'].fps == 10  # rate 0: the file's
+    assert model.animations['head'].frames.tolist() == [0]
+    assert model.animations['hello'].frames.tolist() == [3, 4, 5] and model.animations['hello'].fps == 8
+    with pytest.raises(pq.QuakeFormatError, match='start offset must be a number'):
+        model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 10 0 soon'), 'x.cfg', '.', lambda name: None)
+
+
+def _with_second_anim(data: bytes) -> bytes:
+    """The bar with its animations cut in two: 'bend' frames 0-2, 'wave' frames 3-5 (the name appended to the text)."""
+    h = ref.iqm_header(data)
+    out = bytearray(data)
+    text_end = h['ofs_text'] + h['num_text']
+    # Put the new name over the text block's end padding: append a fresh block at the end instead.
+    text = bytes(data[h['ofs_text'] : text_end]) + b'wave\0'
+    offset = len(out)
+    out += text
+    anims = out + struct.pack('<3IfI', text.index(b'bend'), 0, 3, 10.0, 1) + struct.pack('<3IfI', len(text) - 5, 3, 3, 10.0, 1)
+    struct.pack_into('<2I', anims, 28, len(text), offset)  # num_text, ofs_text
+    struct.pack_into('<2I', anims, 84, 2, len(out))  # num_anims, ofs_anims
+    struct.pack_into('<I', anims, 20, len(anims))  # filesize
+    return bytes(anims)

@@ -22,6 +22,7 @@ from dataclasses import field
 import functools
 import re
 from typing import Callable
+from typing import NamedTuple
 
 from pyvista_quake._base.errors import QuakeFormatError
 
@@ -30,6 +31,29 @@ _TOKEN = re.compile(r'"([^"\n]*)"?|//[^\n]*|(\[)|(\])|(;|\n)|([^\s;"\[\]]+)')
 MAX_EXEC_DEPTH = 8
 #: Texture commands' prefixes (``<dds>``, ``<mad:…>``): how the engine loads the image, not its name.
 _PREFIX = re.compile(r'^(?:<[^>]*>)+')
+
+
+class Played(NamedTuple):
+    """How a config plays an animation file: under ``name`` at ``fps`` (``None``: the file's), from ``start``
+    for ``end`` frames (Cube 2's ``startoffset``/``endoffset``: 0 all, negative counted from the end), of the
+    file's animation ``clip`` (``file.iqm:clip``; ``None``: its first)."""
+
+    name: str
+    fps: float | None = None
+    start: int = 0
+    end: int = 0
+    clip: str | None = None
+
+
+def frames_played(count: int, start: int, end: int) -> tuple[int, int]:
+    """The first frame and the number of frames Cube 2 plays of an animation of ``count`` frames (``setanim``)."""
+    first = min(start, count - 1) if start > 0 else (max(count + start, 0) if start < 0 else 0)
+    count -= first
+    if end > 0:
+        count = min(count, end)
+    elif end < 0:
+        count = max(count + end, 1)
+    return first, count
 
 
 @dataclass(frozen=True)
@@ -117,8 +141,8 @@ class ModelConfig:
         ``(folder, file)`` of each ``iqmload``/``md5load``.
     skins : dict of str to (str, str)
         Each mesh's (``*``: every mesh's) image, ``(folder, name)``.
-    animations : list of (list of str, str, str, float or None)
-        ``(names, folder, file, fps)`` of each ``iqmanim``/``md5anim`` (``a|b`` gives several names).
+    animations : list of (list of Played, str, str)
+        ``(played, folder, file)`` of each ``iqmanim``/``md5anim`` (``a|b`` plays under several names).
     tags : list of (str, str)
         ``(joint, tag)`` of each ``iqmtag``/``md5tag``.
 
@@ -127,7 +151,7 @@ class ModelConfig:
     source: str
     meshes: list[tuple[str, str]] = field(default_factory=list)
     skins: dict[str, tuple[str, str]] = field(default_factory=dict)
-    animations: list[tuple[list[str], str, str, float | None]] = field(default_factory=list)
+    animations: list[tuple[list[Played], str, str]] = field(default_factory=list)
     tags: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -169,13 +193,16 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
             config.skins[args[0]] = (state['dir'], image_name(args[1]))
         elif kind == 'anim' and command.name != 'anim':
             need(2)
-            fps = None
-            if len(args) > 2:
+            numbers = []
+            for at, what in ((2, 'frame rate'), (4, 'start offset'), (5, 'end offset')):
                 try:
-                    fps = float(args[2])
+                    numbers.append(float(args[at]) if len(args) > at else 0.0)
                 except ValueError:
-                    raise QuakeFormatError(source, f'line {command.line}', args[2], f'{command.name}\'s frame rate must be a number') from None
-            config.animations.append(([n for n in args[0].split('|') if n], state['dir'], args[1], fps if fps else None))
+                    raise QuakeFormatError(source, f'line {command.line}', args[at], f'{command.name}\'s {what} must be a number') from None
+            fps, start, end = numbers
+            file, _, clip = args[1].partition(':')
+            played = [Played(n, fps if fps > 0 else None, int(start), int(end), clip or None) for n in args[0].split('|') if n]
+            config.animations.append((played, state['dir'], file))
         elif kind == 'tag' and command.name != 'tag':
             need(2)
             config.tags.append((args[0], args[1]))

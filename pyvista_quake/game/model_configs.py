@@ -34,8 +34,8 @@ class ResolvedConfig:
         Each mesh's image (``*`` for every mesh); ``None`` where it names one not found.
     skin_names : dict of str to str
         The image names as the config writes them, for messages.
-    animations : list of (list of str, pathlib.Path, float or None)
-        ``(names, file, fps)`` of each animation.
+    animations : list of (list of Played, pathlib.Path)
+        ``(played, file)`` of each animation: the names, rates and frames it plays under.
     tags : list of (str, str)
         ``(joint, tag)``.
 
@@ -45,7 +45,7 @@ class ResolvedConfig:
     mesh: Path | None = None
     skins: dict[str, Path | None] = field(default_factory=dict)
     skin_names: dict[str, str] = field(default_factory=dict)
-    animations: list[tuple[list[str], Path, float | None]] = field(default_factory=list)
+    animations: list[tuple[list[model_cfg.Played], Path]] = field(default_factory=list)
     tags: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -124,7 +124,7 @@ def resolve(path: Path) -> ResolvedConfig:
     for mesh, (folder, name) in config.skins.items():
         out.skins[mesh] = _image(_folder(config_folder, folder), config_folder, name)
         out.skin_names[mesh] = name
-    for names, folder, name, fps in config.animations:
-        out.animations.append((names, _file(_folder(config_folder, folder), config_folder, name.split(':', 1)[0]), fps))
+    for played, folder, name in config.animations:
+        out.animations.append((played, _file(_folder(config_folder, folder), config_folder, name)))
     out.tags = list(config.tags)
     return out

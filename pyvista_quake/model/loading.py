@@ -21,6 +21,7 @@ from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
+from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.game import model_configs
@@ -119,14 +120,14 @@ def _config_source(path: Path) -> tuple[model_configs.ResolvedConfig, Path]:
 
 def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None, opts: LoadOptions, path: Any) -> list:
     """Each animation file the config and ``animations=`` name, read once, checked against the skeleton, with its names."""
-    wanted: list[tuple[Any, list[tuple[str, float | None]]]] = []
+    wanted: list[tuple[Any, list[Played]]] = []
     if config is not None:
-        for called, file, fps in config.animations:
-            wanted.append((file, [(n, fps) for n in called]))
+        for played, file in config.animations:
+            wanted.append((file, list(played)))
     if opts.animations is not None and not isinstance(opts.animations, dict):
         files = [opts.animations] if isinstance(opts.animations, (str, Path)) else list(opts.animations)
         wanted += [(f, []) for f in files]
-    out: list[tuple[SkeletalAnimationData, list[tuple[str, float | None]]]] = []
+    out: list[tuple[SkeletalAnimationData, list[Played]]] = []
     read: dict[str, SkeletalAnimationData] = {}
     own = Path(path).resolve() if path is not None else None
     for file, names in wanted:

@@ -32,6 +32,8 @@ from pyvista_quake.data.skinning import quaternion_of
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md5
 from pyvista_quake.formats._joints import inverse
+from pyvista_quake.formats.model_cfg import Played
+from pyvista_quake.formats.model_cfg import frames_played
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -62,8 +64,8 @@ class SkeletalModel(SurfacesModel):
         How the model is read.
     search : GameFiles, optional
         Where its images are found.
-    animations : list of (SkeletalAnimationData, list of (str, float or None))
-        Attached animations (each checked against the skeleton), each with the names and rates it plays under.
+    animations : list of (SkeletalAnimationData, list of Played)
+        Attached animations (each checked against the skeleton), each with the names, rates and frames it plays under.
     config : ResolvedConfig, optional
         The Cube 2 config the model was assembled from: its skins, animations and tags.
 
@@ -72,7 +74,7 @@ class SkeletalModel(SurfacesModel):
     data: SkeletonData
 
     def __init__(self, data: SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
-                 animations: list[tuple[SkeletalAnimationData, list[tuple[str, float | None]]]] | None = None,
+                 animations: list[tuple[SkeletalAnimationData, list[Played]]] | None = None,
                  config: ResolvedConfig | None = None) -> None:  # fmt: skip
         self.config = config
         self._attached = list(animations or [])
@@ -90,18 +92,19 @@ class SkeletalModel(SurfacesModel):
         return list(self.data.joints)
 
     @cached_property
-    def _frames(self) -> tuple[np.ndarray, list[tuple[Clip, int, list[tuple[str, float | None]]]]]:
-        """Every frame's joint poses, and each clip with its first frame and the names it plays under."""
+    def _frames(self) -> tuple[np.ndarray, list[tuple[Clip, int, list[Played]]]]:
+        """Every frame's joint poses, and each clip with its first frame and how the config plays it."""
         parts: list[np.ndarray] = []
-        clips: list[tuple[Clip, int, list[tuple[str, float | None]]]] = []
+        clips: list[tuple[Clip, int, list[Played]]] = []
         offset = 0
         own = self.data.animation
-        own_names = [n for a, names in self._attached if a is own for n in names]
-        sources = ([(own, own_names)] if own is not None and own.num_frames else []) + [(a, n) for a, n in self._attached if a is not own]
-        for animation, names in sources:
+        own_played = [p for a, played in self._attached if a is own for p in played]
+        sources = ([(own, own_played)] if own is not None and own.num_frames else []) + [(a, p) for a, p in self._attached if a is not own]
+        for animation, played in sources:
             parts.append(animation.poses)
             for k, clip in enumerate(animation.clips):
-                clips.append((clip, offset, names if k == 0 else []))
+                # A config plays a file's first animation, or the one it names (file.iqm:name).
+                clips.append((clip, offset, [p for p in played if (p.clip == clip.name if p.clip else k == 0)]))
             offset += animation.num_frames
         if not parts:
             return np.zeros((0, len(self.data.joints), 10)), []
@@ -137,13 +140,14 @@ class SkeletalModel(SurfacesModel):
     def animations(self) -> dict[str, Animation]:
         """Animations by name: the file's own, each attached file (named after it, or as the config names it), the caller's."""
         out: dict[str, Animation] = {}
-        for clip, first, names in self._frames[1]:
-            frames = range(first + clip.first, first + clip.first + clip.count)
-            if not len(frames):
+        for clip, first, played in self._frames[1]:
+            start = first + clip.first
+            if not clip.count:
                 continue
-            out[anim.unique_key(clip.name, out)] = self._clip(clip.name, frames, clip.fps or None)
-            for name, fps in names:
-                out[name] = self._clip(name, frames, fps or clip.fps or None)
+            out[anim.unique_key(clip.name, out)] = self._clip(clip.name, range(start, start + clip.count), clip.fps or None)
+            for p in played:
+                skip, count = frames_played(clip.count, p.start, p.end)
+                out[p.name] = self._clip(p.name, range(start + skip, start + skip + count), p.fps or clip.fps or None)
         user = self.options.animations
         if isinstance(user, dict):
             out.update(anim.user_animations(user, len(self), self.fps))
