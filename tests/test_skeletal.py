@@ -740,3 +740,14 @@ def _with_second_anim(data: bytes) -> bytes:
     struct.pack_into('<2I', anims, 84, 2, len(out))  # num_anims, ofs_anims
     struct.pack_into('<I', anims, 20, len(anims))  # filesize
     return bytes(anims)
+
+
+def test_parallel_thumbnails_of_skeletal_models_are_the_serial_ones(tmp_path):
+    game = _game(tmp_path)
+    pq.thumbnails([game], tmp_path / 'one', size=(96, 96), jobs=1)
+    pq.thumbnails([game], tmp_path / 'two', size=(96, 96), jobs=2)
+    serial = sorted((tmp_path / 'one').rglob('*.png'))
+    assert len(serial) == 2
+    for path in serial:
+        twin = tmp_path / 'two' / path.relative_to(tmp_path / 'one')
+        np.testing.assert_array_equal(np.asarray(Image.open(path)), np.asarray(Image.open(twin)))
