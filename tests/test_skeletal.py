@@ -751,3 +751,80 @@ def test_parallel_thumbnails_of_skeletal_models_are_the_serial_ones(tmp_path):
     for path in serial:
         twin = tmp_path / 'two' / path.relative_to(tmp_path / 'one')
         np.testing.assert_array_equal(np.asarray(Image.open(path)), np.asarray(Image.open(twin)))
+
+
+# -- boundaries the mutation sample found untested ------------------------------------------------
+
+
+def test_quaternions_come_back_from_their_matrices_whichever_diagonal_is_largest():
+    from pyvista_quake.data.skinning import quaternion_of
+    from pyvista_quake.formats._joints import rotation_matrices
+
+    rng = np.random.default_rng(5)
+    turns = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]  # 180 degrees about x, y, z; none
+    quaternions = np.concatenate([np.array(turns, float), rng.normal(size=(40, 4))])
+    quaternions /= np.linalg.norm(quaternions, axis=1, keepdims=True)
+    back = quaternion_of(rotation_matrices(quaternions) * 2.5)  # a scale is divided out
+    same = np.minimum(np.abs(back - quaternions).max(axis=1), np.abs(back + quaternions).max(axis=1))
+    assert same.max() < 1e-9
+
+
+def test_an_anim_without_a_version_line_writes_one(bar_md5):
+    text = bar_md5[1].read_text().replace('MD5Version 10\n', '')
+    record = md5.parse_anim(text.encode())
+    assert record.header['MD5Version'] is None
+    written = md5.write_anim(record)
+    assert written.startswith(b'MD5Version 10\n')
+    np.testing.assert_array_equal(md5.parse_anim(written).frames, record.frames)
+
+
+def test_iqm_meshes_share_vertices_and_a_mesh_may_have_no_triangles():
+    bar = _static_bar()
+    # mesh 'left' holds vertices 0-3, 'right' 4-7 but its first triangle reaches back to 2 and 3; 'none' has no triangle
+    bar['meshes'] = [('left', 'bar.png', 0, 4, 0, 2), ('right', 'bar.png', 4, 4, 2, 4), ('none', 'bar.png', 0, 0, 6, 0)]
+    model = pq.load(build_iqm(**bar))
+    assert model.surface_names == ['left', 'right', 'none']
+    assert [s.num_points for s in model.surfaces] == [4, 6, 0]
+    right = model.blocks(0)[1]
+    assert right.n_cells == 4
+    np.testing.assert_allclose(right.points, pq.load(build_iqm(**_static_bar())).positions(0)[0][2:8])
+
+
+def test_config_errors_name_the_line_inside_blocks_too():
+    text = 'iqmload a.iqm\nif 0 [\n  iqmskin * no.png\n] [\n  iqmskin * x.png\n\n  iqmanim idle a.iqm fast\n]\niqmanim b c.iqm slow\n'
+    commands = model_cfg.parse(text)
+    assert [(c.name, c.line) for c in commands] == [('iqmload', 1), ('iqmskin', 5), ('iqmanim', 7), ('iqmanim', 9)]
+    with pytest.raises(pq.QuakeFormatError, match=r'x.cfg: line 7 = .fast.'):
+        model_cfg.interpret(commands, 'x.cfg', '.', lambda name: None)
+
+
+def test_check_knows_the_portable_vertex_arrays():
+    def findings(**arrays):
+        bar = _static_bar()
+        bar.update(arrays)
+        return [f for f in pq.check(build_iqm(**bar)) if f.field == 'vertexarrays.format']
+
+    assert findings() == []
+    half_normals = build_iqm(**{**_static_bar(), 'normals': None, 'extra_arrays': [(2, 6, 3, np.zeros((8, 3), '<f2').tobytes())]})
+    found = [f for f in pq.check(half_normals) if f.field == 'vertexarrays.format']
+    assert {f.engine for f in found} == {'iqmdemo', 'cube2'} and found[0].value == '2: format 6 x 3'
+    tangents = build_iqm(**{**_static_bar(), 'extra_arrays': [(3, 7, 4, np.zeros((8, 4), '<f4').tobytes())]})
+    assert [f for f in pq.check(tangents) if f.field == 'vertexarrays.format'] == []
+
+
+def test_a_model_with_no_animation_poses_and_lights_its_one_frame():
+    model = pq.load(build_iqm(**_static_bar()))
+    assert model.normals().shape == model.positions().shape == (1, 8, 3)
+    assert model.normals([0, 0]).shape == (2, 8, 3)
+    np.testing.assert_allclose(model.skeleton(frame=0).points, model.skeleton().points)
+
+
+def test_md5_index_errors_name_their_own_line(tmp_path):
+    mesh, _ = two_joint_md5()
+    for old, new in (('tri 3 3 5 4', 'tri 3 3 5 40'), ('"child" 0 (', '"child" 7 (')):
+        lines = mesh.splitlines()
+        number = next(k for k, line in enumerate(lines, 1) if old in line)
+        path = tmp_path / 'bad.md5mesh'
+        path.write_text(mesh.replace(old, new))
+        with pytest.raises(pq.QuakeFormatError, match=rf'bad.md5mesh: line {number} = '):
+            pq.load(path)

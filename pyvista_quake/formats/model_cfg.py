@@ -76,6 +76,7 @@ def parse(text: str, source: str = '<cfg>') -> list[Command]:
     """
     commands: list[Command] = []
     words: list[str] = []
+    lines: list[int] = []  # the line each word starts on (a block's: the line of its "[")
     depth, block, start_line, line = 0, '', 1, 1
     position = 0
     for match in _TOKEN.finditer(text):
@@ -92,6 +93,7 @@ def parse(text: str, source: str = '<cfg>') -> list[Command]:
             else:
                 block += chunk[: chunk.rfind(']')]
                 words.append(block)
+                lines.append(start_line)
                 block = ''
             line += chunk.count('\n')
             continue
@@ -101,27 +103,29 @@ def parse(text: str, source: str = '<cfg>') -> list[Command]:
         elif closing:
             raise QuakeFormatError(source, f'line {line}', ']', 'a ] with no [ before it')
         elif end is not None:
-            _flush(words, commands, line - (end == '\n'), source)
-            words = []
-        elif string is not None:
-            words.append(string)
-        elif word is not None:
-            words.append(word)
+            _flush(words, lines, commands, source)
+            words, lines = [], []
+        elif string is not None or word is not None:
+            words.append(string if string is not None else word)
+            lines.append(line)
     if depth:
         raise QuakeFormatError(source, f'line {start_line}', '[', 'a [ never closed')
-    _flush(words, commands, line, source)
+    _flush(words, lines, commands, source)
     return commands
 
 
-def _flush(words: list[str], commands: list[Command], line: int, source: str) -> None:
+def _flush(words: list[str], lines: list[int], commands: list[Command], source: str) -> None:
+    """End a command: its words, each with the line it starts on (a literal ``if`` runs its block's commands)."""
     if not words:
         return
     name, args = words[0], tuple(words[1:])
     if name == 'if' and args and re.fullmatch(r'-?\d+', args[0]):
-        body = args[1] if int(args[0]) else (args[2] if len(args) > 2 else '')
-        commands.extend(Command(c.name, c.args, c.line + line - 1) for c in parse(body, source))
+        taken = 2 if int(args[0]) else 3  # the word of the block that runs: then, or else
+        if len(words) > taken:
+            # The block's line 1 is the line of its "[".
+            commands.extend(Command(c.name, c.args, c.line + lines[taken] - 1) for c in parse(words[taken], source))
         return
-    commands.append(Command(name, args, line))
+    commands.append(Command(name, args, lines[0]))
 
 
 def image_name(name: str) -> str:
