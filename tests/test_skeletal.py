@@ -828,3 +828,25 @@ def test_md5_index_errors_name_their_own_line(tmp_path):
         path.write_text(mesh.replace(old, new))
         with pytest.raises(pq.QuakeFormatError, match=rf'bad.md5mesh: line {number} = '):
             pq.load(path)
+
+
+def test_iqm_vertex_array_formats_and_sizes_are_checked():
+    data = two_joint_iqm()
+    h = ref.iqm_header(data)
+    for field, value, message in ((8, 9, r'vertexarrays\[0\]\.format = 9: no such component format \(0\.\.8\)'),
+                                  (12, 0, r'vertexarrays\[0\]\.size = 0: components per vertex must be 1 to 16'),
+                                  (12, 17, r'vertexarrays\[0\]\.size = 17')):  # fmt: skip
+        bad = bytearray(data)
+        struct.pack_into('<I', bad, h['ofs_vertexarrays'] + field, value)
+        with pytest.raises(pq.QuakeFormatError, match=message):
+            pq.load(bytes(bad))
+    ok = bytearray(data)
+    struct.pack_into('<I', ok, h['ofs_vertexarrays'] + 12, 2)  # two position components: z is 0, and the file still reads
+    assert pq.load(bytes(ok)).positions().shape == (3, 8, 3)
+
+
+def test_frames_carry_their_names_and_the_bind_pose_its_own():
+    model = pq.load(two_joint_iqm())
+    assert [model.frame(k).field_data['frame_name'][0] for k in range(3)] == ['bend 0', 'bend 1', 'bend 2']
+    assert model.frame(0).field_data['frame_index'][0] == 0
+    assert model.bind_pose().field_data['frame_index'][0] == -1
