@@ -850,3 +850,13 @@ def test_frames_carry_their_names_and_the_bind_pose_its_own():
     assert [model.frame(k).field_data['frame_name'][0] for k in range(3)] == ['bend 0', 'bend 1', 'bend 2']
     assert model.frame(0).field_data['frame_index'][0] == 0
     assert model.bind_pose().field_data['frame_index'][0] == -1
+
+
+def test_the_package_save_takes_skeletal_models(tmp_path):
+    model = pq.load(two_joint_iqm())
+    pq.save(model, tmp_path / 'a.iqm')
+    assert (tmp_path / 'a.iqm').read_bytes() == two_joint_iqm()
+    pq.save(model, tmp_path / 'a.md3')
+    assert len(pq.load(tmp_path / 'a.md3')) == 3
+    with pytest.raises(ValueError, match='edited frames are saved as an MD3'):
+        pq.QuakeModel.from_frames(model.blocks(0), 'iqm')

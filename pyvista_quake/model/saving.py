@@ -15,6 +15,7 @@ from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats.anm import AnmLine
 from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import REFUSES
@@ -67,6 +68,9 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     path = Path(path)
     spec = format_for_path(str(path))
     data = model.data
+    if isinstance(data, SkeletonData):  # its own format as read, or an MD3 of its skinned frames: the model's own save
+        model.save(path, sync=sync, overwrite_skins=overwrite_skins)
+        return
     skin_name = f'{path.stem}.png'
     if data.format == spec.name:
         images = model.skins.images if isinstance(data, ModelData) else {}
