@@ -230,3 +230,16 @@ def md5_positions(mesh_text, anim_text=None):
 def pose_matrix(pose):
     origin, r = pose
     return [r[0] + [origin[0]], r[1] + [origin[1]], r[2] + [origin[2]]]
+
+
+def vertex_normals(points, triangles):
+    """Area-weighted unit vertex normals of clockwise triangles, triangle by triangle."""
+    sums = [[0.0, 0.0, 0.0] for _ in points]
+    for a, b, c in triangles:
+        pa, pb, pc = points[a], points[b], points[c]
+        u = [pc[k] - pa[k] for k in range(3)]
+        v = [pb[k] - pa[k] for k in range(3)]
+        n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+        for corner in (a, b, c):
+            sums[corner] = [s + x for s, x in zip(sums[corner], n)]
+    return [[x / (math.sqrt(sum(y * y for y in s)) or 1.0) for x in s] for s in sums]

@@ -15,6 +15,7 @@ import warnings
 
 from builders import build_iqm
 from builders import md5_anim_text
+from builders import md5_mesh_text
 from builders import two_joint_iqm
 from builders import two_joint_md5
 from conftest import CORPUS
@@ -520,6 +521,8 @@ def test_cli_takes_skeletal_models(tmp_path, bar_md5):
     info = run('info', tmp_path / 'bar.iqm', '--json')
     assert info.returncode == 0, info.stderr
     assert '"joints": [' in info.stdout and '"format": "iqm"' in info.stdout
+    table = run('info', tmp_path / 'bar.iqm').stdout
+    assert 'IQM (Inter-Quake Model)' in table and '2: root, child' in table
     check = run('check', bar_md5[0])
     assert check.returncode == 0 and 'doom3' in check.stdout.splitlines()[-1] and 'quake2' not in check.stdout.splitlines()[-1]
     thumb = run('thumbnail', tmp_path / 'bar.iqm', '-o', tmp_path / 'pics')
@@ -860,3 +863,33 @@ def test_the_package_save_takes_skeletal_models(tmp_path):
     assert len(pq.load(tmp_path / 'a.md3')) == 3
     with pytest.raises(ValueError, match='edited frames are saved as an MD3'):
         pq.QuakeModel.from_frames(model.blocks(0), 'iqm')
+
+
+def test_md5_normals_of_a_closed_mesh_point_out_in_every_axis(tmp_path):
+    # A regular octahedron on one joint turned 90 degrees about z, clockwise seen from outside: by symmetry
+    # each vertex normal is its direction from the centre, turned with the joint.
+    corners = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+    lopsided = [(1.0, 0.2, 0.1), (-2.0, 0.3, -0.2), (0.1, 1.5, 0.4), (0.3, -0.7, 0.2), (0.2, -0.1, 3.0), (-0.4, 0.2, -1.2)]
+    faces = [(0, 2, 4), (2, 1, 4), (1, 3, 4), (3, 0, 4), (2, 0, 5), (1, 2, 5), (3, 1, 5), (0, 3, 5)]  # anticlockwise
+    tris = [(a, c, b) for a, b, c in faces]  # as the files store them
+    verts = [(0.5, 0.5, k, 1) for k in range(6)]
+    weights = [(0, 1.0, p) for p in corners]
+    s = float(np.sin(np.pi / 4))
+    mesh = md5_mesh_text([('j', -1, (0, 0, 0), (0, 0, -s))], [{'shader': 'x', 'verts': verts, 'tris': tris, 'weights': weights}])
+    (tmp_path / 'o.md5mesh').write_text(mesh)
+    model = pq.load(tmp_path / 'o.md5mesh')
+    points, normals = model.positions(0)[0], model.normals(0)[0]
+    np.testing.assert_allclose(points[0], [0, 1, 0], atol=1e-6)  # x turned to y
+    np.testing.assert_allclose(normals, points / np.linalg.norm(points, axis=1, keepdims=True), atol=1e-6)
+    # Lopsided, no symmetry left: the reference's area-weighted normals, triangle by triangle.
+    (tmp_path / 'l.md5mesh').write_text(md5_mesh_text([('j', -1, (0, 0, 0), (0, 0, 0))], [{'shader': 'x', 'verts': verts, 'tris': tris,
+                                                      'weights': [(0, 1.0, p) for p in lopsided]}]))  # fmt: skip
+    np.testing.assert_allclose(pq.load(tmp_path / 'l.md5mesh').normals(0)[0], ref.vertex_normals(lopsided, tris), atol=1e-6)
+
+
+def test_a_mesh_without_joints_has_an_empty_skeleton():
+    bar = _static_bar()
+    del bar['joints']
+    model = pq.load(build_iqm(**bar))
+    assert model.joints == [] and model.skeleton().n_points == 0 and model.skeleton(frame=0).n_points == 0
+    np.testing.assert_allclose(model.positions()[0], iqm.parse(build_iqm(**bar)).arrays[0])
