@@ -893,3 +893,21 @@ def test_a_mesh_without_joints_has_an_empty_skeleton():
     model = pq.load(build_iqm(**bar))
     assert model.joints == [] and model.skeleton().n_points == 0 and model.skeleton(frame=0).n_points == 0
     np.testing.assert_allclose(model.positions()[0], iqm.parse(build_iqm(**bar)).arrays[0])
+
+
+@pytest.mark.parametrize('width', [1, 3, 4, 5])
+def test_gltf_takes_each_vertex_s_four_largest_weights_summing_to_one(width):
+    from pyvista_quake.exporting.export import four_weights
+
+    rng = np.random.default_rng(width)
+    weights = rng.random((6, width)).astype(np.float32)
+    weights[0] = 0  # no weight at all: joint 0, fully
+    joints = rng.integers(1, 9, (6, width)).astype(np.int32)
+    top_joints, top = four_weights(joints, weights)
+    assert top_joints.shape == top.shape == (6, 4) and top_joints.dtype == np.uint16
+    np.testing.assert_allclose(top.sum(axis=1), 1, atol=1e-6)
+    assert top_joints[0].tolist() == [0, 0, 0, 0] and top[0].tolist() == [1, 0, 0, 0]
+    for v in range(1, 6):
+        kept = sorted(weights[v], reverse=True)[:4]
+        np.testing.assert_allclose(top[v][: len(kept)], np.array(kept) / sum(kept), atol=1e-6)
+        assert (top_joints[v][top[v] == 0] == 0).all()  # unused slots name joint 0

@@ -461,7 +461,7 @@ def four_weights(joints: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
         top = np.concatenate([top, np.zeros((n, pad))], axis=1)
     total = top.sum(axis=1, keepdims=True)
     top = np.divide(top, total, out=np.tile([1.0, 0, 0, 0], (n, 1)), where=total > 0)
-    top_joints = np.where(top > 0, top_joints, 0)
+    top_joints = np.where((top > 0) & (total > 0), top_joints, 0)  # no weight at all: joint 0, fully
     return top_joints.astype(np.uint16), top.astype(np.float32)
 
 
