@@ -911,3 +911,27 @@ def test_gltf_takes_each_vertex_s_four_largest_weights_summing_to_one(width):
         kept = sorted(weights[v], reverse=True)[:4]
         np.testing.assert_allclose(top[v][: len(kept)], np.array(kept) / sum(kept), atol=1e-6)
         assert (top_joints[v][top[v] == 0] == 0).all()  # unused slots name joint 0
+
+
+def test_a_header_only_iqm_is_an_empty_model_and_one_byte_less_is_refused():
+    header = struct.pack('<16s27I', b'INTERQUAKEMODEL\0', 2, 124, *([0] * 25))
+    assert len(header) == 124
+    model = pq.load(header)
+    assert model.surfaces == [] and model.joints == [] and len(model) == 1
+    with pytest.raises(pq.QuakeFormatError, match=r'header = 123: file shorter than the 124-byte IQM header'):
+        pq.load(header[:123])
+
+
+def test_an_md5_mesh_with_no_joints(tmp_path):
+    text = md5_mesh_text([], [{'shader': 'x', 'verts': [(0, 0, 0, 0)] * 3, 'tris': [(0, 1, 2)], 'weights': []}])
+    (tmp_path / 'n.md5mesh').write_text(text)
+    model = pq.load(tmp_path / 'n.md5mesh')
+    assert model.joints == [] and model.joint_matrices().shape == (0, 4, 4) and model.inverse_bind().shape == (0, 4, 4)
+    np.testing.assert_array_equal(model.positions(0)[0], np.zeros((3, 3)))  # no weight: Doom 3's sum of nothing
+
+
+def test_an_anim_start_index_error_names_its_value(bar_md5, tmp_path):
+    bad = tmp_path / 'bad.md5anim'
+    bad.write_text(bar_md5[1].read_text().replace('"child" 0 63 0', '"child" 0 63 -1'))
+    with pytest.raises(pq.QuakeFormatError, match=r"line \d+ = '-1': startIndex must be 0 to"):
+        pq.load(bar_md5[0], animations=[bad])
