@@ -935,3 +935,23 @@ def test_an_anim_start_index_error_names_its_value(bar_md5, tmp_path):
     bad.write_text(bar_md5[1].read_text().replace('"child" 0 63 0', '"child" 0 63 -1'))
     with pytest.raises(pq.QuakeFormatError, match=r"line \d+ = '-1': startIndex must be 0 to"):
         pq.load(bar_md5[0], animations=[bad])
+
+
+def test_a_name_just_past_the_text_block_is_refused():
+    data = two_joint_iqm()
+    h = ref.iqm_header(data)
+    at_end, inside = bytearray(data), bytearray(data)
+    struct.pack_into('<I', at_end, h['ofs_meshes'], h['num_text'])  # one past the last byte of the text
+    struct.pack_into('<I', inside, h['ofs_meshes'], h['num_text'] - 1)  # its last byte, the final zero: the name ''
+    with pytest.raises(pq.QuakeFormatError, match=rf'meshes\[0\]\.name = {h["num_text"]}: name offset outside the text block'):
+        pq.load(bytes(at_end))
+    assert pq.load(bytes(inside)).surface_names == ['']
+
+
+def test_a_bad_weight_count_names_its_value(tmp_path):
+    mesh, _ = two_joint_md5()
+    path = tmp_path / 'bad.md5mesh'
+    path.write_text(mesh.replace('vert 0 ( 0.0 0.0 ) 0 1', 'vert 0 ( 0.0 0.0 ) 0 -1'))
+    assert 'vert 0 ( 0.0 0.0 ) 0 -1' in path.read_text()
+    with pytest.raises(pq.QuakeFormatError, match=r"line \d+ = '-1': firstWeight and weightCount must be"):
+        pq.load(path)
