@@ -955,3 +955,27 @@ def test_a_bad_weight_count_names_its_value(tmp_path):
     assert 'vert 0 ( 0.0 0.0 ) 0 -1' in path.read_text()
     with pytest.raises(pq.QuakeFormatError, match=r"line \d+ = '-1': firstWeight and weightCount must be"):
         pq.load(path)
+
+
+def test_daemon_shaders_and_dpk_packages_give_an_md5_its_images(tmp_path):
+    """Unvanquished: a shader names its image with diffuseMap, outside any stage; packages are .dpk zips."""
+    import zipfile
+
+    from pyvista_quake.formats import shader as shader_script
+
+    text = ('models/weapons/bar/bar\n{\n\tdiffuseMap models/weapons/bar/bar_d\n\tnormalMap models/weapons/bar/bar_n\n}\n'
+            'staged\n{\n\t{\n\t\tdiffuseMap models/x/staged\n\t}\n}\n')  # fmt: skip
+    shaders = shader_script.parse(text)
+    assert shaders['models/weapons/bar/bar'].image == 'models/weapons/bar/bar_d' and shaders['staged'].image == 'models/x/staged'
+    mesh, _ = two_joint_md5()
+    package = tmp_path / 'pkg' / 'res-weapons_0.1.dpk'
+    package.parent.mkdir()
+    with zipfile.ZipFile(package, 'w') as archive:
+        archive.writestr('models/weapons/bar/bar.md5mesh', mesh.replace('bar.png', 'models/weapons/bar/bar'))
+        archive.writestr('models/weapons/bar/bar_d.png', _png())
+        archive.writestr('scripts/weapon-bar.shader', text)
+    model = pq.load(package, member='models/weapons/bar/bar.md5mesh')
+    found = model.surfaces[0].image_file()
+    assert found is not None and found.location.endswith('res-weapons_0.1.dpk:models/weapons/bar/bar_d.png')
+    report = pq.thumbnails([package.parent], tmp_path / 'thumbs', size=(64, 64), jobs=1)
+    assert len(report.written) == 1 and not report.failed

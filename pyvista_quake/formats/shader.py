@@ -6,6 +6,10 @@ stage that draws one (``map``, ``clampmap``, or ``animMap``'s first frame;
 never ``$lightmap`` or ``$whiteimage``), and that stage's ``alphaFunc`` and
 ``blendFunc``.  The renderer draws a texture's alpha only when these say so
 (``R_ParseShader``): without them the image is opaque whatever its alpha.
+
+The Daemon engine's (Unvanquished's) shaders name their image outside any
+stage, ``diffuseMap models/x/x_d``; such a shader draws that image when no
+stage names one.
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ def parse(text: str) -> dict[str, Shader]:
     out: dict[str, Shader] = {}
     depth, name = 0, None
     stage = _Stage()
+    diffuse: str | None = None  # Daemon's shader-level diffuseMap
     for position, token in enumerate(tokens):
         if token == '{':
             depth += 1
@@ -72,9 +77,13 @@ def parse(text: str) -> dict[str, Shader]:
         elif token == '}':
             if depth == 2 and name is not None and name not in out and stage.image is not None:
                 out[name] = Shader(name, stage.image, stage.alpha_func, stage.blend)
+            elif depth == 1 and name is not None and name not in out and diffuse is not None:
+                out[name] = Shader(name, diffuse, None, None)
             depth = max(depth - 1, 0)
         elif depth == 0:
-            name = token.lower()
+            name, diffuse = token.lower(), None
+        elif depth == 1 and token.lower() == 'diffusemap' and position + 1 < len(tokens) and tokens[position + 1] not in '{}':
+            diffuse = diffuse or tokens[position + 1]
         elif depth == 2:
             _stage_token(stage, token.lower(), tokens[position + 1 : position + 3])
     return out
@@ -89,7 +98,7 @@ class _Stage:
 
 def _stage_token(stage: _Stage, keyword: str, following: list[str]) -> None:
     """Keep what one keyword of a stage says: its image, alpha function or blend."""
-    if keyword in ('map', 'clampmap') and following and not following[0].startswith('$') and stage.image is None:
+    if keyword in ('map', 'clampmap', 'diffusemap') and following and not following[0].startswith('$') and stage.image is None:
         stage.image = following[0]
     elif keyword == 'animmap' and len(following) == 2 and stage.image is None:
         stage.image = following[1]

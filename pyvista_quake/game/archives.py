@@ -25,7 +25,7 @@ from pyvista_quake.formats.records import cstrings
 PAK_IDENT = b'PACK'
 PAK_HEADER = np.dtype([('ident', 'S4'), ('dirofs', '<i4'), ('dirlen', '<i4')])
 PAK_ENTRY = np.dtype([('name', 'S56'), ('filepos', '<i4'), ('filelen', '<i4')])
-ARCHIVE_SUFFIXES = ('.pak', '.pk3', '.zip')
+ARCHIVE_SUFFIXES = ('.pak', '.pk3', '.dpk', '.zip')  # .dpk: the Daemon engine's (Unvanquished's) zip packages
 #: Largest member read from a ZIP, against decompression bombs.
 MAX_MEMBER_SIZE = 256 * 2**20
 

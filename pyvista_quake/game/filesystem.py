@@ -356,7 +356,7 @@ def _real(folder: str) -> str:
 def _archives_in(folder: Path) -> list[Archive]:
     """The PAK/PK3 files directly in a folder, the one that overrides the others first
     (the games load them in :func:`load_order` and the last loaded wins)."""
-    names = load_order([real for low, real in _listdir(folder).items() if low.endswith(('.pak', '.pk3'))])[::-1]
+    names = load_order([real for low, real in _listdir(folder).items() if low.endswith(('.pak', '.pk3', '.dpk'))])[::-1]
     return [a for a in (_safe_open(folder / n) for n in names) if a is not None]
 
 
