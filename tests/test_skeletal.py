@@ -979,3 +979,31 @@ def test_daemon_shaders_and_dpk_packages_give_an_md5_its_images(tmp_path):
     assert found is not None and found.location.endswith('res-weapons_0.1.dpk:models/weapons/bar/bar_d.png')
     report = pq.thumbnails([package.parent], tmp_path / 'thumbs', size=(64, 64), jobs=1)
     assert len(report.written) == 1 and not report.failed
+
+
+def test_a_config_tag_offset_moves_and_turns_the_tag_from_its_joint(tmp_path):
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm())
+    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmtag child plain\niqmtag child moved 0 1 0 0 0 90\niqmtag nobody lost\n')
+    model = pq.load(tmp_path)
+    assert sorted(model.tags) == ['moved', 'plain']  # a tag on no joint is dropped, as the engine drops it
+    plain, moved = model.tag('plain', frame=0), model.tag('moved', frame=0)
+    np.testing.assert_allclose(plain, [[1, 0, 0, 4], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], atol=1e-6)
+    # 1 along the joint's y, then a quarter turn about its z: x goes to y
+    np.testing.assert_allclose(moved[:3, 3], [4, 1, 0], atol=1e-6)
+    np.testing.assert_allclose(moved[:3, :3] @ [1, 0, 0], [0, 1, 0], atol=1e-6)
+    with pytest.raises(pq.QuakeFormatError, match="offsets must be numbers"):
+        model_cfg.interpret(model_cfg.parse('iqmtag a b 1 up'), 'x.cfg', '.', lambda name: None)
+
+
+@pytest.mark.parametrize('prefix', ['', 'packages/models', 'media/model', 'models'])
+def test_a_dir_command_finds_the_model_folder_of_each_cube2_engine(tmp_path, prefix):
+    root = tmp_path / 'game'
+    shared = root / prefix / 'shared' if prefix else root / 'shared'
+    shared.mkdir(parents=True)
+    (shared / 'bend.iqm').write_bytes(two_joint_iqm())
+    folder = root / 'mine'
+    folder.mkdir()
+    (folder / 'bar.iqm').write_bytes(build_iqm(**_static_bar()))
+    (folder / 'iqm.cfg').write_text('iqmload bar.iqm\niqmdir shared\niqmanim walk bend.iqm 7\n')
+    model = pq.load(folder)
+    assert model.animations['walk'].fps == 7 and len(model) == 3

@@ -147,8 +147,8 @@ class ModelConfig:
         Each mesh's (``*``: every mesh's) image, ``(folder, name)``.
     animations : list of (list of Played, str, str)
         ``(played, folder, file)`` of each ``iqmanim``/``md5anim`` (``a|b`` plays under several names).
-    tags : list of (str, str)
-        ``(joint, tag)`` of each ``iqmtag``/``md5tag``.
+    tags : list of (str, str, tuple of float)
+        ``(joint, tag, offset)`` of each ``iqmtag``/``md5tag``: the offset ``tx ty tz rx ry rz`` (degrees) from the joint.
 
     """
 
@@ -156,7 +156,7 @@ class ModelConfig:
     meshes: list[tuple[str, str]] = field(default_factory=list)
     skins: dict[str, tuple[str, str]] = field(default_factory=dict)
     animations: list[tuple[list[Played], str, str]] = field(default_factory=list)
-    tags: list[tuple[str, str]] = field(default_factory=list)
+    tags: list[tuple[str, str, tuple[float, ...]]] = field(default_factory=list)
 
 
 def _need(command: Command, source: str, count: int) -> None:
@@ -209,5 +209,11 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
             config.animations.append((played, state['dir'], file))
         elif kind == 'tag' and command.name != 'tag':
             need(2)
-            config.tags.append((args[0], args[1]))
+            offset = []
+            for value in (list(args[2:8]) + ['0'] * 6)[:6]:
+                try:
+                    offset.append(float(value))
+                except ValueError:
+                    raise QuakeFormatError(source, f'line {command.line}', value, f'{command.name}\'s offsets must be numbers') from None
+            config.tags.append((args[0], args[1], tuple(offset)))
     return config

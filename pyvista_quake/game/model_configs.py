@@ -36,8 +36,8 @@ class ResolvedConfig:
         The image names as the config writes them, for messages.
     animations : list of (list of Played, pathlib.Path)
         ``(played, file)`` of each animation: the names, rates and frames it plays under.
-    tags : list of (str, str)
-        ``(joint, tag)``.
+    tags : list of (str, str, tuple of float)
+        ``(joint, tag, offset)``: the offset is ``tx ty tz rx ry rz`` (degrees) from the joint.
 
     """
 
@@ -46,13 +46,18 @@ class ResolvedConfig:
     skins: dict[str, Path | None] = field(default_factory=dict)
     skin_names: dict[str, str] = field(default_factory=dict)
     animations: list[tuple[list[model_cfg.Played], Path]] = field(default_factory=list)
-    tags: list[tuple[str, str]] = field(default_factory=list)
+    tags: list[tuple[str, str, tuple[float, ...]]] = field(default_factory=list)
+
+
+#: Where the Cube 2 engines keep models under the game's root (Red Eclipse: the root itself; Sauerbraten:
+#: ``packages/models``; Tesseract and its forks: ``media/model``; others ``models``), as their ``*dir`` commands name them.
+MODEL_FOLDERS = ('', 'packages/models', 'media/model', 'models')
 
 
 def from_root(folder: Path, name: str, want_dir: bool = False) -> Path | None:
-    """``name`` under the first of ``folder`` and its parents that holds it (also under ``packages/models``)."""
+    """``name`` under the first of ``folder`` and its parents that holds it (also under the engines' model folders)."""
     for root in (folder, *folder.parents):
-        for candidate in (root / name, root / 'packages' / 'models' / name):
+        for candidate in (root / prefix / name if prefix else root / name for prefix in MODEL_FOLDERS):
             if (candidate.is_dir() if want_dir else candidate.is_file()):
                 return candidate
     return None

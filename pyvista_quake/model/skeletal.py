@@ -32,6 +32,7 @@ from pyvista_quake.data.skinning import quaternion_of
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md5
 from pyvista_quake.formats._joints import inverse
+from pyvista_quake.formats._joints import rotation_matrices
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.model_cfg import frames_played
 from pyvista_quake.formats.records import Clip
@@ -290,9 +291,9 @@ class SkeletalModel(SurfacesModel):
             return out
         names = [j.name for j in self.joints]
         objects = self._skinning.objects(self._matrices(None))
-        for joint, tag in self.config.tags:
+        for joint, tag, offset in self.config.tags:
             if joint in names:
-                m = objects[:, names.index(joint)]
+                m = objects[:, names.index(joint)] @ tag_offset(offset)
                 out[tag] = Tag(tag, m[:, :3, 3].astype(np.float32), np.swapaxes(m[:, :3, :3], 1, 2).astype(np.float32))
         return out
 
@@ -351,3 +352,16 @@ class SkeletalModel(SurfacesModel):
         else:
             raise ValueError(f'{self.source}: a {self.format.upper()} saves as .{"iqm" if self.format == "iqm" else "md5mesh"}; '
                              "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
+
+
+def tag_offset(offset: tuple[float, ...]) -> np.ndarray:
+    """The 4 x 4 matrix of a Cube 2 tag's offset from its joint: ``tx ty tz`` and turns ``rx ry rz`` in degrees (``settag``)."""
+    tx, ty, tz, rx, ry, rz = offset
+    cx, sx = np.cos(np.radians(rx) / 2), np.sin(np.radians(rx) / 2)
+    cy, sy = np.cos(np.radians(ry) / 2), np.sin(np.radians(ry) / 2)
+    cz, sz = np.cos(np.radians(rz) / 2), np.sin(np.radians(rz) / 2)
+    q = np.array([sx * cy * cz - cx * sy * sz, cx * sy * cz + sx * cy * sz, cx * cy * sz - sx * sy * cz, cx * cy * cz + sx * sy * sz])
+    out = np.eye(4)
+    out[:3, :3] = rotation_matrices(q)
+    out[:3, 3] = (tx, ty, tz)
+    return out
