@@ -1007,3 +1007,14 @@ def test_a_dir_command_finds_the_model_folder_of_each_cube2_engine(tmp_path, pre
     (folder / 'iqm.cfg').write_text('iqmload bar.iqm\niqmdir shared\niqmanim walk bend.iqm 7\n')
     model = pq.load(folder)
     assert model.animations['walk'].fps == 7 and len(model) == 3
+
+
+def test_strict_applies_to_the_attached_animations_too(bar_md5, tmp_path):
+    roots = tmp_path / 'roots.md5anim'
+    roots.write_text(bar_md5[1].read_text().replace('"child" 0 63 0', '"child" -1 63 0'))
+    mesh = tmp_path / 'two.md5mesh'
+    mesh.write_text(bar_md5[0].read_text().replace('"child" 0 (', '"child" -1 ('))
+    assert len(pq.load(mesh, animations=[roots])) == 3  # Cube 2 plays it
+    with pytest.raises(pq.QuakeFormatError, match=r'roots.md5anim: hierarchy = 2: Doom 3 .* refuses: more than one root joint'):
+        pq.load(mesh, animations=[roots], strict='doom3')
+    assert len(pq.load(mesh, animations=[roots], strict='cube2')) == 3

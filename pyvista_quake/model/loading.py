@@ -137,7 +137,7 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
         elif key in read:
             animation = read[key]
         else:
-            animation = read[key] = attach(data, read_animation(file), _name(file))
+            animation = read[key] = attach(data, read_animation(file, opts.strict), _name(file))
         if out and out[-1][0] is animation:
             out[-1][1].extend(names)
         else:
@@ -145,18 +145,21 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
     return out
 
 
-def read_animation(source: Source) -> SkeletalAnimationData:
+def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimationData:
     """The frames of an animation file: an ``.md5anim``, or an IQM's poses (a file of poses only, or a whole model's).
+
+    ``strict`` applies to it as to the mesh (see :func:`load`).
 
     Raises
     ------
     QuakeFormatError
-        For a file with no animation in it.
+        For a file with no animation in it, or one the ``strict`` engines refuse.
 
     """
     buffer, name, _ = read_source(source)
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
+    enforce(record, len(buffer), strict, name)
     if isinstance(record, md5.MD5AnimFile):
         return md5.decode_anim(record)
     if isinstance(record, iqm.IQMFile):
