@@ -232,6 +232,7 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
                                   f'{int(mesh[num])} {what} from here run past the file\'s {h[total]}')  # fmt: skip
     if len(record.triangles):
         check.indices('triangles.vertex', record.triangles['vertex'].astype(np.int64), h['num_vertexes'])
+    _names_inside(record, check, 'joints', record.joints['name'] if len(record.joints) else np.zeros(0, np.uint32))
     for field in ('translate', 'rotate', 'scale'):
         check.finite(f'joints.{field}', record.joints[field])
     for field in ('channeloffset', 'channelscale'):
@@ -240,7 +241,6 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
         if values.dtype.kind == 'f':
             check.finite(f'vertexarrays type {kind}', values)
     for k, joint in enumerate(record.joints):
-        record.name(joint['name'], f'joints[{k}].name')
         if int(joint['parent']) >= h['num_joints']:
             raise check.error(f'joints[{k}].parent', int(joint['parent']), f'no such joint (0..{h["num_joints"] - 1})')
     if h['num_poses'] and (h['num_meshes'] or h['num_joints']) and h['num_poses'] != h['num_joints']:
@@ -262,6 +262,15 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
     blend = record.arrays.get(IQM_BLENDINDEXES)
     if blend is not None and h['num_joints']:
         check.indices('vertexarrays.blendindexes', blend.astype(np.int64), h['num_joints'])
+
+
+def _names_inside(record: IQMFile, check: Bounds, section: str, offsets: np.ndarray) -> None:
+    """Check a section's name offsets against the text block at once (a name past it names the record)."""
+    size = len(record.text)
+    bad = np.flatnonzero(offsets.astype(np.int64) >= size) if size else np.flatnonzero(offsets != 0)
+    if len(bad):
+        k = int(bad[0])
+        raise check.error(f'{section}[{k}].name', int(offsets[k]), f'name offset outside the text block ({size} bytes)')
 
 
 def _extensions(record: IQMFile, buffer: bytes, check: Bounds, h: dict) -> list[str]:
