@@ -1018,3 +1018,44 @@ def test_strict_applies_to_the_attached_animations_too(bar_md5, tmp_path):
     with pytest.raises(pq.QuakeFormatError, match=r'roots.md5anim: hierarchy = 2: Doom 3 .* refuses: more than one root joint'):
         pq.load(mesh, animations=[roots], strict='doom3')
     assert len(pq.load(mesh, animations=[roots], strict='cube2')) == 3
+
+
+def test_md5_anim_writes_back_every_number_in_its_place(tmp_path):
+    rng = np.random.default_rng(7)
+    base = [(tuple(rng.uniform(-5, 5, 3).round(6)), tuple(rng.uniform(-0.5, 0.5, 3).round(6))) for _ in range(2)]
+    frames = [list(rng.uniform(-1, 1, 12).round(6)) for _ in range(3)]
+    text = md5_anim_text([('root', -1, 63, 0), ('child', 0, 63, 6)], base, frames)
+    text = text.replace('( -1 -1 -1 ) ( 1 1 1 )', '( -1.5 -2.25 -3.125 ) ( 4.5 5.75 6.875 )')
+    record = md5.parse_anim(text.encode())
+    back = md5.parse_anim(md5.write_anim(record))
+    for field in ('baseframe', 'bounds', 'frames', 'flags', 'start'):
+        np.testing.assert_array_equal(getattr(back, field), getattr(record, field), err_msg=field)
+    assert back.bounds.shape == (3, 6) and back.bounds[0].tolist() == [-1.5, -2.25, -3.125, 4.5, 5.75, 6.875]
+
+
+def test_md5_weights_past_the_list_warn_and_keep_what_the_list_holds(tmp_path):
+    mesh, _ = two_joint_md5()
+    # the last vertex asks for 3 weights from the last one: 2 of them do not exist
+    bad = mesh.replace('vert 7 ( 1.0 1.0 ) 9 1', 'vert 7 ( 1.0 1.0 ) 9 3')
+    assert bad != mesh
+    (tmp_path / 'past.md5mesh').write_text(bad)
+    with pytest.warns(pq.QuakeWarning, match=r'vert 7: weights 9\.\.11 run past numweights 10; 1 vertices keep'):
+        model = pq.load(tmp_path / 'past.md5mesh')
+    np.testing.assert_allclose(model.positions(0)[0], pq.load(two_joint_md5_path(tmp_path)).positions(0)[0], atol=1e-6)
+
+
+def two_joint_md5_path(tmp_path) -> Path:
+    path = tmp_path / 'good.md5mesh'
+    path.write_text(two_joint_md5()[0])
+    return path
+
+
+def test_config_commands_without_arguments_and_pose_parents_at_the_limit():
+    assert [(c.name, c.args, c.line) for c in model_cfg.parse('mdlcollide\nmdlscale 2')] == [('mdlcollide', (), 1), ('mdlscale', ('2',), 2)]
+    data = bytearray(two_joint_iqm())
+    h = ref.iqm_header(data)
+    struct.pack_into('<i', data, h['ofs_poses'] + 88, 2)  # pose 1's parent: one past the last pose
+    with pytest.raises(pq.QuakeFormatError, match=r'poses\[1\]\.parent = 2: no such pose \(0\.\.1\)'):
+        pq.load(bytes(data))
+    struct.pack_into('<i', data, h['ofs_poses'] + 88, 1)  # the last pose: the mesh's hierarchy is used anyway
+    assert len(pq.load(bytes(data))) == 3
