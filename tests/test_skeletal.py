@@ -1059,3 +1059,17 @@ def test_config_commands_without_arguments_and_pose_parents_at_the_limit():
         pq.load(bytes(data))
     struct.pack_into('<i', data, h['ofs_poses'] + 88, 1)  # the last pose: the mesh's hierarchy is used anyway
     assert len(pq.load(bytes(data))) == 3
+
+
+def test_joints_that_overflow_float32_are_a_clear_error_not_infinite_points():
+    data = bytearray(two_joint_iqm())
+    h = ref.iqm_header(data)
+    for k in range(2):  # both poses scaled by 1e30: composed, 1e60
+        struct.pack_into('<3f', data, h['ofs_poses'] + 88 * k + 8 + 28, 1e30, 1e30, 1e30)
+    model = pq.load(bytes(data))
+    with pytest.raises(pq.QuakeFormatError, match=r"poses = 'frame 0': the joints' transforms overflow"):
+        model.positions()
+    with pytest.raises(pq.QuakeFormatError, match='overflow'):
+        model.blocks(1)
+    with pytest.raises(pq.QuakeFormatError, match=r"poses = 'blended'"):
+        model.between(0, 1, 0.5)

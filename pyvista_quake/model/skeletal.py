@@ -21,6 +21,7 @@ import numpy as np
 import pyvista as pv
 
 from pyvista_quake._base import fields as keys
+from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake.data import animation as anim
@@ -189,6 +190,7 @@ class SkeletalModel(SurfacesModel):
         else:
             matrices = self._skinning.matrices(rows)
             points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+            self._check_finite(points, rows)
         self.__dict__['_last_skinned'] = (key, (points, matrices))
         return points, matrices
 
@@ -197,8 +199,17 @@ class SkeletalModel(SurfacesModel):
         if matrices is None:
             return [s.positions for s in self.data.surfaces], [self._rest_normals(k)[0] for k in range(len(self.data.surfaces))]
         points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+        self._check_finite(points, None)
         normals = [self._skinning.normals(k, matrices, p) for k, p in enumerate(points)]
         return [p[0] for p in points], [n[0] for n in normals]
+
+    def _check_finite(self, points: list[np.ndarray], rows: np.ndarray | None) -> None:
+        """Refuse a pose whose joints overflow float32 (finite numbers composed past it): nothing can draw it."""
+        for surface in points:
+            bad = ~np.isfinite(surface).all(axis=(1, 2)) if surface.size else np.zeros(len(surface), bool)
+            if bad.any():
+                where = f'frame {int(rows[np.flatnonzero(bad)[0]])}' if rows is not None else 'blended'
+                raise QuakeFormatError(self.source, 'poses', where, "the joints' transforms overflow: the skinned positions are not finite")
 
     def _rest_normals(self, index: int) -> np.ndarray:
         cache = self.__dict__.setdefault('_rest_normal_cache', {})
