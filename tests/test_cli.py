@@ -93,4 +93,5 @@ def test_help_into_a_pipe_wraps_at_the_columns_it_is_given():
     result = subprocess.run([sys.executable, '-m', 'pyvista_quake', '--help'], capture_output=True, text=True, timeout=120,
                             env={**os.environ, 'COLUMNS': '120'})  # fmt: skip
     assert result.returncode == 0 and 'catalogue' in result.stdout and 'Quake III (.md3)' in result.stdout
+    assert 'Inter-Quake (.iqm)' in result.stdout and 'Doom 3 (.md5mesh)' in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) <= 120

@@ -35,7 +35,7 @@ STATE = _State()
 
 CLI_APP = App(
     name='pyvista-quake',
-    help='Quake (.mdl), Quake II (.md2) and Quake III (.md3) models: look, render, convert.',
+    help='Quake (.mdl), Quake II (.md2), Quake III (.md3), Inter-Quake (.iqm) and Doom 3 (.md5mesh) models: look, render, convert.',
     help_format='md',
     version=f'pyvista-quake {pq.__version__}',
     console=Console(),  # help is read by people: wrapped at the terminal's width (or $COLUMNS, else 80)
