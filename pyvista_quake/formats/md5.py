@@ -171,11 +171,41 @@ class Tokens:
         return value
 
     def rows(self, layout: tuple, count: int, what: str) -> list[np.ndarray]:
-        """Take ``count`` rows of ``layout``: the columns, numbers as ``float64`` and strings as objects."""
+        """Take ``count`` rows of ``layout``: the columns, numbers as ``float64`` and strings as objects.
+
+        A column at a time: its tokens are a strided slice of the token list, a keyword column is
+        counted and a number column converted in one pass.  Where any of that fails, the rows are read
+        again token by token to name the first bad one.
+        """
         width = len(layout)
         end = self.position + width * count
         if end > len(self.values):
             raise self.error(len(self.values), 'end of file', f'{count} {what} lines expected, the file ends first')
+        columns: list[np.ndarray] = []
+        for c, part in enumerate(layout):
+            column = self.values[self.position + c : end : width]
+            if isinstance(part, tuple) or part in '(){}':
+                if column.count((part[1] if isinstance(part, tuple) else part).encode()) != count:
+                    return self._rows_named(layout, count, what)
+            elif part == 's':
+                if not all(v[:1] == STRING for v in column):
+                    return self._rows_named(layout, count, what)
+                columns.append(np.array([self.strings[int(v[1:])] for v in column], dtype=object))
+            else:
+                try:
+                    numbers = np.fromiter(map(float, column), np.float64, count)
+                except ValueError:
+                    return self._rows_named(layout, count, what)
+                if not np.isfinite(numbers).all():
+                    return self._rows_named(layout, count, what)
+                columns.append(numbers)
+        self.position = end
+        return columns
+
+    def _rows_named(self, layout: tuple, count: int, what: str) -> list[np.ndarray]:
+        """:meth:`rows` token by token: the error names the first token out of place."""
+        width = len(layout)
+        end = self.position + width * count
         values = np.array(self.values[self.position : end] or [b''], dtype=bytes)[: end - self.position].reshape(count, width)
         columns = []
         for c, part in enumerate(layout):
