@@ -1073,3 +1073,14 @@ def test_joints_that_overflow_float32_are_a_clear_error_not_infinite_points():
         model.blocks(1)
     with pytest.raises(pq.QuakeFormatError, match=r"poses = 'blended'"):
         model.between(0, 1, 0.5)
+
+
+def test_a_first_weight_far_past_the_list_loads_with_a_warning_as_doom3_does(tmp_path):
+    mesh, _ = two_joint_md5()
+    path = tmp_path / 'far.md5mesh'
+    path.write_text(mesh.replace('vert 0 ( 0.0 0.0 ) 0 1', 'vert 0 ( 0.0 0.0 ) 1000000 2'))
+    with pytest.warns(pq.QuakeWarning, match=r'vert 0: weights 1000000\.\.1000001 run past numweights 10'):
+        model = pq.load(path)
+    np.testing.assert_array_equal(model.positions(0)[0][0], [0, 0, 0])  # no weight left: the sum of nothing
+    assert [(f.engine, f.field, f.value, f.effect) for f in pq.check(path) if f.field == 'firstWeight'] == [('doom3', 'firstWeight', 1, 'warns')]
+    np.testing.assert_allclose(model.positions(0)[0][1:], pq.load(two_joint_md5_path(tmp_path)).positions(0)[0][1:], atol=1e-6)

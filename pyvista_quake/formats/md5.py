@@ -34,6 +34,8 @@ from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import SkinnedMesh
 
 VERSION = 10
+#: The largest whole number a float64 holds exactly: the bound of a count or index no list limits.
+WHOLE_LIMIT = 1 << 53
 #: Flag bits of a hierarchy line, in the order the frame's numbers fill them: Tx Ty Tz Qx Qy Qz.
 COMPONENT_BITS = 6
 
@@ -387,7 +389,8 @@ def _mesh_block(tokens: Tokens, num_joints: int) -> MD5MeshBlock:
             first = tokens.position
             _, s, t, first_weight, weight_count = tokens.rows(VERT_ROW, n, 'vert')
             for k, column in ((6, first_weight), (7, weight_count)):
-                _indices(tokens, column, limit + 1, 'firstWeight and weightCount', first, len(VERT_ROW), k)
+                # Whole numbers from 0; past the weight list Doom 3 only warns (see _skinned): no bound here.
+                _indices(tokens, column, WHOLE_LIMIT, 'firstWeight and weightCount', first, len(VERT_ROW), k)
             verts = np.column_stack([s, t, first_weight, weight_count]) if n else verts
         elif word == 'numtris':
             n = tokens.count('numtris', limit)

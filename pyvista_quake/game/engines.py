@@ -242,6 +242,8 @@ MD5_RULES = (
          'more meshes counted than the file holds (the parser meets the end of the file)', _MD5),
     Rule(('doom3',), 'weightCount', lambda f: f['unweighted'] or None, REFUSES,
          'a vertex with no weights ("Vertex without any joint weights")', {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'}),
+    Rule(('doom3',), 'firstWeight', lambda f: f['weights_past'] or None, WARNS,
+         "vertices whose weights run past numweights (it reads past the list)", {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'}),
     Rule(('doom3',), 'hierarchy', lambda f: f['roots'] if f['roots'] > 1 else None, REFUSES,
          'more than one root joint (only joint 0 may have parent -1)', _ANIM),
     Rule(('cube2',), 'weightCount', lambda f: f['top_weights'] if f['top_weights'] > 4 else None, MISDRAWS,
@@ -260,10 +262,12 @@ def _md5_facts(record, size: int) -> dict:
     h = record.header_fields()
     if isinstance(record, md5.MD5AnimFile):
         roots = sum(1 for j in record.joints if j.parent < 0)
-        return {**h, 'numMeshes': None, 'mesh_blocks': 0, 'unweighted': 0, 'top_weights': 0, 'roots': roots}
+        return {**h, 'numMeshes': None, 'mesh_blocks': 0, 'unweighted': 0, 'top_weights': 0, 'roots': roots, 'weights_past': 0}
     counts = [m.verts[:, 3] for m in record.meshes if len(m.verts)]
     every = np.concatenate(counts) if counts else np.zeros(0)
-    return {**h, 'mesh_blocks': len(record.meshes), 'unweighted': int((every == 0).sum()), 'top_weights': int(every.max(initial=0)), 'roots': 0}
+    past = sum(int((m.verts[:, 2] + m.verts[:, 3] > len(m.weights)).sum()) for m in record.meshes if len(m.verts))
+    return {**h, 'mesh_blocks': len(record.meshes), 'unweighted': int((every == 0).sum()), 'top_weights': int(every.max(initial=0)), 'roots': 0,
+            'weights_past': past}  # fmt: skip
 
 
 def format_of(record) -> str:
