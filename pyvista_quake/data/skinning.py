@@ -76,23 +76,23 @@ class Skinning:
         self.parents = [j.parent for j in data.joints]
 
     @cached_property
-    def _inverse_bind(self) -> np.ndarray:
+    def inverse_bind(self) -> np.ndarray:
+        """``(joints, 4, 4)``: the inverse of each joint's bind pose (a joint scaled to nothing: its pseudo-inverse)."""
         return inverse(self.data.bind) if len(self.data.bind) else np.zeros((0, 4, 4))
 
     @cached_property
     def _parent_bind(self) -> np.ndarray:
         """Each joint's parent's bind pose (the identity for a root): the IQM demo's pre-composition."""
         out = np.broadcast_to(np.eye(4), self.data.bind.shape).copy()
-        for j, parent in enumerate(self.parents):
-            if parent >= 0:
-                out[j] = self.data.bind[parent]
+        parents = np.asarray(self.parents, np.int64)
+        out[parents >= 0] = self.data.bind[parents[parents >= 0]]
         return out
 
     # -- joint matrices ------------------------------------------------------------
     def _locals(self, poses: np.ndarray) -> np.ndarray:
         """``(frames, joints, 4, 4)``: the IQM demo's ``B_parent M inv(B)``, or MD5's parent-relative matrices."""
         if self.blend == 'matrix':
-            return self._parent_bind @ trs_matrices(poses) @ self._inverse_bind
+            return self._parent_bind @ trs_matrices(poses) @ self.inverse_bind
         return trs_matrices(poses, normalise=False)
 
     def matrices(self, frames: np.ndarray | slice) -> np.ndarray:

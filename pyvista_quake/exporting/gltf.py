@@ -20,6 +20,7 @@ import pygltflib as gl
 import pyvista as pv
 
 from pyvista_quake.data.animation import Animation
+from pyvista_quake.data.skinning import quaternion_of
 from pyvista_quake.game.skins import alpha_mode
 from pyvista_quake.game.skins import png_bytes
 
@@ -314,23 +315,7 @@ def _node_transform(origin: np.ndarray, axes: np.ndarray) -> tuple[np.ndarray, n
     rotation = QUAKE_TO_GLTF.astype(np.float64) @ np.asarray(axes, np.float64).T @ QUAKE_TO_GLTF.T.astype(np.float64)
     u, _, vt = np.linalg.svd(rotation)  # the nearest rotation: stored axes are unit to float precision only
     rotation = u @ vt
-    return (QUAKE_TO_GLTF @ np.asarray(origin, np.float32)).astype(np.float32), _quaternion(rotation)
-
-
-def _quaternion(m: np.ndarray) -> np.ndarray:
-    """A rotation matrix's unit quaternion ``(x, y, z, w)``, glTF's order."""
-    trace = np.trace(m)
-    if trace > 0:
-        s = 2 * np.sqrt(trace + 1)
-        q = [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
-    else:
-        i = int(np.argmax(np.diag(m)))
-        j, k = (i + 1) % 3, (i + 2) % 3
-        s = 2 * np.sqrt(1 + m[i, i] - m[j, j] - m[k, k])
-        q = [0.0, 0.0, 0.0, (m[k, j] - m[j, k]) / s]
-        q[i], q[j], q[k] = s / 4, (m[j, i] + m[i, j]) / s, (m[k, i] + m[i, k]) / s
-    quaternion = np.array(q, np.float64)
-    return (quaternion / np.linalg.norm(quaternion)).astype(np.float32)
+    return (QUAKE_TO_GLTF @ np.asarray(origin, np.float32)).astype(np.float32), quaternion_of(rotation).astype(np.float32)
 
 
 def _continuous(quaternions: np.ndarray) -> np.ndarray:

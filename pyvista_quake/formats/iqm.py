@@ -66,7 +66,6 @@ IQM_POSITION, IQM_TEXCOORD, IQM_NORMAL, IQM_TANGENT, IQM_BLENDINDEXES, IQM_BLEND
 IQM_CUSTOM = 0x10
 #: Component formats (``IQM_BYTE``...) as numpy types.
 COMPONENT_TYPES = ('i1', 'u1', '<i2', '<u2', '<i4', '<u4', '<f2', '<f4', '<f8')
-IQM_UBYTE = 1
 
 #: The sections of the header: offset field, count field, record dtype.
 SECTIONS = (
@@ -240,15 +239,11 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
     for kind, values in record.arrays.items():
         if values.dtype.kind == 'f':
             check.finite(f'vertexarrays type {kind}', values)
-    for k, joint in enumerate(record.joints):
-        if int(joint['parent']) >= h['num_joints']:
-            raise check.error(f'joints[{k}].parent', int(joint['parent']), f'no such joint (0..{h["num_joints"] - 1})')
+    _parents_inside(check, 'joints', record.joints['parent'] if len(record.joints) else np.zeros(0, np.int32), h['num_joints'], 'joint')
     if h['num_poses'] and (h['num_meshes'] or h['num_joints']) and h['num_poses'] != h['num_joints']:
         # The demo's loadiqmanims and Cube 2 refuse the file; a file of poses only animates another's joints.
         raise check.error('num_poses', h['num_poses'], f'a model\'s poses must be one per joint (num_joints {h["num_joints"]})')
-    for k, pose in enumerate(record.poses):
-        if int(pose['parent']) >= h['num_poses']:
-            raise check.error(f'poses[{k}].parent', int(pose['parent']), f'no such pose (0..{h["num_poses"] - 1})')
+    _parents_inside(check, 'poses', record.poses['parent'] if len(record.poses) else np.zeros(0, np.int32), h['num_poses'], 'pose')
     channels = int(sum(bin(int(m)).count('1') for m in record.poses['channelmask'] & 0x3FF)) if len(record.poses) else 0
     if h['num_frames'] and channels != h['num_framechannels']:
         raise check.error('num_framechannels', h['num_framechannels'], f'the poses\' channel masks set {channels} channels')
@@ -262,6 +257,14 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
     blend = record.arrays.get(IQM_BLENDINDEXES)
     if blend is not None and h['num_joints']:
         check.indices('vertexarrays.blendindexes', blend.astype(np.int64), h['num_joints'])
+
+
+def _parents_inside(check: Bounds, section: str, parents: np.ndarray, count: int, what: str) -> None:
+    """Check a section's parents at once: below ``count`` (a negative one is a root)."""
+    bad = np.flatnonzero(parents.astype(np.int64) >= count)
+    if len(bad):
+        k = int(bad[0])
+        raise check.error(f'{section}[{k}].parent', int(parents[k]), f'no such {what} (0..{count - 1})')
 
 
 def _names_inside(record: IQMFile, check: Bounds, section: str, offsets: np.ndarray) -> None:

@@ -26,7 +26,7 @@ from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats._common import not_encoded
 from pyvista_quake.formats._common import register_format
-from pyvista_quake.formats._joints import rotation_matrices
+from pyvista_quake.formats._joints import trs_matrices
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -51,9 +51,6 @@ WEIGHT_ROW = (('w', 'weight'), 'n', 'n', 'n', '(', 'n', 'n', 'n', ')')
 HIERARCHY_ROW = ('s', 'n', 'n', 'n')
 BOUNDS_ROW = ('(', 'n', 'n', 'n', ')', '(', 'n', 'n', 'n', ')')
 BASEFRAME_ROW = ('(', 'n', 'n', 'n', ')', '(', 'n', 'n', 'n', ')')
-#: Words a file of each kind holds near its start.
-MESH_WORDS = (b'numMeshes', b'joints', b'mesh')
-ANIM_WORDS = (b'numFrames', b'hierarchy', b'baseframe', b'numAnimatedComponents')
 
 
 class Tokens:
@@ -576,18 +573,11 @@ def doom3_quaternions(xyz: np.ndarray) -> np.ndarray:
     return np.concatenate([np.asarray(xyz, np.float64), -w[..., None].astype(np.float64)], axis=-1)
 
 
-def _matrices(t: np.ndarray, q: np.ndarray) -> np.ndarray:
-    out = np.zeros(t.shape[:-1] + (4, 4))
-    out[..., :3, :3] = rotation_matrices(q)
-    out[..., :3, 3] = t
-    out[..., 3, 3] = 1
-    return out
-
-
 def decode_mesh(record: MD5MeshFile) -> SkeletonData:
     """The format-neutral view of an ``.md5mesh``: joints, bind pose and meshes (no frames of its own)."""
     poses = record.joint_poses
-    bind = _matrices(poses[:, :3], doom3_quaternions(poses[:, 3:])) if len(poses) else np.zeros((0, 4, 4))
+    trs = np.concatenate([poses[:, :3], doom3_quaternions(poses[:, 3:]), np.ones((len(poses), 3))], axis=1)
+    bind = trs_matrices(trs, normalise=False) if len(poses) else np.zeros((0, 4, 4))
     meshes = []
     for k, block in enumerate(record.meshes):
         meshes.append(_skinned(block, bind, record.source, k))

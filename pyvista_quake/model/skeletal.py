@@ -32,7 +32,6 @@ from pyvista_quake.data.skinning import Skinning
 from pyvista_quake.data.skinning import quaternion_of
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md5
-from pyvista_quake.formats._joints import inverse
 from pyvista_quake.formats._joints import rotation_matrices
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.model_cfg import frames_played
@@ -184,11 +183,10 @@ class SkeletalModel(SurfacesModel):
         last = self.__dict__.get('_last_skinned')
         if last is not None and last[0] == key:
             return last[1]
+        matrices = self._matrices(rows)
         if not len(self._frames[0]):  # no animation: every frame is the bind pose, as stored
-            matrices = np.repeat(self._skinning.rest(), len(rows), axis=0)
             points = [np.broadcast_to(s.positions, (len(rows),) + s.positions.shape).copy() for s in self.data.surfaces]
         else:
-            matrices = self._skinning.matrices(rows)
             points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
             self._check_finite(points, rows)
         self.__dict__['_last_skinned'] = (key, (points, matrices))
@@ -263,15 +261,15 @@ class SkeletalModel(SurfacesModel):
 
     def inverse_bind(self) -> np.ndarray:
         """``(joints, 4, 4)``: the inverse of each joint's bind pose (a joint scaled to nothing: its pseudo-inverse)."""
-        return inverse(self.data.bind) if len(self.data.bind) else np.zeros((0, 4, 4))
+        return np.array(self._skinning.inverse_bind)
 
     def rest_locals(self) -> np.ndarray:
         """``(joints, 10)``: the bind pose as parent-relative translation, quaternion ``xyzw`` and scale."""
         bind = np.asarray(self.data.bind, np.float64)
         local = bind.copy()
-        for j, parent in enumerate(j.parent for j in self.joints):
-            if parent >= 0:
-                local[j] = inverse(bind[parent]) @ bind[j]
+        parents = np.array([j.parent for j in self.joints], np.int64)
+        child = parents >= 0
+        local[child] = self._skinning.inverse_bind[parents[child]] @ bind[child]
         out = np.zeros((len(bind), 10))
         out[:, :3] = local[:, :3, 3]
         out[:, 7:] = np.linalg.norm(local[:, :3, :3], axis=1)
