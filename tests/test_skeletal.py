@@ -7,6 +7,7 @@ vertex); the real models from ``../shared/corpus``.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 import struct
 import subprocess
@@ -1084,3 +1085,24 @@ def test_a_first_weight_far_past_the_list_loads_with_a_warning_as_doom3_does(tmp
     np.testing.assert_array_equal(model.positions(0)[0][0], [0, 0, 0])  # no weight left: the sum of nothing
     assert [(f.engine, f.field, f.value, f.effect) for f in pq.check(path) if f.field == 'firstWeight'] == [('doom3', 'firstWeight', 1, 'warns')]
     np.testing.assert_allclose(model.positions(0)[0][1:], pq.load(two_joint_md5_path(tmp_path)).positions(0)[0][1:], atol=1e-6)
+
+
+def test_a_pose_file_naming_other_parents_composes_with_the_poses_parent(tmp_path):
+    # A chain root -> a -> b along x.  The pose file turns a by 90 degrees about z and names root, not a, as b's parent:
+    # the IQM demo and Cube 2 pre-compose b as base[root] . local . inverse_base[b], then chain it below a, as the mesh says.
+    s = math.sqrt(0.5)
+    joints = [('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1)), ('a', 0, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1)),
+              ('b', 1, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1))]
+    positions = np.array([[8, 0, 0], [8, 1, 0], [9, 0, 0]], np.float32)
+    mesh = dict(positions=positions, texcoords=np.zeros((3, 2), np.float32), normals=np.tile([0, 0, 1], (3, 1)).astype(np.float32),
+                blend_indexes=np.tile([2, 0, 0, 0], (3, 1)), blend_weights=np.tile([255, 0, 0, 0], (3, 1)),
+                triangles=[(0, 1, 2)], meshes=[('m', 'm.png', 0, 3, 0, 1)], joints=joints)
+    (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**mesh))
+    poses = [(-1, 0, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10), (0, 0, [4, 0, 0, 0, 0, s, s, 1, 1, 1], [0.0] * 10),
+             (0, 0, [4, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10)]
+    (tmp_path / 'turn.iqm').write_bytes(build_iqm(poses=poses, frames=np.zeros((1, 0), np.uint16), anims=[('turn', 0, 1, 10.0, 0)]))
+    model = pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'turn.iqm'])
+    np.testing.assert_allclose(model.positions(0)[0], [[4, 0, 0], [3, 0, 0], [4, 1, 0]], atol=1e-5)
+    # Had b been composed with the mesh's parent (a), the tip would sit at (4, 4, 0).
+    assert not np.allclose(model.positions(0)[0][0], [4, 4, 0], atol=1e-3)
+    np.testing.assert_allclose(model.between(0, 0, 0.5)[0].points, model.positions(0)[0], atol=1e-5)

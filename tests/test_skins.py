@@ -425,3 +425,28 @@ def test_a_missing_dot_named_skin_names_the_search_paths_tried(tmp_path):
     assert str(elsewhere / 'body.png') in message and str(tmp_path / 'body.png') in message
     places = message.split('tried ', 1)[1].split(', ')
     assert len(places) == len(set(places))
+
+
+def test_tga_alpha_kept_whatever_its_2_0_footer_says():
+    # Quake III's R_LoadTGA never reads a TGA 2.0 footer: an extension area whose attributes type says
+    # "no alpha" (0) must not make a 32-bit image opaque, as Pillow alone would.
+    import io
+
+    from PIL import Image
+
+    from pyvista_quake.game.skins import decode_image
+    from pyvista_quake.game.skins import image_has_alpha
+
+    pixels = np.zeros((2, 3, 4), np.uint8)
+    pixels[..., 3] = [[0, 64, 128], [192, 255, 10]]
+    buffer = io.BytesIO()
+    Image.fromarray(pixels, 'RGBA').save(buffer, 'TGA')
+    plain = buffer.getvalue()
+    body = plain[:-26]
+    extension = bytearray(495)
+    extension[0:2] = (495).to_bytes(2, 'little')  # its size; byte 494, the attributes type, stays 0: "no alpha"
+    footed = body + bytes(extension) + len(body).to_bytes(4, 'little') + bytes(4) + b'TRUEVISION-XFILE.\0'
+    assert np.asarray(Image.open(io.BytesIO(footed)))[..., 3].min() == 255  # what Pillow does with it
+    np.testing.assert_array_equal(decode_image(footed)[..., 3], pixels[..., 3])
+    assert image_has_alpha(footed)
+    np.testing.assert_array_equal(decode_image(plain)[..., 3], pixels[..., 3])

@@ -20,6 +20,8 @@ import numpy as np
 #: Frames per second of a frame that has no timing of its own: Quake II's
 #: server frame is 0.1 s and Quake animates its monsters at 10 Hz.
 DEFAULT_FPS = 10.0
+#: What a level's ``hide=`` can name: faces the engines do not draw as geometry.
+HIDE_KINDS = ('sky', 'nodraw', 'trigger', 'clip')
 
 
 @dataclass
@@ -79,6 +81,13 @@ class LoadOptions:
     lod : int, default: 0
         For an MD3, a level of detail: ``1`` reads ``name_1.md3``, ``2``
         ``name_2.md3``, as ``R_RegisterMD3`` names them.
+    hide : tuple of str, default: ('sky', 'nodraw', 'trigger', 'clip')
+        For a level (``.bsp``), the faces left out, by what their shader's or
+        texture's flags (or a tool texture's name) make them, as the engines tell
+        them: by default what the engine does not draw as geometry; ``()`` keeps every face.
+    patch_level : int, default: 8
+        For a Quake III level, each 3 x 3 block of a Bezier patch's control grid
+        becomes ``patch_level`` x ``patch_level`` cells.
 
     """
 
@@ -96,8 +105,16 @@ class LoadOptions:
     external_skins: bool = True
     holey: bool = True
     lod: int = 0
+    hide: tuple[str, ...] = HIDE_KINDS
+    patch_level: int = 8
 
     def __post_init__(self) -> None:
+        if isinstance(self.hide, str):
+            self.hide = (self.hide,)
+        self.hide = tuple(self.hide)
+        unknown = [h for h in self.hide if h not in HIDE_KINDS]
+        if unknown:
+            raise ValueError(f'hide names what a level leaves out, any of {HIDE_KINDS}; not {unknown[0]!r}')
         if isinstance(self.search_paths, (str, Path)):
             self.search_paths = [self.search_paths]
         self.search_paths = [Path(p) for p in self.search_paths or []]

@@ -80,8 +80,14 @@ MD3_XYZ_SCALE = np.float32(1.0 / 64)
 
 
 def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
-    """Positions of an MD3 surface's vertices in the given frames, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
+    """Positions of a surface's vertices in the given frames, ``float32`` ``(frames, vertices, 3)``.
+
+    The codec is the stored dtype: an MD3's ``int16`` shorts are ``xyz / 64``; plain ``float32``
+    positions (levels, third-party formats) are taken as they are.
+    """
     xyz = surface.frame_xyz[frames]
+    if xyz.dtype == np.float32:
+        return np.array(xyz, np.float32)
     if xyz.ndim == 3 and xyz.strides[1:] == (8, 2) and xyz.size:
         # As stored, each vertex's three shorts are followed by its normal's: converting all four
         # at once is one contiguous pass (a sixth the time of three strided ones); the result is
@@ -96,8 +102,12 @@ def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.nd
 
 
 def surface_normals(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
-    """Unit normals of an MD3 surface's vertices, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
-    return np.take(LATLONG_NORMALS, surface.frame_normals[frames], axis=0)
+    """Unit normals of a surface's vertices, ``float32`` ``(frames, vertices, 3)``: from an MD3's latitude and
+    longitude bytes, or plain ``float32`` normals as they are."""
+    packed = surface.frame_normals[frames]
+    if packed.dtype == np.float32:
+        return np.array(packed, np.float32)
+    return np.take(LATLONG_NORMALS, packed, axis=0)
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:

@@ -66,14 +66,19 @@ class Skinning:
         :class:`~pyvista_quake.formats.records.SkeletalAnimationData`).
     blend : str
         ``'matrix'`` (IQM) or ``'slerp'`` (MD5): how frames are blended and composed.
+    pose_parents : numpy.ndarray, optional
+        ``(frames, joints)``: the parent each frame's pose names (IQM files of poses may name
+        others than the mesh's); the frame's matrix is pre-composed with that parent's bind
+        pose, then chained down the mesh's own hierarchy.  The joints' parents by default.
 
     """
 
-    def __init__(self, data: SkeletonData, poses: np.ndarray, blend: str) -> None:
+    def __init__(self, data: SkeletonData, poses: np.ndarray, blend: str, pose_parents: np.ndarray | None = None) -> None:
         self.data = data
         self.poses = poses
         self.blend = blend
         self.parents = [j.parent for j in data.joints]
+        self.pose_parents = pose_parents
 
     @cached_property
     def inverse_bind(self) -> np.ndarray:
@@ -89,15 +94,27 @@ class Skinning:
         return out
 
     # -- joint matrices ------------------------------------------------------------
-    def _locals(self, poses: np.ndarray) -> np.ndarray:
-        """``(frames, joints, 4, 4)``: the IQM demo's ``B_parent M inv(B)``, or MD5's parent-relative matrices."""
+    def _locals(self, poses: np.ndarray, frames: np.ndarray | slice | None = None) -> np.ndarray:
+        """``(frames, joints, 4, 4)``: the IQM demo's ``B_parent M inv(B)`` (the parent the pose names), or MD5's parent-relative matrices."""
         if self.blend == 'matrix':
-            return self._parent_bind @ trs_matrices(poses) @ self.inverse_bind
+            return self._pose_parent_bind(frames) @ trs_matrices(poses) @ self.inverse_bind
         return trs_matrices(poses, normalise=False)
+
+    def _pose_parent_bind(self, frames: np.ndarray | slice | None) -> np.ndarray:
+        """The bind pose of each frame's pose parent: the joints' own (shared) unless a pose names another."""
+        if self.pose_parents is None or frames is None:
+            return self._parent_bind
+        parents = np.asarray(self.pose_parents[frames], np.int64)
+        own = np.asarray(self.parents, np.int64)
+        if (parents == own).all():
+            return self._parent_bind
+        out = np.broadcast_to(np.eye(4), parents.shape + (4, 4)).copy()
+        out[parents >= 0] = self.data.bind[parents[parents >= 0]]
+        return out
 
     def matrices(self, frames: np.ndarray | slice) -> np.ndarray:
         """``float32`` ``(frames, joints, 3, 4)``: each joint's skinning matrix at the given frames."""
-        return compose(self._locals(self.poses[frames]), self.parents)[..., :3, :].astype(np.float32)
+        return compose(self._locals(self.poses[frames], frames), self.parents)[..., :3, :].astype(np.float32)
 
     def rest(self) -> np.ndarray:
         """``float32`` ``(1, joints, 3, 4)``: the matrices of the bind pose."""
@@ -114,7 +131,7 @@ class Skinning:
         """
         a, b = self.poses[first], self.poses[second]
         if self.blend == 'matrix':
-            pair = self._locals(np.stack([a, b]))
+            pair = self._locals(np.stack([a, b]), np.array([first, second]))
             mixed = (1 - alpha) * pair[0] + alpha * pair[1]
             return compose(mixed[None], self.parents)[..., :3, :].astype(np.float32)
         pose = a.copy()
@@ -309,7 +326,8 @@ def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) ->
             raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
         if len(animation.joints) != len(joints):
             raise QuakeFormatError(source, 'num_poses', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints (num_joints)')
-    return SkeletalAnimationData(animation.source, list(joints), animation.poses, animation.clips, animation.blend, animation.bounds)
+    return SkeletalAnimationData(animation.source, list(joints), animation.poses, animation.clips, animation.blend, animation.bounds,
+                                 animation.pose_parents)  # fmt: skip
 
 
 def quaternion_of(matrices: np.ndarray) -> np.ndarray:

@@ -1,12 +1,13 @@
 """Byte-level readers of the Quake model formats, one module per format.
 
 Importing this package registers :mod:`.md2`, :mod:`.mdl`, :mod:`.md3`,
-:mod:`.iqm` and :mod:`.md5`; :func:`read_buffer` picks the format by the
+:mod:`.iqm`, :mod:`.md5` and :mod:`.bsp` (levels); :func:`read_buffer` picks the format by the
 file's magic bytes (MD5, a text format, by its grammar).
 """
 
 from __future__ import annotations
 
+from pyvista_quake.formats import bsp
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md2
 from pyvista_quake.formats import md3
@@ -19,4 +20,4 @@ from pyvista_quake.formats._common import parse_buffer
 from pyvista_quake.formats._common import read_buffer
 from pyvista_quake.formats._common import spec_for
 
-__all__ = ['FORMATS', 'format_for_path', 'model_extensions', 'iqm', 'md2', 'md3', 'md5', 'mdl', 'parse_buffer', 'read_buffer', 'spec_for']
+__all__ = ['FORMATS', 'bsp', 'format_for_path', 'model_extensions', 'iqm', 'md2', 'md3', 'md5', 'mdl', 'parse_buffer', 'read_buffer', 'spec_for']

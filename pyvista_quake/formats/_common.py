@@ -170,6 +170,13 @@ class FormatSpec:
     sniff : callable, optional
         ``sniff(head: bytes) -> bool``: whether a file's first bytes are this
         (text) format's grammar, for a format with no magic bytes.
+    options : tuple of str
+        The :class:`~pyvista_quake.LoadOptions` that ``decode`` takes as keywords
+        (a level's ``patch_level``).
+    title : str
+        How ``info`` names the format's files.
+    writable : bool
+        Whether ``write`` makes files of changed models (else a model is only written back as read).
 
     """
 
@@ -182,6 +189,9 @@ class FormatSpec:
     quantize: Callable[..., tuple]
     decode: Callable[..., Any]
     sniff: Callable[[bytes], bool] | None = None
+    options: tuple[str, ...] = ()
+    title: str = ''
+    writable: bool = True
 
     @property
     def label(self) -> str:

@@ -331,7 +331,7 @@ def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
     bounds = None
     if len(record.bounds):
         bounds = np.stack([record.bounds['bbmin'], record.bounds['bbmax']], axis=1).astype(np.float32)
-    return SkeletalAnimationData(record.source, joints, values, clips, 'matrix', bounds)
+    return SkeletalAnimationData(record.source, joints, values, clips, 'matrix', bounds, poses['parent'].astype(np.int64))
 
 
 def decode(record: IQMFile) -> SkeletonData:

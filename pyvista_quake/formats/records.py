@@ -216,11 +216,28 @@ class SurfaceData:
     texcoords : numpy.ndarray
         ``float32`` ``(vertices, 2)``: ``(s, t)`` of each vertex, ``t`` from the top of the image.
     frame_xyz : numpy.ndarray
-        ``int16`` ``(frames, vertices, 3)``: positions in 1/64 units (usually a view of the file).
+        The positions' codec, told by the dtype: ``int16`` ``(frames, vertices, 3)``, positions in
+        1/64 units (an MD3's, usually a view of the file); or ``float32`` ``(frames, vertices, 3)``,
+        plain positions (levels, and formats registered by third parties).
     frame_normals : numpy.ndarray
-        ``uint16`` ``(frames, vertices)``: each normal's latitude and longitude bytes (``lat << 8 | lng``).
+        ``uint16`` ``(frames, vertices)``: each normal's latitude and longitude bytes (``lat << 8 | lng``,
+        MD3); or ``float32`` ``(frames, vertices, 3)`` unit normals.
     flags : int
         The surface's flags, as stored.
+    brush_model : int
+        A level's brush model the surface belongs to: 0 the world, N the entity model ``*N``.
+    kinds : frozenset of str
+        What ``hide=`` calls the surface (``'sky'``, ``'nodraw'``, ``'trigger'``, ``'clip'``), as its game tells it.
+    point_arrays : dict of str to numpy.ndarray
+        Arrays of one value a vertex that every frame shares (a level's ``lightmap`` coordinates).
+    texture_size : tuple of int or None
+        Where ``texcoords`` are in texels: ``None`` when they are already 0..1, or when the image's
+        own size divides them (``texels=True``).
+    texels : bool
+        Whether ``texcoords`` are in texels of the image the game finds (Quake II, UFO: AI levels):
+        the model divides them by its size.
+    picture : numpy.ndarray or None
+        An embedded palette-indexed image (a Quake 1 level's miptex), rows from the top.
 
     """
 
@@ -231,6 +248,12 @@ class SurfaceData:
     frame_xyz: np.ndarray
     frame_normals: np.ndarray
     flags: int = 0
+    brush_model: int = 0
+    kinds: frozenset[str] = frozenset()
+    point_arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    texture_size: tuple[int, int] | None = None
+    texels: bool = False
+    picture: np.ndarray | None = None
 
     @property
     def num_vertices(self) -> int:
@@ -263,6 +286,8 @@ class SurfacesData:
         Tags by name.
     file : object
         The format's records this data was read from: written back as they were.
+    level : LevelData or None
+        A level's own part: its entities and lightmaps (``None`` for a model).
 
     """
 
@@ -274,6 +299,7 @@ class SurfacesData:
     surfaces: list[SurfaceData]
     tags: dict[str, Tag] = field(default_factory=dict)
     file: Any = None
+    level: LevelData | None = None
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
@@ -292,6 +318,33 @@ class SurfacesData:
     def decoded_frame_names(self) -> list[str]:
         """Decode every frame's name."""
         return cstrings(self.frame_names)
+
+
+@dataclass
+class LevelData:
+    """What a level (BSP) holds beyond its surfaces.
+
+    Attributes
+    ----------
+    game : str
+        ``'quake3'``, ``'bsp29'`` or ``'bsp2'`` (Quake 1), ``'quake2'`` or ``'ufoai'``.
+    entities : list of dict
+        The entities in file order, each its keys and values (Quake III keeps the first of a
+        repeated key, as ``G_SpawnString`` finds it; the others the last).
+    lightmaps : numpy.ndarray or None
+        Quake III's embedded lightmap pages, ``uint8`` ``(pages, 128, 128, 3)``, first row ``t = 0``.
+    brush_models : int
+        Brush models the file holds, the world counted as one.
+    external_lightmaps : bool
+        Whether lit faces name pages the file does not hold (q3map2's ``maps/NAME/lm_NNNN.tga``).
+
+    """
+
+    game: str
+    entities: list[dict[str, str]]
+    lightmaps: np.ndarray | None = None
+    brush_models: int = 1
+    external_lightmaps: bool = False
 
 
 # -- skeletal models (IQM, Doom 3's MD5) -------------------------------------------------
@@ -404,6 +457,10 @@ class SkeletalAnimationData:
         element-wise) or ``'slerp'`` (Doom 3: translations linearly, rotations by slerp).
     bounds : numpy.ndarray or None
         The stored boxes, ``float32`` ``(boxes, 2, 3)`` (never used to draw: exporters box other things).
+    pose_parents : numpy.ndarray or None
+        ``int`` ``(joints,)``: the parent each pose names (IQM), which its frames are composed with
+        (``base[pose.parent] · local · inverse_base[j]``, as the IQM demo and Cube 2 do), even where
+        they differ from the mesh's; ``None``: the joints' own parents.
 
     """
 
@@ -413,6 +470,7 @@ class SkeletalAnimationData:
     clips: list[Clip]
     blend: str
     bounds: np.ndarray | None = None
+    pose_parents: np.ndarray | None = None
 
     @property
     def num_frames(self) -> int:

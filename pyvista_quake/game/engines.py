@@ -27,6 +27,7 @@ from typing import Callable
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats import bsp
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
@@ -52,9 +53,10 @@ QUAKE_ENGINES = ('quake', 'glquake', 'quakespasm', 'ezquake')
 QUAKE2_ENGINES = ('quake2', 'yquake2')
 QUAKE3_ENGINES = ('quake3', 'ioquake3')
 #: The engines that load each format at all.
-ENGINES_OF = {'mdl': QUAKE_ENGINES, 'md2': QUAKE2_ENGINES, 'md3': QUAKE3_ENGINES, 'iqm': ('iqmdemo', 'cube2'), 'md5': ('doom3', 'cube2')}
+ENGINES_OF = {'mdl': QUAKE_ENGINES, 'md2': QUAKE2_ENGINES, 'md3': QUAKE3_ENGINES, 'iqm': ('iqmdemo', 'cube2'), 'md5': ('doom3', 'cube2'),
+              'bsp': ()}  # a level's refusals are the parser's own
 FORMAT_NAMES = {'mdl': 'Quake (MDL) models', 'md2': 'Quake II (MD2) models', 'md3': 'Quake III (MD3) models',
-                'iqm': 'Inter-Quake Models (IQM)', 'md5': 'Doom 3 (MD5) models'}  # fmt: skip
+                'iqm': 'Inter-Quake Models (IQM)', 'md5': 'Doom 3 (MD5) models', 'bsp': 'levels (BSP)'}  # fmt: skip
 #: ``SHADER_MAX_VERTEXES`` and ``SHADER_MAX_INDEXES`` (``qfiles.h``), the same in id's 1.32 and ioquake3.
 SHADER_MAX_VERTEXES = 1000
 SHADER_MAX_INDEXES = 6 * SHADER_MAX_VERTEXES
@@ -272,6 +274,8 @@ def _md5_facts(record, size: int) -> dict:
 
 def format_of(record) -> str:
     """The format of a parsed file's records: ``'md2'``, ``'mdl'``, ``'md3'``, ``'iqm'`` or ``'md5'``."""
+    if isinstance(record, bsp.BSPFile):
+        return 'bsp'
     if isinstance(record, iqm.IQMFile):
         return 'iqm'
     if isinstance(record, (md5.MD5MeshFile, md5.MD5AnimFile)):
@@ -311,6 +315,8 @@ def _md2_facts(record, size: int) -> dict:
 def findings(record, size: int) -> list[Finding]:
     """Every engine's findings on a parsed file (``MD2File`` or ``MDLFile``) of ``size`` bytes."""
     format = format_of(record)
+    if not ENGINES_OF[format]:
+        return []
     facts = {'mdl': _mdl_facts, 'md2': _md2_facts, 'md3': _md3_facts, 'iqm': _iqm_facts, 'md5': _md5_facts}[format](record, size)
     out = []
     for rule in {'mdl': MDL_RULES, 'md2': MD2_RULES, 'md3': MD3_RULES, 'iqm': IQM_RULES, 'md5': MD5_RULES}[format]:

@@ -32,7 +32,7 @@ from pyvista_quake.game.archives import normalise_member
 from pyvista_quake.game.archives import open_archive
 
 #: Places a missing skin's warning names before it counts the rest.
-SHOWN_PLACES = 36
+SHOWN_PLACES = 4
 
 #: Image extensions tried for a skin, in order (engine ports load these for a ``.pcx`` name).
 IMAGE_EXTENSIONS = ('.pcx', '.png', '.tga', '.jpg', '.jpeg', '.bmp')

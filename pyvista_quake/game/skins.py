@@ -47,6 +47,7 @@ def decode_image(data: bytes, label: str = '<image>') -> np.ndarray | None:
     """
     from PIL import Image  # noqa: PLC0415 - Pillow is only needed once a skin is decoded
 
+    data = _without_tga_attributes(data)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter('error', Image.DecompressionBombWarning)
@@ -56,6 +57,18 @@ def decode_image(data: bytes, label: str = '<image>') -> np.ndarray | None:
     except Exception as error:  # noqa: BLE001 - Pillow raises many kinds for a broken file
         warn_external(f'{label}: skin not decoded ({type(error).__name__}: {error})')
         return None
+
+
+#: The signature that ends a TGA 2.0 file's footer.
+TGA_FOOTER = b'TRUEVISION-XFILE.\0'
+
+
+def _without_tga_attributes(data: bytes) -> bytes:
+    """A TGA's bytes with its 2.0 footer's extension area unlinked: Quake III's ``R_LoadTGA`` never reads it,
+    so a 32-bit image keeps its alpha whatever the footer's attributes type says (Pillow would drop it)."""
+    if len(data) < 44 or not data.endswith(TGA_FOOTER) or data[2] not in (2, 10) or data[16] != 32:
+        return data
+    return data[:-26] + b'\0\0\0\0' + data[-22:]
 
 
 def image_has_alpha(data: bytes) -> bool:

@@ -7,6 +7,7 @@ applies ``strict`` (:mod:`.engines`) and wraps the data in a
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from pyvista_quake.formats import spec_for
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.game import model_configs
 from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
@@ -89,7 +91,10 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
     enforce(record, len(buffer), opts.strict, name)
-    data = spec.decode(record)
+    data = spec.decode(record, **{name: getattr(opts, name) for name in spec.options})
+    if isinstance(data, SurfacesData) and any(s.kinds for s in data.surfaces):
+        hidden = set(opts.hide)
+        data = dataclasses.replace(data, surfaces=[s for s in data.surfaces if not s.kinds & hidden])
     roots = list(opts.search_paths)
     if archive is not None and archive.path.parent not in roots:
         roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them

@@ -170,3 +170,31 @@ def flattened(blocks: pv.MultiBlock) -> pv.MultiBlock:
         elif block is not None:
             out.append(block, name)
     return out
+
+
+def entity_points(entities: list[dict[str, str]]) -> pv.PolyData:
+    """A point per entity with a readable ``"origin"`` (brush-model entities, ``"model" "*N"``, left out).
+
+    Every key of those entities becomes a string point array (``''`` where one lacks it),
+    ``point_data['entity_index']`` the entity's place in the file.
+    """
+    chosen: list[tuple[int, dict[str, str], list[float]]] = []
+    for index, entity in enumerate(entities):
+        if entity.get('model', '').startswith('*'):
+            continue
+        parts = entity.get('origin', '').split()
+        try:
+            origin = [float(p) for p in parts]
+        except ValueError:
+            continue
+        if len(origin) == 3 and all(np.isfinite(origin)):
+            chosen.append((index, entity, origin))
+    points = np.array([c[2] for c in chosen], np.float32).reshape(-1, 3)
+    cloud = pv.PolyData(points) if len(points) else pv.PolyData()
+    if not len(points):
+        return cloud
+    cloud.point_data['entity_index'] = np.array([c[0] for c in chosen], np.int32)
+    names = list(dict.fromkeys(key for _, entity, _ in chosen for key in entity))
+    for key in names:
+        cloud.point_data[key] = np.array([entity.get(key, '') for _, entity, _ in chosen], dtype=str)
+    return cloud

@@ -29,13 +29,17 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
+from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
+from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.game.skins import decode_image
 from pyvista_quake.model.mesh import ascii_text
+from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.one_surface import OneSurfaceModel
 from pyvista_quake.model.saving import save
 from pyvista_quake.model.skeletal import SkeletalModel
@@ -72,6 +76,12 @@ class Surface:
         block = self.model.blocks(0)[self.index]
         assert isinstance(block, pv.PolyData)  # every block of a frame is one surface's mesh
         return block
+
+    @property
+    def brush_model(self) -> int:
+        """A level's brush model the surface belongs to: 0 for the world, N for the entity model ``*N`` (0 for a model)."""
+        data = self.model.data
+        return data.surfaces[self.index].brush_model if isinstance(data, SurfacesData) else 0
 
     @property
     def num_points(self) -> int:
@@ -292,6 +302,52 @@ class QuakeModel:
     def tag(self, name: str, frame: int | None = None, time: float | None = None, animation: str | Animation | None = None) -> np.ndarray:
         """A tag as a 4 x 4 matrix at a frame, or at a time of an animation (see :meth:`ModelFacade.tag <pyvista_quake.model.base.ModelFacade.tag>`)."""
         return self._engine.tag(name, frame, time, animation)
+
+    # -- levels -------------------------------------------------------------------------
+    @property
+    def level(self) -> LevelData | None:
+        """A level's own part (entities, lightmaps), or ``None`` for a model."""
+        data = self.data
+        return data.level if isinstance(data, SurfacesData) else None
+
+    @property
+    def entities(self) -> list[dict[str, str]]:
+        """A level's entities in file order, each a dict of its keys (empty for a model)."""
+        level = self.level
+        return level.entities if level is not None else []
+
+    @property
+    def lightmaps(self) -> np.ndarray | None:
+        """A Quake III level's lightmap pages, ``uint8`` ``(pages, height, width, 3)``, first row ``t = 0`` (``None`` without).
+
+        The pages the file holds (128 x 128, as stored), or q3map2's external
+        ``maps/NAME/lm_NNNN.tga`` beside the map in the game's files (``-external``,
+        Nexuiz's 512 x 512): of a map compiled with ``-deluxe`` only the light pages,
+        the even ones, as faces name them (the odd ones are light directions).  They
+        are the stored bytes: the engine brightens each texel by ``R_ColorShiftLightingBytes``
+        (shifted left 2 bits with the default ``r_mapOverBrightBits 2``, scaled back as a
+        whole where a channel passes 255) before it multiplies the texture.
+        """
+        level = self.level
+        if level is None:
+            return None
+        if level.lightmaps is None and level.external_lightmaps:
+            if '_external_lightmaps' not in self._engine.__dict__:
+                self._engine.__dict__['_external_lightmaps'] = external_lightmaps(self.search, self.source, level)
+            return self._engine.__dict__['_external_lightmaps']
+        return level.lightmaps
+
+    def point_entities(self) -> pv.PolyData:
+        """The entities that stand at an ``"origin"`` as points, their keys as string point arrays.
+
+        ``classname`` and every other key becomes ``point_data[key]`` (empty where an
+        entity lacks it), so spawn points or items can be picked out and plotted::
+
+            points = level.point_entities()
+            spawns = points.extract_points(points['classname'] == 'info_player_deathmatch')
+
+        """
+        return entity_points(self.entities)
 
     @property
     def skin(self) -> Any:
@@ -573,6 +629,28 @@ class QuakeModel:
         if isinstance(frames, (list, tuple)):
             frames = [joined_mesh(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
         return cls._of(OneSurfaceModel.from_frames(frames, format, fps=fps, **kwargs))
+
+
+def external_lightmaps(search: GameFiles, source: str, level: LevelData) -> np.ndarray | None:
+    """q3map2's ``maps/NAME/lm_NNNN.tga`` pages of a level, found as the game finds files (``None`` if page 0 is missing)."""
+    member = source.replace('\\', '/').rsplit(':', 1)[-1] if search.archive is not None else Path(source).as_posix()
+    stem = member[: -len('.bsp')] if member.lower().endswith('.bsp') else member
+    if '/maps/' in stem:
+        stem = 'maps/' + stem.rsplit('/maps/', 1)[1]
+    elif not stem.startswith('maps/'):
+        stem = 'maps/' + stem.rsplit('/', 1)[-1]
+    step = 2 if lightmap_pages_are_deluxe(level) else 1
+    pages: list[np.ndarray] = []
+    for number in range(0, 10000, step):
+        found, _ = search.find(f'{stem}/lm_{number:04d}.tga')
+        image = decode_image(found.data, found.location) if found is not None else None
+        if image is None or (pages and image.shape[:2] != pages[0].shape[:2]):
+            break
+        pages.append(np.ascontiguousarray(image[..., :3]))
+    if not pages:
+        warn_external(f'{source}: the lightmaps are outside the map and {stem}/lm_0000.tga was not found')
+        return None
+    return np.stack(pages)
 
 
 def joined_mesh(blocks: pv.MultiBlock) -> pv.PolyData:

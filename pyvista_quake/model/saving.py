@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats.anm import AnmLine
@@ -71,6 +72,10 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     if isinstance(data, SkeletonData):  # its own format as read, or an MD3 of its skinned frames: the model's own save
         model.save(path, sync=sync, overwrite_skins=overwrite_skins)
         return
+    own = FORMATS.get(data.format)
+    if own is not None and not own.writable and (own.name != spec.name or model.edited):
+        raise ValueError(f'{path}: {own.title or own.name.upper()} files are written only as they were read '
+                         f'(as {", ".join(own.extensions)}); pyvista-quake writes no {spec.name.upper()} from one')  # fmt: skip
     skin_name = f'{path.stem}.png'
     if data.format == spec.name:
         images = model.skins.images if isinstance(data, ModelData) else {}

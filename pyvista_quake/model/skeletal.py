@@ -114,7 +114,18 @@ class SkeletalModel(SurfacesModel):
     @cached_property
     def _skinning(self) -> Skinning:
         poses = self._frames[0]
-        return Skinning(self.data, poses, 'matrix' if self.format == 'iqm' else 'slerp')
+        return Skinning(self.data, poses, 'matrix' if self.format == 'iqm' else 'slerp', self._pose_parents)
+
+    @cached_property
+    def _pose_parents(self) -> np.ndarray | None:
+        """``(frames, joints)``: the parent each frame's pose names, in the order of :attr:`_frames` (``None``: the joints' own)."""
+        own = self.data.animation
+        sources = ([own] if own is not None and own.num_frames else []) + [a for a, _ in self._attached if a is not own]
+        if not any(a.pose_parents is not None for a in sources):
+            return None
+        mesh = np.array([j.parent for j in self.data.joints], np.int64)
+        parts = [np.broadcast_to(a.pose_parents if a.pose_parents is not None else mesh, (a.num_frames, len(mesh))) for a in sources]
+        return np.concatenate(parts) if parts else None
 
     def _matrices(self, frames: FrameSelection) -> np.ndarray:
         rows = frame_indices(frames, len(self))

@@ -31,6 +31,7 @@ from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.formats import shader as shader_script
+from pyvista_quake.formats import wal
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.shader import Shader
@@ -38,7 +39,11 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.skins import decode_image
+from pyvista_quake.game.skins import find_palette
 from pyvista_quake.game.skins import image_has_alpha
+from pyvista_quake.game.skins import palette_image
+from pyvista_quake.game.skins import png_bytes
+from pyvista_quake.game.skins import read_palette
 from pyvista_quake.game.skins import surface_images
 from pyvista_quake.model import edit
 from pyvista_quake.model.base import ModelFacade
@@ -98,7 +103,10 @@ class SurfacesModel(ModelFacade):
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
-        return (f'QuakeModel(MD3 {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
+        if getattr(self.data, 'level', None) is not None:  # a skeleton's data (SkeletonData) has no level part
+            return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
+                    f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(self.data.level.entities)} entities)')  # fmt: skip
+        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
                 f'{len(self.tags)} tags)')  # fmt: skip
 
     # -- what users ask about -------------------------------------------------
@@ -142,8 +150,19 @@ class SurfacesModel(ModelFacade):
         name = self.image_names[index]
         if name is None:
             return None
+        picture = getattr(self.data.surfaces[index], 'picture', None)
+        if picture is not None:  # embedded in the file (a Quake 1 level's miptex), through the game's palette
+            if name not in self._images:
+                image = palette_image(picture, self._palette)
+                self._images[name] = FoundSkin(name, f'{self.source}:{name}', png_bytes(image))
+            return self._images[name]
         if name not in self._images:
             found, tried = self.search.find(name)
+            if found is None and name.lower().endswith('.wal'):  # a port's replacement image (yquake2's r_retexturing)
+                found, more = self.search.find(name[:-4])
+                tried += more
+            if found is not None and found.location.lower().endswith('.wal'):
+                found = self._wal_image(found)
             shader = self._shaders.get(_shader_key(name)) if found is None else None
             if shader is not None:  # a shader of scripts/*.shader: its first image stage
                 found, more = self.search.find(shader.image)
@@ -152,6 +171,22 @@ class SurfacesModel(ModelFacade):
                 warn_missing(self.source, f'image {name} of surface {self.surface_names[index]}', tried)
             self._images[name] = found
         return self._images[name]
+
+    def _wal_image(self, found: FoundSkin) -> FoundSkin:
+        """A Quake II ``.wal`` as a PNG, through the game's ``pics/colormap.pcx`` palette (Quake's without one)."""
+        _, pixels = wal.read(found.data, found.location)
+        colormap, _ = self.search.find('pics/colormap.pcx')
+        palette = _pcx_palette(colormap.data) if colormap is not None else None
+        image = palette_image(pixels, palette if palette is not None else self._palette)
+        return FoundSkin(found.name, found.location, png_bytes(image))
+
+    @cached_property
+    def _palette(self) -> np.ndarray:
+        """The palette of embedded pictures: the caller's, the game's ``gfx/palette.lmp``, else Quake's."""
+        if self.options.palette is not None:
+            return read_palette(self.options.palette)
+        found = find_palette(self.search)
+        return found if found is not None else read_palette(None)
 
     @cached_property
     def _shaders(self) -> dict[str, Shader]:
@@ -299,13 +334,25 @@ class SurfacesModel(ModelFacade):
     @cached_property
     def _templates(self) -> list:
         out = []
-        for surface in self.data.surfaces:
-            uv = np.column_stack([surface.texcoords[:, 0], 1.0 - surface.texcoords[:, 1]]).astype(np.float32)
+        for k, surface in enumerate(self.data.surfaces):
+            st = surface.texcoords
+            # A skeleton's meshes (SkinnedMesh) have neither: their coordinates are 0..1, their arrays the skinning's.
+            size = getattr(surface, 'texture_size', None)
+            if size is None and getattr(surface, 'texels', False):
+                size = self._image_size(k)
+            if size is not None and size[0] and size[1]:
+                st = st / np.array(size, np.float32)  # texels of the image the game finds (Quake II, UFO: AI levels)
+            uv = np.column_stack([st[:, 0], 1.0 - st[:, 1]]).astype(np.float32)
             # VTK winds anticlockwise seen from outside; the file clockwise.
             triangles = np.asarray(surface.triangles, np.int64)[:, ::-1]
             vertex = np.arange(surface.num_vertices, dtype=np.int32)
-            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex}))
+            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex, **getattr(surface, 'point_arrays', {})}))
         return out
+
+    def _image_size(self, index: int) -> tuple[int, int] | None:
+        """``(width, height)`` of surface ``index``'s image, or ``None`` without one."""
+        image = self.surface_image(index)
+        return (image.shape[1], image.shape[0]) if image is not None else None
 
     def _frame_fields(self, frame: int) -> dict[str, Any]:
         return {
@@ -318,6 +365,8 @@ class SurfacesModel(ModelFacade):
     def _field_data(self, index: int, frame: int) -> dict[str, Any]:
         out = {**self._frame_fields(frame), keys.SURFACE_NAME: [self.surface_names[index]],
                keys.SURFACE_INDEX: np.array([index], np.int32)}  # fmt: skip
+        if getattr(self.data, 'level', None) is not None:  # a skeleton's data (SkeletonData) has no level part
+            out[keys.BRUSH_MODEL] = np.array([self.data.surfaces[index].brush_model], np.int32)
         if self.skin is not None:
             found = self.surface_skin(index)
             if found is not None:
@@ -370,6 +419,13 @@ class SurfacesModel(ModelFacade):
     def save(self, path: str | Path, *, sync: bool = True) -> None:
         """Write the model to ``path`` (``.md3``); an unchanged model byte for byte, atomically."""
         save_surfaces(self.data, path, sync=sync)
+
+
+def _pcx_palette(data: bytes) -> np.ndarray | None:
+    """The 256 colours a PCX ends with (after its ``0x0c`` marker), or ``None``."""
+    if len(data) < 769 or data[-769] != 0x0C:
+        return None
+    return np.frombuffer(data[-768:], np.uint8).reshape(256, 3)
 
 
 def _shader_key(name: str) -> str:

@@ -385,6 +385,17 @@ class MD5Reader(QuakeReader[pv.MultiBlock]):
     _class_reader = _BlocksSource
 
 
+class BSPReader(QuakeReader[pv.MultiBlock]):
+    """Reader for levels (``.bsp``: Quake III, Quake 1, Quake II, UFO: AI): a :class:`pyvista.MultiBlock` of one
+    ``PolyData`` per (brush model, shader or texture), one frame (see :class:`QuakeReader`).
+
+    ``pv.read("q3dm6.bsp", hide=())`` keeps the faces the engine does not draw; ``patch_level=`` sets the
+    tessellation of Quake III's curved patches.
+    """
+
+    _class_reader = _BlocksSource
+
+
 class ArchiveReader(QuakeReader[pv.DataObject]):
     """Reader for a model inside a Quake PAK or a PK3: ``pv.read("pak0.pk3", member="models/x.md3")``.
 

@@ -1,0 +1,762 @@
+"""Levels (``.bsp``): Quake III ``IBSP`` 46, Quake 1 BSP29 / ``BSP2`` / ``2PSB``, Quake II ``IBSP`` 38, UFO: AI ``IBSP`` 78.
+
+One description of each layout (the dtypes below, named as each game's
+``qfiles.h`` or ``bspfile.h`` names the fields) serves :func:`parse`;
+:func:`write` gives the file back byte for byte (a level is not edited here);
+:func:`decode` gives the format-neutral
+:class:`~pyvista_quake.formats.records.SurfacesData` of one frame, whose
+surfaces carry plain float positions and normals (the float codec), one
+surface per (brush model, shader or texture), plus the level's own part,
+:class:`~pyvista_quake.formats.records.LevelData` (entities, lightmaps).
+
+Triangles stay as the files store them, clockwise seen from the front, as an
+MD3's: the model layer turns them round for VTK.  Nothing here knows PyVista.
+The rules come from ``../shared/specs/bsp-formats.txt`` (ioquake3's
+``tr_bsp.c`` and ``tr_curve.c``, Quake's ``gl_model.c``, Quake II's and
+UFO: AI's ``qfiles.h``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+import re
+from typing import Any
+
+import numpy as np
+
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats._common import Bounds
+from pyvista_quake.formats._common import register_format
+from pyvista_quake.formats.records import LevelData
+from pyvista_quake.formats.records import SurfaceData
+from pyvista_quake.formats.records import SurfacesData
+from pyvista_quake.formats.records import cstrings
+
+IDENT = b'IBSP'
+#: Versions of ``IBSP`` files and the game each is.
+GAMES = {46: 'quake3', 38: 'quake2', 78: 'ufoai'}
+#: Quake 1's first four bytes: the version 29 as an int, or BSP2's and 2PSB's idents.
+QUAKE1_MAGIC = (b'\x1d\x00\x00\x00', b'BSP2', b'2PSB')
+#: The patch tessellation ``load()`` uses unless told (``patch_level``).
+DEFAULT_PATCH_LEVEL = 8
+#: Quake III's lightmap pages: 128 x 128 RGB (``LIGHTMAP_SIZE``).
+LIGHTMAP_SIZE = 128
+#: Sizes of a patch's control grid the collision code takes (``cm_patch.h`` ``MAX_GRID_SIZE``, ``cm_load.c`` ``MAX_PATCH_VERTS``).
+MAX_PATCH_SIDE = 129
+MAX_PATCH_VERTS = 1024
+#: Patch levels accepted (each block becomes level x level cells).
+MAX_PATCH_LEVEL = 64
+#: UFO: AI: the world is models 0-258 (``LEVEL_MAX``); an entity's ``*N`` is model 258 + N.
+UFO_LEVEL_MAX = 259
+
+
+# -- Quake III (qfiles.h) --------------------------------------------------------------
+Q3_LUMPS = ('entities', 'shaders', 'planes', 'nodes', 'leafs', 'leafsurfaces', 'leafbrushes', 'models', 'brushes',
+            'brushsides', 'drawverts', 'drawindexes', 'fogs', 'surfaces', 'lightmaps', 'lightgrid', 'visibility')  # fmt: skip
+Q3_SHADER = np.dtype([('shader', 'S64'), ('surfaceFlags', '<i4'), ('contentFlags', '<i4')])
+Q3_MODEL = np.dtype([('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('firstSurface', '<i4'), ('numSurfaces', '<i4'),
+                     ('firstBrush', '<i4'), ('numBrushes', '<i4')])  # fmt: skip
+Q3_DRAWVERT = np.dtype([('xyz', '<f4', (3,)), ('st', '<f4', (2,)), ('lightmap', '<f4', (2,)), ('normal', '<f4', (3,)), ('color', 'u1', (4,))])
+Q3_SURFACE = np.dtype([
+    ('shaderNum', '<i4'), ('fogNum', '<i4'), ('surfaceType', '<i4'), ('firstVert', '<i4'), ('numVerts', '<i4'),
+    ('firstIndex', '<i4'), ('numIndexes', '<i4'), ('lightmapNum', '<i4'), ('lightmapX', '<i4'), ('lightmapY', '<i4'),
+    ('lightmapWidth', '<i4'), ('lightmapHeight', '<i4'), ('lightmapOrigin', '<f4', (3,)), ('lightmapVecs', '<f4', (3, 3)),
+    ('patchWidth', '<i4'), ('patchHeight', '<i4'),
+])  # fmt: skip
+Q3_RECORDS = {'shaders': Q3_SHADER, 'models': Q3_MODEL, 'drawverts': Q3_DRAWVERT, 'drawindexes': np.dtype('<i4'),
+              'surfaces': Q3_SURFACE, 'lightmaps': np.dtype(('u1', (LIGHTMAP_SIZE, LIGHTMAP_SIZE, 3))),
+              'planes': np.dtype([('normal', '<f4', (3,)), ('dist', '<f4')])}  # fmt: skip
+MST_PLANAR, MST_PATCH, MST_TRIANGLE_SOUP, MST_FLARE = 1, 2, 3, 4
+SURF_SKY, SURF_NODRAW = 0x4, 0x80
+CONTENTS_CLIP = 0x10000 | 0x20000 | 0x400000  # PLAYERCLIP | MONSTERCLIP | BOTCLIP
+CONTENTS_TRIGGER = 0x40000000
+#: Quake II and UFO: AI's face flag for smooth vertex normals (UFO: AI's ``SURF_PHONG``).
+SURF_PHONG = 0x400
+#: Quake II's and UFO: AI's ``SURF_WARP``: no lightmap.
+SURF_WARP = 0x8
+
+# -- Quake 1, Quake II, UFO: AI: faces over edges ---------------------------------------------
+PLANE = np.dtype([('normal', '<f4', (3,)), ('dist', '<f4'), ('type', '<i4')])
+VERTEX = np.dtype(('<f4', (3,)))
+Q1_LUMPS = ('entities', 'planes', 'textures', 'vertexes', 'visibility', 'nodes', 'texinfo', 'faces', 'lighting',
+            'clipnodes', 'leafs', 'marksurfaces', 'edges', 'surfedges', 'models')  # fmt: skip
+Q1_TEXINFO = np.dtype([('vecs', '<f4', (2, 4)), ('miptex', '<i4'), ('flags', '<i4')])
+Q1_FACE = {
+    'bsp29': np.dtype([('planenum', '<i2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'),
+                       ('styles', 'u1', (4,)), ('lightofs', '<i4')]),
+    'bsp2': np.dtype([('planenum', '<i4'), ('side', '<i4'), ('firstedge', '<i4'), ('numedges', '<i4'), ('texinfo', '<i4'),
+                      ('styles', 'u1', (4,)), ('lightofs', '<i4')]),
+}  # fmt: skip
+Q1_EDGE = {'bsp29': np.dtype([('v', '<u2', (2,))]), 'bsp2': np.dtype([('v', '<u4', (2,))])}
+Q1_MODEL = np.dtype([('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('origin', '<f4', (3,)), ('headnode', '<i4', (4,)),
+                     ('visleafs', '<i4'), ('firstface', '<i4'), ('numfaces', '<i4')])  # fmt: skip
+MIPTEX = np.dtype([('name', 'S16'), ('width', '<u4'), ('height', '<u4'), ('offsets', '<u4', (4,))])
+Q1_TEX_SPECIAL = 1
+
+Q2_LUMPS = ('entities', 'planes', 'vertexes', 'visibility', 'nodes', 'texinfo', 'faces', 'lighting', 'leafs', 'leaffaces',
+            'leafbrushes', 'edges', 'surfedges', 'models', 'brushes', 'brushsides', 'pop', 'areas', 'areaportals')  # fmt: skip
+Q2_TEXINFO = np.dtype([('vecs', '<f4', (2, 4)), ('flags', '<i4'), ('value', '<i4'), ('texture', 'S32'), ('nexttexinfo', '<i4')])
+Q2_FACE = np.dtype([('planenum', '<u2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'),
+                    ('styles', 'u1', (4,)), ('lightofs', '<i4')])  # fmt: skip
+Q2_MODEL = np.dtype([('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('origin', '<f4', (3,)), ('headnode', '<i4'),
+                     ('firstface', '<i4'), ('numfaces', '<i4')])  # fmt: skip
+
+UFO_LUMPS = ('entities', 'planes', 'vertexes', 'routing', 'nodes', 'texinfo', 'faces', 'lighting_night', 'lighting_day',
+             'leafs', 'leafbrushes', 'edges', 'surfedges', 'models', 'brushes', 'brushsides', 'normals')  # fmt: skip
+UFO_TEXINFO = np.dtype([('vecs', '<f4', (2, 4)), ('surfaceFlags', '<i4'), ('value', '<i4'), ('texture', 'S32')])
+UFO_FACE = np.dtype([('planenum', '<u2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'),
+                     ('lightofs', '<i4', (2,))])  # fmt: skip
+
+#: Each game's lumps and the record of each lump that is read (the others are kept as bytes).
+LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, np.dtype]]] = {
+    'quake3': (Q3_LUMPS, Q3_RECORDS),
+    'bsp29': (Q1_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': Q1_TEXINFO, 'faces': Q1_FACE['bsp29'],
+                         'edges': Q1_EDGE['bsp29'], 'surfedges': np.dtype('<i4'), 'models': Q1_MODEL}),
+    'bsp2': (Q1_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': Q1_TEXINFO, 'faces': Q1_FACE['bsp2'],
+                        'edges': Q1_EDGE['bsp2'], 'surfedges': np.dtype('<i4'), 'models': Q1_MODEL}),
+    'quake2': (Q2_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': Q2_TEXINFO, 'faces': Q2_FACE, 'edges': Q1_EDGE['bsp29'],
+                          'surfedges': np.dtype('<i4'), 'models': Q2_MODEL}),
+    'ufoai': (UFO_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': UFO_TEXINFO, 'faces': UFO_FACE, 'edges': Q1_EDGE['bsp29'],
+                          'surfedges': np.dtype('<i4'), 'models': Q2_MODEL, 'normals': VERTEX}),
+}  # fmt: skip
+
+
+@dataclass
+class BSPFile:
+    """A level's records: the header and each lump, as views of the file's bytes.
+
+    Attributes
+    ----------
+    source : str
+        Where the bytes came from, for messages.
+    game : str
+        ``'quake3'``, ``'bsp29'`` (Quake 1 and 2PSB's short-free cousins share it), ``'bsp2'``, ``'quake2'`` or ``'ufoai'``.
+    ident : bytes
+        The first four bytes.
+    version : int
+        The header's version (29 for BSP2 and 2PSB, whose ident takes its place).
+    lumps : dict
+        ``name -> (offset, length)`` as the header gives them.
+    records : dict
+        ``name -> structured array`` of each lump that has a record; the text and raw lumps are in ``raw``.
+    raw : bytes
+        Every byte of the file.
+
+    """
+
+    source: str
+    game: str
+    ident: bytes
+    version: int
+    lumps: dict[str, tuple[int, int]]
+    records: dict[str, np.ndarray]
+    raw: bytes = field(repr=False, default=b'')
+
+    def lump_bytes(self, name: str) -> bytes:
+        """A lump's bytes, as stored."""
+        offset, length = self.lumps[name]
+        return self.raw[offset : offset + length]
+
+    def header_fields(self) -> dict[str, Any]:
+        """The header's fields: ``ident``, ``version`` and each lump's ``ofs_NAME`` and ``len_NAME``."""
+        out: dict[str, Any] = {'ident': self.ident, 'version': self.version, 'game': self.game}
+        for name, (offset, length) in self.lumps.items():
+            out[f'ofs_{name}'] = offset
+            out[f'len_{name}'] = length
+        return out
+
+
+def sniff(head: bytes) -> bool:
+    """Whether a file's first bytes are a Quake 1 level's (its version or ident; Quake III's and II's have the ``IBSP`` magic)."""
+    return head[:4] in QUAKE1_MAGIC
+
+
+def parse(buffer: bytes | memoryview, source: str) -> BSPFile:
+    """Read a level's header and lumps, each checked against the file before it is viewed.
+
+    Raises
+    ------
+    QuakeFormatError
+        For another version, a lump outside the file or not a whole number of records.
+
+    """
+    raw = bytes(buffer)
+    bounds = Bounds(source, len(raw))
+    head = raw[:4]
+    if head == IDENT:
+        if len(raw) < 8:
+            raise bounds.error('version', None, f'the file ends at {len(raw)} bytes, inside the header')
+        version = int(np.frombuffer(raw, '<i4', 1, 4)[0])
+        if version not in GAMES:
+            raise bounds.error('version', version, 'not a known IBSP version (46 Quake III, 38 Quake II, 78 UFO: AI)')
+        game, first = GAMES[version], 8
+    elif head in QUAKE1_MAGIC:
+        game, version, first = ('bsp29' if head == QUAKE1_MAGIC[0] else 'bsp2'), 29, 4
+    else:
+        raise bounds.error('ident', head, 'not a Quake level (IBSP, BSP29, BSP2 or 2PSB)')
+    names, record_types = LAYOUTS[game]
+    end = first + 8 * len(names)
+    if len(raw) < end:
+        raise bounds.error('lumps', len(raw), f'the file ends inside the header ({end} bytes with its {len(names)} lumps)')
+    table = np.frombuffer(raw, '<i4', 2 * len(names), first).reshape(-1, 2)
+    lumps: dict[str, tuple[int, int]] = {}
+    records: dict[str, np.ndarray] = {}
+    for name, (offset, length) in zip(names, table.tolist()):
+        bounds.count(f'{name} lump length', length)
+        if length:
+            bounds.section(f'{name} lump', offset, 1, length)
+        lumps[name] = (offset, length)
+        dtype = record_types.get(name)
+        if dtype is None:
+            continue
+        if length % dtype.itemsize:
+            raise bounds.error(f'{name} lump length', length, f'not a whole number of {dtype.itemsize}-byte records ("funny lump size")')
+        count = length // dtype.itemsize
+        records[name] = np.frombuffer(raw, dtype, count, offset) if count else np.zeros(0, dtype)
+    return BSPFile(source, game, head, version, lumps, records, raw)
+
+
+
+def write(record: BSPFile) -> bytes:
+    """The level's bytes, as they were read."""
+    return record.raw
+
+
+def not_encoded(*args: Any, **kwargs: Any) -> object:
+    """Levels are written back as they were read; they are not edited."""
+    raise ValueError('BSP levels are written as they were read; a level is not edited or converted to one')
+
+
+# -- entities (section 5) -----------------------------------------------------------------
+
+_TOKEN = re.compile(rb'"([^"]*)"?|//[^\n]*|/\*.*?(?:\*/|\Z)|([{}])|([^\s{}"]+)', re.S)
+
+
+def parse_entities(text: bytes, source: str, *, first_wins: bool) -> list[dict[str, str]]:
+    """The entities of a level's text, in file order: a dict of key and value each.
+
+    ``first_wins`` keeps the first of a repeated key (Quake III's ``G_SpawnString``),
+    else the last (Quake 1 and II's ``ED_ParseEdict``).  Text past the first NUL is
+    ignored, as the engines copy it.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a key with no value, a block not closed, or text outside a block.
+
+    """
+    text = text.split(b'\0', 1)[0]
+    out: list[dict[str, str]] = []
+    current: dict[str, str] | None = None
+    key: str | None = None
+    for match in _TOKEN.finditer(text):
+        quoted, brace, word = match.groups()
+        if quoted is None and brace is None and word is None:
+            continue  # a comment
+        if brace == b'{':
+            if current is not None:
+                raise QuakeFormatError(source, 'entities', '{', f'entity {len(out)}: "{{" inside an open block')
+            current = {}
+            continue
+        if brace == b'}':
+            if current is None or key is not None:
+                reason = 'a key with no value' if key is not None else '"}" with no open block'
+                raise QuakeFormatError(source, 'entities', key or '}', f'entity {len(out)}: {reason}')
+            out.append(current)
+            current = None
+            continue
+        token = (quoted if quoted is not None else word).decode('latin-1')
+        if current is None:
+            raise QuakeFormatError(source, 'entities', token, f'entity {len(out)}: text outside a {{ }} block')
+        if key is None:
+            key = token
+        else:
+            if not (first_wins and key in current):
+                current[key] = token
+            key = None
+    if current is not None:
+        raise QuakeFormatError(source, 'entities', len(out), 'the last entity is not closed with "}"')
+    return out
+
+
+
+def brush_model_of(entity: dict[str, str]) -> int | None:
+    """The brush model an entity's ``"model" "*N"`` names (its ``N``), or ``None``."""
+    model = entity.get('model', '')
+    if model.startswith('*') and model[1:].isdigit():
+        return int(model[1:])
+    return None
+
+
+def _origins(entities: list[dict[str, str]], offset: int) -> dict[int, np.ndarray]:
+    """Each brush model placed by an entity with an ``"origin"``: stored around (0, 0, 0), moved there."""
+    out: dict[int, np.ndarray] = {}
+    for entity in entities:
+        number = brush_model_of(entity)
+        if number is None or 'origin' not in entity:
+            continue
+        parts = entity['origin'].split()
+        try:
+            origin = np.array([float(p) for p in parts[:3]], np.float64)
+        except ValueError:
+            continue  # the game's sscanf reads no number either: the model stays where it is stored
+        if len(origin) == 3 and np.isfinite(origin).all():
+            out[number + offset] = origin
+    return out
+
+
+# -- decoding ---------------------------------------------------------------------------------
+
+
+def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> SurfacesData:
+    """The level as one frame of surfaces, one per (brush model, shader or texture), in brush-model then first-face order.
+
+    Parameters
+    ----------
+    record : BSPFile
+        The parsed file.
+    patch_level : int
+        Quake III Bezier patches: each 3 x 3 block of a control grid becomes
+        ``patch_level`` x ``patch_level`` cells.
+
+    Raises
+    ------
+    QuakeFormatError
+        For an index past its lump (named, with the record).
+
+    """
+    if isinstance(patch_level, bool) or not isinstance(patch_level, (int, np.integer)) or not 1 <= patch_level <= MAX_PATCH_LEVEL:
+        raise ValueError(f'patch_level must be a whole number from 1 to {MAX_PATCH_LEVEL}, not {patch_level!r}')
+    first_wins = record.game == 'quake3'
+    entities = parse_entities(record.lump_bytes('entities'), record.source, first_wins=first_wins)
+    if record.game == 'quake3':
+        groups, level = _quake3(record, entities, int(patch_level))
+    else:
+        groups, level = _edge_faces(record, entities)
+    surfaces = [_surface(g) for g in groups]
+    return SurfacesData('bsp', record.source, record.header_fields(), np.array([b'level'], 'S16'),
+                        _bounds(surfaces), surfaces, {}, record, level=level)  # fmt: skip
+
+
+def _bounds(surfaces: list[SurfaceData]) -> np.ndarray:
+    out = np.zeros((1, 2, 3), np.float32)
+    every = [s.frame_xyz[0] for s in surfaces if s.num_vertices]
+    if every:
+        points = np.concatenate(every)
+        out[0, 0], out[0, 1] = points.min(axis=0), points.max(axis=0)
+    return out
+
+
+@dataclass
+class _Group:
+    """One output surface before it is packed: points, triangles (clockwise, as stored) and its arrays."""
+
+    name: str
+    brush_model: int
+    kinds: frozenset[str]
+    positions: np.ndarray
+    normals: np.ndarray
+    texcoords: np.ndarray
+    triangles: np.ndarray
+    point_arrays: dict[str, np.ndarray]
+    flags: int = 0
+    texture_size: tuple[int, int] | None = None
+    picture: np.ndarray | None = None
+    texels: bool = False
+
+
+def _surface(group: _Group) -> SurfaceData:
+    normals = _filled_normals(group.positions, group.normals, group.triangles)
+    return SurfaceData(
+        group.name, [group.name], group.triangles.astype(np.int32), np.nan_to_num(group.texcoords.astype(np.float32), posinf=0, neginf=0),
+        group.positions.astype(np.float32)[None], normals[None], flags=group.flags, brush_model=group.brush_model,
+        kinds=group.kinds, point_arrays=group.point_arrays, texture_size=group.texture_size, texels=group.texels, picture=group.picture,
+    )  # fmt: skip
+
+
+def _filled_normals(positions: np.ndarray, normals: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """Unit normals; a zero (or non-finite) one takes its triangles' own, as stored clockwise from the front."""
+    out = np.nan_to_num(np.asarray(normals, np.float64), nan=0, posinf=0, neginf=0)
+    length = np.linalg.norm(out, axis=1)
+    bad = length < 1e-6
+    if bad.any() and len(triangles):
+        a, b, c = (positions[triangles[:, k]].astype(np.float64) for k in range(3))
+        face = np.cross(c - a, b - a)  # clockwise from the front: this order faces out
+        summed = np.zeros_like(out)
+        for k in range(3):
+            np.add.at(summed, triangles[:, k], face)
+        out[bad] = summed[bad]
+        length = np.linalg.norm(out, axis=1)
+    length[length < 1e-12] = 1.0
+    return (out / length[:, None]).astype(np.float32)
+
+
+
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``concatenate([arange(s, s + c) for s, c in zip(starts, counts)])`` without a Python loop."""
+    counts = np.asarray(counts, np.int64)
+    total = int(counts.sum())
+    if not total:
+        return np.zeros(0, np.int64)
+    ends = np.cumsum(counts)
+    out = np.ones(total, np.int64)
+    nonzero = counts > 0
+    first = (ends - counts)[nonzero]
+    out[first] = np.asarray(starts, np.int64)[nonzero]
+    out[first[1:]] -= (np.asarray(starts, np.int64)[nonzero][:-1] + counts[nonzero][:-1] - 1)
+    return np.cumsum(out)
+
+
+# -- Quake III -----------------------------------------------------------------------------------
+
+
+def _q3_kinds(surface_flags: int, content_flags: int) -> frozenset[str]:
+    """What ``hide=`` calls a Quake III shader, from the flags the compiler wrote."""
+    kinds = set()
+    if surface_flags & SURF_SKY:
+        kinds.add('sky')
+    if surface_flags & SURF_NODRAW:
+        kinds.add('nodraw')
+    if content_flags & CONTENTS_TRIGGER:
+        kinds.add('trigger')
+    if content_flags & CONTENTS_CLIP:
+        kinds.add('clip')
+    return frozenset(kinds)
+
+
+def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int) -> tuple[list[_Group], LevelData]:
+    bounds = Bounds(record.source, len(record.raw))
+    r = record.records
+    shaders, models, verts, indexes, faces = r['shaders'], r['models'], r['drawverts'], r['drawindexes'], r['surfaces']
+    _check_ranges(bounds, 'models', models['firstSurface'], models['numSurfaces'], len(faces), 'surfaces')
+    types = faces['surfaceType']
+    bad_type = (types < MST_PLANAR) | (types > MST_FLARE)
+    if bad_type.any():
+        k = int(np.flatnonzero(bad_type)[0])
+        raise bounds.error(f'surfaces[{k}].surfaceType', int(types[k]), 'not 1 (planar), 2 (patch), 3 (triangle soup) or 4 (flare)')
+    bounds.indices('surfaces.shaderNum', faces['shaderNum'].astype(np.int64), len(shaders))
+    drawn = types != MST_FLARE
+    _check_ranges(bounds, 'surfaces', faces['firstVert'][drawn], faces['numVerts'][drawn], len(verts), 'drawverts',
+                  np.flatnonzero(drawn))  # fmt: skip
+    meshes = (types == MST_PLANAR) | (types == MST_TRIANGLE_SOUP)
+    _check_ranges(bounds, 'surfaces', faces['firstIndex'][meshes], faces['numIndexes'][meshes], len(indexes), 'drawindexes',
+                  np.flatnonzero(meshes))  # fmt: skip
+    # Which brush model each face belongs to (the world is 0); faces of no model are not drawn.
+    owner = np.full(len(faces), -1, np.int64)
+    for number, (first, count) in enumerate(zip(models['firstSurface'].tolist(), models['numSurfaces'].tolist())):
+        owner[first : first + count] = number
+    origins = _origins(entities, 0)
+    names = cstrings(shaders['shader'])
+    per_vertex_lit = faces['lightmapNum'] >= 0
+    # The face each drawvert belongs to (faces share none; a flare names none).
+    vertex_face = np.full(len(verts), -1, np.int64)
+    vertex_face[_ranges(faces['firstVert'][drawn], faces['numVerts'][drawn])] = np.repeat(np.flatnonzero(drawn), faces['numVerts'][drawn])
+
+    # Polygons and soups: every index at once.
+    mesh_faces = np.flatnonzero(meshes & (owner >= 0))
+    counts = faces['numIndexes'][mesh_faces].astype(np.int64)
+    if (counts % 3).any():
+        k = int(mesh_faces[np.flatnonzero(counts % 3)[0]])
+        raise bounds.error(f'surfaces[{k}].numIndexes', int(faces['numIndexes'][k]), 'not a whole number of triangles')
+    local = indexes[_ranges(faces['firstIndex'][mesh_faces], counts)].astype(np.int64)
+    face_of_corner = np.repeat(mesh_faces, counts)
+    limit = faces['numVerts'][face_of_corner]
+    past = (local < 0) | (local >= limit)
+    if past.any():
+        k = int(np.flatnonzero(past)[0])
+        raise bounds.error(f'surfaces[{int(face_of_corner[k])}] drawindexes', int(local[k]),
+                           f'index out of range 0..{int(limit[k]) - 1} (the surface\'s numVerts; ParseTriSurf: "Bad index")')  # fmt: skip
+    corner_vertex = local + faces['firstVert'][face_of_corner]
+    triangle_face = face_of_corner[::3]
+    triangle_vertex = corner_vertex.reshape(-1, 3)
+
+    # Patches, one by one (a few hundred a map), each a grid of new points.
+    patch_faces = np.flatnonzero((types == MST_PATCH) & (owner >= 0))
+    patches = {int(k): _patch(record, bounds, int(k), patch_level) for k in patch_faces}
+
+    groups: list[_Group] = []
+    key_faces = np.concatenate([triangle_face, patch_faces])
+    keys = owner[key_faces] * (len(shaders) + 1) + faces['shaderNum'][key_faces]
+    order = np.unique(keys)
+    # Groups in brush-model order, then by the first face that uses each shader.
+    first_face = {int(k): int(key_faces[keys == k].min()) for k in order}
+    for key in sorted(first_face, key=lambda k: (k // (len(shaders) + 1), first_face[k])):
+        model, shader = divmod(key, len(shaders) + 1)
+        tris = triangle_vertex[triangle_face_mask(triangle_face, owner, faces, model, shader)]
+        used, renumbered = np.unique(tris.reshape(-1), return_inverse=True)
+        v = verts[used]
+        lit = per_vertex_lit[vertex_face[used]]
+        lightmap = np.where(lit[:, None], v['lightmap'], 0).astype(np.float64)
+        page = np.where(lit, faces['lightmapNum'][vertex_face[used]], -1)
+        parts = [(v['xyz'].astype(np.float64), v['normal'].astype(np.float64), v['st'].astype(np.float64), lightmap,
+                  v['color'].astype(np.float64), page, renumbered.reshape(-1, 3))]  # fmt: skip
+        for row in np.flatnonzero((owner[patch_faces] == model) & (faces['shaderNum'][patch_faces] == shader)):
+            parts.append(patches[int(patch_faces[row])])
+        positions, normals, st, lm, color, pages, triangles = _joined(parts)
+        if model in origins:
+            positions = positions + origins[model]
+        shader_row = shaders[shader]
+        groups.append(_Group(
+            names[shader], model, _q3_kinds(int(shader_row['surfaceFlags']), int(shader_row['contentFlags'])), positions, normals, st,
+            triangles, {'lightmap': np.nan_to_num(lm, nan=0, posinf=0, neginf=0).astype(np.float32),
+                        'lightmap_page': pages.astype(np.int32), 'color': np.clip(np.rint(color), 0, 255).astype(np.uint8)},
+            flags=int(shader_row['surfaceFlags']),
+        ))  # fmt: skip
+    lightmaps = r['lightmaps']
+    level = LevelData(record.game, entities, lightmaps=np.ascontiguousarray(lightmaps) if len(lightmaps) else None,
+                      brush_models=len(models), external_lightmaps=not len(lightmaps) and bool(per_vertex_lit.any()))  # fmt: skip
+    return groups, level
+
+
+def triangle_face_mask(triangle_face: np.ndarray, owner: np.ndarray, faces: np.ndarray, model: int, shader: int) -> np.ndarray:
+    """Which triangles of polygons and soups belong to (model, shader)."""
+    return (owner[triangle_face] == model) & (faces['shaderNum'][triangle_face] == shader)
+
+
+
+def _joined(parts: list[tuple]) -> tuple:
+    """Point arrays of several parts one after another, their triangles renumbered."""
+    offset = 0
+    columns: list[list[np.ndarray]] = [[] for _ in range(6)]
+    triangles = []
+    for part in parts:
+        for k in range(6):
+            columns[k].append(np.asarray(part[k]))
+        triangles.append(np.asarray(part[6], np.int64) + offset)
+        offset += len(part[0])
+    return (*(np.concatenate(c) for c in columns), np.concatenate(triangles) if triangles else np.zeros((0, 3), np.int64))
+
+
+def _patch(record: BSPFile, bounds: Bounds, k: int, level: int) -> tuple:
+    """A Bezier patch tessellated at ``level``: each 3 x 3 block as level x level cells, neighbours sharing edges."""
+    face = record.records['surfaces'][k]
+    w, h = int(face['patchWidth']), int(face['patchHeight'])
+    for name, value in (('patchWidth', w), ('patchHeight', h)):
+        if value < 3 or value % 2 == 0 or value > MAX_PATCH_SIDE:
+            raise bounds.error(f'surfaces[{k}].{name}', value, f'a patch side is odd, 3 to {MAX_PATCH_SIDE} (cm_patch.c)')
+    if w * h != int(face['numVerts']) or w * h > MAX_PATCH_VERTS:
+        raise bounds.error(f'surfaces[{k}].numVerts', int(face['numVerts']),
+                           f'a {w} x {h} patch has {w * h} control points (at most {MAX_PATCH_VERTS})')  # fmt: skip
+    grid = record.records['drawverts'][int(face['firstVert']) : int(face['firstVert']) + w * h].reshape(h, w)
+    cols, rows = _bezier_weights(w, level), _bezier_weights(h, level)
+    lit = int(face['lightmapNum']) >= 0
+
+    def surface(values: np.ndarray) -> np.ndarray:
+        return np.einsum('rj,jik,ci->rck', rows, values.astype(np.float64), cols).reshape(-1, values.shape[-1])
+
+    positions, st = surface(grid['xyz']), surface(grid['st'])
+    normals = surface(grid['normal'])
+    lightmap = surface(np.nan_to_num(grid['lightmap'], nan=0, posinf=0, neginf=0)) if lit else np.zeros((len(positions), 2))
+    color = surface(grid['color'])
+    W, H = len(cols), len(rows)
+    v2 = (np.arange(H - 1)[:, None] * W + np.arange(W - 1)[None, :]).reshape(-1)
+    v1, v3 = v2 + 1, v2 + W
+    v4 = v3 + 1
+    triangles = np.stack([np.stack([v2, v3, v1], 1), np.stack([v1, v3, v4], 1)], 1).reshape(-1, 3)
+    page = np.full(len(positions), int(face['lightmapNum']) if lit else -1, np.int32)
+    return positions, normals, st, lightmap, color, page, triangles
+
+
+def _bezier_weights(size: int, level: int) -> np.ndarray:
+    """``(points, size)``: the weight of each control column at each tessellated column (u = i / level in each block)."""
+    blocks = (size - 1) // 2
+    count = blocks * level + 1
+    column = np.arange(count)
+    block = np.minimum(column // level, blocks - 1)
+    t = (column - block * level) / level
+    out = np.zeros((count, size))
+    for a, weight in enumerate(((1 - t) ** 2, 2 * t * (1 - t), t * t)):
+        out[column, 2 * block + a] = weight
+    return out
+
+
+def _check_ranges(bounds: Bounds, lump: str, first: np.ndarray, count: np.ndarray, limit: int, target: str,
+                  rows: np.ndarray | None = None) -> None:  # fmt: skip
+    """Check that each record's run ``first .. first + count`` lies in ``target``'s ``limit`` records."""
+    first = np.asarray(first, np.int64)
+    count = np.asarray(count, np.int64)
+    bad = (first < 0) | (count < 0) | (first + count > limit)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        row = int(rows[k]) if rows is not None else k
+        raise bounds.error(f'{lump}[{row}]', (int(first[k]), int(count[k])), f'runs past the {limit} records of the {target} lump')
+
+
+# -- Quake 1, Quake II, UFO: AI --------------------------------------------------------------------
+
+
+def _texture_kinds(name: str, flags: int, game: str) -> frozenset[str]:
+    """What ``hide=`` calls a texture: its flags, and the tool textures' names."""
+    lower = name.lower()
+    base = lower.rsplit('/', 1)[-1]
+    kinds = set()
+    if (game in ('quake2',) and flags & SURF_SKY) or (game in ('bsp29', 'bsp2') and base.startswith('sky')):
+        kinds.add('sky')
+    if game in ('quake2', 'ufoai') and flags & SURF_NODRAW or base == 'nodraw':
+        kinds.add('nodraw')
+    if base.startswith('trigger'):
+        kinds.add('trigger')
+    if base.endswith('clip') or base == 'stepon':
+        kinds.add('clip')
+    return frozenset(kinds)
+
+
+def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_Group], LevelData]:
+    bounds = Bounds(record.source, len(record.raw))
+    game = record.game
+    r = record.records
+    planes, vertexes, texinfo, faces, edges, surfedges, models = (r[n] for n in ('planes', 'vertexes', 'texinfo', 'faces', 'edges', 'surfedges', 'models'))
+    _check_ranges(bounds, 'models', models['firstface'], models['numfaces'], len(faces), 'faces')
+    _check_ranges(bounds, 'faces', faces['firstedge'], faces['numedges'], len(surfedges), 'surfedges')
+    bounds.indices('faces.texinfo', faces['texinfo'].astype(np.int64), len(texinfo))
+    bounds.indices('faces.planenum', faces['planenum'].astype(np.int64), len(planes))
+    edge_numbers = surfedges.astype(np.int64)
+    bounds.indices('surfedges', np.abs(edge_numbers), len(edges))
+    bounds.indices('edges.v', edges['v'].astype(np.int64).reshape(-1), len(vertexes))
+    few = faces['numedges'] < 3
+    if few.any():
+        k = int(np.flatnonzero(few)[0])
+        raise bounds.error(f'faces[{k}].numedges', int(faces['numedges'][k]), 'a face has at least 3 edges')
+
+    # Texture names, flags and sizes by texinfo.
+    textures = _textures(record, bounds)
+    if game in ('bsp29', 'bsp2'):
+        bounds.indices('texinfo.miptex', texinfo['miptex'].astype(np.int64), len(textures))
+        tex_of_info = texinfo['miptex'].astype(np.int64)
+        texture_names = [t[0] for t in textures]
+        flags = texinfo['flags']
+    else:
+        texture_names = []
+        index: dict[str, int] = {}
+        tex_of_info = np.zeros(len(texinfo), np.int64)
+        for k, name in enumerate(cstrings(texinfo['texture'])):
+            tex_of_info[k] = index.setdefault(name, len(index))
+        texture_names = list(index)
+        flags = texinfo['flags' if game == 'quake2' else 'surfaceFlags']
+
+    # Which brush model each face belongs to; UFO: AI's 259 level models are the world.
+    owner = np.full(len(faces), -1, np.int64)
+    for number, (first, count) in enumerate(zip(models['firstface'].tolist(), models['numfaces'].tolist())):
+        brush = (max(0, number - (UFO_LEVEL_MAX - 1)) if game == 'ufoai' else number)
+        owner[first : first + count] = brush
+    origins = _origins(entities, 0)
+
+    # One vertex per loop entry (BuildSurfaceDisplayList), a fan (0, i, i + 1) a face.
+    counts = faces['numedges'].astype(np.int64)
+    loop = edge_numbers[_ranges(faces['firstedge'], counts)]
+    vertex = np.where(loop >= 0, edges['v'][np.abs(loop), 0], edges['v'][np.abs(loop), 1]).astype(np.int64)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    fan_counts = counts - 2
+    fan_face = np.repeat(np.arange(len(faces)), fan_counts)
+    step = _ranges(np.ones(len(faces), np.int64), fan_counts)
+    base = starts[fan_face]
+    fans = np.stack([base, base + step, base + step + 1], 1)  # the stored loop is clockwise from the front
+    corner_face = np.repeat(np.arange(len(faces)), counts)
+    xyz = vertexes[vertex].astype(np.float64)
+    info = texinfo[faces['texinfo'].astype(np.int64)][corner_face]
+    vecs = info['vecs'].astype(np.float64)
+    s = (xyz * vecs[:, 0, :3]).sum(1) + vecs[:, 0, 3]
+    t = (xyz * vecs[:, 1, :3]).sum(1) + vecs[:, 1, 3]
+    plane = planes['normal'][faces['planenum'].astype(np.int64)].astype(np.float64)
+    plane[faces['side'] != 0] *= -1
+    normals = plane[corner_face]
+    if game == 'ufoai':
+        stored = r['normals']
+        if len(stored) != len(vertexes):
+            raise bounds.error('normals lump length', len(stored) * 12, f'one normal a vertex: {len(vertexes)} vertexes (R_ModLoadNormals)')
+        own = stored[vertex].astype(np.float64)
+        phong = (flags[faces['texinfo'].astype(np.int64)][corner_face] & SURF_PHONG) != 0
+        use = phong & (np.abs(own).sum(1) > 0)
+        normals = np.where(use[:, None], own, normals)
+    light = _light_coords(record, bounds, faces, s, t, corner_face, counts, flags)
+
+    groups: list[_Group] = []
+    face_tex = tex_of_info[faces['texinfo'].astype(np.int64)]
+    keys = owner * (len(texture_names) + 1) + face_tex
+    drawn = np.flatnonzero(owner >= 0)
+    seen: dict[int, int] = {}
+    for k in drawn.tolist():
+        seen.setdefault(int(keys[k]), k)
+    for key in sorted(seen, key=lambda k: (k // (len(texture_names) + 1), seen[k])):
+        model, texture = divmod(key, len(texture_names) + 1)
+        mine = keys[fan_face] == key
+        tris = fans[mine]
+        used, renumbered = np.unique(tris.reshape(-1), return_inverse=True)
+        positions = xyz[used] + origins.get(model, 0.0)
+        size = None
+        picture = None
+        st = np.column_stack([s[used], t[used]])
+        name = texture_names[texture]
+        if game in ('bsp29', 'bsp2'):
+            size = textures[texture][1]  # the miptex's own: the model layer divides by it
+            picture = textures[texture][2]
+        face_flags = int(flags[faces['texinfo'].astype(np.int64)[corner_face[used[0]]]]) if len(used) else 0
+        image_name = name if game in ('bsp29', 'bsp2') else (f'textures/{name}.wal' if game == 'quake2' else f'textures/{name}')
+        groups.append(_Group(
+            image_name, model, _texture_kinds(name, face_flags, game), positions, normals[used], st, renumbered.reshape(-1, 3),
+            {'lightmap_texel': light[used].astype(np.float32)}, flags=face_flags, texture_size=size, picture=picture,
+            texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
+        ))  # fmt: skip
+    level = LevelData(game, entities, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0))
+    return groups, level
+
+
+def _light_coords(record: BSPFile, bounds: Bounds, faces: np.ndarray, s: np.ndarray, t: np.ndarray, corner_face: np.ndarray,
+                  counts: np.ndarray, flags: np.ndarray) -> np.ndarray:  # fmt: skip
+    """Each corner's place in its face's own lightmap block, in luxels (CalcSurfaceExtents), float32 as the engines compute it."""
+    spacing = 16.0
+    if record.game == 'ufoai':
+        lighting = record.lump_bytes('lighting_day')
+        if lighting:
+            spacing = float(1 << lighting[0])
+    s32, t32 = s.astype(np.float32), t.astype(np.float32)
+    n = len(faces)
+    mins = np.full((n, 2), np.inf, np.float32)
+    np.minimum.at(mins[:, 0], corner_face, s32)
+    np.minimum.at(mins[:, 1], corner_face, t32)
+    del counts, flags
+    texturemins = spacing * np.floor(mins / spacing)
+    return np.column_stack([(s32 - texturemins[corner_face, 0]) / spacing, (t32 - texturemins[corner_face, 1]) / spacing])
+
+
+def _textures(record: BSPFile, bounds: Bounds) -> list[tuple[str, tuple[int, int], np.ndarray | None]]:
+    """Quake 1's miptex: ``(name, (width, height), pixels or None)`` each, in the lump's order."""
+    if record.game not in ('bsp29', 'bsp2'):
+        return []
+    lump = record.lump_bytes('textures')
+    if not lump:
+        return []
+    inner = Bounds(f'{record.source} textures lump', len(lump))
+    inner.section('count', 0, 1, 4)
+    count = inner.count('count', int(np.frombuffer(lump, '<i4', 1)[0]))
+    inner.section('offset', 4, count, 4)
+    offsets = np.frombuffer(lump, '<i4', count, 4)
+    out: list[tuple[str, tuple[int, int], np.ndarray | None]] = []
+    for k, offset in enumerate(offsets.tolist()):
+        if offset < 0:
+            out.append((f'missing{k}', (0, 0), None))
+            continue
+        inner.section(f'offset[{k}]', offset, 1, MIPTEX.itemsize)
+        mip = np.frombuffer(lump, MIPTEX, 1, offset)[0]
+        width, height = int(mip['width']), int(mip['height'])
+        name = cstrings(np.array([mip['name']]))[0]
+        pixels = None
+        first = int(mip['offsets'][0])
+        if first and width and height:
+            inner.section(f'miptex[{k}].offsets[0]', offset + first, width * height, 1)
+            pixels = np.frombuffer(lump, np.uint8, width * height, offset + first).reshape(height, width)
+        out.append((name, (width, height), pixels))
+    return out
+
+
+def lightmap_pages_are_deluxe(level: LevelData) -> bool:
+    """Whether external pages alternate light and light direction (q3map2 ``-deluxe``), from worldspawn's compile line."""
+    if not level.entities:
+        return False
+    line = level.entities[0].get('_q3map2_cmdline', '')
+    return '-deluxe' in line.split()
+
+
+register_format('bsp', IDENT, ('.bsp',), parse=parse, write=write, encode=not_encoded, quantize=not_encoded, decode=decode,
+                sniff=sniff, options=('patch_level',), title='Quake levels (BSP)', writable=False)  # fmt: skip

@@ -1,0 +1,160 @@
+"""Test-side byte builders of levels (BSP), written from ``../shared/specs/bsp-formats.txt`` with ``struct``.
+
+Independent of :mod:`pyvista_quake.formats.bsp`: each lump is packed field by
+field as the spec's tables give them, so the tests check the parser against
+the layout and not against itself.
+"""
+
+from __future__ import annotations
+
+import struct
+
+
+def entity_text(entities: list[list[tuple[str, str]]]) -> bytes:
+    """Entities as the compilers write them: ``{ "key" "value" ... }`` blocks, NUL-ended."""
+    out = ''
+    for entity in entities:
+        out += '{\n' + ''.join(f'"{k}" "{v}"\n' for k, v in entity) + '}\n'
+    return out.encode('latin-1') + b'\0'
+
+
+def _lay_out(header_size: int, lumps: list[bytes]) -> tuple[list[tuple[int, int]], bytes]:
+    """Lumps one after another past the header, each at a 4-byte boundary."""
+    table = []
+    body = b''
+    offset = header_size
+    for lump in lumps:
+        pad = (-len(body)) % 4
+        body += b'\0' * pad
+        offset = header_size + len(body)
+        table.append((offset if lump else 0, len(lump)))
+        body += lump
+    return table, body
+
+
+# -- Quake III -------------------------------------------------------------------------------
+
+def q3_drawvert(xyz, st=(0, 0), lightmap=(0, 0), normal=(0, 0, 1), color=(255, 255, 255, 255)) -> bytes:
+    return struct.pack('<3f2f2f3f4B', *xyz, *st, *lightmap, *normal, *color)
+
+
+def q3_surface(shader, surface_type, first_vert, num_verts, first_index=0, num_indexes=0, lightmap=-1,
+               patch=(0, 0), fog=-1, plane=(0, 0, 1)) -> bytes:
+    vecs = (0, 0, 0, 0, 0, 0) + tuple(plane)
+    return struct.pack('<12i3f9f2i', shader, fog, surface_type, first_vert, num_verts, first_index, num_indexes, lightmap,
+                       0, 0, 0, 0, 0, 0, 0, *vecs, *patch)
+
+
+def build_q3(entities, shaders, models, drawverts, indexes, surfaces, lightmaps: int = 0, version: int = 46) -> bytes:
+    """An IBSP 46 file: ``shaders`` ``[(name, surfaceFlags, contentFlags)]``, ``models`` ``[(firstSurface, numSurfaces)]``,
+    ``drawverts`` packed by :func:`q3_drawvert`, ``surfaces`` by :func:`q3_surface`."""
+    lumps = [b''] * 17
+    lumps[0] = entity_text(entities)
+    lumps[1] = b''.join(struct.pack('<64sii', n.encode(), f, c) for n, f, c in shaders)
+    lumps[7] = b''.join(struct.pack('<6f4i', -1, -1, -1, 1, 1, 1, first, count, 0, 0) for first, count in models)
+    lumps[10] = b''.join(drawverts)
+    lumps[11] = struct.pack(f'<{len(indexes)}i', *indexes)
+    lumps[13] = b''.join(surfaces)
+    lumps[14] = bytes(range(256)) * (192 * lightmaps)  # 49,152 bytes a page
+    table, body = _lay_out(8 + 17 * 8, lumps)
+    return b'IBSP' + struct.pack('<i', version) + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
+
+
+# -- Quake 1, Quake II, UFO: AI: faces over edges ------------------------------------------------
+
+def _planes(planes) -> bytes:
+    return b''.join(struct.pack('<4fi', *normal, dist, 0) for normal, dist in planes)
+
+
+def _edges_of(faces_vertices, wide=False):
+    """Edges and surfedges for polygons given as vertex loops: each polygon's edges new, the first edge 0 unused."""
+    edges = [(0, 0)]
+    surfedges = []
+    firsts = []
+    for loop in faces_vertices:
+        firsts.append(len(surfedges))
+        for k, v in enumerate(loop):
+            w = loop[(k + 1) % len(loop)]
+            # Every other edge stored backwards, used through a negative surfedge.
+            if k % 2:
+                edges.append((w, v))
+                surfedges.append(-(len(edges) - 1))
+            else:
+                edges.append((v, w))
+                surfedges.append(len(edges) - 1)
+    fmt = '<2I' if wide else '<2H'
+    return b''.join(struct.pack(fmt, *e) for e in edges), struct.pack(f'<{len(surfedges)}i', *surfedges), firsts
+
+
+def miptex(name: str, width: int, height: int, fill: int = 7) -> bytes:
+    sizes = [width * height >> (2 * k) for k in range(4)]
+    offsets = [40]
+    for size in sizes[:-1]:
+        offsets.append(offsets[-1] + size)
+    return struct.pack('<16s2I4I', name.encode(), width, height, *offsets) + b''.join(bytes([fill]) * s for s in sizes)
+
+
+def build_q1(entities, vertexes, planes, texinfo, faces, models, textures, *, ident: bytes | None = None, lighting: bytes = b'') -> bytes:
+    """A Quake 1 level.  ``faces`` ``[(plane, side, loop of vertex numbers, texinfo, lightofs)]``, ``texinfo``
+    ``[(vecs 2 x 4, miptex, flags)]``, ``models`` ``[(firstface, numfaces, origin)]``, ``textures`` miptex bytes each;
+    ``ident`` ``b'BSP2'`` or ``b'2PSB'`` for the wide records, else BSP29."""
+    wide = ident is not None
+    edges, surfedges, firsts = _edges_of([f[2] for f in faces], wide)
+    lumps = [b''] * 15
+    lumps[0] = entity_text(entities)
+    lumps[1] = _planes(planes)
+    count = len(textures)
+    head = struct.pack('<i', count)
+    offsets, blob = [], b''
+    for tex in textures:
+        offsets.append(4 + 4 * count + len(blob))
+        blob += tex
+    lumps[2] = head + struct.pack(f'<{count}i', *offsets) + blob
+    lumps[3] = b''.join(struct.pack('<3f', *v) for v in vertexes)
+    lumps[6] = b''.join(struct.pack('<8f2i', *[x for row in vecs for x in row], mip, flags) for vecs, mip, flags in texinfo)
+    face_fmt = '<iiiii4Bi' if wide else '<hhihh4Bi'
+    lumps[7] = b''.join(struct.pack(face_fmt, plane, side, first, len(loop), tex, 0, 255, 255, 255, light)
+                        for (plane, side, loop, tex, light), first in zip(faces, firsts))
+    lumps[8] = lighting
+    lumps[12] = edges
+    lumps[13] = surfedges
+    lumps[14] = b''.join(struct.pack('<9f4i3i', *(-8,) * 3, *(8,) * 3, *origin, 0, 0, 0, 0, 0, first, num) for first, num, origin in models)
+    table, body = _lay_out(4 + 15 * 8, lumps)
+    start = ident if wide else struct.pack('<i', 29)
+    return start + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
+
+
+def build_q2(entities, vertexes, planes, texinfo, faces, models) -> bytes:
+    """A Quake II level (IBSP 38).  ``texinfo`` ``[(vecs, flags, name)]``; ``faces`` as :func:`build_q1`'s."""
+    edges, surfedges, firsts = _edges_of([f[2] for f in faces])
+    lumps = [b''] * 19
+    lumps[0] = entity_text(entities)
+    lumps[1] = _planes(planes)
+    lumps[2] = b''.join(struct.pack('<3f', *v) for v in vertexes)
+    lumps[5] = b''.join(struct.pack('<8fii32si', *[x for row in vecs for x in row], flags, 0, name.encode(), -1) for vecs, flags, name in texinfo)
+    lumps[6] = b''.join(struct.pack('<Hhihh4Bi', plane, side, first, len(loop), tex, 0, 255, 255, 255, light)
+                        for (plane, side, loop, tex, light), first in zip(faces, firsts))
+    lumps[11] = edges
+    lumps[12] = surfedges
+    lumps[13] = b''.join(struct.pack('<9f3i', *(-8,) * 3, *(8,) * 3, *origin, 0, first, num) for first, num, origin in models)
+    table, body = _lay_out(8 + 19 * 8, lumps)
+    return b'IBSP' + struct.pack('<i', 38) + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
+
+
+def build_ufo(entities, vertexes, planes, texinfo, faces, models, normals) -> bytes:
+    """A UFO: AI level (IBSP 78).  ``models`` must list the 259 level models first; ``normals`` one a vertex."""
+    edges, surfedges, firsts = _edges_of([f[2] for f in faces])
+    lumps = [b''] * 17
+    lumps[0] = entity_text(entities)
+    lumps[1] = _planes(planes)
+    lumps[2] = b''.join(struct.pack('<3f', *v) for v in vertexes)
+    lumps[5] = b''.join(struct.pack('<8fii32s', *[x for row in vecs for x in row], flags, 0, name.encode()) for vecs, flags, name in texinfo)
+    lumps[6] = b''.join(struct.pack('<Hhihh2i', plane, side, first, len(loop), tex, -1, -1)
+                        for (plane, side, loop, tex, _), first in zip(faces, firsts))
+    lumps[7] = lumps[8] = b'\x04'
+    lumps[11] = edges
+    lumps[12] = surfedges
+    lumps[13] = b''.join(struct.pack('<9f3i', *(-8,) * 3, *(8,) * 3, *origin, 0, first, num) for first, num, origin in models)
+    lumps[16] = b''.join(struct.pack('<3f', *n) for n in normals)
+    table, body = _lay_out(8 + 17 * 8, lumps)
+    return b'IBSP' + struct.pack('<i', 78) + b''.join(struct.pack('<ii', o, n) for o, n in table) + body

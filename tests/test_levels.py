@@ -1,0 +1,449 @@
+"""Levels (BSP): Quake III, Quake 1 (BSP29, BSP2, 2PSB), Quake II and UFO: AI, on levels built from the spec and real maps."""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+import warnings
+import zipfile
+
+from conftest import CORPUS
+from conftest import requires_corpus
+from level_builders import build_q1
+from level_builders import build_q2
+from level_builders import build_q3
+from level_builders import build_ufo
+from level_builders import miptex
+from level_builders import q3_drawvert
+from level_builders import q3_surface
+import numpy as np
+from PIL import Image
+import pytest
+import pyvista as pv
+
+import pyvista_quake
+from pyvista_quake import QuakeFormatError
+
+SKY, NODRAW, TRIGGER, PLAYERCLIP = 0x4, 0x80, 0x40000000, 0x10000
+#: Built levels have no textures beside them: the warnings that say so are not what these tests look at.
+pytestmark = pytest.mark.filterwarnings("ignore::pyvista_quake.QuakeWarning")
+
+
+def load(data: bytes, tmp_path: Path, name: str = 'level.bsp', **options):
+    path = tmp_path / name
+    path.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # no textures beside the built levels
+        return pyvista_quake.load(path, **options)
+
+
+def square(z=0.0, x0=0.0, size=64.0, lightmap=(0.25, 0.5), normal=(0, 0, 1)):
+    """Four drawverts of a square facing +z, and its two triangles clockwise seen from above (as the files store them)."""
+    corners = [(x0, 0, z), (x0, size, z), (x0 + size, size, z), (x0 + size, 0, z)]
+    verts = [q3_drawvert(c, st=(c[0] / size, c[1] / size), lightmap=lightmap, normal=normal) for c in corners]
+    return verts, [0, 1, 2, 0, 2, 3]
+
+
+def q3_level(**overrides):
+    """A world of a lit square (shader 0), an unlit square with NaN lightmap coordinates (shader 0), a sky square,
+    a 3 x 3 patch (shader 1), a flare, and brush model *1 (a square around its entity's origin)."""
+    verts, indexes, surfaces = [], [], []
+
+    def add_mesh(shader, z, lightmap=0, st=(0.25, 0.5), normal=(0, 0, 1)):
+        v, i = square(z, lightmap=st, normal=normal)
+        surfaces.append(q3_surface(shader, 1, len(verts), 4, len(indexes), 6, lightmap=lightmap))
+        verts.extend(v)
+        indexes.extend(i)
+
+    add_mesh(0, 0.0, lightmap=0)
+    add_mesh(0, 10.0, lightmap=-3, st=(math.nan, 1e37))
+    add_mesh(2, 20.0, lightmap=-1)
+    grid = [(x * 32.0, y * 32.0, 64.0 if (x, y) == (1, 1) else 0.0) for y in range(3) for x in range(3)]
+    first = len(verts)
+    verts.extend(q3_drawvert(p, st=(p[0] / 64, p[1] / 64), lightmap=(0.5, 0.5)) for p in grid)
+    surfaces.append(q3_surface(1, 2, first, 9, lightmap=0, patch=(3, 3)))
+    surfaces.append(q3_surface(1, 4, 0, 0))  # a flare: no triangles
+    world = len(surfaces)
+    add_mesh(3, 0.0, lightmap=0)
+    shaders = [('textures/base/floor', 0, 1), ('textures/base/curve', 0, 1), ('textures/skies/night', SKY, 1), ('textures/base/door', 0, 1),
+               ('textures/common/trigger', NODRAW, TRIGGER)]
+    entities = [[('classname', 'worldspawn'), ('message', 'built')],
+                [('classname', 'func_door'), ('model', '*1'), ('origin', '100 200 300')],
+                [('classname', 'info_player_deathmatch'), ('origin', '1 2 3'), ('angle', '90'), ('angle', '180')],
+                [('classname', 'item_armor_body'), ('origin', '-5 6 7')]]
+    args = dict(entities=entities, shaders=shaders, models=[(0, world), (world, 1)], drawverts=verts, indexes=indexes,
+                surfaces=surfaces, lightmaps=2)
+    args.update(overrides)
+    return build_q3(**args)
+
+
+# -- Quake III --------------------------------------------------------------------------------
+
+def test_q3_surfaces_per_brush_model_and_shader(tmp_path):
+    level = load(q3_level(), tmp_path)
+    assert level.format == 'bsp'
+    names = [(s.name, s.brush_model) for s in level.surfaces]
+    assert names == [('textures/base/floor', 0), ('textures/base/curve', 0), ('textures/base/door', 1)]
+    assert [len(s.triangles) for s in level.data.surfaces] == [4, 2 * 8 * 8, 2]
+    blocks = level.blocks(0)
+    assert blocks.n_blocks == 3
+    assert blocks[2].field_data['brush_model'][0] == 1
+    assert len(level) == 1
+
+
+def test_q3_hide_by_shader_flags(tmp_path):
+    everything = load(q3_level(), tmp_path, hide=())
+    assert 'textures/skies/night' in [s.name for s in everything.surfaces]
+    kept = load(q3_level(), tmp_path, hide=('nodraw',))
+    assert 'textures/skies/night' in [s.name for s in kept.surfaces]
+    hidden = load(q3_level(), tmp_path, hide=('sky',))
+    assert 'textures/skies/night' not in [s.name for s in hidden.surfaces]
+    with pytest.raises(ValueError, match='hide'):
+        load(q3_level(), tmp_path, hide=('doors',))
+
+
+def test_q3_brush_model_placed_at_its_origin(tmp_path):
+    level = load(q3_level(), tmp_path)
+    door = level.surfaces[2].positions(0)[0]
+    np.testing.assert_allclose(door.min(axis=0), [100, 200, 300])
+    np.testing.assert_allclose(door.max(axis=0), [164, 264, 300])
+
+
+def test_q3_lightmap_coordinates_zero_without_a_lightmap_and_never_nan(tmp_path):
+    level = load(q3_level(), tmp_path)
+    floor = level.blocks(0)[0]
+    lightmap = np.asarray(floor.point_data['lightmap'])
+    z = np.asarray(floor.points)[:, 2]
+    np.testing.assert_array_equal(lightmap[z == 0], np.tile([0.25, 0.5], (4, 1)).astype(np.float32))
+    np.testing.assert_array_equal(lightmap[z == 10], 0)
+    assert np.asarray(floor.point_data['lightmap_page'])[z == 10].tolist() == [-1] * 4
+    for block in level.blocks(0):
+        for name in block.point_data.keys():
+            values = np.asarray(block.point_data[name])
+            if values.dtype.kind == 'f':
+                assert np.isfinite(values).all(), name
+    assert level.lightmaps.shape == (2, 128, 128, 3)
+
+
+def test_q3_triangles_counter_clockwise_from_the_front(tmp_path):
+    mesh = load(q3_level(), tmp_path).mesh(0)
+    faces = mesh.regular_faces
+    p = np.asarray(mesh.points, np.float64)
+    normal = np.cross(p[faces[:, 1]] - p[faces[:, 0]], p[faces[:, 2]] - p[faces[:, 0]])
+    stored = np.asarray(mesh.point_data['Normals'])[faces[:, 0]]
+    assert ((normal * stored).sum(1) > 0).all()
+
+
+@pytest.mark.parametrize('level_n', [1, 2, 5, 8])
+def test_q3_patch_fixed_tessellation(tmp_path, level_n):
+    level = load(q3_level(), tmp_path, patch_level=level_n)
+    curve = level.data.surfaces[1]
+    assert len(curve.triangles) == 2 * level_n * level_n
+    points = level.surfaces[1].positions(0)[0]
+    assert len(points) == (level_n + 1) ** 2
+    # Corners lie on the surface; the middle is the Bezier of the raised centre control point: 64 * (2 t (1 - t))^2.
+    for corner in ([0, 0, 0], [64, 0, 0], [0, 64, 0], [64, 64, 0]):
+        assert np.isclose(points, corner).all(axis=1).any()
+    if level_n % 2 == 0:
+        middle = points[np.isclose(points[:, :2], [32, 32]).all(axis=1)]
+        np.testing.assert_allclose(middle[:, 2], [64 * 0.5**2])
+
+
+def test_q3_patch_level_checked(tmp_path):
+    with pytest.raises(ValueError, match='patch_level'):
+        load(q3_level(), tmp_path, patch_level=0)
+    with pytest.raises(ValueError, match='patch_level'):
+        load(q3_level(), tmp_path, patch_level=65)
+    assert len(load(q3_level(), tmp_path, patch_level=64).data.surfaces[1].triangles) == 2 * 64 * 64
+
+
+def test_q3_entities_first_of_a_repeated_key(tmp_path):
+    level = load(q3_level(), tmp_path)
+    assert [e['classname'] for e in level.entities] == ['worldspawn', 'func_door', 'info_player_deathmatch', 'item_armor_body']
+    assert level.entities[2]['angle'] == '90'
+    points = level.point_entities()
+    assert points.n_points == 2  # the door is a brush model, worldspawn has no origin
+    assert list(points.point_data['classname']) == ['info_player_deathmatch', 'item_armor_body']
+    np.testing.assert_allclose(points.points, [[1, 2, 3], [-5, 6, 7]])
+    assert list(points.point_data['entity_index']) == [2, 3]
+
+
+def test_q3_zero_vertex_normals_take_the_triangles_own(tmp_path):
+    verts, indexes = square(0.0, normal=(0, 0, 0))
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, indexes,
+                    [q3_surface(0, 1, 0, 4, 0, 6, lightmap=-3)])
+    normals = load(data, tmp_path).surfaces[0].normals(0)[0]
+    np.testing.assert_allclose(normals, np.tile([0, 0, 1], (4, 1)), atol=1e-6)
+
+
+@pytest.mark.parametrize('change, field', [
+    (dict(surfaces=[q3_surface(0, 2, 0, 8, patch=(4, 2))]), 'patchWidth'),
+    (dict(surfaces=[q3_surface(0, 2, 0, 1, patch=(1, 1))]), 'patchWidth'),
+    (dict(surfaces=[q3_surface(0, 1, 0, 4, 0, 6)], indexes=[0, 1, 2, 0, 2, 4]), 'drawindexes'),
+    (dict(surfaces=[q3_surface(0, 1, 40, 4, 0, 6)]), 'surfaces[0]'),
+    (dict(surfaces=[q3_surface(9, 1, 0, 4, 0, 6)]), 'shaderNum'),
+    (dict(surfaces=[q3_surface(0, 0, 0, 4, 0, 6)]), 'surfaceType'),
+    (dict(models=[(0, 7)]), 'models[0]'),
+])
+def test_q3_bad_records_named(tmp_path, change, field):
+    args = dict(entities=[[('classname', 'worldspawn')]], shaders=[('textures/a', 0, 1)], models=[(0, 1)],
+                drawverts=square()[0] * 2, indexes=[0, 1, 2, 0, 2, 3], surfaces=[q3_surface(0, 1, 0, 4, 0, 6)])
+    args.update(change)
+    with pytest.raises(QuakeFormatError, match=field.replace('[', r'\[').replace(']', r'\]')):
+        load(build_q3(**args), tmp_path)
+
+
+def test_bad_headers_named(tmp_path):
+    good = q3_level()
+    with pytest.raises(QuakeFormatError, match='version'):
+        load(good[:4] + (47).to_bytes(4, 'little') + good[8:], tmp_path)
+    with pytest.raises(QuakeFormatError, match='past the end'):
+        load(good[:-100], tmp_path)  # the last lump runs past the file
+    with pytest.raises(QuakeFormatError, match='inside the header'):
+        load(good[:100], tmp_path)
+    # The shaders lump one byte short of its records: "funny lump size".
+    offset, length = np.frombuffer(good, '<i4', 2, 16)
+    funny = good[:16] + np.array([offset, length - 1], '<i4').tobytes() + good[24:]
+    with pytest.raises(QuakeFormatError, match='whole number'):
+        load(funny, tmp_path)
+    broken = good.replace(b'"-5 6 7"\n}\n', b'"-5 6 7"\n \n')  # the same length: the lumps stay where they are
+    with pytest.raises(QuakeFormatError, match='not closed'):
+        load(broken, tmp_path)
+
+
+def test_a_lump_ending_exactly_at_the_end_of_the_file(tmp_path):
+    data = q3_level(lightmaps=1)  # the lightmap lump is the last one laid out
+    offset, length = np.frombuffer(data, '<i4', 2, 8 + 14 * 8)
+    assert offset + length == len(data)
+    assert load(data, tmp_path).lightmaps.shape == (1, 128, 128, 3)
+
+
+def test_level_written_back_byte_for_byte_and_not_converted(tmp_path):
+    data = q3_level()
+    level = load(data, tmp_path)
+    level.save(tmp_path / 'copy.bsp')
+    assert (tmp_path / 'copy.bsp').read_bytes() == data
+    with pytest.raises(ValueError, match='written only as they were read'):
+        level.save(tmp_path / 'copy.md3')
+
+
+def test_pv_read_of_a_level(tmp_path):
+    (tmp_path / 'level.bsp').write_bytes(q3_level())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        blocks = pv.read(tmp_path / 'level.bsp')
+        assert isinstance(blocks, pv.MultiBlock) and blocks.n_blocks == 3
+        assert isinstance(pv.get_reader(tmp_path / 'level.bsp'), pyvista_quake.plugin.readers.BSPReader)
+        with zipfile.ZipFile(tmp_path / 'maps.pk3', 'w') as archive:
+            archive.writestr('maps/level.bsp', q3_level())
+        model = pyvista_quake.load(f'{tmp_path / "maps.pk3"}:maps/level.bsp')
+    assert len(model.surfaces) == 3
+
+
+# -- Quake 1 ------------------------------------------------------------------------------------
+
+def q1_args():
+    vertexes = [(0, 0, 0), (0, 64, 0), (32, 64, 0), (32, 0, 0), (0, 0, 8), (0, 16, 8), (16, 16, 8), (16, 0, 8)]
+    planes = [((0, 0, 1), 0.0), ((0, 0, 1), 8.0)]
+    s_axis = ((1, 0, 0, 0), (0, 1, 0, 0))
+    texinfo = [(s_axis, 0, 0), (s_axis, 1, 0)]
+    # Clockwise seen from above: (0,0) -> (0,64) -> (32,64) -> (32,0).
+    faces = [(0, 0, [0, 1, 2, 3], 0, -1), (1, 0, [4, 5, 6, 7], 1, -1)]
+    entities = [[('classname', 'worldspawn'), ('wad', 'a.wad'), ('wad', 'b.wad')],
+                [('classname', 'func_door'), ('model', '*1'), ('origin', '10 0 0')]]
+    models = [(0, 1, (0, 0, 0)), (1, 1, (0, 0, 0))]
+    return dict(entities=entities, vertexes=vertexes, planes=planes, texinfo=texinfo, faces=faces, models=models,
+                textures=[miptex('stone1', 32, 64, fill=7), miptex('sky4', 16, 16, fill=9)])
+
+
+@pytest.mark.parametrize('ident', [None, b'BSP2', b'2PSB'])
+def test_q1_faces_fans_texture_coordinates_and_embedded_pictures(tmp_path, ident):
+    level = load(build_q1(**q1_args(), ident=ident), tmp_path, hide=())
+    assert [(s.name, s.brush_model) for s in level.surfaces] == [('stone1', 0), ('sky4', 1)]
+    floor = level.blocks(0)[0]
+    assert floor.n_cells == 2
+    uv = np.asarray(floor.active_texture_coordinates)
+    xy = np.asarray(floor.points)[:, :2]
+    np.testing.assert_allclose(uv[:, 0], xy[:, 0] / 32)
+    np.testing.assert_allclose(uv[:, 1], 1 - xy[:, 1] / 64)
+    np.testing.assert_allclose(np.asarray(floor.point_data['Normals']), np.tile([0, 0, 1], (4, 1)))
+    image = level.surfaces[0].image()
+    assert image.shape == (64, 32, 3)
+    np.testing.assert_array_equal(image[0, 0], pyvista_quake.game.skins.QUAKE_PALETTE[7])
+    # The door's model stands at its entity's origin.
+    np.testing.assert_allclose(level.surfaces[1].positions(0)[0][:, 0].min(), 10)
+    assert level.entities[0]['wad'] == 'b.wad'  # Quake 1 keeps the last of a repeated key
+
+
+def test_q1_sky_hidden_by_default(tmp_path):
+    level = load(build_q1(**q1_args()), tmp_path)
+    assert [s.name for s in level.surfaces] == ['stone1']
+
+
+def test_q1_bad_indices_named(tmp_path):
+    args = dict(q1_args(), models=[(0, 1, (0, 0, 0))])
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 5, -1)]
+    with pytest.raises(QuakeFormatError, match='faces.texinfo'):
+        load(build_q1(**args), tmp_path)
+    args = dict(q1_args(), models=[(0, 1, (0, 0, 0))])
+    args['faces'] = [(0, 0, [0, 1, 2, 30], 0, -1)]
+    with pytest.raises(QuakeFormatError, match='edges.v'):
+        load(build_q1(**args), tmp_path)
+    args = dict(q1_args(), models=[(0, 1, (0, 0, 0))])
+    args['faces'] = [(0, 0, [0, 1], 0, -1)]
+    with pytest.raises(QuakeFormatError, match='numedges'):
+        load(build_q1(**args), tmp_path)
+    args = q1_args()
+    args['models'] = [(0, 3, (0, 0, 0))]
+    with pytest.raises(QuakeFormatError, match=r'models\[0\]'):
+        load(build_q1(**args), tmp_path)
+
+
+# -- Quake II -----------------------------------------------------------------------------------
+
+def q2_level(flags=0):
+    args = q1_args()
+    texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), flags, 'e1u1/floor'), (((1, 0, 0, 0), (0, 1, 0, 0)), NODRAW, 'e1u1/trigger')]
+    return build_q2(args['entities'], args['vertexes'], args['planes'], texinfo, args['faces'], [(0, 1, (0, 0, 0)), (1, 1, (0, 0, 0))])
+
+
+def test_q2_texels_divided_by_the_image_the_game_finds(tmp_path):
+    raw = load(q2_level(), tmp_path)
+    assert [s.name for s in raw.surfaces] == ['textures/e1u1/floor.wal']
+    uv = np.asarray(raw.blocks(0)[0].active_texture_coordinates)
+    assert uv[:, 0].max() == 32  # no image: coordinates stay in texels
+    (tmp_path / 'textures' / 'e1u1').mkdir(parents=True)
+    Image.new('RGB', (16, 8), (200, 10, 10)).save(tmp_path / 'textures' / 'e1u1' / 'floor.png')
+    level = load(q2_level(), tmp_path)
+    floor = level.blocks(0)[0]
+    uv = np.asarray(floor.active_texture_coordinates)
+    xy = np.asarray(floor.points)[:, :2]
+    np.testing.assert_allclose(uv[:, 0], xy[:, 0] / 16)
+    np.testing.assert_allclose(uv[:, 1], 1 - xy[:, 1] / 8)
+    assert level.surfaces[0].image().shape == (8, 16, 3)
+
+
+def test_q2_wal_textures_through_the_colormap_palette(tmp_path):
+    (tmp_path / 'textures' / 'e1u1').mkdir(parents=True)
+    width, height = 8, 4
+    header = b'e1u1/floor'.ljust(32, b'\0') + np.array([width, height, 100, 132, 140, 142], '<u4').tobytes() + bytes(32 + 12)
+    pixels = np.arange(width * height, dtype=np.uint8)
+    (tmp_path / 'textures' / 'e1u1' / 'floor.wal').write_bytes(header + pixels.tobytes() + bytes(16))
+    palette = np.zeros((256, 3), np.uint8)
+    palette[:, 0] = np.arange(256)
+    (tmp_path / 'pics').mkdir()
+    (tmp_path / 'pics' / 'colormap.pcx').write_bytes(bytes(128) + b'\x0c' + palette.tobytes())
+    level = load(q2_level(), tmp_path)
+    image = level.surfaces[0].image()
+    assert image.shape == (4, 8, 3)
+    np.testing.assert_array_equal(image[..., 0].reshape(-1), pixels)
+    uv = np.asarray(level.blocks(0)[0].active_texture_coordinates)
+    assert uv[:, 0].max() == 32 / 8
+
+
+def test_q2_nodraw_and_sky_hidden_by_flags(tmp_path):
+    assert len(load(q2_level(), tmp_path, hide=()).surfaces) == 2
+    assert load(q2_level(flags=SKY), tmp_path).surfaces == []
+    assert len(load(q2_level(flags=SKY), tmp_path, hide=('nodraw',)).surfaces) == 1
+
+
+# -- UFO: AI -------------------------------------------------------------------------------------
+
+def test_ufo_level_models_are_the_world_and_star_n_is_258_plus_n(tmp_path):
+    args = q1_args()
+    phong = 0x400
+    texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), phong, 'tex_farm/wall'), (((1, 0, 0, 0), (0, 1, 0, 0)), 0, 'tex_common/actorclip')]
+    faces = args['faces'] + [(0, 0, [0, 1, 2, 3], 0, -1)]
+    models = [(0, 0, (0, 0, 0))] * 259 + [(1, 1, (0, 0, 0))]
+    models[3] = (0, 1, (0, 0, 0))  # the world's faces sit in a level model, not model 0
+    models[258] = (2, 1, (0, 0, 0))
+    normals = [(0, 0, 1), (0, 0, 0), (0, 0.6, 0.8), (0, 0, 1)] + [(0, 0, 0)] * 4
+    entities = [[('classname', 'worldspawn')], [('classname', 'func_rotating'), ('model', '*1'), ('origin', '0 0 100')]]
+    data = build_ufo(entities, args['vertexes'], args['planes'], texinfo, faces, models, normals)
+    level = load(data, tmp_path, hide=())
+    assert [(s.name, s.brush_model) for s in level.surfaces] == [('textures/tex_farm/wall', 0), ('textures/tex_common/actorclip', 1)]
+    assert len(level.data.surfaces[0].triangles) == 4  # models 3 and 258, both the world
+    assert level.surfaces[1].positions(0)[0][:, 2].min() == 108
+    wall = level.surfaces[0]
+    normals_out = wall.normals(0)[0]
+    points = wall.positions(0)[0]
+    # A PHONG face's vertex with a stored normal uses it; a zero stored normal takes the plane's.
+    at = {tuple(p): n for p, n in zip(points.tolist(), normals_out.tolist())}
+    np.testing.assert_allclose(at[(32.0, 64.0, 0.0)], [0, 0.6, 0.8], atol=1e-6)
+    np.testing.assert_allclose(at[(0.0, 64.0, 0.0)], [0, 0, 1], atol=1e-6)
+    assert load(data, tmp_path).surfaces[0].name == 'textures/tex_farm/wall'
+    assert len(load(data, tmp_path).surfaces) == 1  # the actor clip is hidden by default
+    bad = build_ufo(entities, args['vertexes'], args['planes'], texinfo, faces, models, normals[:-1])
+    with pytest.raises(QuakeFormatError, match='normals'):
+        load(bad, tmp_path)
+
+
+# -- real maps ---------------------------------------------------------------------------------------
+
+#: From the corpus README: (file, member, entities, world triangles, brush-model triangles), patches at level 8, nothing hidden.
+MAPS = [
+    ('openarena-am_lavactf.pk3', 'maps/am_lavactf.bsp', 146, 3488, 0),
+    ('openarena-q3dm6ish.pk3', 'maps/q3dm6ish.bsp', 89, 2549, 72),
+    ('oacmp1-oacmpdm3.pk3', 'maps/oacmpdm3.bsp', 191, 33792, 812),
+    ('nexuiz-aggressor.pk3', 'maps/aggressor.bsp', 206, 17659, 32),
+    ('ufoai-st_i08.pk3', 'maps/frozen/st_i08.bsp', 15, 1079, 284),
+    ('ufoai-ja_f4.pk3', 'maps/japan/ja_f4.bsp', 13, 42, 24),
+    ('ufoai-f_road_v.pk3', 'maps/farm/f_road_v.bsp', 1, 6, 0),
+]
+
+
+@requires_corpus
+@pytest.mark.corpus
+@pytest.mark.parametrize('file, member, entities, world, brush', MAPS)
+def test_real_maps_counts(file, member, entities, world, brush):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        level = pyvista_quake.load(CORPUS / 'bsp' / file, member=member, hide=())
+    assert len(level.entities) == entities
+    triangles = [(s.brush_model, len(d.triangles)) for s, d in zip(level.surfaces, level.data.surfaces)]
+    assert sum(n for b, n in triangles if b == 0) == world
+    assert sum(n for b, n in triangles if b > 0) == brush
+    for block in level.blocks(0):
+        for name in block.point_data.keys():
+            values = np.asarray(block.point_data[name])
+            if values.dtype.kind == 'f':
+                assert np.isfinite(values).all(), (file, name)
+    mesh = level.mesh(0)
+    faces = mesh.regular_faces
+    p = np.asarray(mesh.points, np.float64)
+    cross = np.cross(p[faces[:, 1]] - p[faces[:, 0]], p[faces[:, 2]] - p[faces[:, 0]])
+    facing = (cross * np.asarray(mesh.point_data['Normals'])[faces].mean(1)).sum(1)
+    # By area: q3map2's T-junction slivers, drawn as stored, may face either way.
+    area = np.linalg.norm(cross, axis=1)
+    assert area[facing >= 0].sum() > 0.99 * area.sum(), file
+    assert (facing >= 0).mean() > 0.95, file
+
+
+@requires_corpus
+@pytest.mark.corpus
+def test_real_map_lightmaps_and_hidden_faces():
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        level = pyvista_quake.load(CORPUS / 'bsp' / 'openarena-am_lavactf.pk3', member='maps/am_lavactf.bsp')
+        shown = sum(len(s.triangles) for s in level.data.surfaces)
+    assert level.lightmaps.shape == (6, 128, 128, 3)
+    assert shown < 3488  # the sky and the tool faces are left out by default
+    assert 'textures/skies/nitesky' not in [s.name for s in level.surfaces]
+    spawns = level.point_entities()
+    assert (np.asarray(spawns.point_data['classname']) == 'info_player_start').sum() == 8
+
+
+@requires_corpus
+@pytest.mark.corpus
+def test_real_map_textured_thumbnail(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        level = pyvista_quake.load(CORPUS / 'bsp' / 'oacmp1-oacmpdm3.pk3', member='maps/oacmpdm3.bsp')
+        images = [s.image() for s in level.surfaces[:5]]
+        pyvista_quake.render_thumbnail(level, tmp_path / 'dm3.png')
+    assert any(i is not None for i in images)
+    picture = np.asarray(Image.open(io.BytesIO((tmp_path / 'dm3.png').read_bytes())).convert('RGB'))
+    drawn = picture[(picture != picture[0, 0]).any(axis=2)]
+    assert len(drawn) > picture.shape[0] * picture.shape[1] // 10
+    assert drawn.std(axis=0).max() > 5  # textured, not one flat colour
