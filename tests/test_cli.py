@@ -64,9 +64,13 @@ def test_info_names_each_skin_where_found_and_missing(models, capsys):
 def test_a_missing_image_names_every_place_up_to_the_limit(recwarn):
     warn_missing('m.md2', 'skin 0', [f'p{k}' for k in range(SHOWN_PLACES)])
     warn_missing('m.md2', 'skin 0', [f'p{k}' for k in range(SHOWN_PLACES + 3)] + ['p0'])
-    first, second = (str(w.message) for w in recwarn)
+    folders = [f'd{k}/x.png' for k in range(SHOWN_PLACES * 3)]
+    warn_missing('m.md2', 'skin 0', folders[:SHOWN_PLACES] + folders[: SHOWN_PLACES * 2 + 1])
+    first, second, third = (str(w.message) for w in recwarn)
     assert first.endswith(f'p{SHOWN_PLACES - 1}') and 'more' not in first
-    assert second.endswith(f'p{SHOWN_PLACES - 1} and 3 more')
+    assert second.endswith(f'p{SHOWN_PLACES - 1} and 3 more in .')
+    # Past the limit the folders are named up to the limit too, the others counted.
+    assert third.endswith('d3/x.png and 5 more in d4, d5, d6, d7 and 1 others')
     assert SHOWN_PLACES == 4
 
 

@@ -72,8 +72,22 @@ class FoundSkin:
 def warn_missing(source: str, what: str, tried: list[str]) -> None:
     """Warn that an image was not found, naming each place tried once (the first :data:`SHOWN_PLACES`)."""
     tried = list(dict.fromkeys(tried))  # each place once: searches by name and beside the model overlap
-    shown = ', '.join(tried[:SHOWN_PLACES]) + (f' and {len(tried) - SHOWN_PLACES} more' if len(tried) > SHOWN_PLACES else '')
+    shown = ', '.join(tried[:SHOWN_PLACES])
+    if len(tried) > SHOWN_PLACES:
+        # The rest counted, with the folders and archives they were in: short, and still says where was looked.
+        rest = list(dict.fromkeys(_place_root(t) for t in tried[SHOWN_PLACES:]))
+        where = ', '.join(rest[:SHOWN_PLACES]) + (f' and {len(rest) - SHOWN_PLACES} others' if len(rest) > SHOWN_PLACES else '')
+        shown += f' and {len(tried) - SHOWN_PLACES} more in {where}'
+
     warn_external(f'{source}: {what} not found; tried {shown or "nowhere"}')
+
+
+def _place_root(place: str) -> str:
+    """The folder or archive a tried place is in (``x.pk3`` for ``x.pk3:textures/a.tga``)."""
+    archive, colon, member = place.rpartition(':')
+    if colon and archive and '/' in member and is_archive(Path(archive)):
+        return archive
+    return str(PurePosixPath(place).parent)
 
 
 @dataclass
