@@ -447,3 +447,16 @@ def test_real_map_textured_thumbnail(tmp_path):
     drawn = picture[(picture != picture[0, 0]).any(axis=2)]
     assert len(drawn) > picture.shape[0] * picture.shape[1] // 10
     assert drawn.std(axis=0).max() > 5  # textured, not one flat colour
+
+
+def test_q3_patch_lightmap_page_and_a_lit_face_with_nan_coordinates(tmp_path):
+    level = load(q3_level(), tmp_path)
+    curve = level.blocks(0)[1]
+    assert set(np.asarray(curve.point_data['lightmap_page']).tolist()) == {0}  # the patch names page 0
+    np.testing.assert_allclose(np.asarray(curve.point_data['lightmap']).mean(axis=0), [0.5, 0.5])
+    verts, indexes = square(0.0, lightmap=(math.nan, math.inf))
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, indexes,
+                    [q3_surface(0, 1, 0, 4, 0, 6, lightmap=0)], lightmaps=1)
+    lit = load(data, tmp_path).blocks(0)[0]
+    np.testing.assert_array_equal(np.asarray(lit.point_data['lightmap']), 0)  # lit, but NaN stored: 0, never NaN
+    assert set(np.asarray(lit.point_data['lightmap_page']).tolist()) == {0}
