@@ -428,6 +428,10 @@ def test_real_map_lightmaps_and_hidden_faces():
         level = pyvista_quake.load(CORPUS / 'bsp' / 'openarena-am_lavactf.pk3', member='maps/am_lavactf.bsp')
         shown = sum(len(s.triangles) for s in level.data.surfaces)
     assert level.lightmaps.shape == (6, 128, 128, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        outside = pyvista_quake.load(CORPUS / 'bsp' / 'nexuiz-aggressor.pk3', member='maps/aggressor.bsp').lightmaps
+    assert outside.shape == (1, 512, 512, 3)  # lm_0000.tga only: the map is -deluxe, lm_0001.tga holds directions
     assert shown < 3488  # the sky and the tool faces are left out by default
     assert 'textures/skies/nitesky' not in [s.name for s in level.surfaces]
     spawns = level.point_entities()

@@ -476,14 +476,17 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int) -
     patches = {int(k): _patch(record, bounds, int(k), patch_level) for k in patch_faces}
 
     groups: list[_Group] = []
-    key_faces = np.concatenate([triangle_face, patch_faces])
-    keys = owner[key_faces] * (len(shaders) + 1) + faces['shaderNum'][key_faces]
-    order = np.unique(keys)
-    # Groups in brush-model order, then by the first face that uses each shader.
-    first_face = {int(k): int(key_faces[keys == k].min()) for k in order}
-    for key in sorted(first_face, key=lambda k: (k // (len(shaders) + 1), first_face[k])):
-        model, shader = divmod(key, len(shaders) + 1)
-        tris = triangle_vertex[triangle_face_mask(triangle_face, owner, faces, model, shader)]
+    stride = len(shaders) + 1
+    triangle_groups = _by_key(owner[triangle_face] * stride + faces['shaderNum'][triangle_face])
+    patch_groups = _by_key(owner[patch_faces] * stride + faces['shaderNum'][patch_faces])
+    none = np.zeros(0, np.int64)
+    # Groups in brush-model order, then by the first face that uses each shader (both face lists ascend).
+    first_face = {key: int(triangle_face[rows[0]]) for key, rows in triangle_groups.items()}
+    for key, rows in patch_groups.items():
+        first_face[key] = min(first_face.get(key, len(faces)), int(patch_faces[rows[0]]))
+    for key in sorted(first_face, key=lambda k: (k // stride, first_face[k])):
+        model, shader = divmod(key, stride)
+        tris = triangle_vertex[triangle_groups.get(key, none)]
         used, renumbered = np.unique(tris.reshape(-1), return_inverse=True)
         v = verts[used]
         lit = per_vertex_lit[vertex_face[used]]
@@ -491,8 +494,7 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int) -
         page = np.where(lit, faces['lightmapNum'][vertex_face[used]], -1)
         parts = [(v['xyz'].astype(np.float64), v['normal'].astype(np.float64), v['st'].astype(np.float64), lightmap,
                   v['color'].astype(np.float64), page, renumbered.reshape(-1, 3))]  # fmt: skip
-        for row in np.flatnonzero((owner[patch_faces] == model) & (faces['shaderNum'][patch_faces] == shader)):
-            parts.append(patches[int(patch_faces[row])])
+        parts += [patches[int(patch_faces[row])] for row in patch_groups.get(key, none)]
         positions, normals, st, lm, color, pages, triangles = _joined(parts)
         if model in origins:
             positions = positions + origins[model]
@@ -509,10 +511,13 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int) -
     return groups, level
 
 
-def triangle_face_mask(triangle_face: np.ndarray, owner: np.ndarray, faces: np.ndarray, model: int, shader: int) -> np.ndarray:
-    """Which triangles of polygons and soups belong to (model, shader)."""
-    return (owner[triangle_face] == model) & (faces['shaderNum'][triangle_face] == shader)
 
+
+def _by_key(keys: np.ndarray) -> dict[int, np.ndarray]:
+    """Item numbers by key, each run in item order: one stable sort, not a mask over every item per key."""
+    order = np.argsort(keys, kind='stable')
+    unique, starts = np.unique(keys[order], return_index=True)
+    return {int(k): rows for k, rows in zip(unique.tolist(), np.split(order, starts[1:]))}
 
 
 def _joined(parts: list[tuple]) -> tuple:
@@ -654,7 +659,8 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
     fans = np.stack([base, base + step, base + step + 1], 1)  # the stored loop is clockwise from the front
     corner_face = np.repeat(np.arange(len(faces)), counts)
     xyz = vertexes[vertex].astype(np.float64)
-    info = texinfo[faces['texinfo'].astype(np.int64)][corner_face]
+    face_info = faces['texinfo'].astype(np.int64)
+    info = texinfo[face_info][corner_face]
     vecs = info['vecs'].astype(np.float64)
     s = (xyz * vecs[:, 0, :3]).sum(1) + vecs[:, 0, 3]
     t = (xyz * vecs[:, 1, :3]).sum(1) + vecs[:, 1, 3]
@@ -666,23 +672,19 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
         if len(stored) != len(vertexes):
             raise bounds.error('normals lump length', len(stored) * 12, f'one normal a vertex: {len(vertexes)} vertexes (R_ModLoadNormals)')
         own = stored[vertex].astype(np.float64)
-        phong = (flags[faces['texinfo'].astype(np.int64)][corner_face] & SURF_PHONG) != 0
+        phong = (flags[face_info][corner_face] & SURF_PHONG) != 0
         use = phong & (np.abs(own).sum(1) > 0)
         normals = np.where(use[:, None], own, normals)
-    light = _light_coords(record, bounds, faces, s, t, corner_face, counts, flags)
+    light = _light_coords(record, len(faces), s, t, corner_face)
 
     groups: list[_Group] = []
-    face_tex = tex_of_info[faces['texinfo'].astype(np.int64)]
-    keys = owner * (len(texture_names) + 1) + face_tex
-    drawn = np.flatnonzero(owner >= 0)
-    seen: dict[int, int] = {}
-    for k in drawn.tolist():
-        seen.setdefault(int(keys[k]), k)
-    for key in sorted(seen, key=lambda k: (k // (len(texture_names) + 1), seen[k])):
-        model, texture = divmod(key, len(texture_names) + 1)
-        mine = keys[fan_face] == key
-        tris = fans[mine]
-        used, renumbered = np.unique(tris.reshape(-1), return_inverse=True)
+    stride = len(texture_names) + 1
+    fan_groups = _by_key(owner[fan_face] * stride + tex_of_info[face_info][fan_face])
+    drawn_groups = {key: rows for key, rows in fan_groups.items() if key >= 0}  # a face of no model has a negative key
+    for key in sorted(drawn_groups, key=lambda k: (k // stride, int(fan_face[drawn_groups[k][0]]))):
+        model, texture = divmod(key, stride)
+        rows = drawn_groups[key]
+        used, renumbered = np.unique(fans[rows].reshape(-1), return_inverse=True)
         positions = xyz[used] + origins.get(model, 0.0)
         size = None
         picture = None
@@ -691,7 +693,7 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
         if game in ('bsp29', 'bsp2'):
             size = textures[texture][1]  # the miptex's own: the model layer divides by it
             picture = textures[texture][2]
-        face_flags = int(flags[faces['texinfo'].astype(np.int64)[corner_face[used[0]]]]) if len(used) else 0
+        face_flags = int(flags[face_info[fan_face[rows[0]]]])
         image_name = name if game in ('bsp29', 'bsp2') else (f'textures/{name}.wal' if game == 'quake2' else f'textures/{name}')
         groups.append(_Group(
             image_name, model, _texture_kinds(name, face_flags, game), positions, normals[used], st, renumbered.reshape(-1, 3),
@@ -702,8 +704,7 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
     return groups, level
 
 
-def _light_coords(record: BSPFile, bounds: Bounds, faces: np.ndarray, s: np.ndarray, t: np.ndarray, corner_face: np.ndarray,
-                  counts: np.ndarray, flags: np.ndarray) -> np.ndarray:  # fmt: skip
+def _light_coords(record: BSPFile, n: int, s: np.ndarray, t: np.ndarray, corner_face: np.ndarray) -> np.ndarray:
     """Each corner's place in its face's own lightmap block, in luxels (CalcSurfaceExtents), float32 as the engines compute it."""
     spacing = 16.0
     if record.game == 'ufoai':
@@ -711,11 +712,9 @@ def _light_coords(record: BSPFile, bounds: Bounds, faces: np.ndarray, s: np.ndar
         if lighting:
             spacing = float(1 << lighting[0])
     s32, t32 = s.astype(np.float32), t.astype(np.float32)
-    n = len(faces)
     mins = np.full((n, 2), np.inf, np.float32)
     np.minimum.at(mins[:, 0], corner_face, s32)
     np.minimum.at(mins[:, 1], corner_face, t32)
-    del counts, flags
     texturemins = spacing * np.floor(mins / spacing)
     return np.column_stack([(s32 - texturemins[corner_face, 0]) / spacing, (t32 - texturemins[corner_face, 1]) / spacing])
 

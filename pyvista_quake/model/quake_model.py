@@ -29,7 +29,6 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
-from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletonData
@@ -37,7 +36,6 @@ from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
-from pyvista_quake.game.skins import decode_image
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.one_surface import OneSurfaceModel
@@ -328,14 +326,8 @@ class QuakeModel:
         (shifted left 2 bits with the default ``r_mapOverBrightBits 2``, scaled back as a
         whole where a channel passes 255) before it multiplies the texture.
         """
-        level = self.level
-        if level is None:
-            return None
-        if level.lightmaps is None and level.external_lightmaps:
-            if '_external_lightmaps' not in self._engine.__dict__:
-                self._engine.__dict__['_external_lightmaps'] = external_lightmaps(self.search, self.source, level)
-            return self._engine.__dict__['_external_lightmaps']
-        return level.lightmaps
+        engine = self._engine
+        return engine.level_lightmaps if isinstance(engine, SurfacesModel) else None
 
     def point_entities(self) -> pv.PolyData:
         """The entities that stand at an ``"origin"`` as points, their keys as string point arrays.
@@ -629,28 +621,6 @@ class QuakeModel:
         if isinstance(frames, (list, tuple)):
             frames = [joined_mesh(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
         return cls._of(OneSurfaceModel.from_frames(frames, format, fps=fps, **kwargs))
-
-
-def external_lightmaps(search: GameFiles, source: str, level: LevelData) -> np.ndarray | None:
-    """q3map2's ``maps/NAME/lm_NNNN.tga`` pages of a level, found as the game finds files (``None`` if page 0 is missing)."""
-    member = source.replace('\\', '/').rsplit(':', 1)[-1] if search.archive is not None else Path(source).as_posix()
-    stem = member[: -len('.bsp')] if member.lower().endswith('.bsp') else member
-    if '/maps/' in stem:
-        stem = 'maps/' + stem.rsplit('/maps/', 1)[1]
-    elif not stem.startswith('maps/'):
-        stem = 'maps/' + stem.rsplit('/', 1)[-1]
-    step = 2 if lightmap_pages_are_deluxe(level) else 1
-    pages: list[np.ndarray] = []
-    for number in range(0, 10000, step):
-        found, _ = search.find(f'{stem}/lm_{number:04d}.tga')
-        image = decode_image(found.data, found.location) if found is not None else None
-        if image is None or (pages and image.shape[:2] != pages[0].shape[:2]):
-            break
-        pages.append(np.ascontiguousarray(image[..., :3]))
-    if not pages:
-        warn_external(f'{source}: the lightmaps are outside the map and {stem}/lm_0000.tga was not found')
-        return None
-    return np.stack(pages)
 
 
 def joined_mesh(blocks: pv.MultiBlock) -> pv.PolyData:

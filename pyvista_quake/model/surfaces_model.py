@@ -32,6 +32,8 @@ from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats import wal
+from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
+from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.shader import Shader
@@ -215,6 +217,39 @@ class SurfacesModel(ModelFacade):
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
         found = self.surface_skin(index)
         return decode_image(found.data, found.location) if found is not None else None
+
+    # -- a level's lightmaps ------------------------------------------------------------
+    @cached_property
+    def level_lightmaps(self) -> np.ndarray | None:
+        """A level's lightmap pages (see :attr:`QuakeModel.lightmaps <pyvista_quake.QuakeModel.lightmaps>`), found once."""
+        level = getattr(self.data, 'level', None)
+        if level is None:
+            return None
+        if level.lightmaps is None and level.external_lightmaps:
+            return self._external_lightmaps(level)
+        return level.lightmaps
+
+    def _external_lightmaps(self, level: LevelData) -> np.ndarray | None:
+        """q3map2's ``maps/NAME/lm_NNNN.tga`` pages, found as the game finds files (``None`` if page 0 is missing)."""
+        # The map's own name in the game's files: the archive member, or the file's path from its maps/ folder.
+        where = self.search.member if self.search.archive is not None and self.search.member else Path(self.source).as_posix()
+        stem = where[: -len('.bsp')] if where.lower().endswith('.bsp') else where
+        if '/maps/' in stem:
+            stem = 'maps/' + stem.rsplit('/maps/', 1)[1]
+        elif not stem.startswith('maps/'):
+            stem = 'maps/' + stem.rsplit('/', 1)[-1]
+        step = 2 if lightmap_pages_are_deluxe(level) else 1  # a deluxe map's odd pages are light directions
+        pages: list[np.ndarray] = []
+        for number in range(0, 10000, step):
+            found, _ = self.search.find(f'{stem}/lm_{number:04d}.tga')
+            image = decode_image(found.data, found.location) if found is not None else None
+            if image is None or (pages and image.shape[:2] != pages[0].shape[:2]):
+                break
+            pages.append(np.ascontiguousarray(image[..., :3]))
+        if not pages:
+            warn_external(f'{self.source}: the lightmaps are outside the map and {stem}/lm_0000.tga was not found')
+            return None
+        return np.stack(pages)
 
     # -- geometry -------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
