@@ -16,6 +16,11 @@ from pyvista_quake.data.animation import Animation
 from pyvista_quake.exporting.api import export
 from pyvista_quake.exporting.export import to_meshio
 from pyvista_quake.exporting.html import viewer
+from pyvista_quake.formats import load_plugins
+from pyvista_quake.formats import register_format
+from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import SurfaceData
+from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.engines import Finding
 from pyvista_quake.game.engines import check
 from pyvista_quake.model.loading import load
@@ -25,6 +30,7 @@ from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.model.quake_model import Surface
 from pyvista_quake.model.quake_model import SurfaceModel
 from pyvista_quake.model.saving import save
+from pyvista_quake.plugin import readers as _readers  # noqa: F401 - PyVista reads the formats registered below
 from pyvista_quake.publish.catalogue import catalogue
 from pyvista_quake.render.batch import render_thumbnail
 from pyvista_quake.render.batch import thumbnails
@@ -35,18 +41,23 @@ from pyvista_quake.render.plotting import thumbnail
 
 __version__ = '0.2.0'
 
+load_plugins()  # the formats installed packages declare (entry points of 'pyvista_quake.formats')
+
 __all__ = [
     'DEFAULT_FPS',
     'Animation',
     'Finding',
     'LoadOptions',
+    'ModelData',
     'NothingToDrawError',
     'QuakeFormatError',
     'QuakeModel',
     'QuakePlayer',
     'QuakeWarning',
     'Surface',
+    'SurfaceData',
     'SurfaceModel',
+    'Tag',
     '__version__',
     'animate',
     'catalogue',
@@ -56,6 +67,7 @@ __all__ = [
     'load',
     'load_player',
     'plot',
+    'register_format',
     'render_thumbnail',
     'save',
     'thumbnail',

@@ -86,7 +86,7 @@ def check_written_back(model: pq.QuakeModel, data: bytes) -> None:
         return
     if model.format == 'md3':  # laid out afresh, it reads back the same
         again = spec.decode(spec.parse(spec.write(spec.encode(model.data)), '<encoded>'))
-        if [s.frame_xyz.tolist() for s in again.surfaces] != [s.frame_xyz.tolist() for s in model.data.surfaces]:
+        if [s.positions.tolist() for s in again.surfaces] != [s.positions.tolist() for s in model.data.surfaces]:
             raise AssertionError('an encoded MD3 did not read back as it was')
         return
     frame = len(model) - 1

@@ -116,8 +116,8 @@ def test_encoded_records_read_back_the_same():
     read = md3.decode(md3.parse(data))
     again = md3.decode(md3.parse(md3.write(md3.encode(read))))
     for a, b in zip(read.surfaces, again.surfaces):
-        np.testing.assert_array_equal(a.frame_xyz, b.frame_xyz)
-        np.testing.assert_array_equal(a.frame_normals, b.frame_normals)
+        np.testing.assert_array_equal(a.positions, b.positions)
+        np.testing.assert_array_equal(a.normals, b.normals)
         np.testing.assert_array_equal(a.triangles, b.triangles)
         np.testing.assert_array_equal(a.texcoords, b.texcoords)
         assert (a.name, a.shaders) == (b.name, b.shaders)

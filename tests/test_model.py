@@ -237,7 +237,7 @@ def test_repr(tetra):
     assert 'MD2' in repr(tetra) and '3 frames' in repr(tetra)
     # The data's repr summarises: its arrays and records hold the whole file.
     text = repr(tetra.data)
-    assert text.startswith('ModelData(MD2 ') and '3 frames, 4 vertices, 4 triangles, 1 skin of 64 x 64)' in text
+    assert text.startswith('AliasData(MD2 ') and '3 frames, 4 vertices, 4 triangles, 1 skin of 64 x 64)' in text
     mdl = pq.load(torch_mdl(skins=[np.zeros((8, 8), np.uint8)] * 2))
     assert repr(mdl.data).endswith(f'{len(mdl)} frames, {mdl.data.num_vertices} vertices, {len(mdl.data.triangle_vertices)} triangles, 2 skins of 8 x 8)')
     assert len(repr(mdl.data)) < 200

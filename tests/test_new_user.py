@@ -31,8 +31,8 @@ def with_empty_surfaces(folder: Path) -> Path:
         data = pq.load(folder / f'{part}.md3').data
         n = data.num_frames
         empty = SurfaceData(name=f'{part[0]}_belt', shaders=[f'models/players/tony/{part}_belt.tga'], triangles=np.zeros((0, 3), np.int32),
-                            texcoords=np.zeros((0, 2), np.float32), frame_xyz=np.zeros((n, 0, 3), np.int16),
-                            frame_normals=np.zeros((n, 0), np.uint16))  # fmt: skip
+                            texcoords=np.zeros((0, 2), np.float32), positions=np.zeros((n, 0, 3), np.int16),
+                            normals=np.zeros((n, 0), np.uint16))  # fmt: skip
         record = md3.encode(dataclasses.replace(data, surfaces=[*data.surfaces, empty], file=None))
         (folder / f'{part}.md3').write_bytes(md3.write(record))
     return folder

@@ -71,7 +71,7 @@ def model_metadata(data, num_skins: int) -> dict:
 
     Parameters
     ----------
-    data : ModelData
+    data : AliasData
         The model's content.
     num_skins : int
         Skins the model has (MD2 names, MDL pictures).
@@ -88,7 +88,7 @@ def model_metadata(data, num_skins: int) -> dict:
     if data.skin_names:
         meta[SKIN_NAMES] = list(data.skin_names)
     h = data.header
-    if data.format == 'mdl':
+    if data.palette_skins:  # an MDL's header
         for key, dtype in MDL_HEADER_FIELDS.items():
             meta[key] = np.array(h[key], dtype).reshape(-1)
         for key in MDL_NAMES:
@@ -103,7 +103,7 @@ def model_metadata(data, num_skins: int) -> dict:
 def frame_fields(data, frame: int, name: str) -> dict:
     """Field data of one frame: its name, number and (MD2) its own scale and translate."""
     fields = {FRAME_NAME: [name], FRAME_INDEX: np.array([frame], np.int32)}
-    if data.format == 'md2':
+    if data.own_frame_scales:
         fields[SCALE] = np.array(data.frame_scale[frame], np.float32)
         fields[TRANSLATE] = np.array(data.frame_translate[frame], np.float32)
     return fields

@@ -39,7 +39,7 @@ def _check(path: Path) -> dict:
     buffer, name, _ = read_source(path)  # read once: the magic bytes name the format, the records the findings
     spec = spec_for(buffer, name)
     fmt = spec.name
-    found = findings(parse_buffer(buffer, name, spec), len(buffer))
+    found = findings(parse_buffer(buffer, name, spec), len(buffer), spec)
     verdict = verdicts(found, fmt)
     return {
         'model': str(path),

@@ -43,17 +43,18 @@ def _info(path: Path, options: dict) -> dict:
         warnings.simplefilter('always', pq.QuakeWarning)
         model = pq.load(path, **options)
         skins = _skins(model)
-    if model.format not in ('md2', 'mdl'):
-        counts = {'surfaces': model.surface_names, 'tags': list(model.tags),
-                  'vertices': sum(s.num_vertices for s in model.data.surfaces),
-                  'triangles': sum(len(s.triangles) for s in model.data.surfaces), 'skin_size': None}  # fmt: skip
-        if model.format in ('iqm', 'md5'):
-            counts['joints'] = [joint.name for joint in model.joints]
+    spec = model.spec
+    counts: dict = {'vertices': int(model.vertex_positions(0).shape[1]), 'triangles': sum(s.num_triangles for s in model.surfaces)}
+    if spec.output == 'MultiBlock':  # surfaces of their own
+        counts |= {'surfaces': model.surface_names, 'tags': list(model.tags), 'skin_size': None}
     else:
-        counts = {'vertices': model.data.num_vertices, 'triangles': len(model.data.triangle_vertices), 'skin_size': list(model.skin_size)}
+        counts['skin_size'] = list(model.skin_size)
+    if spec.kind == 'skeletal':
+        counts['joints'] = [joint.name for joint in model.joints]
     return {
         'model': str(path),
         'format': model.format,
+        'game': spec.game,
         'frames': len(model),
         **counts,
         'header': {k: plain(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
@@ -69,8 +70,7 @@ def _info(path: Path, options: dict) -> dict:
 
 def _info_table(record: dict) -> Table:
     table = Table(title=record['model'], show_header=False, title_justify='left')
-    game = {'md2': 'Quake II', 'mdl': 'Quake', 'md3': 'Quake III', 'iqm': 'Inter-Quake Model', 'md5': 'Doom 3'}[record['format']]
-    table.add_row('format', f'{record["format"].upper()} ({game})')
+    table.add_row('format', f'{record["format"].upper()} ({record["game"]})')
     table.add_row('frames', str(record['frames']))
     table.add_row('vertices, triangles', f'{record["vertices"]}, {record["triangles"]}')
     if record['skin_size'] is not None:
@@ -91,12 +91,13 @@ def _info_table(record: dict) -> Table:
     return table
 
 
-def _skins(model) -> list[dict]:
-    if model.format not in ('md2', 'mdl'):
+def _skins(model: pq.QuakeModel) -> list[dict]:
+    if model.spec.output == 'MultiBlock':
         return [{'name': f'{surface}: {name}', 'location': found.location if (found := model.surface_skin(k)) else None}
                 for k, (surface, name) in enumerate(zip(model.surface_names, model.image_names)) if name is not None]  # fmt: skip
-    if model.format == 'mdl':
-        embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(model.data.skins)]
+    if model.spec.palette:
+        pictures = getattr(model.data, 'skins', [])  # the pictures the file embeds
+        embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(pictures)]
         return embedded or [{'name': 'none (Quake refuses this)', 'location': None}]
     names = model.skin_names or ["(none named: an image with the model's name)"]
     return [{'name': name, 'location': found.location if (found := model.skin_file(k)) else None} for k, name in enumerate(names)]

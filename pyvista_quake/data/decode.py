@@ -16,7 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from pyvista_quake._base.warnings import warn_external
-from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.formats.tables import LATLONG_NORMALS
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
@@ -85,7 +85,7 @@ def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.nd
     The codec is the stored dtype: an MD3's ``int16`` shorts are ``xyz / 64``; plain ``float32``
     positions (levels, third-party formats) are taken as they are.
     """
-    xyz = surface.frame_xyz[frames]
+    xyz = surface.positions[frames]
     if xyz.dtype == np.float32:
         return np.array(xyz, np.float32)
     if xyz.ndim == 3 and xyz.strides[1:] == (8, 2) and xyz.size:
@@ -103,8 +103,11 @@ def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.nd
 
 def surface_normals(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
     """Unit normals of a surface's vertices, ``float32`` ``(frames, vertices, 3)``: from an MD3's latitude and
-    longitude bytes, or plain ``float32`` normals as they are."""
-    packed = surface.frame_normals[frames]
+    longitude bytes, plain ``float32`` normals as they are, or, where a surface gives none, each vertex's
+    area-weighted mean of its faces' normals."""
+    if surface.normals is None:
+        return vertex_face_normals(surface_positions(surface, frames), surface.triangles)
+    packed = surface.normals[frames]
     if packed.dtype == np.float32:
         return np.array(packed, np.float32)
     return np.take(LATLONG_NORMALS, packed, axis=0)
@@ -135,7 +138,7 @@ class FrameDecoder:
 
     Parameters
     ----------
-    data : ModelData
+    data : AliasData
         The model's content.
     point_vertex : numpy.ndarray
         The file's vertex of each mesh point (from the topology).
@@ -145,7 +148,7 @@ class FrameDecoder:
 
     """
 
-    def __init__(self, data: ModelData, point_vertex: np.ndarray, computed_normals: bool = False) -> None:
+    def __init__(self, data: AliasData, point_vertex: np.ndarray, computed_normals: bool = False) -> None:
         self.data = data
         self.point_vertex = point_vertex
         self.computed_normals = computed_normals

@@ -118,7 +118,7 @@ class Skinning:
 
     def rest(self) -> np.ndarray:
         """``float32`` ``(1, joints, 3, 4)``: the matrices of the bind pose."""
-        if self.data.format == 'iqm' or not len(self.data.bind):
+        if self.data.animation_blend == 'matrix' or not len(self.data.bind):
             return np.broadcast_to(np.eye(4)[:3], (1, len(self.parents), 3, 4)).astype(np.float32)
         return self.data.bind[None, :, :3, :].astype(np.float32)
 
@@ -312,20 +312,19 @@ def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) ->
 
     """
     joints = mesh.joints
+    if animation.blend != mesh.animation_blend and animation.blend == 'slerp':
+        raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
+    if animation.blend != mesh.animation_blend:  # IQM poses on another skeleton
+        raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
     if animation.blend == 'slerp':
-        if mesh.format != 'md5':
-            raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
         if len(animation.joints) != len(joints):
             raise QuakeFormatError(source, 'numJoints', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints')
         for k, (a, m) in enumerate(zip(animation.joints, joints)):
             if a.name != m.name or a.parent != m.parent:
                 raise QuakeFormatError(source, f'hierarchy joint {k}', f'{a.name} (parent {a.parent})',
                                        f'the mesh has {m.name} (parent {m.parent}) there (Doom 3\'s CheckModelHierarchy)')  # fmt: skip
-    else:
-        if mesh.format != 'iqm':
-            raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
-        if len(animation.joints) != len(joints):
-            raise QuakeFormatError(source, 'num_poses', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints (num_joints)')
+    elif len(animation.joints) != len(joints):
+        raise QuakeFormatError(source, 'num_poses', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints (num_joints)')
     return SkeletalAnimationData(animation.source, list(joints), animation.poses, animation.clips, animation.blend, animation.bounds,
                                  animation.pose_parents)  # fmt: skip
 

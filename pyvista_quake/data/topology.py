@@ -1,6 +1,6 @@
 """What every frame of a model shares: points, texture coordinates and cells.
 
-Built once per model from its :class:`~pyvista_quake.formats.records.ModelData` (or its
+Built once per model from its :class:`~pyvista_quake.formats.records.AliasData` (or its
 OpenGL commands), so a frame costs its positions and normals only.  Nothing
 here knows PyVista or byte layouts.
 """
@@ -13,8 +13,8 @@ import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
-from pyvista_quake.formats.records import ModelData
 
 
 class Topology:
@@ -70,7 +70,7 @@ class TriangleTopology(Topology):
     BuildTris``; an MD2's GL commands store them so).
     """
 
-    def __init__(self, data: ModelData, texel_centers: bool = False) -> None:  # noqa: D107 - the class says it
+    def __init__(self, data: AliasData, texel_centers: bool = False) -> None:  # noqa: D107 - the class says it
         self._data = data
         self._texel_centers = texel_centers
         corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
@@ -115,7 +115,7 @@ class TriangleTopology(Topology):
         return texcoords(st + 0.5 if self._texel_centers else st, data.skin_width, data.skin_height, data.source)
 
 
-def triangle_topology(data: ModelData, texel_centers: bool = False) -> Topology:
+def triangle_topology(data: AliasData, texel_centers: bool = False) -> Topology:
     """One point per distinct (vertex, texture coordinate) pair of the file's triangles (see :class:`TriangleTopology`)."""
     return TriangleTopology(data, texel_centers)
 

@@ -37,6 +37,8 @@ from pyvista_quake.exporting.gltf import build_gltf_parts
 from pyvista_quake.exporting.gltf import build_gltf_skinned
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_extensions
+from pyvista_quake.formats._common import LISTENERS
+from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.loading import load
@@ -52,7 +54,6 @@ from pyvista_quake.model.saving import save
 VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
 #: Formats that hold a whole animation.
 SERIES_FORMATS = ('.pvd', '.xdmf', '.glb', '.gltf')
-QUAKE_FORMATS = model_extensions()
 
 
 def export(
@@ -105,7 +106,7 @@ def export(
     path = Path(path)
     suffix = path.suffix.lower()
     meshio_format = _meshio_format(suffix)
-    if suffix not in VTK_FORMATS + SERIES_FORMATS + QUAKE_FORMATS and meshio_format is None:
+    if suffix not in VTK_FORMATS + SERIES_FORMATS + model_extensions() and meshio_format is None:
         raise ValueError(f'{path}: no writer for {suffix or "a file with no extension"!r}; see pyvista_quake.export')
     load_options, options = split_options(options)
     binary = bool(options.pop('binary', True))
@@ -122,11 +123,11 @@ def export(
         legs, torso = player_animations(animation)
         posed = flattened(model.pose(legs, torso, time or 0.0))
         model, given, animation, time = None, posed, None, None
-    if (model is not None and model.format not in ('md2', 'mdl')) or isinstance(given, pv.MultiBlock):
+    if (model is not None and model.spec.output == 'MultiBlock') or isinstance(given, pv.MultiBlock):
         _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress)
         return
 
-    if suffix in QUAKE_FORMATS:
+    if suffix in model_extensions():
         if model is None or frame is not None or time is not None:
             chosen = given if model is None else model.mesh(frame, animation, time)
             model = QuakeModel.from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'], skin_name=f'{path.stem}.png')
@@ -180,7 +181,7 @@ PREFERRED_MESHIO = {'.msh': 'gmsh'}
 
 def _meshio_format(suffix: str) -> str | None:
     formats = meshio.extension_to_filetypes.get(suffix, [])
-    if not formats or suffix in QUAKE_FORMATS:
+    if not formats or suffix in model_extensions():
         return None
     return PREFERRED_MESHIO.get(suffix, formats[0])
 
@@ -248,17 +249,17 @@ def merged(blocks: pv.MultiBlock) -> pv.PolyData:
 
 def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame, animation, time, binary: bool, progress: bool) -> None:
     """Export an MD3 (or a frame of one): each surface with its own image where the format can say it."""
-    if suffix in QUAKE_FORMATS:
-        if suffix != '.md3' or model is None or frame is not None or time is not None:
-            raise ValueError(f'{path}: an MD3 is saved as .md3, whole; converting it to {suffix} is not supported')
-        model.save(path)
+    if suffix in model_extensions():
+        if model is None or frame is not None or time is not None:
+            raise ValueError(f'{path}: a model of surfaces is saved whole, as a model; give the model, not frame= or time=')
+        model.save(path)  # its own format as read, or converted (an MD2 or MDL holds one surface)
         return
     if suffix in SERIES_FORMATS:
         if frame is not None or time is not None:
             raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
         with staged(path.parent) as stage:
             target = stage / path.name
-            if suffix in ('.glb', '.gltf') and model is not None and model.format in ('iqm', 'md5'):
+            if suffix in ('.glb', '.gltf') and model is not None and model.spec.kind == 'skeletal':
                 _write_skeletal_gltf(model, animation, target)
             elif suffix in ('.glb', '.gltf'):
                 _write_gltf_surfaces(model, given, animation, target)
@@ -592,10 +593,11 @@ def _meshio_write(filename, mesh: meshio.Mesh) -> None:
     QuakeModel.from_frames(pv.from_meshio(mesh), suffix[1:]).save(filename)
 
 
-def register_meshio() -> None:
-    """Make ``meshio.read``/``meshio.write`` know the Quake model formats (``.md2``, ``.mdl``)."""
-    for spec in FORMATS.values():
-        meshio.register_format(spec.name, list(spec.extensions), _meshio_read, {spec.name: _meshio_write})
+def register_meshio(spec: FormatSpec) -> None:
+    """Make ``meshio.read``/``meshio.write`` know a registered model format."""
+    meshio.register_format(spec.name, list(spec.extensions), _meshio_read, {spec.name: _meshio_write})
 
 
-register_meshio()
+for _spec in dict.values(FORMATS):  # the built-in formats; the rest as they register
+    register_meshio(_spec)
+LISTENERS.append(register_meshio)

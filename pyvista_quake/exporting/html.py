@@ -151,7 +151,7 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         raise NothingToDrawError(f'{getattr(model, "source", source)}: nothing to play: no surface has a triangle (a model of tags only?)')
     models = []
     skins: list[str] = []
-    count = getattr(model, 'num_skins', 0) if not isinstance(model, QuakePlayer) and model.format in ('md2', 'mdl') else 0
+    count = getattr(model, 'num_skins', 0) if not isinstance(model, QuakePlayer) and model.spec.kind == 'alias' else 0
     if count > 1:  # a skin picker: the model once per skin
         chosen = model.skin
         try:

@@ -8,14 +8,19 @@ IndexError, a MemoryError or a huge allocation.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from importlib.metadata import entry_points
+import struct
 from typing import Any
 from typing import Callable
 from typing import Sequence
+import warnings
 
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import cstrings  # noqa: F401 - re-exported for the format modules
 
@@ -144,7 +149,7 @@ def record_view(
 
 @dataclass(frozen=True)
 class FormatSpec:
-    """One registered model format.
+    """One registered model format, and everything the layers above ask of it.
 
     Attributes
     ----------
@@ -155,18 +160,19 @@ class FormatSpec:
     extensions : tuple of str
         File extensions, lower case with the dot.
     parse : callable
-        ``parse(buffer, source) -> record``: every byte, as the format's records.
+        ``parse(buffer, source) -> record``: every byte, as the format's records (for a format
+        registered with a ``read`` function, the :class:`ModelData` it returns).
     write : callable
         ``write(record) -> bytes``: the file of a format's records (the
         inverse of ``parse``: an unchanged record gives its file back).
     encode : callable
-        ``encode(data: ModelData, base=None) -> record``: the records of a
+        ``encode(data, base=None) -> record``: the records of a
         changed model, keeping what is unchanged from the ``base`` records.
     quantize : callable
         ``quantize(data, frames, positions) -> (verts, scale, translate)``:
         packs float positions of some frames as the format does.
     decode : callable
-        ``decode(record) -> ModelData``: the format-neutral view of records.
+        ``decode(record) -> data``: the format-neutral view of records.
     sniff : callable, optional
         ``sniff(head: bytes) -> bool``: whether a file's first bytes are this
         (text) format's grammar, for a format with no magic bytes.
@@ -174,9 +180,26 @@ class FormatSpec:
         The :class:`~pyvista_quake.LoadOptions` that ``decode`` takes as keywords
         (a level's ``patch_level``).
     title : str
-        How ``info`` names the format's files.
+        How messages and ``info`` name the format's files (``'Quake II (MD2) models'``).
+    game : str
+        The game (or family) whose files these are, as ``info`` prints it.
     writable : bool
         Whether ``write`` makes files of changed models (else a model is only written back as read).
+    kind : str
+        The data ``decode`` gives: ``'alias'`` (:class:`AliasData`, one surface of packed bytes),
+        ``'surfaces'`` (:class:`ModelData`) or ``'skeletal'`` (:class:`SkeletonData`).
+    engines : tuple of str
+        The game engines that load the format (the keys of ``pyvista_quake.game.engines.ENGINES``).
+    rules : tuple of Rule
+        What those engines check, tested on ``facts(record, size)``.
+    facts : callable, optional
+        ``facts(record, size) -> dict``: what ``rules`` test.
+    palette : bool
+        Whether the format embeds its skins as palette-indexed pictures (MDL).
+    config : str
+        The name of the Cube 2 model config that assembles models of this format (``'iqm.cfg'``), or ``''``.
+    third_party : bool
+        Registered through the public contract (``read`` returning :class:`ModelData`).
 
     """
 
@@ -186,12 +209,25 @@ class FormatSpec:
     parse: Callable[..., object]
     write: Callable[..., bytes]
     encode: Callable[..., object]
-    quantize: Callable[..., tuple]
+    quantize: Callable[..., Any]
     decode: Callable[..., Any]
     sniff: Callable[[bytes], bool] | None = None
     options: tuple[str, ...] = ()
     title: str = ''
+    game: str = ''
     writable: bool = True
+    kind: str = 'surfaces'
+    engines: tuple[str, ...] = ()
+    rules: tuple = ()
+    facts: Callable[..., dict] | None = None
+    config: str = ''
+    palette: bool = False
+    third_party: bool = False
+
+    @property
+    def output(self) -> str:
+        """The PyVista type of a frame: ``'PolyData'`` for a model of one surface, else ``'MultiBlock'``."""
+        return 'PolyData' if self.kind == 'alias' else 'MultiBlock'
 
     @property
     def label(self) -> str:
@@ -200,7 +236,73 @@ class FormatSpec:
         return f'{magic} ({self.name})' if magic else f'{self.name} text'
 
 
-FORMATS: dict[str, FormatSpec] = {}
+class _Registry(dict):
+    """The registered formats by name; the first look finds the formats installed packages declare."""
+
+    def _ready(self) -> None:
+        load_plugins()
+
+    def __getitem__(self, key: str) -> FormatSpec:
+        self._ready()
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self._ready()
+        return super().__contains__(key)
+
+    def __iter__(self):
+        self._ready()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._ready()
+        return super().__len__()
+
+    def get(self, key, default=None):
+        self._ready()
+        return super().get(key, default)
+
+    def values(self):
+        self._ready()
+        return super().values()
+
+    def items(self):
+        self._ready()
+        return super().items()
+
+    def keys(self):
+        self._ready()
+        return super().keys()
+
+
+FORMATS: dict[str, FormatSpec] = _Registry()
+
+#: The entry-point group an installed package declares a function in that registers its format.
+ENTRY_POINT_GROUP = 'pyvista_quake.formats'
+_plugins: dict[str, bool] = {'loading': False, 'loaded': False}
+#: Called with each format's spec as it is registered (PyVista's reader registry listens here).
+LISTENERS: list[Callable[[FormatSpec], None]] = []
+
+
+def load_plugins() -> None:
+    """Register the formats of installed packages (entry points of :data:`ENTRY_POINT_GROUP`), once a process.
+
+    A package whose function fails is skipped with a warning naming it: one broken
+    plugin does not stop the built-in formats.
+    """
+    if _plugins['loaded'] or _plugins['loading']:
+        return
+    _plugins['loading'] = True
+    try:
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                point.load()()
+            except Exception as error:  # noqa: BLE001 - a third party's failure is reported, never fatal
+                warnings.warn(f'pyvista_quake: the format plugin {point.name} ({point.value}) failed to register: '
+                              f'{type(error).__name__}: {error}', RuntimeWarning, stacklevel=2)  # fmt: skip
+    finally:
+        _plugins['loading'] = False
+        _plugins['loaded'] = True
 
 
 def not_encoded(format: str) -> Callable[..., object]:
@@ -212,9 +314,139 @@ def not_encoded(format: str) -> Callable[..., object]:
     return refuse
 
 
-def register_format(name: str, magic: bytes, extensions: tuple[str, ...], **functions: Any) -> None:
-    """Make a format known to :func:`read_buffer` by its magic bytes, and to the writers by its extensions."""
-    FORMATS[name] = FormatSpec(name, magic, extensions, **functions)
+def register_format(
+    name: str,
+    extensions: str | Sequence[str],
+    read: Callable[[bytes, str], object],
+    *,
+    magic: bytes = b'',
+    sniff: Callable[[bytes], bool] | None = None,
+    write: Callable[..., bytes] | None = None,
+    title: str = '',
+    game: str = '',
+    **internals: Any,
+) -> FormatSpec:
+    """Register a model format: its files then load everywhere (``load``, ``pv.read``, export, pictures, the CLI).
+
+    Parameters
+    ----------
+    name : str
+        The format's short name, such as ``'md2'`` (``model.format``).
+    extensions : str or sequence of str
+        Its file extensions (``'.obj'``; any case, the dot optional).
+    read : callable
+        ``read(data: bytes, source: str) -> ModelData``: the model a file's bytes hold
+        (``source`` names the file, for messages; raise :class:`~pyvista_quake.QuakeFormatError`
+        for a bad file).
+    magic : bytes, optional
+        The bytes every file of the format starts with: how a file is told from the others.
+    sniff : callable, optional
+        ``sniff(head: bytes) -> bool``, for a format with no magic bytes: whether the first
+        4096 bytes of a file are this format's.
+    write : callable, optional
+        ``write(data: ModelData) -> bytes``: the file of a model (its surfaces' positions and
+        normals as plain ``float32``).  Without it, ``save`` to the format is a ``ValueError``.
+    title, game : str, optional
+        How ``info`` and messages name the format's files and their game.
+
+    Returns
+    -------
+    FormatSpec
+        The registration (replacing any earlier one of that name).
+
+    Notes
+    -----
+    The built-in formats register through this call too, with the byte-level parts
+    (``decode``, ``encode``, ``quantize``, engine ``rules``) that only they have.
+
+    """
+    exts = (extensions,) if isinstance(extensions, str) else tuple(extensions)
+    exts = tuple(e.lower() if e.startswith('.') else '.' + e.lower() for e in exts)
+    if not exts:
+        raise ValueError(f'format {name!r}: give at least one file extension')
+    if not magic and sniff is None:
+        raise ValueError(f'format {name!r}: give its magic bytes or a sniff function, to tell its files from others')
+    if 'decode' in internals:
+        spec = FormatSpec(name, magic, exts, parse=read, write=write or _unwritable(name), sniff=sniff, title=title, game=game, **internals)
+    else:
+        spec = FormatSpec(name, magic, exts, parse=_checked_read(name, read), write=_plain_writer(name, write),
+                          encode=_as_record, quantize=not_encoded(name), decode=_plain_data(name), sniff=sniff,
+                          title=title or f'{name.upper()} models', game=game or name.upper(), writable=write is not None,
+                          third_party=True)  # fmt: skip
+    FORMATS[name] = spec
+    for listener in LISTENERS:
+        listener(spec)
+    return spec
+
+
+def _unwritable(name: str) -> Callable[..., bytes]:
+    def refuse(*args: Any) -> bytes:
+        raise ValueError(f'the {name!r} format was registered without a writer: its models cannot be saved as it')
+
+    return refuse
+
+
+def _checked_read(name: str, read: Callable[[bytes, str], object]) -> Callable[..., ModelData]:
+    """A third party's ``read``, with what it returns checked to be a :class:`ModelData`."""
+
+    def parse(buffer: bytes | memoryview, source: str) -> ModelData:
+        try:
+            data = read(bytes(buffer), source)
+        except QuakeFormatError:
+            raise
+        except (ValueError, IndexError, KeyError, TypeError, UnicodeError, struct.error) as error:  # the file broke the reader
+            raise QuakeFormatError(source, 'read', type(error).__name__, f'the {name!r} format cannot read it: {error}') from error
+        if not isinstance(data, ModelData):
+            raise QuakeFormatError(source, 'read', type(data).__name__,
+                                   f'the {name!r} format\'s read function must return pyvista_quake.ModelData')  # fmt: skip
+        return dataclasses.replace(data, format=name, source=data.source or source, file=Verbatim(bytes(buffer)))
+
+    return parse
+
+
+def _plain_data(name: str) -> Callable[[ModelData], ModelData]:
+    def decode(data: ModelData) -> ModelData:
+        return data
+
+    return decode
+
+
+@dataclass(frozen=True)
+class Verbatim:
+    """The bytes of a file a third party's format read: what an unchanged model of it saves as."""
+
+    data: bytes
+
+
+def _as_record(data: ModelData, base: object = None) -> ModelData:
+    """A plain format's records are its :class:`ModelData`."""
+    return data
+
+
+def _plain_writer(name: str, write: Callable[[ModelData], bytes] | None) -> Callable[[ModelData], bytes]:
+    if write is None:
+        return _unwritable(name)
+
+    def checked(data: ModelData | Verbatim) -> bytes:
+        if isinstance(data, Verbatim):
+            return data.data  # unchanged: the file's own bytes
+        out = write(data)
+        if not isinstance(out, (bytes, bytearray, memoryview)):
+            raise TypeError(f'the {name!r} format\'s write function must return bytes, not {type(out).__name__}')
+        return bytes(out)
+
+    return checked
+
+
+def spec_of_record(record: object) -> FormatSpec:
+    """The format whose ``parse`` made these records (a third party's are its :class:`ModelData`)."""
+    if isinstance(record, ModelData) and record.format in FORMATS and FORMATS[record.format].third_party:
+        return FORMATS[record.format]
+    module = type(record).__module__
+    for spec in FORMATS.values():
+        if not spec.third_party and getattr(spec.parse, '__module__', None) == module:
+            return spec
+    raise ValueError(f'no registered format reads records of type {type(record).__name__}')
 
 
 def model_extensions() -> tuple[str, ...]:
@@ -289,7 +521,7 @@ def parse_buffer(buffer: bytes | memoryview, source: str, spec: FormatSpec | Non
     return _parse(spec if spec is not None else spec_for(buffer, source), buffer, source)
 
 
-def read_buffer(buffer: bytes | memoryview, source: str) -> ModelData:
+def read_buffer(buffer: bytes | memoryview, source: str) -> AliasData:
     """Parse a model from its bytes into format-neutral data, the format chosen by its magic bytes.
 
     The engines' limits are not applied here (``strict`` is :func:`pyvista_quake.load`'s).

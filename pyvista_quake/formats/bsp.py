@@ -4,7 +4,7 @@ One description of each layout (the dtypes below, named as each game's
 ``qfiles.h`` or ``bspfile.h`` names the fields) serves :func:`parse`;
 :func:`write` gives the file back byte for byte (a level is not edited here);
 :func:`decode` gives the format-neutral
-:class:`~pyvista_quake.formats.records.SurfacesData` of one frame, whose
+:class:`~pyvista_quake.formats.records.ModelData` of one frame, whose
 surfaces carry plain float positions and normals (the float codec), one
 surface per (brush model, shader or texture), plus the level's own part,
 :class:`~pyvista_quake.formats.records.LevelData` (entities, lightmaps).
@@ -29,8 +29,8 @@ from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats.records import LevelData
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SurfaceData
-from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import cstrings
 
 IDENT = b'IBSP'
@@ -309,7 +309,7 @@ def _origins(entities: list[dict[str, str]], offset: int) -> dict[int, np.ndarra
 # -- decoding ---------------------------------------------------------------------------------
 
 
-def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> SurfacesData:
+def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> ModelData:
     """The level as one frame of surfaces, one per (brush model, shader or texture), in brush-model then first-face order.
 
     Parameters
@@ -335,17 +335,7 @@ def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> Sur
     else:
         groups, level = _edge_faces(record, entities)
     surfaces = [_surface(g) for g in groups]
-    return SurfacesData('bsp', record.source, record.header_fields(), np.array([b'level'], 'S16'),
-                        _bounds(surfaces), surfaces, {}, record, level=level)  # fmt: skip
-
-
-def _bounds(surfaces: list[SurfaceData]) -> np.ndarray:
-    out = np.zeros((1, 2, 3), np.float32)
-    every = [s.frame_xyz[0] for s in surfaces if s.num_vertices]
-    if every:
-        points = np.concatenate(every)
-        out[0, 0], out[0, 1] = points.min(axis=0), points.max(axis=0)
-    return out
+    return ModelData(surfaces, ['level'], format='bsp', source=record.source, header=record.header_fields(), file=record, level=level)
 
 
 @dataclass
@@ -369,8 +359,8 @@ class _Group:
 def _surface(group: _Group) -> SurfaceData:
     normals = _filled_normals(group.positions, group.normals, group.triangles)
     return SurfaceData(
-        group.name, [group.name], group.triangles.astype(np.int32), np.nan_to_num(group.texcoords.astype(np.float32), posinf=0, neginf=0),
-        group.positions.astype(np.float32)[None], normals[None], flags=group.flags, brush_model=group.brush_model,
+        group.name, group.triangles.astype(np.int32), np.nan_to_num(group.texcoords.astype(np.float32), posinf=0, neginf=0),
+        group.positions.astype(np.float32)[None], normals[None], [group.name], flags=group.flags, brush_model=group.brush_model,
         kinds=group.kinds, point_arrays=group.point_arrays, texture_size=group.texture_size, texels=group.texels, picture=group.picture,
     )  # fmt: skip
 
@@ -757,5 +747,5 @@ def lightmap_pages_are_deluxe(level: LevelData) -> bool:
     return '-deluxe' in line.split()
 
 
-register_format('bsp', IDENT, ('.bsp',), parse=parse, write=write, encode=not_encoded, quantize=not_encoded, decode=decode,
+register_format('bsp', ('.bsp',), parse, magic=IDENT, game='Quake engine level', write=write, encode=not_encoded, quantize=not_encoded, decode=decode,
                 sniff=sniff, options=('patch_level',), title='Quake levels (BSP)', writable=False)  # fmt: skip

@@ -27,6 +27,9 @@ from pyvista_quake.formats._common import not_encoded
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._joints import compose
 from pyvista_quake.formats._joints import trs_matrices
+from pyvista_quake.formats._rules import REFUSES
+from pyvista_quake.formats._rules import Rule
+from pyvista_quake.formats._rules import over
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -379,4 +382,26 @@ def decode(record: IQMFile) -> SkeletonData:
     return SkeletonData('iqm', record.source, h, joints, bind, meshes, animation, record)
 
 
-register_format('iqm', MAGIC, ('.iqm',), parse=parse, write=write, encode=not_encoded('iqm'), quantize=not_encoded('iqm'), decode=decode)
+# -- what the engines check ---------------------------------------------------------------
+
+_IQM = {'iqmdemo': 'demo/iqm.cpp loadiqm', 'cube2': 'src/engine/iqm.h iqm::loadiqm'}
+_IQM_ARRAYS = {'iqmdemo': 'demo/iqm.cpp loadiqmmeshes', 'cube2': 'src/engine/iqm.h iqm::loadiqmmeshes'}
+#: The component format and size the IQM demo and Cube 2 take for each standard vertex array (``loadiqmmeshes``).
+IQM_PORTABLE_ARRAYS = {0: (7, 3), 1: (7, 2), 2: (7, 3), 3: (7, 4), 4: (1, 4), 5: (1, 4)}
+IQM_RULES = (
+    Rule(('iqmdemo', 'cube2'), 'filesize', over('filesize', MAX_FILESIZE), REFUSES,
+         f'a file over 16 MiB ({MAX_FILESIZE} bytes)', _IQM),
+    Rule(('iqmdemo', 'cube2'), 'vertexarrays.format', lambda f: f['odd_array'], REFUSES,
+         'a position, texcoord, normal, tangent, blendindexes or blendweights array not in the portable format '
+         '(float x3, x2, x3, x4; ubyte x4, x4)', _IQM_ARRAYS),
+)  # fmt: skip
+
+
+def iqm_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    odd = [f'{int(a["type"])}: format {int(a["format"])} x {int(a["size"])}' for a in record.vertexarrays
+           if int(a['type']) in IQM_PORTABLE_ARRAYS and (int(a['format']), int(a['size'])) != IQM_PORTABLE_ARRAYS[int(a['type'])]]  # fmt: skip
+    return {**h, 'odd_array': ', '.join(odd) or None}
+
+
+register_format('iqm', ('.iqm',), parse, magic=MAGIC, kind='skeletal', title='Inter-Quake Models (IQM)', game='Inter-Quake Model', config='iqm.cfg', write=write, encode=not_encoded('iqm'), quantize=not_encoded('iqm'), decode=decode, engines=('iqmdemo', 'cube2'), rules=IQM_RULES, facts=iqm_facts)

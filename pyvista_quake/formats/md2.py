@@ -2,7 +2,7 @@
 
 Follows ``qfiles.h`` of the Quake II source (see ``md2-format.txt``).  This
 module knows the byte layout and nothing of PyVista; it produces a
-format-neutral :class:`~pyvista_quake.formats.records.ModelData`.
+format-neutral :class:`~pyvista_quake.formats.records.AliasData`.
 """
 
 from __future__ import annotations
@@ -23,9 +23,16 @@ from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
+from pyvista_quake.formats._rules import MISDRAWS
+from pyvista_quake.formats._rules import QUAKE2_ENGINES
+from pyvista_quake.formats._rules import REFUSES
+from pyvista_quake.formats._rules import WARNS
+from pyvista_quake.formats._rules import Rule
+from pyvista_quake.formats._rules import over
 from pyvista_quake.formats._strips import strips_and_fans
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
-from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDP2'
 VERSION = 8
@@ -132,7 +139,7 @@ class MD2File:
 OFFSET_FIELDS = ('ofs_skins', 'ofs_st', 'ofs_tris', 'ofs_frames', 'ofs_glcmds')
 
 
-def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
+def read(buffer: bytes | memoryview, source: str = '<bytes>') -> AliasData:
     """Parse an MD2 model into format-neutral data.
 
     Parameters
@@ -144,7 +151,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
 
     Returns
     -------
-    ModelData
+    AliasData
         The model's content, frames still packed; ``file`` holds every byte.
 
     Raises
@@ -242,7 +249,7 @@ def valid_triangles(record: MD2File) -> np.ndarray:
     return np.asarray(ok_xyz & ok_st)
 
 
-def to_data(record: MD2File) -> ModelData:
+def to_data(record: MD2File) -> AliasData:
     """The format-neutral view of an MD2's records (no copy of the frames)."""
     h = record.header_fields()
     triangles = record.triangles
@@ -259,7 +266,7 @@ def to_data(record: MD2File) -> ModelData:
     glcmds = record.glcmds
     num_xyz = h['num_xyz']
     source = record.source
-    return ModelData(
+    return AliasData(
         format='md2',
         source=record.source,
         header={**h, 'ident': h['ident'].decode('latin-1')},
@@ -342,7 +349,7 @@ def parse_glcmds(words: np.ndarray, num_xyz: int, check: Bounds, cut: bool = Fal
 
 
 # -- writing a changed model ------------------------------------------------------------
-def quantize(data: ModelData, frames: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def quantize(data: AliasData, frames: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pack new positions of some frames, each over its own bounds (``scale``/``translate`` per frame).
 
     Returns the whole model's ``uint8`` ``(frames, vertices, 3)`` coordinates,
@@ -357,7 +364,7 @@ def quantize(data: ModelData, frames: np.ndarray, positions: np.ndarray) -> tupl
     return xyz, scale, translate
 
 
-def encode(data: ModelData, base: MD2File | None = None) -> MD2File:
+def encode(data: AliasData, base: MD2File | None = None) -> MD2File:
     """The records of a model, laid out afresh in id's section order.
 
     What ``data`` shares with the ``base`` records (skin names, texture
@@ -471,4 +478,49 @@ def _fits(name: str, value: int, dtype, source: str) -> None:
         raise ValueError(f'{source}: {name} {value} does not fit the MD2 format ({np.dtype(dtype).name} on disk)')
 
 
-register_format('md2', IDENT, ('.md2',), parse=parse, write=write, encode=encode, quantize=quantize, decode=to_data)
+# -- what the engines check ---------------------------------------------------------------
+
+#: Quake II's OpenGL renderer loads an MD2 into a 2 MB hunk (``Mod_LoadModel``: ``Hunk_Begin (0x200000)``).
+QUAKE2_MODEL_HUNK = 0x200000
+
+MD2_RULES = (
+    Rule(QUAKE2_ENGINES, 'skinheight', over('skinheight', 480), REFUSES, 'skin taller than MAX_LBM_HEIGHT (480)',
+         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'}),
+    Rule(QUAKE2_ENGINES, 'num_xyz', over('num_xyz', 2048), REFUSES, 'more than MAX_VERTS (2048) vertices',
+         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'}),
+    Rule(('quake2',), 'ofs_end', lambda f: f['ofs_end'] if f['ofs_end'] > QUAKE2_MODEL_HUNK else None, REFUSES,
+         'larger than the 2 MB model hunk (Hunk_Begin (0x200000))', {'quake2': 'ref_gl/gl_model.c Mod_LoadModel'}),
+    Rule(('yquake2',), 'ofs_end', lambda f: f['ofs_end'] if f['ofs_end'] < 0 or f['ofs_end'] > f['size'] else None,
+         REFUSES, 'ofs_end outside the file', {'yquake2': 'models.c Mod_LoadMD2'}),
+    Rule(('quake2',), 'num_skins', over('num_skins', 32), MISDRAWS, 'more than MAX_MD2SKINS (32) skins overrun mod->skins',
+         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel'}),
+    Rule(('yquake2',), 'num_skins', over('num_skins', 32), WARNS, 'more than MAX_MD2SKINS (32) skins: the rest ignored',
+         {'yquake2': 'models.c Mod_LoadMD2'}),
+    Rule(QUAKE2_ENGINES, 'num_glcmds', lambda f: f['num_glcmds'] if f['num_glcmds'] == 0 else None, MISDRAWS,
+         'no OpenGL commands: the renderer draws the commands only, so nothing is drawn',
+         {'quake2': 'ref_gl/gl_mesh.c GL_DrawAliasFrameLerp', 'yquake2': 'gl1_mesh.c R_DrawAliasFrameLerp'}),
+    Rule(('yquake2',), 'glcmds', lambda f: f['last_glcmd'] if f['last_glcmd'] not in (0, None) else None, WARNS,
+         'command list not ended by a zero word', {'yquake2': 'models.c Mod_LoadMD2'}),
+    Rule(QUAKE2_ENGINES, 'glcmds', lambda f: f['glcmds_past_end'] or None, MISDRAWS,
+         'command list runs past the end of the file (read from beyond the loaded data)',
+         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'}),
+    Rule(QUAKE2_ENGINES, 'lightnormalindex', lambda f: f['top_normal'] if f['top_normal'] >= NUM_VERTEX_NORMALS else None,
+         MISDRAWS, 'a normal index past the 162-entry table (read past r_avertexnormals)',
+         {'quake2': 'ref_gl/gl_mesh.c GL_LerpVerts', 'yquake2': 'gl1_mesh.c'}),
+)  # fmt: skip
+
+
+
+def md2_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    words = record.glcmds
+    return {
+        **h,
+        'top_normal': int(record.frames['verts'][..., 3].max(initial=0)),
+        'last_glcmd': int(words[-1]) if len(words) else None,
+        'glcmds_past_end': len(words) < h['num_glcmds'],
+        'size': size,
+    }
+
+
+register_format('md2', ('.md2',), parse, magic=IDENT, kind='alias', title='Quake II (MD2) models', game='Quake II', write=write, encode=encode, quantize=quantize, decode=to_data, engines=QUAKE2_ENGINES, rules=MD2_RULES, facts=md2_facts)

@@ -2,7 +2,7 @@
 
 One description of the layout (the dtypes below, named as ``qfiles.h`` names
 the fields) serves :func:`parse` and :func:`write`; :func:`decode` gives the
-format-neutral :class:`~pyvista_quake.formats.records.SurfacesData`, :func:`encode` the
+format-neutral :class:`~pyvista_quake.formats.records.ModelData`, :func:`encode` the
 records of new data.  Every byte of a file is kept (the holes between
 sections and what follows them too), so an unchanged model is written back
 byte for byte.  Nothing here knows PyVista.
@@ -25,8 +25,13 @@ from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import place
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
+from pyvista_quake.formats._rules import MISDRAWS
+from pyvista_quake.formats._rules import QUAKE3_ENGINES
+from pyvista_quake.formats._rules import REFUSES
+from pyvista_quake.formats._rules import Rule
+from pyvista_quake.formats._rules import over
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SurfaceData
-from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.records import cstrings
 
@@ -216,7 +221,7 @@ def write(record: MD3File) -> bytes:
     return place(parts, record.gaps)
 
 
-def decode(record: MD3File) -> SurfacesData:
+def decode(record: MD3File) -> ModelData:
     """The format-neutral view of an MD3's records (frames stay views of the file)."""
     h = record.header_fields()
     num_frames = h['numFrames']
@@ -230,15 +235,15 @@ def decode(record: MD3File) -> SurfacesData:
                 shaders=cstrings(surface.shaders['name']),
                 triangles=surface.triangles['indexes'],
                 texcoords=surface.st['st'],
-                frame_xyz=xyzn['xyz'],
-                frame_normals=xyzn['normal'],
+                positions=xyzn['xyz'],
+                normals=xyzn['normal'],
                 flags=int(s['flags']),
             )
         )
     tags: dict[str, Tag] = {}
     for k, name in enumerate(cstrings(record.tags['name'][0]) if record.tags.size else []):
         tags.setdefault(name, Tag(name, record.tags['origin'][:, k], record.tags['axis'][:, k]))
-    return SurfacesData(
+    return ModelData(
         format='md3',
         source=record.source,
         header=h,
@@ -277,7 +282,7 @@ def encode_normals(normals: np.ndarray) -> np.ndarray:
     return ((lat_b << 8) | lng_b).astype(np.uint16)
 
 
-def encode(data: SurfacesData, base: MD3File | None = None) -> MD3File:
+def encode(data: ModelData, base: MD3File | None = None) -> MD3File:
     """The records of surfaces data, laid out afresh: header, frames, tags, then each surface.
 
     ``base`` (the records the data was read from) gives the header's name
@@ -294,7 +299,7 @@ def encode(data: SurfacesData, base: MD3File | None = None) -> MD3File:
     if base is not None and len(base.frames) == num_frames:
         frames[:] = base.frames
     frames['name'] = data.frame_names
-    corners = [s.frame_xyz.astype(np.float32) * XYZ_SCALE for s in data.surfaces if s.frame_xyz.shape[1]]
+    corners = [s.positions.astype(np.float32) * XYZ_SCALE for s in data.surfaces if s.positions.shape[1]]
     if corners:
         every = np.concatenate(corners, axis=1)
         frames['bounds'][:, 0] = every.min(axis=1)
@@ -321,7 +326,7 @@ def encode(data: SurfacesData, base: MD3File | None = None) -> MD3File:
 
 
 def _encode_surface(surface: SurfaceData, num_frames: int, offset: int) -> MD3Surface:
-    verts = surface.frame_xyz.shape[1]
+    verts = surface.positions.shape[1]
     header = np.zeros(1, SURFACE)
     header['ident'], header['name'], header['flags'] = IDENT, surface.name.encode('latin-1'), surface.flags
     header['numFrames'], header['numShaders'] = num_frames, len(surface.shaders)
@@ -333,8 +338,8 @@ def _encode_surface(surface: SurfaceData, num_frames: int, offset: int) -> MD3Su
     st = np.zeros(verts, ST)
     st['st'] = surface.texcoords
     xyz = np.zeros((num_frames, verts), XYZ_NORMAL)
-    xyz['xyz'] = surface.frame_xyz
-    xyz['normal'] = surface.frame_normals
+    xyz['xyz'] = surface.positions
+    xyz['normal'] = surface.normals
     position = SURFACE.itemsize
     for (ofs, _, _), records in zip(SURFACE_SECTIONS, (shaders, triangles, st, xyz)):
         header[ofs] = position
@@ -343,4 +348,40 @@ def _encode_surface(surface: SurfaceData, num_frames: int, offset: int) -> MD3Su
     return MD3Surface(offset, header, shaders, triangles, st, xyz)
 
 
-register_format('md3', IDENT, ('.md3',), parse=parse, write=write, encode=encode, quantize=quantize, decode=decode)
+# -- what the engines check ---------------------------------------------------------------
+
+#: ``SHADER_MAX_VERTEXES`` and ``SHADER_MAX_INDEXES`` (``qfiles.h``), the same in id's 1.32 and ioquake3.
+SHADER_MAX_VERTEXES = 1000
+SHADER_MAX_INDEXES = 6 * SHADER_MAX_VERTEXES
+
+_Q3 = {'quake3': 'code/renderer/tr_model.c R_LoadMD3', 'ioquake3': 'code/renderergl1/tr_model.c R_LoadMD3'}
+MD3_RULES = (
+    # id's 1.32 drops to the console (ERR_DROP) past the limit; ioquake3 refuses the model from the limit on.
+    Rule(('quake3',), 'numVerts', lambda f: f['top_verts'] if f['top_verts'] > SHADER_MAX_VERTEXES else None, REFUSES,
+         f'a surface of more than SHADER_MAX_VERTEXES ({SHADER_MAX_VERTEXES}) vertices: ERR_DROP', _Q3),
+    Rule(('ioquake3',), 'numVerts', lambda f: f['top_verts'] if f['top_verts'] >= SHADER_MAX_VERTEXES else None, REFUSES,
+         f'a surface of {SHADER_MAX_VERTEXES} vertices or more (SHADER_MAX_VERTEXES)', _Q3),
+    Rule(('quake3',), 'numTriangles', lambda f: f['top_tris'] if 3 * f['top_tris'] > SHADER_MAX_INDEXES else None, REFUSES,
+         f'a surface of more than SHADER_MAX_INDEXES / 3 ({SHADER_MAX_INDEXES // 3}) triangles: ERR_DROP', _Q3),
+    Rule(('ioquake3',), 'numTriangles', lambda f: f['top_tris'] if 3 * f['top_tris'] >= SHADER_MAX_INDEXES else None, REFUSES,
+         f'a surface of {SHADER_MAX_INDEXES // 3} triangles or more (SHADER_MAX_INDEXES / 3)', _Q3),
+    Rule(('quake3',), 'numSurfaces', over('numSurfaces', MD3_MAX_SURFACES), MISDRAWS,
+         'more than MD3_MAX_SURFACES (32) surfaces: a .skin of them overruns skin_t.surfaces',
+         {'quake3': 'code/renderer/tr_image.c R_RegisterSkin'}),
+)  # fmt: skip
+
+
+
+def md3_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    surfaces = [s.header[0] for s in record.surfaces]
+    return {
+        **h,
+        'top_verts': max((int(s['numVerts']) for s in surfaces), default=0),
+        'top_tris': max((int(s['numTriangles']) for s in surfaces), default=0),
+        'size': size,
+    }
+
+
+register_format('md3', ('.md3',), parse, magic=IDENT, title='Quake III (MD3) models', game='Quake III', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE3_ENGINES, rules=MD3_RULES, facts=md3_facts)
+

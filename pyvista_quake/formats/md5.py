@@ -27,6 +27,10 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats._common import not_encoded
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._joints import trs_matrices
+from pyvista_quake.formats._rules import MISDRAWS
+from pyvista_quake.formats._rules import REFUSES
+from pyvista_quake.formats._rules import WARNS
+from pyvista_quake.formats._rules import Rule
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -663,4 +667,39 @@ def decode(record: MD5MeshFile | MD5AnimFile) -> SkeletonData:
     return decode_mesh(record)
 
 
-register_format('md5', b'', ('.md5mesh',), parse=parse, write=write, encode=not_encoded('md5'), quantize=not_encoded('md5'), decode=decode, sniff=is_md5)
+# -- what the engines check ---------------------------------------------------------------
+
+_MD5 = {'doom3': 'neo/renderer/Model_md5.cpp idRenderModelMD5::LoadModel'}
+_ANIM = {'doom3': 'neo/game/anim/Anim.cpp idMD5Anim::LoadAnim'}
+MD5_RULES = (
+    Rule(('doom3',), 'MD5Version', lambda f: ('missing' if f['MD5Version'] is None else f['MD5Version']) if f['MD5Version'] != VERSION else None, REFUSES,
+         f'a file with no MD5Version {VERSION} line', {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString MD5Version'}),
+    Rule(('doom3',), 'commandline', lambda f: 'missing' if f['commandline'] is None else None, REFUSES,
+         'a file with no commandline line', {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString commandline'}),
+    Rule(('doom3',), 'numMeshes', lambda f: f['numMeshes'] if f.get('numMeshes') is not None and f['numMeshes'] > f['mesh_blocks'] else None, REFUSES,
+         'more meshes counted than the file holds (the parser meets the end of the file)', _MD5),
+    Rule(('doom3',), 'weightCount', lambda f: f['unweighted'] or None, REFUSES,
+         'a vertex with no weights ("Vertex without any joint weights")', {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'}),
+    Rule(('doom3',), 'firstWeight', lambda f: f['weights_past'] or None, WARNS,
+         "vertices whose weights run past numweights (it reads past the list)", {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'}),
+    Rule(('doom3',), 'hierarchy', lambda f: f['roots'] if f['roots'] > 1 else None, REFUSES,
+         'more than one root joint (only joint 0 may have parent -1)', _ANIM),
+    Rule(('cube2',), 'weightCount', lambda f: f['top_weights'] if f['top_weights'] > 4 else None, MISDRAWS,
+         'a vertex of more than 4 weights: the 4 largest kept and renormalised', {'cube2': 'src/engine/md5.h md5mesh::buildverts'}),
+)  # fmt: skip
+
+
+
+def md5_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    if isinstance(record, MD5AnimFile):
+        roots = sum(1 for j in record.joints if j.parent < 0)
+        return {**h, 'numMeshes': None, 'mesh_blocks': 0, 'unweighted': 0, 'top_weights': 0, 'roots': roots, 'weights_past': 0}
+    counts = [m.verts[:, 3] for m in record.meshes if len(m.verts)]
+    every = np.concatenate(counts) if counts else np.zeros(0)
+    past = sum(int((m.verts[:, 2] + m.verts[:, 3] > len(m.weights)).sum()) for m in record.meshes if len(m.verts))
+    return {**h, 'mesh_blocks': len(record.meshes), 'unweighted': int((every == 0).sum()), 'top_weights': int(every.max(initial=0)), 'roots': 0,
+            'weights_past': past}  # fmt: skip
+
+
+register_format('md5', ('.md5mesh',), parse, kind='skeletal', title='Doom 3 (MD5) models', game='Doom 3', config='md5.cfg', write=write, encode=not_encoded('md5'), quantize=not_encoded('md5'), decode=decode, sniff=is_md5, engines=('doom3', 'cube2'), rules=MD5_RULES, facts=md5_facts)

@@ -3,7 +3,7 @@
 Follows ``modelgen.h`` and ``model.c`` of the Quake source (see
 ``mdl-format.txt``).  An MDL has no offsets: skins and frames are walked in
 order.  This module knows the byte layout and nothing of PyVista; it
-produces a format-neutral :class:`~pyvista_quake.formats.records.ModelData`.
+produces a format-neutral :class:`~pyvista_quake.formats.records.AliasData`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,17 @@ from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import record_view
 from pyvista_quake.formats._common import register_format
+from pyvista_quake.formats._rules import MISDRAWS
+from pyvista_quake.formats._rules import QUAKE_ENGINES
+from pyvista_quake.formats._rules import REFUSES
+from pyvista_quake.formats._rules import WARNS
+from pyvista_quake.formats._rules import Rule
+from pyvista_quake.formats._rules import over
+from pyvista_quake.formats._rules import under
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import FrameGroup
-from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkinPicture
+from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDPO'
 VERSION = 6  # ALIAS_VERSION
@@ -139,7 +147,7 @@ class MDLFile:
         return header_fields(self.header)
 
 
-def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
+def read(buffer: bytes | memoryview, source: str = '<bytes>') -> AliasData:
     """Parse an MDL model into format-neutral data.
 
     Parameters
@@ -151,7 +159,7 @@ def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
 
     Returns
     -------
-    ModelData
+    AliasData
         The model's content, frames still packed; ``file`` holds every byte.
 
     Raises
@@ -203,7 +211,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
     return MDLFile(header, skin_types, skins, stverts, tris, frame_types, groups, poses, bytes(buffer[position:]), source)
 
 
-def to_data(record: MDLFile) -> ModelData:
+def to_data(record: MDLFile) -> AliasData:
     """The format-neutral view of an MDL's records (no copy of the frames)."""
     h = record.header_fields()
     stverts, tris = record.stverts, record.triangles
@@ -228,7 +236,7 @@ def to_data(record: MDLFile) -> ModelData:
         group = next(group_iter)
         groups.append(FrameGroup(start, len(group.intervals), np.array(group.intervals, np.float32)))
         start += len(group.intervals)
-    return ModelData(
+    return AliasData(
         format='mdl',
         source=record.source,
         header=header,
@@ -372,7 +380,7 @@ def _walk_frames(
 
 
 # -- writing a changed model ------------------------------------------------------------
-def quantize(data: ModelData, frames: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def quantize(data: AliasData, frames: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pack new positions of some frames on the model's one ``scale``/``scale_origin``.
 
     Positions inside the current grid (to half a step) are packed on it and no
@@ -400,7 +408,7 @@ def quantize(data: ModelData, frames: np.ndarray, positions: np.ndarray) -> tupl
     return _pack.quantize(every, lo, hi)
 
 
-def encode(data: ModelData, base: MDLFile | None = None) -> MDLFile:
+def encode(data: AliasData, base: MDLFile | None = None) -> MDLFile:
     """The records of a model, keeping from ``base`` what ``data`` leaves unchanged.
 
     Texture coordinates are encoded with the seam rule: a vertex whose two
@@ -471,7 +479,7 @@ def encode(data: ModelData, base: MDLFile | None = None) -> MDLFile:
     return MDLFile(header, skin_types, skins, stverts, triangles, frame_types, groups, poses, data.trailing, source)
 
 
-def _entries(data: ModelData, poses: np.ndarray, unchanged: np.ndarray, base: MDLFile | None) -> tuple[np.ndarray, list[GroupRecord]]:
+def _entries(data: AliasData, poses: np.ndarray, unchanged: np.ndarray, base: MDLFile | None) -> tuple[np.ndarray, list[GroupRecord]]:
     """Frame entry types and group records for the model's frame groups."""
     n = len(poses)
     owner = np.full(n, -1)
@@ -599,4 +607,67 @@ def _same_triangles(base: MDLFile, tv: np.ndarray, st: np.ndarray, width: int) -
     return bool(np.array_equal(base_st, st))
 
 
-register_format('mdl', IDENT, ('.mdl',), parse=parse, write=write, encode=encode, quantize=quantize, decode=to_data)
+# -- what the engines check ---------------------------------------------------------------
+
+MDL_RULES = (
+    Rule(QUAKE_ENGINES, 'numskins', under('numskins', 1), REFUSES, 'a model needs a skin',
+         {'quake': 'model.c Mod_LoadAliasModel', 'glquake': 'gl_model.c Mod_LoadAllSkins',
+          'quakespasm': 'gl_model.c Mod_LoadAllSkins', 'ezquake': 'r_aliasmodel_skins.c Mod_LoadAllSkins'}),
+    Rule(('glquake', 'quakespasm', 'ezquake'), 'numskins', over('numskins', 32), REFUSES, 'more than MAX_SKINS (32) skins',
+         {'glquake': 'gl_model.c Mod_LoadAllSkins', 'quakespasm': 'gl_model.c Mod_LoadAllSkins',
+          'ezquake': 'r_aliasmodel_skins.c Mod_LoadAllSkins'}),
+    Rule(('quake',), 'skinwidth', lambda f: f['skinwidth'] if f['skinwidth'] % 4 else None, REFUSES,
+         'skin width not a multiple of 4', {'quake': 'model.c Mod_LoadAliasModel'}),
+    Rule(('quake', 'glquake', 'ezquake'), 'skinheight', over('skinheight', 480), REFUSES,
+         'skin taller than MAX_LBM_HEIGHT (480)', {'quake': 'model.c Mod_LoadAliasModel',
+         'glquake': 'gl_model.c Mod_LoadAliasModel', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'}),
+    Rule(('quakespasm',), 'skinheight', over('skinheight', 480), WARNS, 'skin taller than MAX_LBM_HEIGHT (480)',
+         {'quakespasm': 'gl_model.c Mod_LoadAliasModel (Con_DWarning)'}),
+    Rule(('quake', 'quakespasm'), 'numverts', over('numverts', 2000), REFUSES, 'more than MAXALIASVERTS (2000) vertices',
+         {'quake': 'model.c Mod_LoadAliasModel (r_local.h)', 'quakespasm': 'gl_model.c Mod_LoadAliasModel'}),
+    Rule(('glquake',), 'numverts', over('numverts', 1024), REFUSES, 'more than MAXALIASVERTS (1024) vertices',
+         {'glquake': 'gl_model.c Mod_LoadAliasModel'}),
+    Rule(('ezquake',), 'numverts', over('numverts', 2048), REFUSES, 'more than MAXALIASVERTS (2048) vertices',
+         {'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'}),
+    Rule(('quakespasm',), 'numtris', over('numtris', 4096), REFUSES, 'more than MAXALIASTRIS (4096) triangles',
+         {'quakespasm': 'gl_model.c Mod_LoadAliasModel'}),
+    Rule(('glquake', 'ezquake'), 'numtris', over('numtris', 2048), MISDRAWS,
+         'more triangles than triangles[MAXALIASTRIS] (2048) holds; not checked',
+         {'glquake': 'gl_model.c Mod_LoadAliasModel', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'}),
+    Rule(('glquake', 'ezquake'), 'poses', over('poses', 256), MISDRAWS,
+         'more poses than poseverts[MAXALIASFRAMES] (256) holds; not checked',
+         {'glquake': 'gl_model.c Mod_LoadAliasFrame', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasFrame'}),
+    Rule(('quakespasm',), 'poses', over('poses', 1024), MISDRAWS,
+         'more poses than poseverts[MAXALIASFRAMES] (1024) holds', {'quakespasm': 'gl_model.c Mod_LoadAliasFrame'}),
+    Rule(('quake',), 'frame group interval', lambda f: f['min_interval'] if f['min_interval'] <= 0 else None, REFUSES,
+         'a frame group interval <= 0', {'quake': 'model.c Mod_LoadAliasGroup'}),
+    Rule(('quake',), 'skin group interval', lambda f: f['min_skin_interval'] if f['min_skin_interval'] <= 0 else None,
+         REFUSES, 'a skin group interval <= 0', {'quake': 'model.c Mod_LoadAliasSkinGroup'}),
+    Rule(('glquake', 'quakespasm', 'ezquake'), 'frame group interval',
+         lambda f: f['first_interval'] if f['first_interval'] <= 0 else None, MISDRAWS,
+         'a group whose first interval is <= 0 (time / interval picks the pose)',
+         {'glquake': 'gl_rmain.c R_SetupAliasFrame', 'quakespasm': 'r_alias.c R_SetupAliasFrame',
+          'ezquake': 'r_aliasmodel.c R_AliasSetupFrame'}),
+    Rule(QUAKE_ENGINES, 'lightnormalindex', lambda f: f['top_normal'] if f['top_normal'] >= NUM_VERTEX_NORMALS else None,
+         MISDRAWS, 'a normal index past the 162-entry table (read past r_avertexnormals)',
+         {'quake': 'r_alias.c R_AliasTransformFinalVert', 'glquake': 'gl_rmain.c GL_DrawAliasFrame',
+          'quakespasm': 'r_alias.c GL_DrawAliasFrame', 'ezquake': 'r_aliasmodel.c'}),
+)
+
+
+def mdl_facts(record, size: int) -> dict:
+    h = record.header_fields()
+    intervals = [g.intervals for g in record.groups]
+    skin_times = [s.times for s in record.skins if s.times is not None]
+    return {
+        **h,
+        'poses': len(record.poses),
+        'min_interval': float(min((i.min() for i in intervals if len(i)), default=1.0)),
+        'first_interval': float(min((i[0] for i in intervals if len(i)), default=1.0)),
+        'min_skin_interval': float(min((t.min() for t in skin_times if len(t)), default=1.0)),
+        'top_normal': int(record.poses['verts'][..., 3].max(initial=0)),
+        'size': size,
+    }
+
+
+register_format('mdl', ('.mdl',), parse, magic=IDENT, kind='alias', palette=True, title='Quake (MDL) models', game='Quake', write=write, encode=encode, quantize=quantize, decode=to_data, engines=QUAKE_ENGINES, rules=MDL_RULES, facts=mdl_facts)

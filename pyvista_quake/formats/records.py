@@ -1,7 +1,7 @@
 """The format-neutral content of a Quake model, as plain numpy arrays.
 
 Both format parsers (:mod:`pyvista_quake.formats.md2` and
-:mod:`pyvista_quake.formats.mdl`) produce a :class:`ModelData`; everything
+:mod:`pyvista_quake.formats.mdl`) produce a :class:`AliasData`; everything
 downstream (:class:`pyvista_quake.QuakeModel`, readers, textures, export)
 works on this one type and never on bytes.  Frames stay packed: four bytes a
 vertex, usually a view into the file's own buffer.
@@ -83,7 +83,7 @@ class GLCommand:
 
 
 @dataclass
-class ModelData:
+class AliasData:
     """Everything a Quake model file holds, format-neutral.
 
     Attributes
@@ -153,11 +153,26 @@ class ModelData:
 
     def __repr__(self) -> str:
         """Return a summary: the arrays and records hold the whole file (an MDL's reads as tens of kB)."""
-        skins = len(self.skins) if self.format == 'mdl' else len(self.skin_names)
+        skins = len(self.skins) if self.palette_skins else len(self.skin_names)
         return (
-            f'ModelData({self.format.upper()} {self.source!r}, {self.num_frames} frames, {self.num_vertices} vertices, '
+            f'AliasData({self.format.upper()} {self.source!r}, {self.num_frames} frames, {self.num_vertices} vertices, '
             f'{len(self.triangle_vertices)} triangles, {skins} skin{"" if skins == 1 else "s"} of {self.skin_width} x {self.skin_height})'
         )
+
+    @property
+    def timed_groups(self) -> bool:
+        """Whether the layout holds frame groups with their own timing (MDL)."""
+        return self.format == 'mdl'
+
+    @property
+    def own_frame_scales(self) -> bool:
+        """Whether each frame has its own scale and translate (MD2), not the header's (MDL)."""
+        return self.format == 'md2'
+
+    @property
+    def palette_skins(self) -> bool:
+        """Whether the skins are pictures the file embeds (MDL), not image names (MD2)."""
+        return self.format == 'mdl'
 
     @property
     def num_frames(self) -> int:
@@ -205,23 +220,31 @@ class Tag:
 class SurfaceData:
     """One surface of a model: its own vertices, texture coordinates, triangles and image.
 
-    Attributes
+    This is the record a format's reader fills in, the built-in ones and those
+    :func:`pyvista_quake.register_format` adds alike.
+
+    Parameters
     ----------
     name : str
         The surface's name (``.skin`` files map it to an image; names may repeat).
-    shaders : list of str
-        Shader (or image) names the file gives the surface.
     triangles : numpy.ndarray
-        ``int32`` ``(triangles, 3)``: vertex numbers, in the file's corner order.
+        ``int`` ``(triangles, 3)``: vertex numbers, each triangle wound clockwise seen from
+        its front, as the Quake formats store them.
     texcoords : numpy.ndarray
         ``float32`` ``(vertices, 2)``: ``(s, t)`` of each vertex, ``t`` from the top of the image.
-    frame_xyz : numpy.ndarray
-        The positions' codec, told by the dtype: ``int16`` ``(frames, vertices, 3)``, positions in
-        1/64 units (an MD3's, usually a view of the file); or ``float32`` ``(frames, vertices, 3)``,
-        plain positions (levels, and formats registered by third parties).
-    frame_normals : numpy.ndarray
-        ``uint16`` ``(frames, vertices)``: each normal's latitude and longitude bytes (``lat << 8 | lng``,
-        MD3); or ``float32`` ``(frames, vertices, 3)`` unit normals.
+    positions : numpy.ndarray
+        Each frame's vertex positions, in the surface's codec, told by the dtype: plain
+        ``float32`` ``(frames, vertices, 3)`` (levels, and formats registered by third parties;
+        other float types are converted, and one ``(vertices, 3)`` frame is a model of one
+        frame); or ``int16`` ``(frames, vertices, 3)`` in 1/64 units (an MD3's, usually a view
+        of the file).
+    normals : numpy.ndarray or None
+        ``float32`` ``(frames, vertices, 3)`` unit normals; or ``uint16`` ``(frames, vertices)``,
+        each normal's latitude and longitude bytes (``lat << 8 | lng``, MD3); ``None``: made
+        from the triangles, each vertex the area-weighted mean of its faces'.
+    shaders : list of str
+        Image (or shader) names the file gives the surface, looked up in the game's files as
+        the model's are (``models/x/skin.tga``; a missing extension tries ``.tga``, ``.png``, ``.jpg``).
     flags : int
         The surface's flags, as stored.
     brush_model : int
@@ -242,11 +265,11 @@ class SurfaceData:
     """
 
     name: str
-    shaders: list[str]
     triangles: np.ndarray
     texcoords: np.ndarray
-    frame_xyz: np.ndarray
-    frame_normals: np.ndarray
+    positions: np.ndarray
+    normals: np.ndarray | None = None
+    shaders: list[str] = field(default_factory=list)
     flags: int = 0
     brush_model: int = 0
     kinds: frozenset[str] = frozenset()
@@ -255,35 +278,70 @@ class SurfaceData:
     texels: bool = False
     picture: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        """Put plain arrays in the shapes and types the codecs read (no copy when they already are)."""
+        positions = np.asarray(self.positions)
+        if positions.dtype.kind in 'fiu' and positions.dtype != np.int16 and positions.dtype != np.float32:
+            positions = positions.astype(np.float32)
+        if positions.ndim == 2:
+            positions = positions[None]
+        if positions.ndim != 3 or positions.shape[-1] != 3:
+            raise ValueError(f'surface {self.name!r}: positions must be (frames, vertices, 3), not {positions.shape}')
+        self.positions = positions
+        if self.normals is not None:
+            normals = np.asarray(self.normals)
+            if normals.dtype.kind == 'f' and normals.dtype != np.float32:
+                normals = normals.astype(np.float32)
+            if normals.dtype == np.float32 and normals.ndim == 2:
+                normals = normals[None]
+            if normals.shape[:2] != positions.shape[:2]:
+                raise ValueError(f'surface {self.name!r}: normals of shape {normals.shape} for positions of {positions.shape}')
+            self.normals = normals
+        triangles = np.asarray(self.triangles)
+        if triangles.dtype != np.int32:
+            triangles = triangles.astype(np.int32)
+        self.triangles = triangles.reshape(-1, 3)
+        texcoords = np.asarray(self.texcoords)
+        if texcoords.dtype != np.float32:
+            texcoords = texcoords.astype(np.float32)
+        self.texcoords = texcoords.reshape(-1, 2)
+        if len(self.texcoords) != positions.shape[1]:
+            raise ValueError(f'surface {self.name!r}: {len(self.texcoords)} texture coordinates for {positions.shape[1]} vertices')
+        self.shaders = list(self.shaders)
+
     @property
     def num_vertices(self) -> int:
         """Vertices of the surface."""
-        return self.frame_xyz.shape[1]
+        return self.positions.shape[1]
 
 
 @dataclass
-class SurfacesData:
-    """Everything a model of several surfaces holds (an MD3), format-neutral.
+class ModelData:
+    """Everything a model holds, format-neutral: its surfaces, frames and tags.
 
-    A model with one surface (MD2, MDL) is :class:`ModelData`; this is its
-    counterpart for several, each a :class:`SurfaceData`, with per-frame tags.
+    The record a format's reader returns: MD3 and the levels fill it in, and so does
+    any format :func:`pyvista_quake.register_format` adds.  (An MD2 or MDL, one surface
+    of packed bytes, is :class:`AliasData`; a skeletal model :class:`SkeletonData`.)
 
-    Attributes
+    Parameters
     ----------
+    surfaces : list of SurfaceData
+        The surfaces, in file order; every one has the same number of frames.
+    frame_names : list of str or numpy.ndarray
+        Each frame's name (or the raw 16-byte names, ``S16``, as an MD3 stores them).
+    fps : float, optional
+        Frames per second the file gives; ``None``: :class:`~pyvista_quake.LoadOptions`'s ``fps``.
+    tags : dict of str to Tag
+        Attachment points by name.
     format : str
-        ``'md3'``.
+        The registered format's name (its reader may leave it empty: loading fills it in).
     source : str
-        Where the bytes came from, for messages.
+        Where the bytes came from, for messages (filled in likewise).
     header : dict
         Every header field, named as in the format's spec.
-    frame_names : numpy.ndarray
-        Raw 16-byte frame names, ``S16`` of shape ``(frames,)``.
-    frame_bounds : numpy.ndarray
-        ``float32`` ``(frames, 2, 3)``: each frame's stored bounding box (mins, maxs).
-    surfaces : list of SurfaceData
-        The surfaces, in file order.
-    tags : dict of str to Tag
-        Tags by name.
+    frame_bounds : numpy.ndarray, optional
+        ``float32`` ``(frames, 2, 3)``: each frame's stored bounding box (mins, maxs);
+        ``None``: the boxes of plain float positions.
     file : object
         The format's records this data was read from: written back as they were.
     level : LevelData or None
@@ -291,19 +349,39 @@ class SurfacesData:
 
     """
 
-    format: str
-    source: str
-    header: dict[str, Any]
-    frame_names: np.ndarray
-    frame_bounds: np.ndarray
     surfaces: list[SurfaceData]
+    frame_names: Any = None
+    fps: float | None = None
     tags: dict[str, Tag] = field(default_factory=dict)
+    format: str = ''
+    source: str = ''
+    header: dict[str, Any] = field(default_factory=dict)
+    frame_bounds: Any = None
     file: Any = None
     level: LevelData | None = None
 
+    def __post_init__(self) -> None:
+        """Store frame names as bytes and fill in the boxes of float positions."""
+        self.surfaces = list(self.surfaces)
+        frames = self.surfaces[0].positions.shape[0] if self.surfaces else 0
+        if self.frame_names is None:
+            self.frame_names = [f'frame{k:03d}' for k in range(frames)]
+        if not isinstance(self.frame_names, np.ndarray):
+            names = [str(n).encode('latin-1', 'replace') for n in self.frame_names]
+            width = max([16, *map(len, names)])  # room for the names edits give (MD3's 16 bytes at least)
+            self.frame_names = np.array(names, dtype=f'S{width}')
+        count = len(self.frame_names)
+        for surface in self.surfaces:
+            if surface.positions.shape[0] != count:
+                raise ValueError(f'surface {surface.name!r} has {surface.positions.shape[0]} frames; the model names {count}')
+        if self.fps is not None and not (np.isfinite(self.fps) and self.fps > 0):
+            raise ValueError(f'fps must be a positive number, not {self.fps!r}')
+        if self.frame_bounds is None:
+            self.frame_bounds = _float_bounds(self.surfaces, count)
+
     def __repr__(self) -> str:
         """Return a one-line summary."""
-        return (f'SurfacesData({self.format.upper()} {self.source!r}, {self.num_frames} frames, '
+        return (f'ModelData({self.format.upper()} {self.source!r}, {self.num_frames} frames, '
                 f'{len(self.surfaces)} surfaces, {len(self.tags)} tags)')  # fmt: skip
 
     @property
@@ -318,6 +396,16 @@ class SurfacesData:
     def decoded_frame_names(self) -> list[str]:
         """Decode every frame's name."""
         return cstrings(self.frame_names)
+
+
+def _float_bounds(surfaces: list[SurfaceData], frames: int) -> np.ndarray:
+    """Each frame's box over the surfaces' plain float positions, ``(frames, 2, 3)`` (zeros where there are none)."""
+    out = np.zeros((frames, 2, 3), np.float32)
+    every = [s.positions for s in surfaces if s.num_vertices and s.positions.dtype == np.float32]
+    if every:
+        out[:, 0] = np.min([p.min(axis=1) for p in every], axis=0)
+        out[:, 1] = np.max([p.max(axis=1) for p in every], axis=0)
+    return out
 
 
 @dataclass
@@ -511,6 +599,12 @@ class SkeletonData:
     surfaces: list[SkinnedMesh]
     animation: SkeletalAnimationData | None = None
     file: Any = None
+
+    @property
+    def animation_blend(self) -> str:
+        """How the animations of this skeleton blend (:attr:`SkeletalAnimationData.blend`): ``'matrix'`` for an IQM
+        (whose vertices move by their joints' change from the bind pose), ``'slerp'`` for an MD5."""
+        return 'matrix' if self.format == 'iqm' else 'slerp'
 
     def __repr__(self) -> str:
         """Return a one-line summary."""

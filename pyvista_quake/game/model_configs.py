@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
+from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_cfg
 
-#: The config file names, by the format of the mesh they assemble.
-CONFIG_NAMES = {'iqm': 'iqm.cfg', 'md5': 'md5.cfg'}
 #: The image extensions Cube 2 engines try for a texture (``textureload``), in order.
 IMAGE_EXTENSIONS = ('.png', '.jpg', '.jpeg', '.tga', '.dds', '.bmp')
 
@@ -93,13 +92,13 @@ def _image(folder: Path, config_folder: Path, name: str) -> Path | None:
 
 def find_config(mesh: Path, format: str) -> Path | None:
     """The config beside a mesh (``iqm.cfg`` beside an ``.iqm``), if there is one."""
-    candidate = mesh.parent / CONFIG_NAMES[format]
+    candidate = mesh.parent / FORMATS[format].config
     return candidate if candidate.is_file() else None
 
 
 def config_in(folder: Path) -> Path | None:
     """The model config in a folder (``iqm.cfg`` or ``md5.cfg``), if there is one."""
-    for name in CONFIG_NAMES.values():
+    for name in [spec.config for spec in FORMATS.values() if spec.config]:
         if (folder / name).is_file():
             return folder / name
     return None

@@ -167,7 +167,7 @@ class ModelSkins:
 
     Parameters
     ----------
-    data : ModelData
+    data : AliasData
         The model's content.
     search : SkinSearch
         Where an MD2's skin files are looked for.
@@ -204,7 +204,7 @@ class ModelSkins:
 
     def __len__(self) -> int:
         """Skins the model has: names an MD2 gives, pictures an MDL embeds."""
-        return len(self.data.skins) if self.data.format == 'mdl' else len(self.data.skin_names)
+        return len(self.data.skins) if self.data.palette_skins else len(self.data.skin_names)
 
     def valid_index(self, index: object) -> int | None:
         """Normalise a skin index (``None`` for none); an MD2 naming no skin still has skin 0 beside it.
@@ -219,7 +219,7 @@ class ModelSkins:
             return None
         if not isinstance(index, (int, np.integer)):
             raise TypeError(f'{self.data.source}: an {self.data.format.upper()} picks its skin by number, not {index!r}')
-        count = len(self) if self.data.format == 'mdl' else max(len(self), 1)
+        count = len(self) if self.data.palette_skins else max(len(self), 1)
         if count == 0:
             return None  # an MDL with no skins
         if not -count <= index < count:
@@ -271,7 +271,7 @@ class ModelSkins:
         replacement = self.replacement(index)
         if replacement is not None:
             return {**out, **replacement.field_data()}
-        if self.data.format == 'mdl':
+        if self.data.palette_skins:
             if not self.data.skins:
                 return {}
             if self.is_holey:
@@ -295,7 +295,7 @@ class ModelSkins:
         replacement = self.replacement(index, picture)
         if replacement is not None:
             return decode_image(replacement.data, replacement.location)
-        if self.data.format == 'mdl':
+        if self.data.palette_skins:
             if not self.data.skins:
                 return None
             return palette_image(self.data.skins[index].pictures[picture], self.palette, self.is_holey)
@@ -308,7 +308,7 @@ class ModelSkins:
     @property
     def is_holey(self) -> bool:
         """Whether palette index 255 is drawn transparent: an MDL with ``MF_HOLEY``, as QuakeSpasm draws it."""
-        return self.holey and self.data.format == 'mdl' and bool(int(self.data.header.get('flags', 0)) & MF_HOLEY)
+        return self.holey and self.data.palette_skins and bool(int(self.data.header.get('flags', 0)) & MF_HOLEY)
 
     def replacement(self, index: int = 0, picture: int = 0) -> FoundSkin | None:
         """An MDL's external replacement skin, if there is one and ``external`` is on.
@@ -318,7 +318,7 @@ class ModelSkins:
         for skin 0 (``.tga``, ``.jpg``, ``.pcx`` too), ``player.mdl_0_1.png`` for
         picture 1 of a skin group.
         """
-        if not self.external_skins or self.data.format != 'mdl':
+        if not self.external_skins or not self.data.palette_skins:
             return None
         return self.external_map(index, '', picture)
 
@@ -340,7 +340,7 @@ class ModelSkins:
 
     def fullbright(self, index: int = 0, picture: int = 0) -> np.ndarray | None:
         """Mask of the pixels of an MDL skin that Quake draws fullbright (indices 224-255)."""
-        if self.data.format != 'mdl' or not self.data.skins:
+        if not self.data.palette_skins or not self.data.skins:
             return None
         return fullbright_mask(self.data.skins[index].pictures[picture])
 

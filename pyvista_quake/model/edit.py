@@ -1,6 +1,6 @@
 """Changing models and making new ones: every edit gives new, encoded data.
 
-Each function takes a :class:`~pyvista_quake.formats.records.ModelData` and returns a
+Each function takes a :class:`~pyvista_quake.formats.records.AliasData` and returns a
 new one that went through the format's encoder and back, so what a model
 shows after an edit is exactly what :meth:`QuakeModel.save` writes:
 positions quantised to 8 bits (MD2 per frame, MDL over the model), normals
@@ -21,17 +21,19 @@ import pyvista as pv
 from pyvista_quake._base import fields as keys
 from pyvista_quake.data.decode import FrameDecoder
 from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.data.decode import surface_normals
+from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.data.decode import vertex_face_normals
 from pyvista_quake.data.topology import Topology
 from pyvista_quake.data.topology import skin_pixels
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import md3
 from pyvista_quake.formats._pack import nearest_normals
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import FrameGroup
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkinPicture
 from pyvista_quake.formats.records import SurfaceData
-from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 from pyvista_quake.formats.tables import VERTEX_NORMALS
@@ -46,15 +48,15 @@ FRAME_NAME_BYTES = 16
 DEFAULT_SKIN_SIZE = (256, 256)
 
 
-def rebuild(data: ModelData, **changes: Any) -> ModelData:
+def rebuild(data: AliasData, **changes: Any) -> AliasData:
     """``data`` with some fields changed, encoded by its format and read back.
 
     Parameters
     ----------
-    data : ModelData
+    data : AliasData
         The model's content; its ``file`` records are kept where unchanged.
     **changes
-        Fields of :class:`ModelData` to replace.
+        Fields of :class:`AliasData` to replace.
 
     """
     spec = FORMATS[data.format]
@@ -64,17 +66,17 @@ def rebuild(data: ModelData, **changes: Any) -> ModelData:
 
 
 def set_frames(
-    data: ModelData,
+    data: AliasData,
     topology: Topology | None,
     frames: Sequence[int],
     points: Sequence,
     normals: Sequence | None = None,
-) -> ModelData:
+) -> AliasData:
     """New positions (and normals) for some frames.
 
     Parameters
     ----------
-    data : ModelData
+    data : AliasData
         The model.
     topology : Topology or None
         The model's points, to map ``(points, 3)`` arrays and PolyData to its vertices.
@@ -113,8 +115,8 @@ def set_frames(
 
 
 def add_frames(
-    data: ModelData, topology: Topology | None, points: Sequence, names: Sequence[str] | None = None, at: int | None = None
-) -> ModelData:
+    data: AliasData, topology: Topology | None, points: Sequence, names: Sequence[str] | None = None, at: int | None = None
+) -> AliasData:
     """Insert frames before frame ``at`` (at the end by default); see :func:`set_frames` for ``points``."""
     n, k = data.num_frames, len(points)
     at = n if at is None else int(at)
@@ -139,7 +141,7 @@ def add_frames(
     return set_frames(grown, topology, range(at, at + k), points)
 
 
-def remove_frames(data: ModelData, frames) -> ModelData:
+def remove_frames(data: AliasData, frames) -> AliasData:
     """Remove frames; frame groups lose those members, and go when they have none left."""
     index = np.unique(frame_indices(frames, data.num_frames))
     keep = np.ones(data.num_frames, bool)
@@ -163,7 +165,7 @@ def remove_frames(data: ModelData, frames) -> ModelData:
     )
 
 
-def rename_frames(data: ModelData, names: dict[int, str]) -> ModelData:
+def rename_frames(data: AliasData, names: dict[int, str]) -> AliasData:
     """Give frames new names (each at most 15 bytes of Latin-1)."""
     raw = np.array(data.frame_names)
     for frame, name in names.items():
@@ -171,9 +173,9 @@ def rename_frames(data: ModelData, names: dict[int, str]) -> ModelData:
     return rebuild(data, frame_names=raw)
 
 
-def set_frame_groups(data: ModelData, groups: Sequence) -> ModelData:
+def set_frame_groups(data: AliasData, groups: Sequence) -> AliasData:
     """Replace an MDL's frame groups by ``FrameGroup`` or ``(start, count, intervals)`` entries."""
-    if data.format != 'mdl':
+    if not data.timed_groups:
         raise ValueError(f'{data.source}: only MDL models have frame groups; an MD2 groups frames by name')
     made = []
     for group in groups:
@@ -184,7 +186,7 @@ def set_frame_groups(data: ModelData, groups: Sequence) -> ModelData:
     return rebuild(data, frame_groups=sorted(made, key=lambda g: g.start))
 
 
-def set_texcoords(data: ModelData, topology: Topology, texcoords: np.ndarray) -> ModelData:
+def set_texcoords(data: AliasData, topology: Topology, texcoords: np.ndarray) -> AliasData:
     """New texture coordinates ``(points, 2)``, ``(u, v)`` with ``v`` from the bottom, for the model's points."""
     uv = np.asarray(texcoords, np.float64)
     if topology.corner_points is None:
@@ -196,7 +198,7 @@ def set_texcoords(data: ModelData, topology: Topology, texcoords: np.ndarray) ->
     return rebuild(data, triangle_st=skin_pixels(uv[topology.corner_points], data.skin_width, data.skin_height))
 
 
-def set_skin(data: ModelData, skins: ModelSkins, index: int, image: Any, name: str | None = None) -> tuple[ModelData, dict]:
+def set_skin(data: AliasData, skins: ModelSkins, index: int, image: Any, name: str | None = None) -> tuple[AliasData, dict]:
     """Replace or add (``index == len(skins)``) a skin; returns the new data and the MD2 images to write."""
     count = len(skins)
     if not 0 <= index <= count:
@@ -216,7 +218,7 @@ def set_skin(data: ModelData, skins: ModelSkins, index: int, image: Any, name: s
             skin_width=width, skin_height=height, triangle_st=np.rint(data.triangle_st * factor).astype(np.int32)
         )
     images = {}
-    if data.format == 'mdl':
+    if data.palette_skins:
         pictures = list(data.skins)
         entry = SkinPicture(palette_indices(picture, skins.palette)[None])
         pictures[index:index + 1] = [entry]
@@ -243,7 +245,7 @@ def from_frames(
     skin: Any = None,
     names: Sequence[str] | None = None,
     skin_name: str = 'skin.png',
-) -> tuple[ModelData, dict]:
+) -> tuple[AliasData, dict]:
     """The data of a new model from one mesh or a sequence of meshes with the same connectivity.
 
     :meth:`QuakeModel.from_frames <pyvista_quake.QuakeModel.from_frames>` makes
@@ -303,16 +305,16 @@ def from_frames(
                     carried=_carried_header(first))  # fmt: skip
 
 
-def convert(data: ModelData, skins: ModelSkins, format: str, skin_name: str = 'skin.png') -> tuple[ModelData, dict]:
+def convert(data: AliasData, skins: ModelSkins, format: str, skin_name: str = 'skin.png') -> tuple[AliasData, dict]:
     """The data of the same model in another format, and the skin images it names.
 
     Its first skin is converted too (an MD2 names it ``skin_name``); MDL frame
     groups become plain frames.
     """
     light = np.minimum(data.frame_verts[..., 3], len(VERTEX_NORMALS) - 1)
-    picture = skins.image(0) if len(skins) or data.format == 'md2' else None
+    picture = skins.image(0) if len(skins) or not data.palette_skins else None
     size = (data.skin_width, data.skin_height)
-    if format == 'mdl' and picture is not None:
+    if FORMATS[format].palette and picture is not None:
         if min(size) > 0:
             # Quake II stretches a skin image of any size over the header's skin size,
             # in whose pixels the texture coordinates count; an MDL embeds its skin at
@@ -345,7 +347,7 @@ def new_data(
     names: Sequence[str],
     skin_name: str = 'skin.png',
     carried: dict | None = None,
-) -> tuple[ModelData, dict]:
+) -> tuple[AliasData, dict]:
     """Encoded data of a new model from float frames (file corner order, pixel ``st``).
 
     ``carried`` gives an MDL's ``flags``, ``synctype`` and ``eyeposition``
@@ -359,7 +361,7 @@ def new_data(
     images = {}
     skins: list[SkinPicture] = []
     skin_names: list[str] = []
-    if format == 'mdl':
+    if FORMATS[format].palette:
         if picture is None:
             grey = palette_indices(np.full((1, 1, 3), 128, np.uint8), QUAKE_PALETTE)[0, 0]
             picture = np.full((height, width), grey, np.uint8)
@@ -370,7 +372,7 @@ def new_data(
     elif picture is not None:
         skin_names = [skin_name]
         images = {skin_name: QUAKE_PALETTE[picture] if picture.ndim == 2 else picture}
-    placeholder = ModelData(
+    placeholder = AliasData(
         format=format,
         source='<new model>',
         header=header,
@@ -407,7 +409,7 @@ def encode_names(names: Sequence[str]) -> np.ndarray:
     return np.array(raw, f'S{FRAME_NAME_BYTES}').reshape(len(raw))
 
 
-def _to_vertices(data: ModelData, topology: Topology | None, given, current, what: str) -> np.ndarray:
+def _to_vertices(data: AliasData, topology: Topology | None, given, current, what: str) -> np.ndarray:
     """``(vertices, 3)`` from vertex-shaped or point-shaped values (or a PolyData's points).
 
     ``current()`` gives the values of vertices no point names (made only when needed).
@@ -487,7 +489,7 @@ def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:
 
 
 
-def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict | None = None, shader: str | None = None) -> SurfacesData:
+def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict | None = None, shader: str | None = None) -> ModelData:
     """The data of a new MD3 from frames, each a :class:`pyvista.MultiBlock` of surfaces (or one PolyData).
 
     Every frame has the same surfaces with the same points and triangles.
@@ -542,15 +544,15 @@ def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict 
             shaders=[image] if image else [],
             triangles=first.regular_faces.astype(np.int32)[:, ::-1],  # VTK's anticlockwise to the file's clockwise
             texcoords=st,
-            frame_xyz=md3.quantize(positions),
-            frame_normals=md3.encode_normals(normals),
+            positions=md3.quantize(positions),
+            normals=md3.encode_normals(normals),
         ))  # fmt: skip
     names = list(names) if names is not None else [f'frame{i:03d}' for i in range(len(frames))]
     if len(names) != len(frames):
         raise ValueError(f'{len(frames)} frames but {len(names)} names')
     tag_data = {n: Tag(n, np.asarray(o, np.float32).reshape(len(frames), 3), np.asarray(a, np.float32).reshape(len(frames), 3, 3))
                 for n, (o, a) in (tags or {}).items()}  # fmt: skip
-    data = SurfacesData('md3', '<new model>', {}, encode_names(names), np.zeros((len(frames), 2, 3), np.float32), surfaces, tag_data)
+    data = ModelData(surfaces, encode_names(names), tags=tag_data, format='md3', source='<new model>', frame_bounds=np.zeros((len(frames), 2, 3), np.float32))
     record = md3.encode(data)
     return md3.decode(record)
 
@@ -563,19 +565,19 @@ def _text_field(mesh: pv.DataSet, key: str) -> str | None:
 
 
 def edit_surfaces(
-    data: SurfacesData,
+    data: ModelData,
     *,
     frames: Sequence[int] = (),
     positions: Sequence[Sequence[np.ndarray]] = (),
     normals: Sequence[Sequence[np.ndarray | None]] | None = None,
     keep: np.ndarray | None = None,
     names: dict[int, str] | None = None,
-) -> SurfacesData:
+) -> ModelData:
     """New MD3 data with some frames changed, dropped or renamed, encoded and read back.
 
     Parameters
     ----------
-    data : SurfacesData
+    data : ModelData
         The model.
     frames, positions, normals : sequences
         Frame numbers and, for each, every surface's ``(vertices, 3)`` positions
@@ -591,8 +593,10 @@ def edit_surfaces(
         For positions of the wrong shape, or outside what an MD3 holds.
 
     """
-    xyz = [np.array(s.frame_xyz) for s in data.surfaces]
-    packed = [np.array(s.frame_normals) for s in data.surfaces]
+    # The codec stays the surface's: an MD3's shorts and normal bytes, or plain floats (whose normals may stay computed).
+    plain = bool(data.surfaces) and all(s.positions.dtype == np.float32 for s in data.surfaces)
+    xyz = [np.array(s.positions) for s in data.surfaces]
+    packed = [np.array(s.normals) if s.normals is not None else None for s in data.surfaces]
     for k, frame in enumerate(frames):
         if len(positions[k]) != len(data.surfaces):
             raise ValueError(f'a frame of this model has {len(data.surfaces)} surfaces, not {len(positions[k])}')
@@ -600,19 +604,27 @@ def edit_surfaces(
             points = np.asarray(positions[k][n], np.float32)
             if points.shape != (surface.num_vertices, 3):
                 raise ValueError(f'surface {surface.name!r} has {surface.num_vertices} vertices, not {points.shape}')
-            xyz[n][frame] = md3.quantize(points)
+            xyz[n][frame] = points if plain else md3.quantize(points)
             given = normals[k][n] if normals is not None else None
+            stored = packed[n]
+            if given is not None and stored is None:
+                stored = packed[n] = surface_normals(surface, slice(None))
+            if stored is None:
+                continue  # plain floats with no normals of their own: computed when drawn
             if given is None:  # computed from the geometry
                 given = vertex_face_normals(points[None], np.asarray(surface.triangles, np.int64)[:, ::-1])[0]
-            packed[n][frame] = md3.encode_normals(given)
+            stored[frame] = np.asarray(given, np.float32) if plain else md3.encode_normals(given)
     frame_names = np.array(data.frame_names)
     for frame, name in (names or {}).items():
         frame_names[frame] = encode_names([name])[0]
     order = np.arange(data.num_frames) if keep is None else np.asarray(keep, np.int64)
     if not len(order):
         raise ValueError('a model keeps at least one frame')
-    surfaces = [dataclasses.replace(s, frame_xyz=xyz[n][order], frame_normals=packed[n][order]) for n, s in enumerate(data.surfaces)]
+    surfaces = [dataclasses.replace(s, positions=xyz[n][order], normals=None if p is None else p[order])
+                for n, (s, p) in enumerate(zip(data.surfaces, packed))]  # fmt: skip
     tags = {name: Tag(name, t.origins[order], t.axes[order]) for name, t in data.tags.items()}
+    if plain:  # no bytes to round-trip through: the data is the model
+        return dataclasses.replace(data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=None, file=None)
     new = dataclasses.replace(data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=data.frame_bounds[order])
     return md3.decode(md3.parse(md3.write(md3.encode(new, data.file)), data.source))
 
@@ -624,7 +636,7 @@ def surface_arrays(frame, count: int) -> tuple[list[np.ndarray], list[np.ndarray
     return list(frame), [None] * count
 
 
-def add_surface_frames(data: SurfacesData, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> SurfacesData:
+def add_surface_frames(data: ModelData, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> ModelData:
     """New MD3 data with frames inserted at ``at`` (the end by default), encoded and read back.
 
     Each of ``frames`` is every surface's ``(vertices, 3)`` positions (or a
@@ -647,7 +659,7 @@ def add_surface_frames(data: SurfacesData, frames: Sequence, names: Sequence[str
                          names={at + k: name for k, name in enumerate(names)})  # fmt: skip
 
 
-def one_surface_to_md3(model, skin_name: str) -> tuple[SurfacesData, dict]:
+def one_surface_to_md3(model, skin_name: str) -> tuple[ModelData, dict]:
     """An MD2's or MDL's model (its engine) as an MD3's data: every frame, positions to 1/64.
 
     The surface is named after the model's file and names its skin
@@ -662,13 +674,27 @@ def one_surface_to_md3(model, skin_name: str) -> tuple[SurfacesData, dict]:
     """
     picture = model.skin_image(model.skin) if model.skin is not None else None
     name = Path(model.source.split(':')[-1]).stem if not model.source.startswith('<') else 'model'
-    frames = [pv.MultiBlock({name or 'model': model.frame(k)}) for k in range(len(model))]
+    frames = [pv.MultiBlock({name or 'model': model.mesh(k)}) for k in range(len(model))]
     tags = {t.name: (t.origins, t.axes) for t in model.tags.values()}
     data = surfaces_from_frames(frames, model.frame_names, tags, shader=skin_name if picture is not None else '')
     return data, ({skin_name: picture} if picture is not None else {})
 
 
-def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[ModelData, dict]:
+def surfaces_to_md3(model) -> tuple[ModelData, dict]:
+    """A model of plain float surfaces (a level's, a third party's format's) as an MD3's data: every frame, positions to 1/64."""
+    frames = [model.blocks(k) for k in range(len(model))]
+    tags = {t.name: (t.origins, t.axes) for t in model.tags.values()}
+    return surfaces_from_frames(frames, model.frame_names, tags), {}
+
+
+def plain_data(data: ModelData) -> ModelData:
+    """The data with every surface's positions and normals as plain ``float32``: what a third party's writer takes."""
+    every = slice(None)
+    surfaces = [dataclasses.replace(s, positions=surface_positions(s, every), normals=surface_normals(s, every)) for s in data.surfaces]
+    return dataclasses.replace(data, surfaces=surfaces, file=None)
+
+
+def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[AliasData, dict]:
     """An MD3's model (its engine) of one surface as an MD2's or MDL's data (see :func:`from_frames`).
 
     Raises

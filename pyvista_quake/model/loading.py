@@ -23,9 +23,9 @@ from pyvista_quake.formats import md5
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.formats.model_cfg import Played
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import SkeletonData
-from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.game import model_configs
 from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
@@ -35,7 +35,7 @@ from pyvista_quake.game.sources import read_source
 from pyvista_quake.model.quake_model import QuakeModel
 
 
-def load(source: Source, *, member: str | None = None, **options: Any):
+def load(source: Source, *, member: str | None = None, **options: Any) -> QuakeModel:
     """Load a model: ``.mdl``, ``.md2``, ``.md3``, ``.iqm`` or ``.md5mesh``, the format from its magic bytes or grammar.
 
     Parameters
@@ -90,9 +90,11 @@ def load(source: Source, *, member: str | None = None, **options: Any):
     buffer, name, (path, archive, member) = read_source(source, member)
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
-    enforce(record, len(buffer), opts.strict, name)
+    enforce(record, len(buffer), opts.strict, name, spec)
     data = spec.decode(record, **{name: getattr(opts, name) for name in spec.options})
-    if isinstance(data, SurfacesData) and any(s.kinds for s in data.surfaces):
+    if getattr(data, 'fps', None) is not None and 'fps' not in options:
+        opts = dataclasses.replace(opts, fps=data.fps)  # the file's own rate, unless the user gave one
+    if isinstance(data, ModelData) and any(s.kinds for s in data.surfaces):
         hidden = set(opts.hide)
         data = dataclasses.replace(data, surfaces=[s for s in data.surfaces if not s.kinds & hidden])
     roots = list(opts.search_paths)
@@ -164,7 +166,7 @@ def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimat
     buffer, name, _ = read_source(source)
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
-    enforce(record, len(buffer), strict, name)
+    enforce(record, len(buffer), strict, name, spec)
     if isinstance(record, md5.MD5AnimFile):
         return md5.decode_anim(record)
     if isinstance(record, iqm.IQMFile):

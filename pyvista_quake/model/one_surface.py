@@ -1,6 +1,6 @@
 """How a model stored as one surface (Quake's MDL, Quake II's MD2) answers :class:`~pyvista_quake.QuakeModel`.
 
-:class:`OneSurfaceModel` holds a :class:`~pyvista_quake.formats.records.ModelData` and hands
+:class:`OneSurfaceModel` holds a :class:`~pyvista_quake.formats.records.AliasData` and hands
 each question to the module that knows the answer: :mod:`.topology` (points
 and cells), :mod:`.decode` (positions and normals), :mod:`.skins`,
 :mod:`.animation`, :mod:`.fields` (field data), :mod:`.edit` (changes) and
@@ -32,8 +32,8 @@ from pyvista_quake.data.topology import Topology
 from pyvista_quake.data.topology import gl_topology
 from pyvista_quake.data.topology import triangle_topology
 from pyvista_quake.formats import tag as tag_file
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
-from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
@@ -59,7 +59,7 @@ class OneSurfaceModel(ModelFacade):
 
     Parameters
     ----------
-    data : ModelData
+    data : AliasData
         The parsed content of the file.
     options : LoadOptions, optional
         How the model is read (see :class:`~pyvista_quake.model.loading.LoadOptions`).
@@ -78,7 +78,7 @@ class OneSurfaceModel(ModelFacade):
     skins: ModelSkins
     _skin: int | None
 
-    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
+    def __init__(self, data: AliasData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else GameFiles()
         self._set_data(data)
@@ -86,7 +86,7 @@ class OneSurfaceModel(ModelFacade):
         if self.options.glcmds and data.gl_commands is None:
             raise ValueError(f'{data.source}: only MD2 models have OpenGL commands')
 
-    def _set_data(self, data: ModelData) -> None:
+    def _set_data(self, data: AliasData) -> None:
         """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
         images = self.skins.images if 'skins' in self.__dict__ else {}
         # An edited model is no longer the file's (readers that reuse loaded models ask).

@@ -29,10 +29,13 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats import format_for_path
+from pyvista_quake.formats._common import FormatSpec
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletonData
-from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
@@ -79,7 +82,7 @@ class Surface:
     def brush_model(self) -> int:
         """A level's brush model the surface belongs to: 0 for the world, N for the entity model ``*N`` (0 for a model)."""
         data = self.model.data
-        return data.surfaces[self.index].brush_model if isinstance(data, SurfacesData) else 0
+        return data.surfaces[self.index].brush_model if isinstance(data, ModelData) else 0
 
     @property
     def num_points(self) -> int:
@@ -146,7 +149,7 @@ class QuakeModel:
 
     Parameters
     ----------
-    data : ModelData, SurfacesData or SkeletonData
+    data : AliasData, ModelData or SkeletonData
         The parsed content of a file (see :mod:`pyvista_quake.formats`).
     options : LoadOptions, optional
         How the model is read.
@@ -165,12 +168,12 @@ class QuakeModel:
 
     _engine: Engine
 
-    def __init__(self, data: ModelData | SurfacesData | SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
+    def __init__(self, data: AliasData | ModelData | SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  **skeletal: Any) -> None:  # fmt: skip
         engine: Engine
         if isinstance(data, SkeletonData):
             engine = SkeletalModel(data, options, search=search, **skeletal)
-        elif isinstance(data, SurfacesData):
+        elif isinstance(data, ModelData):
             engine = SurfacesModel(data, options, search=search)
         else:
             engine = OneSurfaceModel(data, options, search=search)
@@ -222,6 +225,11 @@ class QuakeModel:
         return self._engine.format
 
     @property
+    def spec(self) -> FormatSpec:
+        """The format's registration: what it is called, which engines load it, whether it can be written."""
+        return FORMATS[self.format]
+
+    @property
     def source(self) -> str:
         """The file the model came from."""
         return self._engine.source
@@ -232,7 +240,7 @@ class QuakeModel:
         return self._engine.header
 
     @property
-    def data(self) -> ModelData | SurfacesData | SkeletonData:
+    def data(self) -> AliasData | ModelData | SkeletonData:
         """The format-neutral records the model holds."""
         return self._engine.data
 
@@ -306,7 +314,7 @@ class QuakeModel:
     def level(self) -> LevelData | None:
         """A level's own part (entities, lightmaps), or ``None`` for a model."""
         data = self.data
-        return data.level if isinstance(data, SurfacesData) else None
+        return data.level if isinstance(data, ModelData) else None
 
     @property
     def entities(self) -> list[dict[str, str]]:
@@ -595,11 +603,11 @@ class QuakeModel:
         """
         engine = self._engine
         if isinstance(engine, SkeletalModel):
-            if str(path).lower().endswith('.md3'):
+            if format_for_path(str(path)).kind == 'skeletal':
+                engine.save(path, sync=sync)  # its own format, as read
+            else:  # its skinned frames, as an MD3 or any format of surfaces
                 baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
                 baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
-            else:
-                engine.save(path, sync=sync)
             return
         save(self, path, sync=sync, overwrite_skins=overwrite_skins)
 
@@ -614,7 +622,8 @@ class QuakeModel:
         for an MD3 a frame is a MultiBlock of surfaces (or one PolyData, one
         surface) and ``kwargs`` are ``names`` and ``tags``.
         """
-        if format == 'md3':
+        spec = FORMATS.get(format)
+        if spec is not None and spec.kind == 'surfaces':  # made as an MD3's surfaces
             many = frames if isinstance(frames, (list, tuple)) else [frames]
             blocks = [f if isinstance(f, pv.MultiBlock) else pv.MultiBlock([f]) for f in many]
             return cls._of(SurfacesModel.from_frames(blocks, fps=fps, **kwargs))
@@ -676,7 +685,7 @@ class _SurfaceModelMeta(type):
 class SurfaceModel(metaclass=_SurfaceModelMeta):
     """Deprecated: every model is a :class:`QuakeModel`; ``isinstance(m, SurfaceModel)`` still tells an MD3's."""
 
-    def __new__(cls, data: SurfacesData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> QuakeModel:  # type: ignore[misc]
+    def __new__(cls, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> QuakeModel:  # type: ignore[misc]
         """Make a :class:`QuakeModel` (with a ``DeprecationWarning``)."""
         _deprecated('SurfaceModel', 'use QuakeModel, the one model class of every format')
         return QuakeModel(data, options, search=search)

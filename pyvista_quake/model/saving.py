@@ -7,7 +7,10 @@ Below the model (whose :meth:`~pyvista_quake.QuakeModel.save` calls
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+
+import numpy as np
 
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.warnings import warn_external
@@ -15,9 +18,8 @@ from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats.anm import AnmLine
-from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import SkeletonData
-from pyvista_quake.formats.records import SurfacesData
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import REFUSES
 from pyvista_quake.game.engines import findings
@@ -25,6 +27,8 @@ from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.edit import convert
 from pyvista_quake.model.edit import md3_to_one_surface
 from pyvista_quake.model.edit import one_surface_to_md3
+from pyvista_quake.model.edit import plain_data
+from pyvista_quake.model.edit import surfaces_to_md3
 
 
 def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = False) -> None:
@@ -77,19 +81,26 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
         raise ValueError(f'{path}: {own.title or own.name.upper()} files are written only as they were read '
                          f'(as {", ".join(own.extensions)}); pyvista-quake writes no {spec.name.upper()} from one')  # fmt: skip
     skin_name = f'{path.stem}.png'
+    own_kind = own.kind if own is not None else 'alias'
     if data.format == spec.name:
-        images = model.skins.images if isinstance(data, ModelData) else {}
-    elif spec.name == 'md3':
+        images = model.skins.images if isinstance(data, AliasData) else {}
+    elif spec.kind == 'alias':  # one surface of packed bytes
+        data, images = md3_to_one_surface(model, spec.name, skin_name) if own_kind == 'surfaces' else convert(data, model.skins, spec.name, skin_name=skin_name)
+    elif own_kind == 'alias':
         data, images = one_surface_to_md3(model, skin_name)
-    elif isinstance(data, SurfacesData):
-        data, images = md3_to_one_surface(model, spec.name, skin_name)
+    elif not spec.third_party and any(s.positions.dtype != np.int16 for s in data.surfaces):
+        data, images = surfaces_to_md3(model)  # plain floats to an MD3's 1/64 shorts
     else:
-        data, images = convert(data, model.skins, spec.name, skin_name=skin_name)
+        images = {}
+    if spec.third_party and data.format != spec.name:
+        data = plain_data(data)  # a third party's writer takes plain floats
+    if data.format != spec.name:
+        data = dataclasses.replace(data, format=spec.name, file=None)
     record = data.file if data.file is not None else spec.encode(data)
     # Everything is encoded before anything is written.
     payload = spec.write(record)
     companions = {path.parent / Path(name).name: png_bytes(image) for name, image in images.items()}
-    if spec.name in ('md2', 'mdl') and data.num_frames == model.data.num_frames:
+    if spec.kind == 'alias' and data.num_frames == model.data.num_frames:
         anm = _anm_text(model)  # UFO: AI's animations live in the .anm beside the model: it goes with the copy
         if anm is not None:
             companions[path.with_suffix('.anm')] = anm
@@ -103,7 +114,7 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
         elif not overwrite_skins and companion.suffix != '.anm':  # the .anm of the model written over is its own
             raise FileExistsError(f'{companion}: the skin of {path.name} would replace this file, which holds another '
                                   'image; save under another name, or pass overwrite_skins=True')  # fmt: skip
-    for finding in findings(record, len(payload)):
+    for finding in findings(record, len(payload), spec):
         if finding.effect == REFUSES:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
                           f'{finding.rule} ({finding.where})')  # fmt: skip
@@ -123,7 +134,7 @@ __all__ = ['save', 'save_surfaces']
 
 
 def save_surfaces(data, path: str | Path, *, sync: bool = True) -> None:
-    """Write a model of several surfaces (:class:`~pyvista_quake.formats.records.SurfacesData`) to an ``.md3``, atomically.
+    """Write a model of several surfaces (:class:`~pyvista_quake.formats.records.ModelData`) to an ``.md3``, atomically.
 
     Data read from a file is written back byte for byte; new data is laid out
     afresh.  What the engines would refuse but the format holds is written,
@@ -142,7 +153,7 @@ def save_surfaces(data, path: str | Path, *, sync: bool = True) -> None:
                          f'converting it to {spec.name.upper()} is not supported')  # fmt: skip
     record = data.file if data.file is not None else spec.encode(data)
     payload = spec.write(record)
-    for finding in findings(record, len(payload)):
+    for finding in findings(record, len(payload), spec):
         if finding.effect == REFUSES:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
                           f'{finding.rule} ({finding.where})')  # fmt: skip

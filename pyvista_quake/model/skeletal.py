@@ -30,8 +30,7 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.skinning import Skinning
 from pyvista_quake.data.skinning import quaternion_of
-from pyvista_quake.formats import iqm
-from pyvista_quake.formats import md5
+from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats._joints import rotation_matrices
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.model_cfg import frames_played
@@ -114,7 +113,7 @@ class SkeletalModel(SurfacesModel):
     @cached_property
     def _skinning(self) -> Skinning:
         poses = self._frames[0]
-        return Skinning(self.data, poses, 'matrix' if self.format == 'iqm' else 'slerp', self._pose_parents)
+        return Skinning(self.data, poses, self.data.animation_blend, self._pose_parents)
 
     @cached_property
     def _pose_parents(self) -> np.ndarray | None:
@@ -168,7 +167,7 @@ class SkeletalModel(SurfacesModel):
     def _clip(self, name: str, frames: range, fps: float | None) -> Animation:
         rate = fps if fps else self.fps
         played = Animation.at_fps(name, frames, rate, 'file' if fps else 'fps')
-        if self.format == 'md5' and len(frames) > 1:
+        if self.data.animation_blend == 'slerp' and len(frames) > 1:
             # Doom 3 shows frame f at f / rate and loops from the last frame straight to the first.
             return Animation(name, played.frames, played.times, float(played.times[-1]), rate, played.source)
         return played
@@ -364,14 +363,11 @@ class SkeletalModel(SurfacesModel):
 
     def save(self, path: str | Path, *, sync: bool = True) -> None:
         """Write the model in its own format: an IQM byte for byte, an MD5 mesh as text that reads back to the same numbers."""
-        suffix = Path(str(path)).suffix.lower()
-        if self.format == 'iqm' and suffix == '.iqm':
-            atomic_write(Path(path), iqm.write(self.data.file), sync=sync)
-        elif self.format == 'md5' and suffix == '.md5mesh':
-            atomic_write(Path(path), md5.write_mesh(self.data.file), sync=sync)
-        else:
-            raise ValueError(f'{self.source}: a {self.format.upper()} saves as .{"iqm" if self.format == "iqm" else "md5mesh"}; '
+        spec = FORMATS[self.format]
+        if Path(str(path)).suffix.lower() not in spec.extensions:
+            raise ValueError(f'{self.source}: a {self.format.upper()} saves as {", ".join(spec.extensions)}; '
                              "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
+        atomic_write(Path(path), spec.write(self.data.file), sync=sync)
 
 
 def tag_offset(offset: tuple[float, ...]) -> np.ndarray:

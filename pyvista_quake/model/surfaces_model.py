@@ -34,7 +34,7 @@ from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats import wal
 from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
 from pyvista_quake.formats.records import LevelData
-from pyvista_quake.formats.records import SurfacesData
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.shader import Shader
 from pyvista_quake.game.filesystem import FoundSkin
@@ -64,7 +64,7 @@ class SurfacesModel(ModelFacade):
 
     Parameters
     ----------
-    data : SurfacesData
+    data : ModelData
         The parsed content of the file.
     options : LoadOptions, optional
         How the model is read.
@@ -80,7 +80,7 @@ class SurfacesModel(ModelFacade):
 
     """
 
-    def __init__(self, data: SurfacesData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
+    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else GameFiles()
         self.data = data
@@ -410,7 +410,7 @@ class SurfacesModel(ModelFacade):
         return out
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
-    def _set_data(self, data: SurfacesData) -> None:
+    def _set_data(self, data: ModelData) -> None:
         """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
         self.data = data
         self.edited = True

@@ -20,7 +20,11 @@ import pyvista as pv
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.options import LoadOptions
+from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.animation import Animation
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats._common import LISTENERS
+from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.quake_model import QuakeModel
@@ -177,7 +181,7 @@ class _MemberSource(_QuakeSource):
         super().UpdateInformation()
 
     def _blocks(self, model: QuakeModel) -> bool:
-        return model.format not in ('md2', 'mdl')  # several surfaces: MD3, IQM, MD5
+        return model.spec.output == 'MultiBlock'  # several surfaces: MD3, IQM, MD5, levels
 
 
 class QuakeReader(pv.BaseReader[_Output], pv.TimeReader):
@@ -396,6 +400,34 @@ class BSPReader(QuakeReader[pv.MultiBlock]):
     _class_reader = _BlocksSource
 
 
+class FormatReader(QuakeReader[pv.MultiBlock]):
+    """Reader for a format registered with :func:`pyvista_quake.register_format`: each frame a
+    :class:`pyvista.MultiBlock` of its surfaces (see :class:`QuakeReader`)."""
+
+    _class_reader = _BlocksSource
+
+
+#: The extensions this module gave PyVista's reader registry.
+_REGISTERED: set[str] = set()
+
+
+def register_reader(spec: FormatSpec) -> None:
+    """Make PyVista read a third party's format: :class:`FormatReader` for each of its extensions.
+
+    An extension PyVista's own readers already take is left to them, with a warning.
+    """
+    if not spec.third_party:
+        return  # the built-in formats are this package's ``pyvista.readers`` entry points
+    for extension in spec.extensions:
+        if extension in _REGISTERED:
+            continue  # a format registered again: FormatReader already reads the extension
+        try:
+            pv.register_reader(extension, FormatReader)
+            _REGISTERED.add(extension)
+        except ValueError as error:  # a built-in VTK reader's extension: PyVista keeps its own
+            warn_external(f'pyvista_quake: the {spec.name!r} format\'s {extension} stays with PyVista\'s reader ({error})')
+
+
 class ArchiveReader(QuakeReader[pv.DataObject]):
     """Reader for a model inside a Quake PAK or a PK3: ``pv.read("pak0.pk3", member="models/x.md3")``.
 
@@ -418,3 +450,7 @@ class ArchiveReader(QuakeReader[pv.DataObject]):
         self._source.member = name
         self._update_information()
 
+
+LISTENERS.append(register_reader)
+for _spec in list(dict.values(FORMATS)):  # any registered before this module (without loading the plugins here)
+    register_reader(_spec)

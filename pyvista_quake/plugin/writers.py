@@ -22,7 +22,7 @@ def write_mesh(dataset: Any, path: str, **kwargs: Any) -> None:
     MultiBlock of frames with one connectivity gives an animated model.
     """
     spec = format_for_path(str(path))
-    if spec.name == 'md3':
+    if spec.output == 'MultiBlock':  # a format of surfaces: made as an MD3's, then saved as the format
         QuakeModel.from_frames(dataset, 'md3', **kwargs).save(path)
         return
     # A frame read by this package keeps its name (the mesh.quake accessor reads it).

@@ -84,7 +84,7 @@ def _summary(model: Any, source: Path) -> dict:
         'animations': list(model.animations),
         'skins': [str(found.location) for s in model.surfaces if (found := s.image_file()) is not None],
         'tags': list(model.tags),
-        'joints': [j.name for j in model.joints] if model.format in ('iqm', 'md5') else [],
+        'joints': [j.name for j in model.joints] if model.spec.kind == 'skeletal' else [],
         'header': {k: str(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
         'findings': [f'{ENGINES[f.engine]}: {f.field} = {f.value!r}: {f.rule} ({f.where})' for f in findings],
         'verdicts': verdicts(findings, model.format),

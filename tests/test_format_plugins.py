@@ -1,0 +1,263 @@
+"""A format of the test's own, registered through the public contract, run through every path.
+
+The module is the complete example of docs/formats.md, taken from the page, so the page's
+example is what is tested.  In process it is registered by a call; in a fresh process it is
+found through an installed package's ``pyvista_quake.formats`` entry point, the CLI's included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+import re
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pygltflib
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats import spec_for
+from pyvista_quake.plugin import readers
+
+DOCS = Path(__file__).resolve().parents[1] / 'docs' / 'formats.md'
+
+
+def example_module() -> str:
+    """The Python block of the page's "Adding a format of your own" section."""
+    section = DOCS.read_text().split('## Adding a format of your own', 1)[1]
+    return re.search(r'```python\n(.*?)```', section, re.S).group(1)
+
+
+def toy_text(frames: int = 3, lift: float = 1.0) -> bytes:
+    """A toy model: a quad of two triangles rising ``lift`` a frame, frames named ``run1`` ... and ``idle1``."""
+    names = [f'run{k + 1}' for k in range(frames - 1)] + ['idle1']
+    lines = ['TOY1', 'frames ' + ' '.join(names)]
+    for k in range(frames):
+        for (x, y), (s, t) in zip([(0, 0), (8, 0), (0, 8), (8, 8)], [(0, 1), (1, 1), (0, 0), (1, 0)]):
+            lines.append(f'v {x} {y} {k * lift} {s} {t}')
+    lines += ['tri 0 2 1', 'tri 1 2 3']  # clockwise seen from +z
+    return '\n'.join(lines).encode('ascii')
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """The example module, importable and registered; unregistered afterwards."""
+    package = tmp_path / 'site'
+    package.mkdir()
+    (package / 'toy_format.py').write_text(example_module())
+    monkeypatch.syspath_prepend(str(package))
+    import toy_format
+
+    saved = pv.core.utilities.reader_registry._save_registry_state()
+    toy_format.register()
+    yield toy_format
+    dict.pop(FORMATS, 'toy', None)
+    sys.modules.pop('toy_format', None)
+    pv.core.utilities.reader_registry._restore_registry_state(saved)
+    readers._REGISTERED.discard(".toy")
+
+
+@pytest.fixture
+def model_file(tmp_path):
+    folder = tmp_path / 'game' / 'models' / 'toy'
+    folder.mkdir(parents=True)
+    path = folder / 'thing.toy'
+    path.write_bytes(toy_text())
+    # A red skin where the surface's shader name says, as the game finds images.
+    pv.wrap(np.zeros((4, 4, 3))).save  # noqa: B018 - PyVista imported; the image is written with Pillow
+    from PIL import Image
+
+    Image.new('RGB', (4, 4), (255, 0, 0)).save(folder / 'skin.png')
+    return path
+
+
+def test_a_registered_format_loads_with_its_frames_animations_and_skin(toy, model_file):
+    model = pq.load(model_file)
+    assert model.format == 'toy' and model.spec.title == 'toy models'
+    assert len(model) == 3 and model.frame_names == ['run1', 'run2', 'idle1']
+    assert model.fps == 10.0
+    assert set(model.animations) == {'run', 'idle'}
+    assert model.surface_names == ['body']
+    blocks = model.blocks(1)
+    assert isinstance(blocks, pv.MultiBlock) and blocks.n_blocks == 1
+    np.testing.assert_allclose(blocks[0].points[:, 2], 1.0)
+    np.testing.assert_allclose(model.mesh(2).points[:, 2], 2.0)
+    # Halfway between run1 (z 0) and run2 (z 1) at 10 frames a second.
+    np.testing.assert_allclose(model.at(0.05, 'run')[0].points[:, 2], 0.5, atol=1e-6)
+    # Triangles come out anticlockwise from the front: normals up (+z), made from the faces.
+    np.testing.assert_allclose(model.normals(0)[0], [[0, 0, 1]] * 4, atol=1e-6)
+    image = model.surfaces[0].image()
+    assert image is not None and tuple(image[0, 0, :3]) == (255, 0, 0)
+
+
+def test_pyvista_reads_a_registered_format(toy, model_file):
+    mesh = pv.read(model_file)
+    assert isinstance(mesh, pv.MultiBlock)
+    np.testing.assert_allclose(mesh[0].points[:, 2], 0.0)
+    reader = pv.get_reader(str(model_file))
+    assert reader.number_time_points == 3
+    reader.set_active_time_point(2)
+    np.testing.assert_allclose(reader.read()[0].points[:, 2], 2.0)
+
+
+def test_a_registered_format_exports_a_glb_with_its_animation(toy, model_file, tmp_path):
+    out = tmp_path / 'thing.glb'
+    pq.export(model_file, out)
+    gltf = pygltflib.GLTF2().load(str(out))
+    assert len(gltf.meshes) == 1 and gltf.animations
+    assert len(gltf.meshes[0].primitives[0].targets) == 3  # a morph target a frame
+
+
+def test_a_registered_format_renders_a_thumbnail(toy, model_file, tmp_path):
+    from PIL import Image
+
+    out = tmp_path / 'thing.png'
+    pq.thumbnail(model_file, out)
+    pixels = np.asarray(Image.open(out).convert('RGB')).reshape(-1, 3)
+    red = (pixels[:, 0] > 120) & (pixels[:, 1] < 60) & (pixels[:, 2] < 60)
+    assert red.sum() > 100  # the skin the game files gave it
+
+
+def test_an_unchanged_model_saves_as_its_bytes_and_an_edited_one_through_write(toy, model_file, tmp_path):
+    model = pq.load(model_file)
+    model.save(tmp_path / 'same.toy')
+    assert (tmp_path / 'same.toy').read_bytes() == model_file.read_bytes()
+    model.set_frame(0, model.mesh(2).points)
+    model.save(tmp_path / 'edited.toy')
+    again = pq.load(tmp_path / 'edited.toy')
+    np.testing.assert_allclose(again.mesh(0).points[:, 2], 2.0)
+    assert again.frame_names == model.frame_names
+
+
+def test_models_convert_to_and_from_a_registered_format(toy, model_file, tmp_path):
+    model = pq.load(model_file)
+    model.save(tmp_path / 'thing.md3')
+    md3 = pq.load(tmp_path / 'thing.md3')
+    np.testing.assert_allclose(md3.positions(), model.positions(), atol=1 / 64)
+    md3.save(tmp_path / 'back.toy')
+    np.testing.assert_allclose(pq.load(tmp_path / 'back.toy').positions(), model.positions(), atol=1 / 64)
+    model.save(tmp_path / 'thing.md2')
+    pq.load(tmp_path / 'thing.md2').save(tmp_path / 'from_md2.toy')
+    np.testing.assert_allclose(pq.load(tmp_path / 'from_md2.toy').positions(), model.positions(), atol=0.05)
+
+
+def test_a_format_without_a_writer_cannot_be_saved(toy, model_file, tmp_path):
+    pq.register_format('toy', ['.toy'], toy.read, magic=b'TOY1')
+    model = pq.load(model_file)
+    assert not model.spec.writable
+    with pytest.raises(ValueError, match="'toy'"):
+        model.save(tmp_path / 'copy.toy')
+    assert not (tmp_path / 'copy.toy').exists()
+
+
+def test_a_bad_file_of_a_registered_format_is_a_format_error(toy, tmp_path):
+    bad = tmp_path / 'bad.toy'
+    bad.write_bytes(b'TOY1\nframes a b\nv 0 0 0 0 0\n')
+    with pytest.raises(pq.QuakeFormatError, match='bad.toy'):
+        pq.load(bad)
+    # A read that fails on the file (here: no frames line at all) is one, too, not a traceback.
+    bad.write_bytes(b'TOY1')
+    with pytest.raises(pq.QuakeFormatError, match='bad.toy'):
+        pq.load(bad)
+
+
+def test_a_read_that_returns_something_else_is_named(tmp_path):
+    pq.register_format('wrong', ['.wrong'], lambda data, source: {'not': 'model data'}, magic=b'WRNG')
+    try:
+        (tmp_path / 'x.wrong').write_bytes(b'WRNG')
+        with pytest.raises(pq.QuakeFormatError, match='must return pyvista_quake.ModelData'):
+            pq.load(tmp_path / 'x.wrong')
+    finally:
+        dict.pop(FORMATS, 'wrong', None)
+
+
+def test_a_registration_needs_an_extension_and_a_way_to_tell_its_files():
+    with pytest.raises(ValueError, match='extension'):
+        pq.register_format('none', [], lambda d, s: None, magic=b'NONE')
+    with pytest.raises(ValueError, match='magic bytes or a sniff'):
+        pq.register_format('none', ['.none'], lambda d, s: None)
+    assert 'none' not in FORMATS
+
+
+def test_a_sniffed_format_is_told_by_its_grammar(toy, tmp_path):
+    pq.register_format('toytext', ['.toyt'], toy.read, sniff=lambda head: head.startswith(b'TOY2'))
+    try:
+        assert spec_for(b'TOY2 anything', 'x').name == 'toytext'
+        assert spec_for(toy_text(), 'x').name == 'toy'
+    finally:
+        dict.pop(FORMATS, 'toytext', None)
+
+
+def test_surface_data_checks_its_shapes():
+    with pytest.raises(ValueError, match=r'\(frames, vertices, 3\)'):
+        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=np.zeros((1, 3, 2)))
+    with pytest.raises(ValueError, match='2 texture coordinates for 3 vertices'):
+        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((2, 2)), positions=np.zeros((3, 3)))
+    with pytest.raises(ValueError, match='normals'):
+        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=np.zeros((3, 3)), normals=np.zeros((2, 3)))
+    one = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=np.zeros((3, 3), np.float64))
+    assert one.positions.shape == (1, 3, 3) and one.positions.dtype == np.float32
+    with pytest.raises(ValueError, match='has 1 frames; the model names 2'):
+        pq.ModelData(surfaces=[one], frame_names=['a', 'b'])
+    with pytest.raises(ValueError, match='fps'):
+        pq.ModelData(surfaces=[one], frame_names=['a'], fps=0)
+    data = pq.ModelData(surfaces=[one])
+    assert data.decoded_frame_names() == ['frame000']
+    np.testing.assert_array_equal(data.frame_bounds, np.zeros((1, 2, 3)))
+
+
+# -- an installed package, in fresh processes ------------------------------------------------
+
+
+@pytest.fixture
+def installed(tmp_path, model_file):
+    """A folder on the path holding the example as an installed package with the entry point."""
+    site = tmp_path / 'installed'
+    site.mkdir()
+    (site / 'toy_format.py').write_text(example_module())
+    info = site / 'toy_format-1.0.dist-info'
+    info.mkdir()
+    (info / 'METADATA').write_text('Metadata-Version: 2.1\nName: toy-format\nVersion: 1.0\n')
+    (info / 'entry_points.txt').write_text('[pyvista_quake.formats]\ntoy = toy_format:register\n')
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(site), os.environ.get('PYTHONPATH', '')])}
+    return env, model_file
+
+
+def run(env, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_an_entry_point_format_loads_in_a_fresh_process(installed):
+    env, path = installed
+    code = textwrap.dedent(f"""
+        import pyvista as pv, pyvista_quake as pq
+        model = pq.load({str(path)!r})
+        print(model.format, len(model), pv.read({str(path)!r})[0].n_points)
+    """)
+    done = run(env, sys.executable, '-c', code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ['toy', '3', '4']
+
+
+def test_the_cli_finds_an_entry_point_format(installed, tmp_path):
+    env, path = installed
+    cli = [sys.executable, '-m', 'pyvista_quake']
+    done = run(env, *cli, 'info', str(path), '--json')
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)[0]
+    assert record['format'] == 'toy' and record['frames'] == 3 and record['vertices'] == 4 and record['triangles'] == 2
+    assert record['game'] == 'Toy'
+    pictures = tmp_path / 'pictures'
+    done = run(env, *cli, 'thumbnail', str(path.parent), '--output', str(pictures))
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert [p.name for p in pictures.rglob('*.png')] == ['thing.png']
+    site = tmp_path / 'site-out'
+    done = run(env, *cli, 'catalogue', str(path.parent), '--output', str(site))
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert 'thing' in (site / 'index.html').read_text()
