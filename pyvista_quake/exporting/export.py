@@ -45,9 +45,11 @@ from pyvista_quake.model.loading import load
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import flattened
 from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.players import player_animations
 from pyvista_quake.model.quake_model import QuakeModel
+from pyvista_quake.model.quake_model import is_model
 from pyvista_quake.model.saving import save
 
 #: Formats whose writer is VTK's, through PyVista or directly.
@@ -115,11 +117,11 @@ def export(
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
     model, given = model_or_player(source, **load_options)
-    if isinstance(model, QuakePlayer) and suffix in ('.glb', '.gltf') and time is None:
+    if is_player(model) and suffix in ('.glb', '.gltf') and time is None:
         with staged(path.parent) as stage:
             _write_player_gltf(model, player_clips(model, animation), stage / path.name)
         return
-    if isinstance(model, QuakePlayer):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
+    if is_player(model):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
         legs, torso = player_animations(animation)
         posed = flattened(model.pose(legs, torso, time or 0.0))
         model, given, animation, time = None, posed, None, None
@@ -571,7 +573,7 @@ def to_meshio(source: Any, frame: int = 0, **options: Any) -> meshio.Mesh:
 
     ``meshio.read("tris.md2")`` gives frame 0 this way; this function picks any frame.
     """
-    model = source if isinstance(source, QuakeModel) else load(source, **options)
+    model = source if is_model(source) else load(source, **options)
     mesh = model.mesh(frame)
     return meshio.Mesh(
         np.asarray(mesh.points),

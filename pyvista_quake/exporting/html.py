@@ -28,7 +28,7 @@ from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import split_options
 from pyvista_quake.exporting.export import export
 from pyvista_quake.exporting.export import player_clips
-from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 
 STATIC = Path(__file__).resolve().parent / 'viewer' / 'static'
@@ -83,7 +83,7 @@ def _glb(source: Any, animation: Any) -> bytes:
 
 def _clip_info(model: Any, animation: Any) -> dict:
     """Each glTF animation's key times with the frame number and name shown at each, for the frame label."""
-    if isinstance(model, QuakePlayer):
+    if is_player(model):
         out = {}
         for name, legs, torso, moves in player_clips(model, animation):
             times = np.asarray(model.series(legs, torso).time_values, np.float64)
@@ -146,12 +146,12 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     model, given = model_or_player(source, **load_options)
     if model is None:
         raise ValueError('the viewer plays a model or a player, not one frame: pass the model, its file or its folder')
-    parts = model.parts.values() if isinstance(model, QuakePlayer) else [model]
+    parts = model.parts.values() if is_player(model) else [model]
     if not any(s.num_triangles for part in parts for s in part.surfaces):
         raise NothingToDrawError(f'{getattr(model, "source", source)}: nothing to play: no surface has a triangle (a model of tags only?)')
     models = []
     skins: list[str] = []
-    count = getattr(model, 'num_skins', 0) if not isinstance(model, QuakePlayer) and model.spec.kind == 'alias' else 0
+    count = getattr(model, 'num_skins', 0) if not is_player(model) and model.spec.kind == 'alias' else 0
     if count > 1:  # a skin picker: the model once per skin
         chosen = model.skin
         try:
@@ -164,7 +164,7 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     else:
         models.append(_glb(model, animation))
     info: dict[str, Any] = {'clips': _clip_info(model, animation), 'skins': skins}
-    if isinstance(model, QuakePlayer) and animation is None:  # a legs and a torso picker, played together
+    if is_player(model) and animation is None:  # a legs and a torso picker, played together
         names = list(model.config.animations)
         info['player'] = {'legs': [n for n in names if not n.startswith('TORSO_')], 'torso': [n for n in names if not n.startswith('LEGS_')]}
     name = title if title is not None else Path(str(getattr(model, 'source', source))).name

@@ -41,6 +41,8 @@ from pyvista_quake.game.skins import ModelSkins
 from pyvista_quake.game.skins import image_array
 from pyvista_quake.game.skins import palette_indices
 from pyvista_quake.game.skins import resized
+from pyvista_quake.model.mesh import carried_palette_indices
+from pyvista_quake.model.mesh import carried_pictures
 
 #: Bytes of a frame name, its terminating zero included.
 FRAME_NAME_BYTES = 16
@@ -479,9 +481,11 @@ def _carried_header(mesh: pv.PolyData) -> dict:
 def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:
     """The skin a frame read by this package carries in its field data, if any."""
     if keys.SKIN_PIXELS in mesh.field_data:
-        return mesh.quake.palette_indices[0]
+        indices = carried_palette_indices(mesh)
+        return None if indices is None else indices[0]
     if keys.SKIN_FILE in mesh.field_data:
-        return mesh.quake.image()
+        pictures = carried_pictures(mesh)
+        return None if pictures is None else pictures[0]
     return None
 
 

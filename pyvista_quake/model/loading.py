@@ -32,6 +32,7 @@ from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.skins import read_palette
 from pyvista_quake.game.sources import Source
 from pyvista_quake.game.sources import read_source
+from pyvista_quake.model.mesh import carried_pictures
 from pyvista_quake.model.quake_model import QuakeModel
 
 
@@ -216,6 +217,7 @@ def skin_of(model, mesh=None):
     """
     if model is not None:
         return model.skin_image(model.skin) if model.skin is not None else None
-    return mesh.quake.image()
+    pictures = carried_pictures(mesh)
+    return None if pictures is None else pictures[0]
 
 

@@ -24,6 +24,11 @@ from vtkmodules.vtkCommonCore import vtkUnsignedCharArray
 from vtkmodules.vtkCommonDataModel import vtkCellArray
 from vtkmodules.vtkCommonDataModel import vtkFieldData
 
+from pyvista_quake._base import fields as keys
+from pyvista_quake.game.skins import decode_image
+from pyvista_quake.game.skins import drawn_alpha
+from pyvista_quake.game.skins import palette_image
+
 
 @dataclass(frozen=True)
 class FrameTemplate:
@@ -198,3 +203,41 @@ def entity_points(entities: list[dict[str, str]]) -> pv.PolyData:
     for key in names:
         cloud.point_data[key] = np.array([entity.get(key, '') for _, entity, _ in chosen], dtype=str)
     return cloud
+
+
+# -- the skin a frame carries in its field data ---------------------------------------------
+
+
+def _field(mesh: pv.DataSet, name: str):
+    return mesh.field_data[name] if name in mesh.field_data else None
+
+
+def carried_palette_indices(mesh: pv.DataSet) -> np.ndarray | None:
+    """An MDL skin's palette indices a frame carries, ``(n, height, width)``; ``None`` for any other."""
+    pixels = _field(mesh, keys.SKIN_PIXELS)
+    if pixels is None:
+        return None
+    shape = tuple(int(v) for v in _field(mesh, keys.SKIN_PICTURE_SHAPE))
+    return np.asarray(pixels, np.uint8).reshape(shape)
+
+
+def carried_pictures(mesh: pv.DataSet) -> np.ndarray | None:
+    """Every RGB(A) picture of the skin a frame carries, ``(n, height, width, channels)``, or ``None``.
+
+    An image file's bytes are decoded (an MD3's alpha as its shader draws it); an MDL's
+    palette indices go through the palette it carries.
+    """
+    encoded = _field(mesh, keys.SKIN_FILE)
+    if encoded is not None:
+        location = _field(mesh, keys.SKIN_LOCATION)
+        image = decode_image(np.asarray(encoded, np.uint8).tobytes(), str(location[0]) if location is not None and len(location) else '<skin>')
+        alpha = _field(mesh, keys.SKIN_ALPHA)
+        if image is not None and alpha is not None and len(alpha):
+            image = drawn_alpha(image, str(alpha[0]))
+        return None if image is None else image[None]
+    indices = carried_palette_indices(mesh)
+    if indices is None:
+        return None
+    palette = np.asarray(_field(mesh, keys.SKIN_PALETTE), np.uint8).reshape(256, 3)
+    holey = _field(mesh, keys.SKIN_HOLEY)
+    return np.stack([palette_image(p, palette, holey is not None and bool(holey[0])) for p in indices])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from typing import TypeGuard
 
 import numpy as np
 import pyvista as pv
@@ -314,3 +315,11 @@ def load_player(path: str | Path, skin: str | int = 'default', search_paths: lis
         parts[part] = load(source, member=member, skin=skin, search_paths=search_paths or [], **options)
     buffer, name, _ = read_source(*where('animation.cfg'))
     return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), name), str(path))
+
+
+def is_player(source: object) -> TypeGuard[QuakePlayer]:
+    """Whether ``source`` is a player assembled from parts (legs, torso, head), not one model.
+
+    Drawing and export ask this, not the class: a player poses by a pair of animations.
+    """
+    return isinstance(source, QuakePlayer)

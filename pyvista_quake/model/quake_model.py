@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 from typing import Sequence
+from typing import TypeGuard
 
 import numpy as np
 import pyvista as pv
@@ -696,3 +697,7 @@ class SurfaceModel(metaclass=_SurfaceModelMeta):
         _deprecated('SurfaceModel.from_frames', "use QuakeModel.from_frames(frames, 'md3')")
         return QuakeModel.from_frames(frames, 'md3', **kwargs)
 
+
+def is_model(source: object) -> TypeGuard[QuakeModel]:
+    """Whether ``source`` is a loaded model (not a file to load, nor a PyVista mesh)."""
+    return isinstance(source, QuakeModel)

@@ -14,11 +14,10 @@ import numpy as np
 import pyvista as pv
 
 from pyvista_quake._base import fields as keys
-from pyvista_quake.game.skins import decode_image
-from pyvista_quake.game.skins import drawn_alpha
 from pyvista_quake.game.skins import fullbright_mask
-from pyvista_quake.game.skins import palette_image
 from pyvista_quake.model.loading import load
+from pyvista_quake.model.mesh import carried_palette_indices
+from pyvista_quake.model.mesh import carried_pictures
 from pyvista_quake.model.mesh import image_texture
 
 
@@ -82,28 +81,12 @@ class QuakeAccessor:
     @cached_property
     def _pictures(self) -> np.ndarray | None:
         """All RGB(A) pictures of the skin, ``(n, height, width, channels)``."""
-        encoded = self._field(keys.SKIN_FILE)
-        if encoded is not None:
-            image = decode_image(np.asarray(encoded, np.uint8).tobytes(), self.skin_location or '<skin>')
-            alpha = self._text(keys.SKIN_ALPHA)
-            if image is not None and alpha is not None:
-                image = drawn_alpha(image, alpha)  # an MD3's: as its shader draws it
-            return None if image is None else image[None]
-        indices = self.palette_indices
-        if indices is None:
-            return None
-        palette = np.asarray(self._field(keys.SKIN_PALETTE), np.uint8).reshape(256, 3)
-        holey = self._field(keys.SKIN_HOLEY)
-        return np.stack([palette_image(p, palette, holey is not None and bool(holey[0])) for p in indices])
+        return carried_pictures(self._mesh)
 
     @property
     def palette_indices(self) -> np.ndarray | None:
         """An MDL skin's palette indices, ``(n, height, width)``; ``None`` for MD2."""
-        pixels = self._field(keys.SKIN_PIXELS)
-        if pixels is None:
-            return None
-        shape = tuple(int(v) for v in self._field(keys.SKIN_PICTURE_SHAPE))
-        return np.asarray(pixels, np.uint8).reshape(shape)
+        return carried_palette_indices(self._mesh)
 
     @property
     def skin_times(self) -> np.ndarray | None:

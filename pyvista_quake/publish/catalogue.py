@@ -30,7 +30,7 @@ from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import check
 from pyvista_quake.game.engines import verdicts
-from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.render.batch import as_players
 from pyvista_quake.render.batch import find_models
@@ -69,7 +69,7 @@ def _name(path: Path, base: Path) -> str:
 
 def _summary(model: Any, source: Path) -> dict:
     """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
-    if isinstance(model, QuakePlayer):
+    if is_player(model):
         parts = model.parts.values()
         return {'format': 'player', 'frames': max(len(p) for p in parts), 'surfaces': sum(len(p.surfaces) for p in parts),
                 'triangles': sum(s.num_triangles for p in parts for s in p.surfaces), 'animations': list(model.config.animations),

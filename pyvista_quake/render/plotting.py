@@ -33,10 +33,11 @@ from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import flattened
 from pyvista_quake.model.mesh import image_texture
-from pyvista_quake.model.players import QuakePlayer
+from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.players import player_animations
 from pyvista_quake.model.quake_model import QuakeModel
+from pyvista_quake.model.quake_model import is_model
 
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
 VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
@@ -96,9 +97,9 @@ def prepare(
     lighting = take_lighting({'lighting': lighting, **load_options})
     load_options.pop('normals', None)
     model, given = model_or_player(source, **load_options)
-    if weapon is not None and not isinstance(model, QuakePlayer):
+    if weapon is not None and not is_player(model):
         raise ValueError('weapon= places a weapon on a player\'s tag_weapon; this is no player')
-    if isinstance(model, QuakePlayer):
+    if is_player(model):
         legs, torso = player_animations(animation if animation is not None else frame)
         mesh = flattened(model.pose(legs, torso, time or 0.0, weapon=weapon))
         model = None  # its blocks carry their images
@@ -285,7 +286,7 @@ def plot(
         source, _ = model_or_player(source, **load_options)
         mesh_options, load_options = others, {}
     mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
-    if show_tags and isinstance(source, QuakeModel):
+    if show_tags and is_model(source):
         add_tags(plotter, source, mesh, frame=frame, animation=animation, time=time)
     if kwargs.pop('show_axes', False):
         plotter.add_axes()  # type: ignore[call-arg]  # PyVista's decorator hides the method's signature
@@ -343,7 +344,7 @@ def thumbnail(
         options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
         load_options, others = split_options(options)
         source, _ = model_or_player(source, **load_options)
-        options = others if isinstance(source, QuakePlayer) else {**others, 'frame': anim.rest_frame(source.animations)}
+        options = others if is_player(source) else {**others, 'frame': anim.rest_frame(source.animations)}
     own = plotter is None
     drawing = internal_plotter(size) if plotter is None else plotter
     try:
@@ -405,9 +406,9 @@ def contact_sheet(
     try:
         plotter.set_background('white')  # type: ignore[arg-type]  # PyVista's decorator hides the method's signature
         for k, (name, frame) in enumerate(cells):
-            if isinstance(model, QuakePlayer) and animation is None:  # a cell per animation, the other part standing
+            if is_player(model) and animation is None:  # a cell per animation, the other part standing
                 scene(plotter, model, animation=name, lighting=lighting)
-            elif isinstance(model, QuakePlayer) and animation is not None:  # frame k of the animation, at its own rate
+            elif is_player(model) and animation is not None:  # frame k of the animation, at its own rate
                 scene(plotter, model, animation=animation, time=frame / model.animation(animation).fps, lighting=lighting)
             else:
                 scene(plotter, model, frame=frame, lighting=lighting)
@@ -427,7 +428,7 @@ def sheet_cells(model, animation: str | None = None) -> list[tuple[str, int]]:
     Frames are labelled by name, or by number where the names do not tell
     them apart (UFO: AI names every frame ``FRAME 000......``).
     """
-    if isinstance(model, QuakePlayer):
+    if is_player(model):
         if animation is None:
             return [(name, 0) for name in model.config.animations]
         clip = model.animation(animation)  # a cell per frame of it, the other part standing
@@ -488,7 +489,7 @@ def animate(
     model, _ = model_or_player(source, **options)
     if model is None:
         raise ValueError('an animation needs a model, not one frame')
-    if isinstance(model, QuakePlayer):
+    if is_player(model):
         legs, torso = player_animations(animation)
         parts = [model.animation(name) for name in (legs, torso) if isinstance(name, str)]
         duration = max((a.count / a.fps for a in parts), default=1.0)
@@ -522,7 +523,7 @@ def animate(
             if suffix != '.gif':
                 _check_movie_support()
                 plotter.open_movie(str(stage / path.name), framerate=rate)  # type: ignore[arg-type]  # imageio takes any rate; PyVista hints an int
-            if isinstance(model, QuakePlayer):
+            if is_player(model):
                 poses = [flattened(pose_at(float(t))) for t in times]
                 mesh = scene(plotter, poses[0], lighting=lighting)
                 every = np.array([pose.bounds for pose in poses])
@@ -531,7 +532,7 @@ def animate(
                 every = model.bounds(clip.frames)
             frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
             for k, t in enumerate(times):
-                pose = poses[k] if isinstance(model, QuakePlayer) else pose_at(float(t))
+                pose = poses[k] if is_player(model) else pose_at(float(t))
                 posed, _ = prepare(pose, lighting=lighting)
                 # The scene drew the surfaces that have points (a part may have an empty one): the same here.
                 shown = [b for b in posed if b.n_points] if isinstance(posed, pv.MultiBlock) else [posed]
