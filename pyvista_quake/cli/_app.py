@@ -15,6 +15,7 @@ from rich.table import Table
 
 import pyvista_quake as pq
 from pyvista_quake.game.engines import ENGINES
+from pyvista_quake.game.skins import read_palette
 from pyvista_quake.render.batch import find_models
 
 
@@ -54,7 +55,7 @@ def load_options(search_path: list[Path] | None, palette: Path | None) -> dict:
     if search_path:
         options['search_paths'] = list(search_path)
     if palette is not None:
-        options['palette'] = palette
+        options['palette'] = read_palette(palette)  # read (and refused) once for the run, not once per model
     return options
 
 

@@ -103,13 +103,25 @@ def drawn_alpha(image: np.ndarray, mode: str) -> np.ndarray:
 
 
 def read_palette(palette: str | Path | np.ndarray | None) -> np.ndarray:
-    """Return a palette as ``uint8`` ``(256, 3)``: a ``palette.lmp`` path, an array, or Quake's own."""
+    """Return a palette as ``uint8`` ``(256, 3)``: a ``palette.lmp`` or PCX path, an array, or Quake's own.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a file that is neither a 768-byte ``palette.lmp`` nor a PCX ending with its palette.
+
+    """
     if palette is None:
         return QUAKE_PALETTE
     if isinstance(palette, (str, Path)):
-        found = _palette_from_bytes(Path(palette).read_bytes())
+        data = Path(palette).read_bytes()
+        found = _palette_from_bytes(data)
+        if found is None and data[:1] == PCX_MANUFACTURER:
+            found = pcx_palette(data)  # Quake II's pics/colormap.pcx, say
         if found is None:
-            raise QuakeFormatError(str(palette), 'palette', Path(palette).stat().st_size, 'a palette.lmp holds 768 bytes')
+            raise QuakeFormatError(str(palette), 'size', len(data),
+                                   f'a palette is a palette.lmp of exactly {PALETTE_BYTES} bytes, or a PCX ending with its 256 colours '
+                                   "(Quake II's pics/colormap.pcx)")  # fmt: skip
         return found
     array = np.asarray(palette)
     if array.shape != (256, 3):
@@ -126,11 +138,24 @@ def find_palette(search: SkinSearch) -> np.ndarray | None:
     return None if found is None else _palette_from_bytes(found.data)
 
 
+#: A ``palette.lmp``: 256 RGB entries, nothing else (Quake's ``gfx/palette.lmp`` is exactly this size).
+PALETTE_BYTES = 768
+#: The first byte of every PCX file.
+PCX_MANUFACTURER = b'\x0a'
+
+
 def _palette_from_bytes(data: bytes) -> np.ndarray | None:
-    """The 256 RGB entries of a ``palette.lmp``, or ``None`` for a file too short to be one."""
-    if len(data) < 768:
+    """The 256 RGB entries of a ``palette.lmp``, or ``None`` for a file of any other size."""
+    if len(data) != PALETTE_BYTES:
         return None
-    return np.frombuffer(data, np.uint8)[:768].reshape(256, 3)
+    return np.frombuffer(data, np.uint8).reshape(256, 3)
+
+
+def pcx_palette(data: bytes) -> np.ndarray | None:
+    """The 256 colours a PCX ends with (after its ``0x0c`` marker), or ``None``."""
+    if len(data) < PALETTE_BYTES + 1 or data[-PALETTE_BYTES - 1] != 0x0C:
+        return None
+    return np.frombuffer(data[-PALETTE_BYTES:], np.uint8).reshape(256, 3)
 
 
 def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[str]]:

@@ -44,6 +44,7 @@ from pyvista_quake.game.skins import decode_image
 from pyvista_quake.game.skins import find_palette
 from pyvista_quake.game.skins import image_has_alpha
 from pyvista_quake.game.skins import palette_image
+from pyvista_quake.game.skins import pcx_palette
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.game.skins import read_palette
 from pyvista_quake.game.skins import surface_images
@@ -178,7 +179,7 @@ class SurfacesModel(ModelFacade):
         """A Quake II ``.wal`` as a PNG, through the game's ``pics/colormap.pcx`` palette (Quake's without one)."""
         _, pixels = wal.read(found.data, found.location)
         colormap, _ = self.search.find('pics/colormap.pcx')
-        palette = _pcx_palette(colormap.data) if colormap is not None else None
+        palette = pcx_palette(colormap.data) if colormap is not None else None
         image = palette_image(pixels, palette if palette is not None else self._palette)
         return FoundSkin(found.name, found.location, png_bytes(image))
 
@@ -454,13 +455,6 @@ class SurfacesModel(ModelFacade):
     def save(self, path: str | Path, *, sync: bool = True) -> None:
         """Write the model to ``path`` (``.md3``); an unchanged model byte for byte, atomically."""
         save_surfaces(self.data, path, sync=sync)
-
-
-def _pcx_palette(data: bytes) -> np.ndarray | None:
-    """The 256 colours a PCX ends with (after its ``0x0c`` marker), or ``None``."""
-    if len(data) < 769 or data[-769] != 0x0C:
-        return None
-    return np.frombuffer(data[-768:], np.uint8).reshape(256, 3)
 
 
 def _shader_key(name: str) -> str:
