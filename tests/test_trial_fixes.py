@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import io
+import json
+import os
+from pathlib import Path
+import time
+import zipfile
+
+from builders import tetra_md2
+from builders import tetra_md3
 from builders import torch_mdl
+from builders import two_joint_iqm
 import numpy as np
+from PIL import Image
 import pytest
 
 import pyvista_quake as pq
@@ -61,3 +72,71 @@ def test_the_cli_says_a_bad_palette_once_for_the_whole_run(tmp_path, capsys):
     assert code == 1
     assert err.count('exactly 768 bytes') == 1
     assert not (tmp_path / 'out').exists() or not list((tmp_path / 'out').rglob('*.png'))
+
+
+# -- 1. a second catalogue run redoes a model when any file its page was made from changed ------
+
+
+def _bump(path: Path) -> None:
+    """Move a file's time a second on, as an edit a moment later does (file systems may keep coarse times)."""
+    now = time.time_ns() + 10**9
+    os.utime(path, ns=(now, now))
+
+
+def _red_share(picture: Path) -> float:
+    pixels = np.asarray(Image.open(picture).convert('RGB')).reshape(-1, 3).astype(int)
+    return float(((pixels[:, 0] > 150) & (pixels[:, 1] < 80)).mean())
+
+
+def test_a_changed_skin_redoes_the_models_page_and_picture(tmp_path):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    (folder / 'tris.md2').write_bytes(tetra_md2(skins=['models/test/skin.png']))
+    Image.new('RGB', (64, 64), (0, 0, 255)).save(folder / 'skin.png')
+    site = tmp_path / 'site'
+    pq.catalogue([folder], site)
+    entry = next(iter(json.loads((site / 'catalogue.json').read_text()).values()))
+    assert str(folder / 'skin.png') in [row[0] for row in entry['inputs']]
+    assert _red_share(site / entry['picture']) == 0
+    assert not pq.catalogue([folder], site).made  # nothing changed: kept
+    Image.new('RGB', (64, 64), (255, 0, 0)).save(folder / 'skin.png')
+    _bump(folder / 'skin.png')
+    again = pq.catalogue([folder], site)
+    assert len(again.made) == 1 and not again.kept
+    assert _red_share(site / entry['picture']) > 0.05
+
+
+def test_a_skin_from_another_archive_is_recorded_and_its_change_redoes_the_model(tmp_path):
+    root = tmp_path / 'baseq3'
+    root.mkdir()
+    with zipfile.ZipFile(root / 'pak0.pk3', 'w') as archive:
+        archive.writestr('models/b/model.md3', tetra_md3())
+    buffer = io.BytesIO()
+    Image.new('RGB', (8, 8), (0, 0, 255)).save(buffer, 'TGA')
+    with zipfile.ZipFile(root / 'pak1.pk3', 'w') as archive:
+        archive.writestr('models/test/body.tga', buffer.getvalue())
+    site = tmp_path / 'site'
+    pq.catalogue([root / 'pak0.pk3'], site)
+    entry = next(iter(json.loads((site / 'catalogue.json').read_text()).values()))
+    assert str(root / 'pak1.pk3') in [row[0] for row in entry['inputs']]
+    assert not pq.catalogue([root / 'pak0.pk3'], site).made
+    with zipfile.ZipFile(root / 'pak1.pk3', 'a') as archive:
+        archive.writestr('models/test/flag.tga', buffer.getvalue())
+    _bump(root / 'pak1.pk3')
+    assert len(pq.catalogue([root / 'pak0.pk3'], site).made) == 1
+
+
+def test_an_edited_config_redoes_the_model_it_assembles(tmp_path):
+    folder = tmp_path / 'actors' / 'drone'
+    folder.mkdir(parents=True)
+    (folder / 'mesh.iqm').write_bytes(two_joint_iqm())
+    (folder / 'iqm.cfg').write_text('iqmload mesh.iqm\n')
+    site = tmp_path / 'site'
+    pq.catalogue([folder], site)
+    assert not pq.catalogue([folder], site).made
+    (folder / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmanim walk mesh.iqm 20\n')
+    _bump(folder / 'iqm.cfg')
+    again = pq.catalogue([folder], site)
+    assert len(again.made) == 1
+    entry = next(iter(json.loads((site / 'catalogue.json').read_text()).values()))
+    assert 'walk' in entry['animations']

@@ -30,6 +30,7 @@ from pyvista_quake.game.archives import is_archive
 from pyvista_quake.game.archives import load_order
 from pyvista_quake.game.archives import normalise_member
 from pyvista_quake.game.archives import open_archive
+from pyvista_quake.game.inputs import note
 
 #: Places a missing skin's warning names before it counts the rest.
 SHOWN_PLACES = 4
@@ -233,12 +234,15 @@ class GameFiles:
         places: list[Path | Archive] = ([root] if root is not None else []) + self._own_archives() + self._later_roots(root)
         seen: set[str] = set()
         for place in places:
+            note(place.path if isinstance(place, Archive) else Path(place) / 'scripts')
             if isinstance(place, Archive):
                 names = [n for n in place.names() if n.startswith('scripts/') and n.endswith('.shader')]
                 items: list[tuple[str, Callable[[], bytes]]] = [(f'{place.path}:{n}', functools.partial(place.read, n)) for n in names]
             else:
                 folder = Path(place) / 'scripts'
                 items = [(str(p), p.read_bytes) for p in sorted(folder.glob('*.shader'))] if folder.is_dir() else []
+                for label, _ in items:
+                    note(label)
             for label, read in items:
                 if label not in seen:
                     seen.add(label)
@@ -347,6 +351,7 @@ def _listing(folder: str, mtime_ns: int) -> dict[str, str]:
 def _listdir(folder: str | Path) -> dict[str, str]:
     """Entries of a folder by lower-case name: one listing per folder, not one per name tried."""
     folder = os.fspath(folder)
+    note(folder)  # a file appearing in it, or going, changes what lookups find
     try:
         mtime = os.stat(folder).st_mtime_ns
     except OSError:
@@ -410,6 +415,7 @@ def _unique(items: list) -> list:
 def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None]:
     """Read ``relative`` under a folder or archive; never outside the folder."""
     if isinstance(place, Archive):
+        note(place.path)
         label = f'{place.path}:{relative}'
         key = normalise_member(relative)
         if key is None or key not in place:
@@ -433,6 +439,7 @@ def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None
         real_root = _real(root)
         if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
             return label, None  # a link or name pointing out of the root
+        note(found)
         with open(found, 'rb') as handle:
             return found, handle.read()
     except (OSError, IsADirectoryError):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_cfg
+from pyvista_quake.game.inputs import note
 
 #: The image extensions Cube 2 engines try for a texture (``textureload``), in order.
 IMAGE_EXTENSIONS = ('.png', '.jpg', '.jpeg', '.tga', '.dds', '.bmp')
@@ -118,7 +119,11 @@ def resolve(path: Path) -> ResolvedConfig:
 
     def run(name: str) -> tuple[str, str] | None:
         found = from_root(config_folder, name)
+        if found is not None:
+            note(found)
         return (str(found), found.read_text('latin-1')) if found is not None else None
+
+    note(path)
 
     config = model_cfg.interpret(model_cfg.parse(path.read_text('latin-1'), str(path)), str(path), str(config_folder), run)
     out = ResolvedConfig(path)

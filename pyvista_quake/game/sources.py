@@ -14,6 +14,7 @@ from typing import BinaryIO
 
 from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.archives import split_member
+from pyvista_quake.game.inputs import note
 
 Source = str | Path | bytes | bytearray | memoryview | BinaryIO
 
@@ -41,8 +42,10 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tu
         if not isinstance(source, (str, Path)):
             raise TypeError(f'member= names a model inside an archive file; give the archive\'s path, not {type(source).__name__}')
         archive = open_archive(source)
+        note(source)
         return archive.read(member), f'{source}:{member}', (None, archive, member)
     if isinstance(source, (str, Path)):
+        note(source)
         return _read_file(source), str(source), (source, None, None)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), '<bytes>', (None, None, None)

@@ -5,8 +5,10 @@ parallel with ``jobs``), with its name, format, counts and the engines'
 verdicts, and filters by name, format and verdict.  Each model has a page
 with the viewer (:mod:`pyvista_quake.exporting.html`), its animations,
 skins, tags, header fields and engine findings; a player is one posed
-player.  A second run redoes only the models whose files changed (their
-size or time), from the ``catalogue.json`` it keeps.  Nothing on the site
+player.  A second run redoes only the models any of whose files changed (size
+or time): the model's, and every file its page was made from (images, ``.skin``
+files, shaders, configs, animation files, the archives they came out of, the
+folders looked in), recorded in the ``catalogue.json`` it keeps.  Nothing on the site
 makes a request: its one script is a file beside the pages.
 """
 
@@ -30,6 +32,8 @@ from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import check
 from pyvista_quake.game.engines import verdicts
+from pyvista_quake.game.inputs import recording
+from pyvista_quake.game.inputs import stamps
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.render.batch import as_players
@@ -55,6 +59,11 @@ def _stamp(path: Path) -> list:
     real = split[0] if split is not None else path
     files = sorted(real.iterdir()) if real.is_dir() else [real]
     return [[f.name, f.stat().st_size, f.stat().st_mtime_ns] for f in files if f.is_file()]
+
+
+def _unchanged(inputs: list | None) -> bool:
+    """Whether every file a page was made from is as it was (a page of no record is redone)."""
+    return inputs is not None and stamps([row[0] for row in inputs]) == inputs
 
 
 def _name(path: Path, base: Path) -> str:
@@ -196,7 +205,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     for (path, base), picture, page_path in zip(found, pictures, pages):
         key, stamp = str(path), _stamp(path)
         old = before.get(key)
-        if old is not None and old.get('stamp') == stamp and page_path.is_file():
+        if old is not None and old.get('stamp') == stamp and page_path.is_file() and _unchanged(old.get('inputs')):
             entries[key] = old
             report.kept.append(key)
             continue
@@ -211,16 +220,18 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
         if key in report.failed:
             continue
         try:
-            model, _ = model_or_player(path, **load_options)  # loaded once, for its facts and its page
-            entry = {'name': name, **_summary(model, path), 'stamp': stamp,
-                     'picture': str(picture.relative_to(out)) if key in drawn else None,
-                     'page': str(page_path.relative_to(out))}  # fmt: skip
-            page_path.parent.mkdir(parents=True, exist_ok=True)
-            library = os.path.relpath(out / 'viewer.bundle.js', page_path.parent)
-            if entry['triangles']:
-                text = page(model, title=entry['name'], library=library, extra=_facts(entry))
-            else:  # an MD3 of tags only: nothing to play
-                text = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head><body>{_facts(entry)}</body></html>'
+            with recording() as read:  # every file the page is made from: images, .skin, shaders, configs, archives
+                model, _ = model_or_player(path, **load_options)  # loaded once, for its facts and its page
+                entry = {'name': name, **_summary(model, path), 'stamp': stamp,
+                         'picture': str(picture.relative_to(out)) if key in drawn else None,
+                         'page': str(page_path.relative_to(out))}  # fmt: skip
+                page_path.parent.mkdir(parents=True, exist_ok=True)
+                library = os.path.relpath(out / 'viewer.bundle.js', page_path.parent)
+                if entry['triangles']:
+                    text = page(model, title=entry['name'], library=library, extra=_facts(entry))
+                else:  # an MD3 of tags only: nothing to play
+                    text = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head><body>{_facts(entry)}</body></html>'
+            entry['inputs'] = stamps(read)
             atomic_write(page_path, text.encode('utf-8'), sync=False)
         except Exception as error:  # noqa: BLE001 - one bad model never stops a catalogue
             report.failed[key] = f'{type(error).__name__}: {error}'
