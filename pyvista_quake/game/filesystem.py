@@ -139,6 +139,7 @@ class GameFiles:
         if folder is None:
             return None
         for candidate in (folder, *folder.parents):
+            note(candidate / first)  # asked whether it is there: its coming or going counts
             hit = _listdir(candidate).get(first.lower())  # any letter case
             if hit is not None and (candidate / hit).is_dir():
                 return candidate
@@ -291,6 +292,7 @@ class GameFiles:
         # unless another model of the folder has that name (barrel2.png is barrel2.md2's);
         # with several such images, none is a better guess than another: no skin.
         extensions = tuple(IMAGE_EXTENSIONS)
+        note(folder)  # the guess reads the whole listing
         entries = _listdir(folder).values()
         models = {name.rsplit('.', 1)[0].lower() for name in entries if name.lower().endswith(('.md2', '.mdl'))}
         similar = sorted(
@@ -351,7 +353,6 @@ def _listing(folder: str, mtime_ns: int) -> dict[str, str]:
 def _listdir(folder: str | Path) -> dict[str, str]:
     """Entries of a folder by lower-case name: one listing per folder, not one per name tried."""
     folder = os.fspath(folder)
-    note(folder)  # a file appearing in it, or going, changes what lookups find
     try:
         mtime = os.stat(folder).st_mtime_ns
     except OSError:
@@ -375,6 +376,7 @@ def _real(folder: str) -> str:
 def _archives_in(folder: Path) -> list[Archive]:
     """The PAK/PK3 files directly in a folder, the one that overrides the others first
     (the games load them in :func:`load_order` and the last loaded wins)."""
+    note(folder)  # its archives: one added or removed changes the game's files
     names = load_order([real for low, real in _listdir(folder).items() if low.endswith(('.pak', '.pk3', '.dpk'))])[::-1]
     return [a for a in (_safe_open(folder / n) for n in names) if a is not None]
 
@@ -429,6 +431,7 @@ def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None
     root = os.fspath(place)
     label = os.path.join(root, relative)
     parent, name = os.path.split(label)
+    note(label)  # found or not: a file appearing there later changes what the lookup finds
     # Letter case matched loosely, as on the game's own file systems.
     hit = _listdir(parent).get(name.lower())
     if hit is None:
