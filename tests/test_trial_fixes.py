@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 import time
+import warnings
 import zipfile
 
 from builders import tetra_md2
@@ -140,3 +141,58 @@ def test_an_edited_config_redoes_the_model_it_assembles(tmp_path):
     assert len(again.made) == 1
     entry = next(iter(json.loads((site / 'catalogue.json').read_text()).values()))
     assert 'walk' in entry['animations']
+
+
+# -- 3. Cube 2 configs' conditions on the model's own name ------------------------------------
+
+PLAYER_CFG = '''iqmdir "actors/player"
+iqmanim "idle" "idle.iqm" 10
+if (|| [strcmp (mdlname) "actors/player/female/headless"] [strcmp (mdlname) "actors/player/male/headless"]) [
+    iqmskin * "<dds>headless.png" "<dds>mask.png" 0.25 0.0 1 0
+] [
+    iqmskin * "<dds>diffuse.png" "<dds>mask.png" 0.25 0.0 1 0
+]
+'''
+
+
+def red_eclipse_players(tmp_path) -> Path:
+    """Red Eclipse's layout: a shared player.cfg, exec'd by each player's iqm.cfg, picks the skin by mdlname."""
+    data = tmp_path / 'data'
+    shared = data / 'actors' / 'player'
+    for folder in (shared / 'male', shared / 'male' / 'headless'):
+        folder.mkdir(parents=True)
+        (folder / 'mesh.iqm').write_bytes(two_joint_iqm())
+        (folder / 'iqm.cfg').write_text('iqmload "mesh.iqm" player\nexec "actors/player/player.cfg"\n')
+    (shared / 'idle.iqm').write_bytes(two_joint_iqm())
+    (shared / 'player.cfg').write_text(PLAYER_CFG)
+    Image.new('RGB', (4, 4), (200, 30, 30)).save(shared / 'diffuse.png')
+    Image.new('RGB', (4, 4), (30, 200, 30)).save(shared / 'headless.png')
+    return shared
+
+
+def test_a_config_condition_on_the_models_name_picks_its_skin(tmp_path):
+    shared = red_eclipse_players(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', pq.QuakeWarning)  # found, so nothing to warn of
+        male = pq.load(shared / 'male')
+        headless = pq.load(shared / 'male' / 'headless')
+    assert Path(male.surfaces[0].image_file().location).name == 'diffuse.png'
+    assert Path(headless.surfaces[0].image_file().location).name == 'headless.png'
+    assert 'idle' in male.animations
+
+
+def test_a_condition_it_cannot_tell_is_skipped_with_the_line_and_why(tmp_path):
+    shared = red_eclipse_players(tmp_path)
+    (shared / 'player.cfg').write_text(PLAYER_CFG + 'if (> (getvar maxfps) 60) [ iqmskin * "fast.png" ]\n')
+    with pytest.warns(pq.QuakeWarning, match=r'player.cfg: line 8: skipped "if \(> \(getvar maxfps\) 60\)": .*\'>\''):
+        model = pq.load(shared / 'male')
+    assert Path(model.surfaces[0].image_file().location).name == 'diffuse.png'
+
+
+def test_a_name_condition_without_a_game_root_is_skipped_and_said(tmp_path):
+    folder = tmp_path / 'loose'
+    folder.mkdir()
+    (folder / 'mesh.iqm').write_bytes(two_joint_iqm())
+    (folder / 'iqm.cfg').write_text('iqmload mesh.iqm\nif (strcmp (mdlname) "x") [ iqmskin * a.png ] [ iqmskin * b.png ]\n')
+    with pytest.warns(pq.QuakeWarning, match='line 2: skipped .*mdlname is not known'):
+        pq.load(folder)

@@ -4,7 +4,11 @@ Red Eclipse, Sauerbraten and Tesseract describe a model in a config beside
 it.  :func:`parse` reads the script as CubeScript reads it (commands end at a
 line break or ``;``, ``"strings"``, ``[blocks]``, ``//`` comments), keeping
 the bodies of literal ``if 1 [ … ]`` blocks and dropping those of
-``if 0 [ … ]``; :func:`interpret` turns the commands into a :class:`ModelConfig`.
+``if 0 [ … ]``; :func:`interpret` turns the commands into a :class:`ModelConfig`,
+running an ``if`` whose condition asks for the model's name as the engine does
+(``if (|| [strcmp (mdlname) "actors/player/male/headless"] …) [ … ] [ … ]``, with
+``strcmp``/``stringcmp``/``=s``/``!=s``, ``||``, ``&&``, ``!`` and numbers), and
+skipping, with a warning naming the line and why, one it cannot tell.
 
 Commands that only change how the engine renders or simulates the model are
 ignored: ``mdlscale``, ``mdltrans``, ``mdlyaw``/``mdlpitch``/``mdlroll``,
@@ -25,6 +29,7 @@ from typing import Callable
 from typing import NamedTuple
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.warnings import warn_external
 
 _TOKEN = re.compile(r'"([^"\n]*)"?|//[^\n]*|(\[)|(\])|(;|\n)|([^\s;"\[\]]+)')
 #: How deep ``exec`` may go (a config that runs itself stops here, it cannot hang).
@@ -128,6 +133,93 @@ def _flush(words: list[str], lines: list[int], commands: list[Command], source: 
     commands.append(Command(name, args, lines[0]))
 
 
+#: The CubeScript commands a condition may use, each a function of its evaluated arguments.
+_CONDITIONS: dict[str, Callable[[list], object]] = {
+    'strcmp': lambda a: len(a) >= 2 and str(a[0]) == str(a[1]),
+    'stringcmp': lambda a: len(a) >= 2 and str(a[0]) == str(a[1]),
+    '=s': lambda a: len(a) >= 2 and str(a[0]) == str(a[1]),
+    '!=s': lambda a: len(a) >= 2 and str(a[0]) != str(a[1]),
+    '!': lambda a: not _true(a[0]) if a else True,
+}
+
+
+class UnknownConditionError(Exception):
+    """A condition that names what pyvista-quake does not know (another variable, a command of the engine's)."""
+
+
+def _true(value: object) -> bool:
+    """CubeScript's truth: a number not 0, a string not empty (and not ``0``)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    try:
+        return float(text) != 0
+    except ValueError:
+        return bool(text)
+
+
+def evaluate(words: list[str], variables: dict[str, Callable[[], str | None]]) -> object:
+    """The value of a CubeScript command given as words (blocks as their text): ``strcmp (mdlname) "x"``.
+
+    Raises
+    ------
+    UnknownConditionError
+        For a variable or command it does not know, or a variable whose value cannot be told.
+
+    """
+    if not words:
+        return ''
+    if len(words) == 1 and words[0].startswith('(') and words[0].endswith(')'):
+        return evaluate(_split(words[0][1:-1]), variables)  # ( … ): the command inside, run
+    name, args = words[0], words[1:]
+
+    def value(word: str) -> object:
+        if word.startswith('(') and word.endswith(')'):
+            return evaluate(_split(word[1:-1]), variables)
+        return word
+
+    if name in ('||', '&&'):
+        results = (_true(evaluate(_split(a), variables)) for a in args)  # each operand a block or (...) run lazily
+        return any(results) if name == '||' else all(results)
+    if name in variables:
+        found = variables[name]()
+        if found is None:
+            raise UnknownConditionError(f'{name} is not known here')
+        return found
+    if name in _CONDITIONS:
+        return _CONDITIONS[name]([value(a) for a in args])
+    if re.fullmatch(r'-?\d+(\.\d*)?', name) and not args:
+        return name
+    raise UnknownConditionError(f'{name!r} is a command pyvista-quake does not run')
+
+
+def _split(text: str) -> list[str]:
+    """A command's words from its text: strings unquoted, ``[blocks]`` and ``(…)`` groups kept whole."""
+    words: list[str] = []
+    depth, start = 0, 0
+    token = re.compile(r'"([^"\n]*)"?|([\[(])|([\])])|(\S+?)(?=[\s\[\]()"]|$)|\s+')
+    for match in token.finditer(text.strip()):
+        string, opening, closing, word = match.groups()
+        if depth:
+            if opening:
+                depth += 1
+            elif closing:
+                depth -= 1
+                if not depth:
+                    inner = text.strip()[start : match.start()]
+                    words.append(f'({inner})' if match.group(3) == ')' else inner)
+            continue
+        if opening:
+            depth, start = 1, match.end()
+        elif string is not None:
+            words.append(string)
+        elif word is not None:
+            words.append(word)
+    if depth:
+        raise UnknownConditionError('a [ or ( is never closed')
+    return words
+
+
 def image_name(name: str) -> str:
     """A texture command's image name without its loading prefixes (``<dds>skin.png`` is ``skin.png``)."""
     return _PREFIX.sub('', name.strip())
@@ -159,14 +251,34 @@ class ModelConfig:
     tags: list[tuple[str, str, tuple[float, ...]]] = field(default_factory=list)
 
 
+def _condition(args: tuple[str, ...]) -> tuple[str, list[str]]:
+    """An ``if``'s condition as text, and its then and else blocks: the condition may be a ``( … )`` over several words."""
+    depth = 0
+    for end, word in enumerate(args):
+        if _is_block(word) and end:
+            continue  # a [block] of the condition: its parentheses are its own
+        depth += word.count('(') - word.count(')')
+        if depth <= 0:
+            parts = [args[0], *(f'[{a}]' if _is_block(a) else a for a in args[1 : end + 1])]
+            return ' '.join(parts), list(args[end + 1 :])
+    return ' '.join(args), []  # never closed: the evaluation says so
+
+
+def _is_block(word: str) -> bool:
+    return ' ' in word or '\n' in word
+
+
 def _need(command: Command, source: str, count: int) -> None:
     if len(command.args) < count:
         raise QuakeFormatError(source, f'line {command.line}', command.name, f'takes at least {count} arguments, has {len(command.args)}')
 
 
 def interpret(commands: list[Command], source: str, folder: str, run: Callable[[str], tuple[str, str] | None], depth: int = 0,
-              into: ModelConfig | None = None) -> ModelConfig:  # fmt: skip
+              into: ModelConfig | None = None, variables: dict[str, Callable[[], str | None]] | None = None) -> ModelConfig:  # fmt: skip
     """Run a config's commands: ``folder`` is the model's directory, ``run(name)`` gives ``(source, text)`` of an ``exec``'s file.
+
+    ``variables`` gives what conditions may ask (``{'mdlname': ...}``: the model's name as the engine
+    loads it, ``actors/player/male``); each returns ``None`` when it cannot tell.
 
     Raises
     ------
@@ -185,7 +297,17 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
             need(1)
             found = run(args[0])
             if found is not None:
-                interpret(parse(found[1], found[0]), found[0], state['dir'], run, depth + 1, config)
+                interpret(parse(found[1], found[0]), found[0], state['dir'], run, depth + 1, config, variables)
+        elif command.name == 'if' and depth < MAX_EXEC_DEPTH:
+            condition, bodies = _condition(args)
+            try:
+                verdict = _true(evaluate(_split(condition), variables or {}))
+            except UnknownConditionError as why:
+                warn_external(f'{source}: line {command.line}: skipped "if {condition}": {why}; neither of its blocks was run')
+                continue
+            body = bodies[0] if verdict else (bodies[1] if len(bodies) > 1 else '')
+            lines = [Command(c.name, c.args, c.line + command.line - 1) for c in parse(body, source)]
+            interpret(lines, source, state['dir'], run, depth + 1, config, variables)
         elif kind == 'dir' and command.name != 'dir':
             need(1)
             state['dir'] = '\0' + args[0]  # from the game's root

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
+from pathlib import PurePosixPath
 
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_cfg
@@ -117,15 +118,26 @@ def resolve(path: Path) -> ResolvedConfig:
     path = Path(path)
     config_folder = path.parent.resolve()
 
+    roots: list[Path] = []  # the folders an exec's names are relative to: the game's (models') root
+
     def run(name: str) -> tuple[str, str] | None:
         found = from_root(config_folder, name)
-        if found is not None:
-            note(found)
-        return (str(found), found.read_text('latin-1')) if found is not None else None
+        if found is None:
+            return None
+        note(found)
+        roots.append(found.parents[len(PurePosixPath(name).parts) - 1])
+        return str(found), found.read_text('latin-1')
+
+    def model_name() -> str | None:
+        """``mdlname``: the model's folder from the game's root (``actors/player/male``), as the engine loads it."""
+        for root in roots:
+            if config_folder.is_relative_to(root.resolve()):
+                return config_folder.relative_to(root.resolve()).as_posix()
+        return None
 
     note(path)
-
-    config = model_cfg.interpret(model_cfg.parse(path.read_text('latin-1'), str(path)), str(path), str(config_folder), run)
+    config = model_cfg.interpret(model_cfg.parse(path.read_text('latin-1'), str(path)), str(path), str(config_folder), run,
+                                 variables={'mdlname': model_name})  # fmt: skip
     out = ResolvedConfig(path)
     if config.meshes:
         folder, name = config.meshes[0]
