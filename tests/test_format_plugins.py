@@ -7,6 +7,7 @@ found through an installed package's ``pyvista_quake.formats`` entry point, the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -261,3 +262,72 @@ def test_the_cli_finds_an_entry_point_format(installed, tmp_path):
     done = run(env, *cli, 'catalogue', str(path.parent), '--output', str(site))
     assert done.returncode == 0, done.stderr + done.stdout
     assert 'thing' in (site / 'index.html').read_text()
+
+
+def test_extensions_are_kept_lower_case_with_their_dot(toy):
+    spec = pq.register_format('toy', ['TOY', '.Toy2'], toy.read, magic=b'TOY1')
+    assert spec.extensions == ('.toy', '.toy2')
+    assert pq.register_format('toy', '.toy', toy.read, magic=b'TOY1', write=toy.write).extensions == ('.toy',)
+
+
+def test_the_source_a_read_names_is_kept_else_the_files(toy, model_file):
+    assert pq.load(model_file).source == str(model_file)
+
+    def named(data, source):
+        return dataclasses.replace(toy.read(data, source), source='toy:thing')
+
+    pq.register_format('toy', ['.toy'], named, magic=b'TOY1')
+    assert pq.load(model_file).source == 'toy:thing'
+
+
+def test_records_tell_their_format(toy, model_file):
+    from builders import tetra_md2
+    from builders import tetra_md3
+
+    from pyvista_quake.formats import md2
+    from pyvista_quake.formats import md3
+    from pyvista_quake.formats import spec_of_record
+
+    record = FORMATS['toy'].parse(model_file.read_bytes(), str(model_file))
+    assert spec_of_record(record).name == 'toy'
+    assert spec_of_record(md2.parse(tetra_md2(), 'a.md2')).name == 'md2'
+    assert spec_of_record(md3.parse(tetra_md3(), 'a.md3')).name == 'md3'
+    # An MD2's rules, found from its records alone: 100 bytes is short of its ofs_end.
+    assert [f.rule for f in pq.game.engines.findings(md2.parse(tetra_md2(), 'a.md2'), 100) if f.engine == 'yquake2'][0] == 'ofs_end outside the file'
+    assert pq.game.engines.findings(md2.parse(tetra_md2(), 'a.md2'), len(tetra_md2())) == pq.check(tetra_md2())
+    plain = pq.ModelData(surfaces=[])  # made, not read: no format has it
+    with pytest.raises(ValueError, match='no registered format reads records of type ModelData'):
+        spec_of_record(plain)
+    with pytest.raises(ValueError, match='type dict'):
+        spec_of_record({})
+
+
+def test_installed_formats_register_once_and_a_broken_one_is_named(monkeypatch):
+    from pyvista_quake.formats import _common
+
+    calls = []
+
+    class Point:
+        def __init__(self, name, function):
+            self.name, self.value, self.function = name, f'{name}:register', function
+
+        def load(self):
+            return self.function
+
+    def good():
+        calls.append('good')
+        assert 'md2' in FORMATS  # a plugin may look formats up while registering: no recursion
+
+    def bad():
+        raise ImportError('no module named toyish')
+
+    looked = []
+    monkeypatch.setattr(_common, 'entry_points', lambda group: looked.append(group) or [Point('good', good), Point('bad', bad)])
+    monkeypatch.setitem(_common._plugins, 'loaded', False)
+    with pytest.warns(RuntimeWarning, match=r'format plugin bad \(bad:register\) failed to register: ImportError: no module named toyish'):
+        _common.load_plugins()
+    assert calls == ['good'] and looked == ['pyvista_quake.formats']
+    assert _common._plugins == {'loading': False, 'loaded': True}
+    _common.load_plugins()
+    list(FORMATS.values())
+    assert calls == ['good'] and len(looked) == 1  # once a process
