@@ -211,6 +211,18 @@ def test_surface_data_checks_its_shapes():
     data = pq.ModelData(surfaces=[one])
     assert data.decoded_frame_names() == ['frame000']
     np.testing.assert_array_equal(data.frame_bounds, np.zeros((1, 2, 3)))
+    assert one.texcoords.dtype == np.float32 and one.triangles.dtype == np.int32
+    assert pq.ModelData(surfaces=[]).num_frames == 0  # no surfaces: no frames named
+
+
+def test_frame_boxes_cover_the_float_surfaces_with_vertices():
+    empty = pq.SurfaceData(name='none', triangles=np.zeros((0, 3)), texcoords=np.zeros((0, 2)), positions=np.zeros((2, 0, 3)))
+    moving = pq.SurfaceData(name='m', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)),
+                            positions=[[[0, 0, 0], [1, 2, 3], [-1, 0, 0]], [[0, 0, 5], [1, 2, 8], [-1, 0, 5]]])  # fmt: skip
+    shorts = pq.SurfaceData(name='md3', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=np.full((2, 3, 3), 6400, np.int16),
+                            normals=np.zeros((2, 3), np.uint16))  # fmt: skip
+    data = pq.ModelData(surfaces=[empty, moving, shorts], frame_names=['a', 'b'])
+    np.testing.assert_array_equal(data.frame_bounds, [[[-1, 0, 0], [1, 2, 3]], [[-1, 0, 5], [1, 2, 8]]])  # the shorts' codec is not plain
 
 
 # -- an installed package, in fresh processes ------------------------------------------------
