@@ -215,3 +215,13 @@ def test_bounds_centroids_and_displacement():
     # Only vertex 3 moves (its z from 255 to 128).
     assert np.all(moved.point_data['displacement_magnitude'][vertex != 3] == 0)
     assert np.all(moved.point_data['displacement_magnitude'][vertex == 3] == 127)
+
+
+def test_a_saved_copy_takes_its_anm_along_while_its_frames_are_the_same(tmp_path):
+    (tmp_path / 'tetra.md2').write_bytes(tetra_md2())
+    (tmp_path / 'tetra.anm').write_text(ANM)
+    model = pq.load(tmp_path / 'tetra.md2')
+    model.save(tmp_path / 'copy.md2')
+    assert parse_anm((tmp_path / 'copy.anm').read_text(), 3)['run'].fps == 30
+    model.save(tmp_path / 'other.md3')  # a format that reads no .anm
+    assert not (tmp_path / 'other.anm').exists()
