@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+import re
 import shutil
 import subprocess
 import sys
@@ -90,3 +91,44 @@ def test_the_formats_import_neither_pyvista_nor_vtk():
     assert {m for m in reached if m.startswith('pyvista_quake')} <= {
         'pyvista_quake._base', 'pyvista_quake._base.errors', 'pyvista_quake._base.warnings',
     } | formats  # fmt: skip
+
+
+def test_the_readmes_quick_start_type_checks_and_load_gives_a_quake_model(tmp_path):
+    readme = (ROOT / 'README.md').read_text()
+    code = readme.split('## Quick start', 1)[1].split('```python\n', 1)[1].split('```', 1)[0]
+    script = tmp_path / 'quick_start.py'
+    script.write_text(code + '\nreveal_type(model)\nreveal_type(model.positions())\n')
+    result = subprocess.run([sys.executable, '-m', 'mypy', '--no-incremental', '--follow-imports=silent', str(script)],
+                            cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    assert 'error' not in result.stdout, result.stdout
+    assert 'Revealed type is "pyvista_quake.model.quake_model.QuakeModel"' in result.stdout
+    assert 'numpy.dtype[numpy.floating[numpy._typing._nbit_base._32Bit]]' in result.stdout or 'float32' in result.stdout
+
+
+FORMAT_NAMES = ('md2', 'mdl', 'md3', 'iqm', 'md5', 'bsp')
+
+
+def _source_files(outside: tuple[str, ...]):
+    for path in sorted((ROOT / 'pyvista_quake').rglob('*.py')):
+        relative = path.relative_to(ROOT / 'pyvista_quake').as_posix()
+        if not relative.startswith(outside):
+            yield relative, path.read_text()
+
+
+def test_nothing_outside_the_formats_compares_with_a_formats_name():
+    """Format facts live on the registration: no ``== 'md2'``, ``in ('md2', ...)`` or ``!= "iqm"`` anywhere else."""
+    names = '|'.join(FORMAT_NAMES)
+    comparison = re.compile(rf"""(==|!=|\bin|\bnot in)\s*\(?\s*['"]({names})['"]|['"]({names})['"]\s*(==|!=)""")
+    assert comparison.search("if fmt == 'md2':") and comparison.search("x not in ('md2', 'mdl')") and comparison.search('"iqm" != f')
+    found = [f'{name}: {line.strip()}' for name, text in _source_files(('formats/',)) for line in text.splitlines() if comparison.search(line)]
+    assert found == []
+
+
+def test_drawing_and_export_ask_the_models_face_not_its_class():
+    """At most 4 isinstance checks on the package's own classes outside model/ and formats/."""
+    own = {m.group(1) for _, text in _source_files(()) for m in re.finditer(r'^class (\w+)', text, re.M)}
+    checks = re.compile(r'isinstance\([^,]+,\s*\(?([\w., ]+)\)?\)')
+    assert checks.search('isinstance(model, QuakePlayer)').group(1) == 'QuakePlayer'
+    found = [f'{name}: {m.group(0)}' for name, text in _source_files(('model/', 'formats/')) for m in checks.finditer(text)
+             if {c.strip().split('.')[-1] for c in m.group(1).split(',')} & own]  # fmt: skip
+    assert len(found) <= 4, found

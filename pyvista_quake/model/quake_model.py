@@ -18,6 +18,7 @@ from typing import Sequence
 from typing import TypeGuard
 
 import numpy as np
+import numpy.typing as npt
 import pyvista as pv
 from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
 
@@ -100,7 +101,7 @@ class Surface:
         """Texture coordinates of its points, ``(points, 2)`` as VTK takes them (``v`` from the bottom)."""
         return np.asarray(self._block().active_texture_coordinates)
 
-    def positions(self, frames: FrameSelection = None) -> np.ndarray:
+    def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Point positions over the given frames (all by default), ``float32`` ``(frames, points, 3)``."""
         engine = self.model._engine
         if isinstance(engine, SkeletalModel):
@@ -109,7 +110,7 @@ class Surface:
             return surface_positions(engine.data.surfaces[self.index], engine._rows(frames))
         return engine.positions(frames)
 
-    def normals(self, frames: FrameSelection = None) -> np.ndarray:
+    def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals over the given frames, ``float32`` ``(frames, points, 3)``."""
         engine = self.model._engine
         if isinstance(engine, SkeletalModel):
@@ -381,18 +382,18 @@ class QuakeModel:
         return np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
 
     # -- geometry ---------------------------------------------------------------------
-    def positions(self, frames: FrameSelection = None) -> np.ndarray:
+    def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Point positions of the given frames (all by default), ``float32`` ``(frames, points, 3)``.
 
         The points of every surface in turn, in the order of :meth:`mesh`'s points.
         """
         return _joined(self._engine.positions(frames), self, frames)
 
-    def normals(self, frames: FrameSelection = None) -> np.ndarray:
+    def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``, in the order of :meth:`positions`."""
         return _joined(self._engine.normals(frames), self, frames)
 
-    def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
+    def vertex_positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Positions of the file's vertices (not the meshes' points), ``float32`` ``(frames, vertices, 3)``.
 
         Every surface's vertices in turn; for an MD3 they are its points.
