@@ -74,13 +74,13 @@ def test_empty_sections_anywhere():
         assert model.header['num_glcmds'] == 0
         assert model.header['ofs_glcmds'] < model.header['ofs_st']
         assert model.gl_commands == []
-        assert model.frame(0).n_cells == model.header['num_tris']
+        assert model.mesh(0).n_cells == model.header['num_tris']
 
 
 def test_gl_command_mesh_on_a_real_model():
     model = pq.load(CORPUS / 'md2/assimp/sydney.md2', glcmds=True)
     assert len(model.gl_commands) > 0
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     assert len(mesh.cell_data['glcmd']) == mesh.n_cells
     mesh.cell_data.clear()  # VTK's triangle filter does not carry cell data of strips over
     triangles = mesh.triangulate()
@@ -115,7 +115,7 @@ def test_positions_and_normals_agree_with_frames_on_real_models():
         model = pq.load(CORPUS / name)
         positions, normals = model.positions(), model.normals()
         for index in (0, len(model) // 2, len(model) - 1):
-            mesh = model.frame(index)
+            mesh = model.mesh(index)
             np.testing.assert_array_equal(positions[index], mesh.points)
             np.testing.assert_array_equal(normals[index], mesh.point_normals)
 

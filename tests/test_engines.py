@@ -45,7 +45,7 @@ def test_md2_with_broken_triangles_and_intact_gl_commands_loads():
     with pytest.warns(pq.QuakeWarning, match='1 of 4 triangles'):
         model = pq.load(data)
     assert len(model.data.triangle_vertices) == 3
-    assert pq.load(data, glcmds=True).frame(0).n_cells > 0
+    assert pq.load(data, glcmds=True).mesh(0).n_cells > 0
     # Without GL commands no renderer has anything to draw: refused.
     with pytest.raises(pq.QuakeFormatError, match='index_xyz = 99'):
         pq.load(tetra_md2(tris_xyz=[[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 99]]))
@@ -57,7 +57,7 @@ def test_md2_gl_commands_past_the_end_of_the_file_load():
     full = tetra_md2(glcmds=commands, order=('skins', 'st', 'tris', 'frames', 'glcmds'))
     data = full[:-8]  # the zero word and the last vertex's index are gone
     model = pq.load(data)
-    assert len(model) == 3 and model.frame(0).n_cells == 4
+    assert len(model) == 3 and model.mesh(0).n_cells == 4
     assert ('quake2', 'misdraws') in findings(data, 'glcmds')
     from pyvista_quake.formats import md2  # noqa: PLC0415
 
@@ -208,13 +208,13 @@ def test_other_mdl_formats_are_named(magic, words, tmp_path):
 def test_texel_centers_match_the_gl_commands():
     commands = [('fan', [(0.5 / 64, 0.5 / 64, 0), (32.5 / 64, 0.5 / 64, 1), (0.5 / 64, 32.5 / 64, 2)])]
     data = tetra_md2(glcmds=commands)
-    centred = pq.load(data, texel_centers=True).frame(0)
-    gl = pq.load(data, glcmds=True).frame(0)
+    centred = pq.load(data, texel_centers=True).mesh(0)
+    gl = pq.load(data, glcmds=True).mesh(0)
     for vertex in (0, 1, 2):
         uv = centred.active_texture_coordinates[centred.point_data['vertex_index'] == vertex]
         gl_uv = gl.active_texture_coordinates[gl.point_data['vertex_index'] == vertex][0]
         assert np.isclose(uv, gl_uv).all(axis=1).any()
-    plain = pq.load(data).frame(0)
+    plain = pq.load(data).mesh(0)
     np.testing.assert_allclose(centred.active_texture_coordinates - plain.active_texture_coordinates,
                                np.tile([0.5 / 64, -0.5 / 64], (plain.n_points, 1)), atol=1e-6)  # fmt: skip
 
@@ -247,7 +247,7 @@ def test_reader_entry(tmp_path):
 
 def test_computed_normals_are_smooth_across_seams():
     model = pq.load(torch_mdl(), normals='computed')
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     normals = mesh.point_data['Normals']
     vertex = mesh.point_data['vertex_index']
     for v in np.unique(vertex):  # points a seam splits share their normal
@@ -263,7 +263,7 @@ def test_mf_holey_makes_index_255_transparent():
     image = pq.load(data).skin_image()
     assert image.shape == (8, 8, 4)
     assert (image[:, :4, 3] == 0).all() and (image[:, 4:, 3] == 255).all()
-    assert pq.load(data).frame(0).quake.image().shape == (8, 8, 4)  # the accessor too
+    assert pq.load(data).mesh(0).quake.image().shape == (8, 8, 4)  # the accessor too
     assert pq.load(data, holey=False).skin_image().shape == (8, 8, 3)
     assert pq.load(torch_mdl(skins=[picture])).skin_image().shape == (8, 8, 3)  # no flag: opaque
 
@@ -277,7 +277,7 @@ def test_external_replacement_skin_wins_over_the_embedded_one(tmp_path):
     Image.fromarray(replacement).save(progs / 'torch.mdl_0.png')
     model = pq.load(progs / 'torch.mdl')
     np.testing.assert_array_equal(model.skin_image(), replacement)
-    assert model.frame(0).quake.skin_location.endswith('torch.mdl_0.png')
+    assert model.mesh(0).quake.skin_location.endswith('torch.mdl_0.png')
     embedded = pq.load(progs / 'torch.mdl', external_skins=False).skin_image()
     np.testing.assert_array_equal(embedded, QUAKE_PALETTE[np.zeros((8, 8), np.uint8)])
     Image.fromarray(replacement // 2).save(progs / 'torch.mdl_0_glow.png')

@@ -87,7 +87,7 @@ def test_readme_quick_start_runs_as_written(tmp_path, monkeypatch):
 def test_shipped_models_load_with_their_skins_and_licences():
     dolphin, wizard = examples.load_dolphin(), examples.load_wizard()
     assert dolphin.format == 'md2' and len(dolphin) == 59 and dolphin.skin_file(0).location.endswith('dolphin_f.bmp')
-    assert dolphin.skin_image(0).ndim == 3 and dolphin.frame(0).quake.texture is not None
+    assert dolphin.skin_image(0).ndim == 3 and dolphin.mesh(0).quake.texture is not None
     assert wizard.format == 'mdl' and len(wizard) == 54 and wizard.skin_image(0) is not None
     assert examples.load_wizard(skin=None).skin is None  # options pass through
     eye = examples.load_eye()

@@ -37,7 +37,7 @@ def corner_positions(points, triangles) -> np.ndarray:
 def test_vtp_keeps_everything_and_the_skin(torch, tmp_path):
     pq.export(torch, tmp_path / 'torch.vtp', frame=1)
     mesh = pv.read(tmp_path / 'torch.vtp')
-    expected = torch.frame(1)
+    expected = torch.mesh(1)
     np.testing.assert_array_equal(mesh.points, expected.points)
     np.testing.assert_array_equal(mesh.point_data['Normals'], expected.point_data['Normals'])
     np.testing.assert_array_equal(mesh.active_texture_coordinates, expected.active_texture_coordinates)
@@ -49,7 +49,7 @@ def test_vtp_keeps_everything_and_the_skin(torch, tmp_path):
 def test_legacy_and_unstructured_keep_field_data(torch, tmp_path, suffix):
     pq.export(torch, tmp_path / f'torch{suffix}')
     mesh = pv.read(tmp_path / f'torch{suffix}')
-    np.testing.assert_allclose(mesh.points, torch.frame(0).points)
+    np.testing.assert_allclose(mesh.points, torch.mesh(0).points)
     assert str(mesh.field_data['frame_name'][0]) == 'torch1'
     np.testing.assert_array_equal(mesh.quake.image(), torch.skin_image())
 
@@ -60,7 +60,7 @@ def test_ply_keeps_normals_texcoords_and_names_its_skin(torch, tmp_path):
     assert b'comment TextureFile torch.png' in header
     assert b'property float nx' in header and b'property float u' in header
     mesh = pv.read(tmp_path / 'torch.ply')
-    expected = torch.frame(0)
+    expected = torch.mesh(0)
     np.testing.assert_allclose(mesh.points, expected.points)
     np.testing.assert_allclose(mesh.point_data['Normals'], expected.point_data['Normals'], atol=1e-6)
     np.testing.assert_allclose(mesh.active_texture_coordinates, expected.active_texture_coordinates)
@@ -74,7 +74,7 @@ def test_obj_with_mtl_and_png(torch, tmp_path):
     assert 'map_Kd torch.png' in (tmp_path / 'torch.mtl').read_text()
     np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'torch.png')), torch.skin_image())
     mesh = pv.read(tmp_path / 'torch.obj')
-    expected = torch.frame(1)
+    expected = torch.mesh(1)
     assert mesh.n_cells == expected.n_cells
     np.testing.assert_allclose(corner_positions(mesh.points, mesh.regular_faces),
                                corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
@@ -88,7 +88,7 @@ def test_stl_triangles(torch, tmp_path, binary):
     data = (tmp_path / 'torch.stl').read_bytes()
     assert data.startswith(b'solid') != binary
     mesh = pv.read(tmp_path / 'torch.stl')
-    expected = torch.frame(0)
+    expected = torch.mesh(0)
     np.testing.assert_allclose(corner_positions(mesh.points, mesh.regular_faces),
                                corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
 
@@ -97,7 +97,7 @@ def test_stl_triangles(torch, tmp_path, binary):
 def test_meshio_formats_reread_by_meshio(torch, tmp_path, suffix):
     pq.export(torch, tmp_path / f'torch{suffix}')
     read = meshio.read(tmp_path / f'torch{suffix}')
-    expected = torch.frame(0)
+    expected = torch.mesh(0)
     triangles = read.cells_dict['triangle']
     np.testing.assert_allclose(corner_positions(read.points, triangles),
                                corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
@@ -119,7 +119,7 @@ def test_pvd_series_with_the_animation_times(tmp_path):
     np.testing.assert_allclose(reader.time_values, clip.times)
     for k, t in enumerate(reader.time_values):
         reader.set_active_time_value(t)
-        np.testing.assert_array_equal(reader.read()[0].points, model.frame(int(clip.frames[k])).points)
+        np.testing.assert_array_equal(reader.read()[0].points, model.mesh(int(clip.frames[k])).points)
     assert sorted(p.name for p in (tmp_path / 'stand').iterdir()) == ['stand_0000.vtp', 'stand_0001.vtp']
 
 
@@ -147,11 +147,11 @@ def test_meshio_reads_and_writes_quake_models(torch, tmp_path):
     path = tmp_path / 'torch.mdl'
     torch.save(path)
     mesh = meshio.read(path)
-    expected = torch.frame(0)
+    expected = torch.mesh(0)
     np.testing.assert_array_equal(mesh.points, expected.points)
     np.testing.assert_array_equal(mesh.point_data['Normals'], expected.point_data['Normals'])
     np.testing.assert_array_equal(mesh.point_data['TextureCoordinates'], expected.active_texture_coordinates)
-    np.testing.assert_array_equal(pq.to_meshio(path, frame=1).points, torch.frame(1).points)
+    np.testing.assert_array_equal(pq.to_meshio(path, frame=1).points, torch.mesh(1).points)
     meshio.write(tmp_path / 'back.md2', mesh)
     assert len(pq.load(tmp_path / 'back.md2').data.triangle_vertices) == expected.n_cells
 
@@ -264,7 +264,7 @@ def test_real_model_exports_reread(tmp_path, suffix):
             assert reader.num_steps == len(model)
         return
     mesh = pv.read(tmp_path / f'sydney{suffix}')
-    assert mesh.n_cells == model.frame(0).n_cells
+    assert mesh.n_cells == model.mesh(0).n_cells
     if suffix in ('.ply', '.obj'):
         np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'sydney.png').convert('RGB')), model.skin_image()[..., :3])
 

@@ -80,7 +80,7 @@ def test_seam_offset_only_on_back_facing_triangles_with_onseam_vertices():
 
 def test_winding_is_reversed_for_vtk():
     verts = np.array([[[0, 0, 0, 5], [10, 0, 0, 5], [0, 10, 0, 5]]], np.uint8)
-    mesh = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 1, 2]], [[0, 0], [1, 0], [0, 1]])).frame(0)
+    mesh = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 1, 2]], [[0, 0], [1, 0], [0, 1]])).mesh(0)
     corners = mesh.point_data['vertex_index'][mesh.regular_faces[0]]
     assert corners.tolist() == [2, 1, 0]  # the file's clockwise order, reversed
     # VTK's right-hand normal of (2, 1, 0) on those points is -z; the file's own corner order gives +z.
@@ -91,7 +91,7 @@ def test_winding_is_reversed_for_vtk():
 def test_t_runs_from_the_top_and_v_from_the_bottom():
     verts = np.array([[[0, 0, 0, 5], [10, 0, 0, 5], [0, 10, 0, 5]]], np.uint8)
     st = [[0, 0], [16, 0], [0, 48]]
-    mesh = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 1, 2]], st, skinwidth=32, skinheight=64)).frame(0)
+    mesh = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 1, 2]], st, skinwidth=32, skinheight=64)).mesh(0)
     for vertex, (s, t) in enumerate(st):
         uv = mesh.active_texture_coordinates[np.flatnonzero(mesh.point_data['vertex_index'] == vertex)[0]]
         np.testing.assert_allclose(uv, [s / 32, 1 - t / 64])
@@ -267,7 +267,7 @@ def test_real_model_against_the_spec_decoder(path):
         model = pq.load(path, skin=None)
         frames = range(0, len(model), max(1, len(model) // 7))  # a spread of frames: pure-Python decoding is slow
         np.testing.assert_array_equal(model.vertex_positions(list(frames)), expected['positions'][list(frames)])
-        mesh = model.frame(frames[-1])
+        mesh = model.mesh(frames[-1])
     # Normals: the table entry of each point's vertex (the table itself is pinned above).
     light = expected['normals'][frames[-1]][mesh.point_data['vertex_index']]
     np.testing.assert_array_equal(mesh.point_data['Normals'], VERTEX_NORMALS[np.minimum(light, 161)])
@@ -316,7 +316,7 @@ def test_facesfront_of_triangles_without_a_seam_vertex_is_kept_when_seams_are_en
     model = pq.load(torch_mdl())
     before = model.data.file.triangles['facesfront'].copy()
     seam_vertices = np.flatnonzero(model.data.file.stverts['onseam'])
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     uv = mesh.active_texture_coordinates.copy()
     moved = np.flatnonzero(~np.isin(mesh.point_data['vertex_index'], seam_vertices))[0]
     uv[moved] += (1 / 8, 0)  # one pixel: the texture coordinates are encoded again
@@ -332,7 +332,7 @@ def test_facesfront_of_triangles_without_a_seam_vertex_is_kept_when_seams_are_en
 def test_an_empty_skin_size_gives_zero_texture_coordinates_with_a_warning(size):
     data = tetra_md2(skinwidth=size[0], skinheight=size[1])
     with pytest.warns(pq.QuakeWarning, match='is empty; texture coordinates are 0'):
-        uv = pq.load(data).frame(0).active_texture_coordinates
+        uv = pq.load(data).mesh(0).active_texture_coordinates
     assert np.isfinite(uv).all() and (uv == 0).all()
 
 

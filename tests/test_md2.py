@@ -35,7 +35,7 @@ def test_worked_example_vertex():
     verts = np.array([[[0x40, 0xC0, 0x20, 0x05], [0, 0, 0, 5], [1, 1, 1, 5]]], np.uint8)
     data = build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]], scale=[0.5] * 3, translate=[-32, -32, -16])
     model = pq.load(data)
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     point = np.flatnonzero(mesh.point_data['vertex_index'] == 0)[0]
     assert mesh.points.dtype == np.float32
     np.testing.assert_array_equal(mesh.points[point], [0, 64, 0])
@@ -67,7 +67,7 @@ def test_glcmds_strips_and_fans_mesh():
         ('fan', [(0, 0, 1), (1, 0, 4), (1, 1, 3)]),
     ]
     data = build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]], glcmds=commands)
-    mesh = pq.load(data, glcmds=True).frame(0)
+    mesh = pq.load(data, glcmds=True).mesh(0)
     assert mesh.n_points == 7  # one point per command vertex
     assert mesh.n_strips == 1 and mesh.n_faces == 1
     np.testing.assert_array_equal(mesh.point_data['vertex_index'], [0, 1, 2, 3, 1, 4, 3])
@@ -126,7 +126,7 @@ def test_glcmds_stop_at_zero_word_and_accept_empty_list():
     empty = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]))
     assert empty.header['num_glcmds'] == 0 and empty.gl_commands == []
     with pytest.raises(pq.QuakeFormatError, match='num_glcmds = 0: the model has no OpenGL commands'):
-        pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]), glcmds=True).frame(0)
+        pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]), glcmds=True).mesh(0)
 
 
 @pytest.mark.parametrize(
@@ -305,7 +305,7 @@ def test_normal_index_past_table_warns(index):
     data = tetra_md2(verts=frames)
     model = pq.load(data, strict=True)  # misdrawn, never refused: no engine checks it
     with pytest.warns(pq.QuakeWarning, match=f'1 vertex normals index past the 162-entry normal table \\(up to {index}\\)'):
-        mesh = model.frame(0)
+        mesh = model.mesh(0)
     normals = mesh.point_data['Normals']
     np.testing.assert_allclose(np.linalg.norm(normals, axis=1), 1, atol=1e-5)
     # Vertex 1 of the tetrahedron (at +x) takes the mean of its faces' normals: pointing away from the centre.

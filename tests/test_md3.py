@@ -255,7 +255,7 @@ def test_any_multiblock_saved_as_an_md3(tmp_path):
     assert agreement.min() > 0.99  # latitude and longitude bytes
     frames = [pv.MultiBlock({'s': pv.Sphere(radius=r)}) for r in (5, 6, 7)]
     origins, axes = np.zeros((3, 3)), np.stack([np.eye(3)] * 3)
-    animated = SurfaceModel.from_frames(frames, names=['grow1', 'grow2', 'grow3'], tags={'tag_top': (origins, axes)})
+    animated = pq.QuakeModel.from_frames(frames, 'md3', names=['grow1', 'grow2', 'grow3'], tags={'tag_top': (origins, axes)})
     animated.save(tmp_path / 'grow.md3')
     again = pq.load(tmp_path / 'grow.md3')
     assert again.frame_names == ['grow1', 'grow2', 'grow3'] and list(again.tags) == ['tag_top'] and 'grow' in again.animations
@@ -311,7 +311,7 @@ def test_positions_of_any_frame_selection():
         np.testing.assert_array_equal(positions_of(model, selection)[0], every[np.arange(4)[selection]].reshape(-1, 4, 3))
         np.testing.assert_array_equal(normals_of(model, selection)[0], normals_of(model)[0][np.arange(4)[selection]].reshape(-1, 4, 3))
     np.testing.assert_array_equal(every[:, 3, 2], [10, 11, 12, 13])
-    new = SurfaceModel.from_frames([model.frame(k) for k in range(4)])  # contiguous shorts: the other path
+    new = pq.QuakeModel.from_frames([model.frame(k) for k in range(4)], 'md3')  # contiguous shorts: the other path
     np.testing.assert_array_equal(positions_of(new)[0], every)
 
 

@@ -30,7 +30,7 @@ def test_worked_example_torch():
     np.testing.assert_allclose(group.intervals, [0.1, 0.2])
     assert data[-(2 * 40) - 8 : -(2 * 40)] == bytes.fromhex('CDCCCC3DCDCC4C3E')
     assert model.header['synctype'] == 1
-    mesh = model.frame(1)
+    mesh = model.mesh(1)
     assert mesh.field_data['synctype_name'][0] == 'ST_RAND'
     assert mesh.field_data['frame_name'][0] == 'torch2'
 
@@ -58,7 +58,7 @@ def test_every_header_field():
     assert (h['numskins'], h['skinwidth'], h['skinheight']) == (1, 12, 4)
     assert (h['numverts'], h['numtris'], h['numframes']) == (4, 1, 1)
     assert (h['synctype'], h['flags'], h['size']) == (0, 9, 7.5)
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     assert list(mesh.field_data['flag_names']) == ['EF_ROCKET', 'EF_ROTATE']
     np.testing.assert_allclose(mesh.field_data['eyeposition'], [1, 2, 22])
     np.testing.assert_allclose(mesh.field_data['boundingradius'], [42.5])
@@ -72,7 +72,7 @@ def test_seam_rule_splits_back_facing_onseam_vertices():
     # Vertex 1 is on the seam. Triangle 0 faces front, triangle 1 faces back: vertex 1
     # appears at s = 4 in the first and s = 4 + 8/2 = 8 in the second.
     model = pq.load(torch_mdl())
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     uv = mesh.active_texture_coordinates
     on_vertex_1 = np.flatnonzero(mesh.point_data['vertex_index'] == 1)
     assert len(on_vertex_1) == 2
@@ -104,7 +104,7 @@ def test_skin_single_and_group():
     assert skins[0].times is None
     np.testing.assert_array_equal(skins[1].pictures[1], single[::-1])
     np.testing.assert_allclose(skins[1].times, [0.1, 0.3])
-    assert model.frame(0).field_data['num_skins'][0] == 2
+    assert model.mesh(0).field_data['num_skins'][0] == 2
 
 
 def test_trailing_qmex_block_is_kept():
@@ -246,7 +246,7 @@ def test_normal_index_past_the_table_is_misdrawn_not_refused():
     verts[2, 3] = 170
     data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]], [('single', 'a1', verts)])
     with pytest.warns(pq.QuakeWarning, match='normal table'):
-        pq.load(data, strict=True).frame(0)
+        pq.load(data, strict=True).mesh(0)
     assert {f.engine for f in pq.check(data) if f.field == 'lightnormalindex'} == {'quake', 'glquake', 'quakespasm', 'ezquake'}
 
 
@@ -262,5 +262,5 @@ def test_each_effect_flag_alone_is_named_as_the_spec_names_it(value, name):
 
 def test_a_frame_number_of_any_integer_type():
     model = pq.load(torch_mdl())
-    np.testing.assert_array_equal(model.frame(np.int64(-1)).points, model.frame(len(model) - 1).points)
-    np.testing.assert_array_equal(model.frame(np.int32(0)).points, model.frame(0).points)
+    np.testing.assert_array_equal(model.mesh(np.int64(-1)).points, model.mesh(len(model) - 1).points)
+    np.testing.assert_array_equal(model.mesh(np.int32(0)).points, model.mesh(0).points)

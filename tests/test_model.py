@@ -105,7 +105,7 @@ def test_format_comes_from_magic_not_extension(tmp_path):
 
 def test_points_are_exactly_v_times_scale_plus_translate(tetra):
     for index in range(len(tetra)):
-        mesh = tetra.frame(index)
+        mesh = tetra.mesh(index)
         verts = tetra.data.frame_verts[index][mesh.point_data['vertex_index']]
         expected = verts[:, :3].astype(np.float32) * np.float32([0.5, 0.25, 1.0]) + np.float32([-8, 4, 2])
         assert mesh.points.dtype == np.float32
@@ -113,7 +113,7 @@ def test_points_are_exactly_v_times_scale_plus_translate(tetra):
 
 
 def test_one_point_per_vertex_and_texture_coordinate_pair(tetra):
-    mesh = tetra.frame(0)
+    mesh = tetra.mesh(0)
     # Vertex 0 is used with st 0 and st 4: two points; the others one each.
     assert mesh.n_points == 5
     assert mesh.point_data['vertex_index'].dtype == np.int32
@@ -122,7 +122,7 @@ def test_one_point_per_vertex_and_texture_coordinate_pair(tetra):
 
 
 def test_texture_coordinates_flip_t(tetra):
-    mesh = tetra.frame(0)
+    mesh = tetra.mesh(0)
     uv = mesh.active_texture_coordinates
     vertex = mesh.point_data['vertex_index']
     # vertex 2 uses st (0, 32): u = 0, v = 1 - 32/64
@@ -133,7 +133,7 @@ def test_texture_coordinates_flip_t(tetra):
 
 
 def test_normals_come_from_the_table(tetra):
-    mesh = tetra.frame(0)
+    mesh = tetra.mesh(0)
     assert mesh.point_data.active_normals_name == 'Normals'
     light = tetra.data.frame_verts[0, mesh.point_data['vertex_index'], 3]
     np.testing.assert_array_equal(mesh.point_normals, VERTEX_NORMALS[light])
@@ -143,7 +143,7 @@ def test_normals_come_from_the_table(tetra):
 
 def test_cells_wound_outward_on_a_closed_tetrahedron(tetra):
     # tetra_md2 lists its corners clockwise seen from outside, as the game's files do.
-    mesh = tetra.frame(0)
+    mesh = tetra.mesh(0)
     centre = mesh.points.mean(axis=0)
     faces = mesh.regular_faces
     a, b, c = (mesh.points[faces[:, k]] for k in range(3))
@@ -152,7 +152,7 @@ def test_cells_wound_outward_on_a_closed_tetrahedron(tetra):
 
 
 def test_field_data(tetra):
-    mesh = tetra.frame(2)
+    mesh = tetra.mesh(2)
     fd = mesh.field_data
     assert fd['format'][0] == 'md2'
     assert fd['frame_name'][0] == 'run1'
@@ -164,7 +164,7 @@ def test_field_data(tetra):
 
 
 def test_field_data_survives_copy_and_vtp(tetra, tmp_path):
-    mesh = tetra.frame(1)
+    mesh = tetra.mesh(1)
     path = tmp_path / 'frame.vtp'
     mesh.save(path)
     again = pv.read(path)
@@ -174,17 +174,17 @@ def test_field_data_survives_copy_and_vtp(tetra, tmp_path):
 
 
 def test_frames_are_independent(tetra):
-    first = tetra.frame(0)
-    second = tetra.frame(0)
+    first = tetra.mesh(0)
+    second = tetra.mesh(0)
     first.points[:] = 0
     first.point_data['vertex_index'][:] = -1
     assert second.points.any()
     assert (second.point_data['vertex_index'] >= 0).all()
-    assert (tetra.frame(0).point_data['vertex_index'] >= 0).all()
+    assert (tetra.mesh(0).point_data['vertex_index'] >= 0).all()
     first.active_texture_coordinates[:] = 7
     first.regular_faces[:] = 0  # in place, through VTK's connectivity array
     np.testing.assert_array_equal(second.active_texture_coordinates, tetra.topology.texcoords)
-    np.testing.assert_array_equal(tetra.frame(0).regular_faces, tetra.topology.triangles)
+    np.testing.assert_array_equal(tetra.mesh(0).regular_faces, tetra.topology.triangles)
     assert first.n_cells == second.n_cells and not (first.regular_faces == second.regular_faces).all()
 
 
@@ -193,17 +193,17 @@ def test_gl_command_frames_are_independent():
     verts[0, :, 0] = [0, 10, 0, 10, 20]
     commands = [('strip', [(0, 0, 0), (1, 0, 1), (0, 1, 2), (1, 1, 3)]), ('fan', [(0, 0, 1), (1, 0, 4), (1, 1, 3)])]
     model = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]], glcmds=commands), glcmds=True)
-    first, second = model.frame(0), model.frame(0)
+    first, second = model.mesh(0), model.mesh(0)
     assert first.n_strips == second.n_strips == 1 and first.n_faces_strict == 1
     np.testing.assert_array_equal(first.strips, second.strips)
     first.cell_data['glcmd'][:] = -1
-    assert (second.cell_data['glcmd'] >= 0).all() and (model.frame(0).cell_data['glcmd'] >= 0).all()
+    assert (second.cell_data['glcmd'] >= 0).all() and (model.mesh(0).cell_data['glcmd'] >= 0).all()
 
 
 def test_negative_and_out_of_range_frames(tetra):
-    assert tetra.frame(-1).field_data['frame_name'][0] == 'run1'
+    assert tetra.mesh(-1).field_data['frame_name'][0] == 'run1'
     with pytest.raises(IndexError):
-        tetra.frame(3)
+        tetra.mesh(3)
 
 
 def test_positions_and_normals_match_polydata(tetra):
@@ -211,7 +211,7 @@ def test_positions_and_normals_match_polydata(tetra):
     assert positions.shape == normals.shape == (3, 5, 3)
     assert positions.dtype == normals.dtype == np.float32
     for index in range(len(tetra)):
-        mesh = tetra.frame(index)
+        mesh = tetra.mesh(index)
         np.testing.assert_array_equal(positions[index], mesh.points)
         np.testing.assert_array_equal(normals[index], mesh.point_normals)
     np.testing.assert_array_equal(tetra.positions([2, 0]), positions[[2, 0]])
@@ -220,16 +220,16 @@ def test_positions_and_normals_match_polydata(tetra):
 
 def test_mdl_frames(tmp_path):
     model = pq.load(torch_mdl())
-    mesh = model.frame(1)
+    mesh = model.mesh(1)
     assert mesh.field_data['format'][0] == 'mdl'
     assert mesh.points[mesh.point_data['vertex_index'] == 3][0, 2] == 20
 
 
 def test_topology_is_shared_and_built_once(tetra):
     assert tetra.topology is tetra.topology
-    tetra.frame(0)
+    tetra.mesh(0)
     topology = tetra.topology
-    tetra.frame(1)
+    tetra.mesh(1)
     assert tetra.topology is topology
 
 
@@ -246,14 +246,14 @@ def test_repr(tetra):
 def test_choosing_another_skin_reaches_the_frames():
     pictures = [np.full((8, 8), 10 * k, np.uint8) for k in range(3)]
     model = pq.load(torch_mdl(skins=pictures))
-    before = model.frame(0)
+    before = model.mesh(0)
     model.skin = 2
-    after = model.frame(0)
+    after = model.mesh(0)
     assert before.field_data['skin_index'][0] == 0 and after.field_data['skin_index'][0] == 2
     np.testing.assert_array_equal(after.quake.image(), model.skin_image(2))
     assert not np.array_equal(before.quake.image(), after.quake.image())
     model.skin = None
-    assert 'skin_index' not in model.frame(0).field_data
+    assert 'skin_index' not in model.mesh(0).field_data
     with pytest.raises(IndexError):
         model.skin = 5
 

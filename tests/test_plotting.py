@@ -103,7 +103,7 @@ def test_cut_out_skin_cuts_out_and_opaque_parts_stay_opaque(tmp_path):
     alpha[:, 32:] = 200  # the right half drawn (over the games' alpha cut-off), the left half cut
     plane = pv.Plane(i_size=20, j_size=20, direction=(1, 0, 0), i_resolution=1, j_resolution=1).triangulate()
     model = pq.QuakeModel.from_frames(plane, 'md2', skin=quadrant_skin(alpha))
-    image = render(model, tmp_path, normals='computed')
+    image = render(model, tmp_path, lighting='computed')
     drawn = drawn_pixels(image)
     rgb = image[..., :3].astype(int)
     green_or_yellow = drawn & (rgb[..., 1] > rgb[..., 2] + 60)
@@ -120,8 +120,8 @@ def test_constant_stored_normals_are_replaced_under_auto(tmp_path):
     model = pq.QuakeModel.from_frames(sphere, 'mdl')
     model.set_frame(0, model.vertex_positions(0)[0], np.tile(VERTEX_NORMALS[5], (model.data.num_vertices, 1)))
     assert len(np.unique(model.data.frame_verts[0, :, 3])) == 1
-    flat = render(model, tmp_path, normals='stored')
-    shaded = render(model, tmp_path, normals='auto')
+    flat = render(model, tmp_path, lighting='stored')
+    shaded = render(model, tmp_path, lighting='auto')
     spread = lambda image: np.std(image[interior(drawn_pixels(image))][:, :3].astype(float).mean(axis=1))  # noqa: E731
     assert spread(flat) < 3  # one flat colour
     assert spread(shaded) > 10  # lit by its shape
@@ -130,7 +130,7 @@ def test_constant_stored_normals_are_replaced_under_auto(tmp_path):
 def test_good_stored_normals_are_kept_under_auto():
     model = pq.QuakeModel.from_frames(pv.Sphere(radius=10), 'md2')
     mesh, _ = plotting.prepare(model)
-    np.testing.assert_array_equal(mesh.point_data['Normals'], model.frame(0).point_data['Normals'])
+    np.testing.assert_array_equal(mesh.point_data['Normals'], model.mesh(0).point_data['Normals'])
 
 
 def test_plot_offscreen_screenshot(tmp_path):

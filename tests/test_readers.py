@@ -61,7 +61,7 @@ def test_read_and_get_reader_without_importing_the_package(md2_path, mdl_path):
 def test_read_matches_load(md2_path, mdl_path):
     for path in (md2_path, mdl_path):
         mesh = pv.read(path)
-        np.testing.assert_array_equal(mesh.points, pq.load(path).frame(0).points)
+        np.testing.assert_array_equal(mesh.points, pq.load(path).mesh(0).points)
         assert mesh.active_texture_coordinates is not None
         # The file's own normals, not ones VTK would compute: looked up in the table by lightnormalindex.
         model = pq.load(path)
@@ -161,7 +161,7 @@ def test_reading_again_reuses_the_model_until_the_file_or_the_model_changes(md2_
     assert second.model is first.model  # the readers reuse the loaded model
     points = second.model.vertex_positions(0)[0]
     second.model.set_frame(0, points + 10)  # an edit: the model is no longer the file's
-    np.testing.assert_allclose(pv.read(md2_path).points, pq.load(md2_path).frame(0).points)
+    np.testing.assert_allclose(pv.read(md2_path).points, pq.load(md2_path).mesh(0).points)
     md2_path.write_bytes(md2_path.read_bytes())  # rewritten: read afresh
     third = pv.get_reader(md2_path)
     third.read()

@@ -213,7 +213,7 @@ def test_missing_skin_warns_with_places_tried_and_mesh_loads(tmp_path):
     # Found while PyVista builds the mesh, inside a cached property: still the user's line.
     assert caught[0].filename == __file__
     with pytest.warns(pq.QuakeWarning, match='not found') as caught:
-        pq.load(model).frame(0)
+        pq.load(model).mesh(0)
     assert caught[0].filename == __file__
 
 
@@ -254,7 +254,7 @@ def test_mdl_skin_through_the_palette():
     model = pq.load(torch_mdl(skins=[picture]))
     np.testing.assert_array_equal(model.skin_image(), QUAKE_PALETTE[picture])
     np.testing.assert_array_equal(model.fullbright(), picture >= 224)
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     np.testing.assert_array_equal(mesh.quake.image(), QUAKE_PALETTE[picture])
     np.testing.assert_array_equal(mesh.quake.fullbright, picture >= 224)
 
@@ -285,7 +285,7 @@ def test_mdl_skin_group_keeps_every_picture_with_its_time():
     pictures = np.stack([np.full((8, 8), 1, np.uint8), np.full((8, 8), 2, np.uint8)])
     model = pq.load(torch_mdl(skins=[(np.array([0.1, 0.3], np.float32), pictures)]))
     np.testing.assert_array_equal(model.skin_image(0, picture=1), QUAKE_PALETTE[pictures[1]])
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     np.testing.assert_allclose(mesh.quake.skin_times, [0.1, 0.3])
     np.testing.assert_array_equal(mesh.quake.image(1), QUAKE_PALETTE[pictures[1]])
 
@@ -300,8 +300,8 @@ def test_skin_option_and_switch(tmp_path):
     mesh.quake.set_skin(1)
     assert mesh.quake.skin == 1
     np.testing.assert_array_equal(mesh.quake.image(), quadrant_image()[::-1])
-    np.testing.assert_array_equal(pq.load(model, skin=1).frame(0).quake.image(), quadrant_image()[::-1])
-    assert 'skin_file' not in pq.load(model, skin=None).frame(0).field_data
+    np.testing.assert_array_equal(pq.load(model, skin=1).mesh(0).quake.image(), quadrant_image()[::-1])
+    assert 'skin_file' not in pq.load(model, skin=None).mesh(0).field_data
     np.testing.assert_array_equal(pv.read(model, skin=1).quake.image(), quadrant_image()[::-1])
     assert pv.read(model, skin=None).quake.texture is None
 
@@ -353,7 +353,7 @@ def test_accessor_without_importing_the_package(tmp_path):
     import sys  # noqa: PLC0415
 
     (tmp_path / 'torch.mdl').write_bytes(torch_mdl(skins=[np.full((8, 8), 9, np.uint8)]))
-    pq.load(tmp_path / 'torch.mdl').frame(0).save(tmp_path / 'torch.vtp')
+    pq.load(tmp_path / 'torch.mdl').mesh(0).save(tmp_path / 'torch.vtp')
     code = (
         'import sys, pyvista as pv\n'
         f'mesh = pv.read({str(tmp_path / "torch.vtp")!r})\n'

@@ -6,6 +6,8 @@ import io
 import json
 import os
 from pathlib import Path
+import subprocess
+import sys
 import time
 import warnings
 import zipfile
@@ -196,3 +198,49 @@ def test_a_name_condition_without_a_game_root_is_skipped_and_said(tmp_path):
     (folder / 'iqm.cfg').write_text('iqmload mesh.iqm\nif (strcmp (mdlname) "x") [ iqmskin * a.png ] [ iqmskin * b.png ]\n')
     with pytest.warns(pq.QuakeWarning, match='line 2: skipped .*mdlname is not known'):
         pq.load(folder)
+
+
+# -- 7. a viewer's text repr is one line, not the page ---------------------------------------
+
+
+def test_a_viewers_repr_is_one_line_naming_the_model(tmp_path):
+    path = tmp_path / 'tetra.md2'
+    path.write_bytes(tetra_md2())
+    shown = pq.viewer(path)
+    text = repr(shown)
+    assert '\n' not in text and len(text) < 200 and 'tetra.md2' in text and 'MB' in text
+    assert len(shown._repr_html_()) > 10_000  # the page stays the HTML output
+
+
+# -- 24. an archive rewritten between two loads in one process --------------------------------
+
+
+@pytest.mark.parametrize('same_size', [False, True])
+def test_an_archive_rewritten_between_two_loads_is_read_again(tmp_path, same_size):
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        archive.writestr('models/a/tris.md2', tetra_md2(names=['a1', 'a2', 'a3']))
+    first = pq.load(f'{pk3}:models/a/tris.md2')
+    assert first.frame_names == ['a1', 'a2', 'a3']
+    stamp = pk3.stat()
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        archive.writestr('models/a/tris.md2', tetra_md2(names=['b1', 'b2', 'b3']))
+    if same_size:  # the same size: only the time tells
+        assert pk3.stat().st_size == stamp.st_size
+    later = stamp.st_mtime_ns + 10**9
+    os.utime(pk3, ns=(later, later))
+    assert pq.load(f'{pk3}:models/a/tris.md2').frame_names == ['b1', 'b2', 'b3']
+
+
+# -- 17. a pipe closed early ends the command quietly -------------------------------------------
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    for k in range(3):
+        (tmp_path / f'm{k}.md2').write_bytes(tetra_md2())
+    run = subprocess.Popen([sys.executable, '-m', 'pyvista_quake', 'info', str(tmp_path), '--json'],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    run.stdout.close()  # as `| head -c 0` does: nothing reads what it prints
+    error = run.stderr.read().decode()
+    assert run.wait(timeout=120) == 141
+    assert error == ''

@@ -142,11 +142,11 @@ def test_mdl_frame_outside_the_grid_grows_the_shared_scale(tmp_path):
 
 def test_positions_from_polydata_and_points():
     model = pq.load(tetra_md2())
-    mesh = model.frame(2)
+    mesh = model.mesh(2)
     mesh.points *= 2
     model.set_frame(2, mesh)
     step = model.data.frame_scale[2]
-    assert (np.abs(model.frame(2).points - mesh.points) <= step / 2 + 1e-4).all()
+    assert (np.abs(model.mesh(2).points - mesh.points) <= step / 2 + 1e-4).all()
 
 
 def test_given_normals_go_to_the_nearest_table_entry():
@@ -229,14 +229,14 @@ def test_md2_skin_image_is_written_beside_the_model(tmp_path):
 
 def test_a_skin_of_another_size_scales_the_texture_coordinates(tmp_path):
     model = pq.load(tetra_md2())  # a 64 x 64 skin
-    before = model.frame(0).active_texture_coordinates.copy()
+    before = model.mesh(0).active_texture_coordinates.copy()
     st = np.array(model.data.triangle_st)
     model.set_skin(0, np.zeros((32, 128, 3), np.uint8))  # twice as wide, half as tall
     assert model.skin_size == (128, 32)
     np.testing.assert_array_equal(model.data.triangle_st, np.rint(st * [2, 0.5]).astype(np.int32))
-    np.testing.assert_allclose(model.frame(0).active_texture_coordinates, before, atol=0.5 / 32)
+    np.testing.assert_allclose(model.mesh(0).active_texture_coordinates, before, atol=0.5 / 32)
     reread = pq.load(saved(model, tmp_path, 'm.md2'))
-    np.testing.assert_allclose(reread.frame(0).active_texture_coordinates, before, atol=0.5 / 32)
+    np.testing.assert_allclose(reread.mesh(0).active_texture_coordinates, before, atol=0.5 / 32)
 
 
 def test_an_md2_skin_found_beside_it_goes_into_the_converted_mdl(tmp_path):
@@ -272,7 +272,7 @@ def test_an_md2_skin_image_of_another_size_than_the_header_converts_to_mdl(tmp_p
 
 def test_texture_coordinates_edit_md2(tmp_path):
     model = pq.load(tetra_md2())
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     uv = mesh.active_texture_coordinates.copy()
     uv[:, 0] = 1 - uv[:, 0]
     model.set_texcoords(uv)
@@ -282,8 +282,8 @@ def test_texture_coordinates_edit_md2(tmp_path):
         return rows[np.lexsort(rows.T[::-1])]
 
     wanted = pairs(mesh, uv)
-    np.testing.assert_allclose(pairs(model.frame(0), model.frame(0).active_texture_coordinates), wanted, atol=0.5 / 64)
-    reread = pq.load(saved(model, tmp_path, 'm.md2')).frame(0)
+    np.testing.assert_allclose(pairs(model.mesh(0), model.mesh(0).active_texture_coordinates), wanted, atol=0.5 / 64)
+    reread = pq.load(saved(model, tmp_path, 'm.md2')).mesh(0)
     np.testing.assert_allclose(pairs(reread, reread.active_texture_coordinates), wanted, atol=0.5 / 64)
 
 
@@ -454,7 +454,7 @@ def test_from_frames_round_trip(fmt, tmp_path):
     steps = reread.data.frame_scale
     for k, frame in enumerate(frames):
         assert (np.abs(reread.vertex_positions(k)[0] - frame.points) <= steps[k] / 2 + 1e-4).all()
-    mesh = reread.frame(0)
+    mesh = reread.mesh(0)
     width, height = reread.skin_size
     # Each mesh point's texture coordinate is the point's own, to a pixel.
     expected = base.active_texture_coordinates[mesh.point_data['vertex_index']]
@@ -463,7 +463,7 @@ def test_from_frames_round_trip(fmt, tmp_path):
 
 def test_quads_are_triangulated_and_wound_outward():
     model = pq.QuakeModel.from_frames(pv.Cube(), 'mdl')
-    mesh = model.frame(0)
+    mesh = model.mesh(0)
     assert mesh.n_cells == 12
     centre = mesh.points.mean(axis=0)
     normals = mesh.compute_normals(cell_normals=True, point_normals=False, auto_orient_normals=False)
@@ -510,7 +510,7 @@ def test_mesh_save_through_pyvista_writers(tmp_path):
 
 def test_a_quake_frame_saved_keeps_its_skin_and_name(tmp_path):
     picture = (np.arange(64) % 256).astype(np.uint8).reshape(8, 8) + 10
-    mesh = pq.load(torch_mdl(skins=[picture])).frame(1)
+    mesh = pq.load(torch_mdl(skins=[picture])).mesh(1)
     mesh.save(tmp_path / 'again.mdl')
     again = pq.load(tmp_path / 'again.mdl')
     np.testing.assert_array_equal(again.data.skins[0].pictures[0], picture)
@@ -713,16 +713,16 @@ def test_frames_read_without_their_skin_keep_its_size_and_the_header(tmp_path):
     """from_frames of frames read with skin=None: the skin size they name, and an MDL's flags, synctype, eye position."""
     skins = [np.zeros((40, 120), np.uint8)]
     source = pq.load(torch_mdl(skinwidth=120, skinheight=40, skins=skins, flags=8, synctype=1, eyeposition=(1.0, 2.0, 24.0)))
-    frames = [source.frame(k) for k in range(len(source))]
+    frames = [source.mesh(k) for k in range(len(source))]
     for frame in frames:
         frame.field_data.pop('skin_pixels', None)  # as read with skin=None
     rebuilt = pq.QuakeModel.from_frames(frames, 'mdl')
     assert rebuilt.skin_size == (120, 40)
-    np.testing.assert_allclose(rebuilt.frame(0).active_texture_coordinates, source.frame(0).active_texture_coordinates, atol=1 / 120)
+    np.testing.assert_allclose(rebuilt.mesh(0).active_texture_coordinates, source.mesh(0).active_texture_coordinates, atol=1 / 120)
     assert rebuilt.header['flags'] == 8 and rebuilt.header['synctype'] == 1
     np.testing.assert_allclose(rebuilt.header['eyeposition'], (1.0, 2.0, 24.0))
     read = pq.load(torch_mdl(skinwidth=120, skinheight=40, skins=skins), skin=None)
-    assert pq.QuakeModel.from_frames(read.frame(0), 'md2').skin_size == (120, 40)
+    assert pq.QuakeModel.from_frames(read.mesh(0), 'md2').skin_size == (120, 40)
 
 
 def test_from_frames_of_any_dataset_warns_nothing():

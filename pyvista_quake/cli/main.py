@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning  # one line each, not the source line of the call that warned
             result = CLI_APP(tokens, exit_on_error=False, print_error=False)
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
+        _drop_stdout()
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool the pipe ended
     except NoDisplayError as error:
         ERRORS.print(str(error), markup=False, highlight=False, soft_wrap=True)
         return 1
@@ -58,6 +62,21 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     ERRORS.print(f'warning: {one_line(str(message))}', markup=False, highlight=False, soft_wrap=True)
 
 
+def _drop_stdout() -> None:
+    """Send what is left of stdout nowhere, so that Python's own flush at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test's capture): nothing to flush
+        pass
+
+
 def run() -> None:
     """Console-script entry point."""
-    sys.exit(main())
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+        code = 141
+    sys.exit(code)

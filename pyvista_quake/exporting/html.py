@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
+from dataclasses import field
 import html
 import json
 from pathlib import Path
@@ -103,8 +104,13 @@ class Viewer:
     Made by :func:`viewer`; ``html`` is the page, :meth:`save` writes it.
     """
 
-    html: str
+    html: str = field(repr=False)
     height: int = 560
+    name: str = ''
+
+    def __repr__(self) -> str:
+        """One line naming the model (the page itself is the HTML repr: a notebook keeps no second copy as text)."""
+        return f'Viewer({self.name or "model"!r}, page of {len(self.html.encode("utf-8")) / 1e6:.1f} MB)'
 
     def _repr_html_(self) -> str:
         """The page in an iframe of its own, so that several viewers in a notebook keep to themselves."""
@@ -194,4 +200,5 @@ def viewer(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 
     >>> pq.viewer('models/monsters/tank/tris.md2')  # doctest: +SKIP
 
     """
-    return Viewer(page(source, animation=animation, size=size, **options), height=int(size[1]) + 80)
+    name = getattr(source, 'source', None) or (str(source) if isinstance(source, (str, Path)) else type(source).__name__)
+    return Viewer(page(source, animation=animation, size=size, **options), height=int(size[1]) + 80, name=str(name))
