@@ -244,3 +244,59 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     error = run.stderr.read().decode()
     assert run.wait(timeout=120) == 141
     assert error == ''
+
+
+@pytest.mark.parametrize(
+    ('condition', 'truth'),
+    [
+        ('strcmp (mdlname) "actors/player/male"', True),
+        ('strcmp (mdlname) "actors/player"', False),
+        ('stringcmp (mdlname) "actors/player/male"', True),
+        ('stringcmp (mdlname)', False),  # a missing argument compares nothing
+        ('=s (mdlname) "actors/player/male"', True),
+        ('=s (mdlname) "x"', False),
+        ('!=s (mdlname) "x"', True),
+        ('!=s "x" (mdlname)', True),
+        ('!=s (mdlname) "actors/player/male"', False),
+        ('! (strcmp (mdlname) "x")', True),
+        ('! [strcmp (mdlname) "x"]', False),  # a block given to ! is a string, as in CubeScript: not empty
+        ('! 0 1', True),
+        ('! 1 0', False),
+        ('!', True),
+        ('|| 0 [strcmp (mdlname) "actors/player/male"]', True),
+        ('&& 1 [strcmp (mdlname) "x"]', False),
+        ('&& 1 2.5', True),
+        ('(strcmp (mdlname) "actors/player/male")', True),
+        ('0', False),
+        ('7', True),
+    ],
+)
+def test_conditions_evaluate_as_cubescript_does(condition, truth):
+    from pyvista_quake.formats import model_cfg
+
+    verdict = model_cfg._true(model_cfg.evaluate(model_cfg._split(condition), {'mdlname': lambda: 'actors/player/male'}))
+    assert verdict is truth
+
+
+@pytest.mark.parametrize('condition', ['maxfps', '7 8', '(strcmp a', 'getvar x', '(strcmp a a) 1'])
+def test_conditions_it_does_not_run_are_unknown(condition):
+    from pyvista_quake.formats import model_cfg
+
+    with pytest.raises(model_cfg.UnknownConditionError):
+        model_cfg.evaluate(model_cfg._split(condition), {})
+
+
+def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_line_and_file(tmp_path):
+    from pyvista_quake.formats import model_cfg
+
+    text = 'iqmload x.iqm\nif (strcmp (mdlname) "no") [\n  iqmskin * a.png\n]\nif (strcmp (mdlname) "m") [\n\n  iqmanim walk w.iqm fast\n]\n'
+    with pytest.raises(pq.QuakeFormatError, match=r'a.cfg: line 7 = .fast.'):
+        model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None, variables={'mdlname': lambda: 'm'})
+    config = model_cfg.interpret(model_cfg.parse(text.split('if (strcmp (mdlname) "m")')[0], 'a.cfg'), 'a.cfg', '.', lambda n: None,
+                                 variables={'mdlname': lambda: 'm'})  # fmt: skip
+    assert config.skins == {}
+    shared = 'iqmanim run r.iqm quick\n'
+    with pytest.raises(pq.QuakeFormatError, match=r'shared.cfg: line 1'):
+        model_cfg.interpret(model_cfg.parse('exec shared.cfg\n', 'a.cfg'), 'a.cfg', '.', lambda n: ('shared.cfg', shared))
+    with pytest.raises(pq.QuakeFormatError, match=r'^shared.cfg: .*never closed'):
+        model_cfg.interpret(model_cfg.parse('exec shared.cfg\n', 'a.cfg'), 'a.cfg', '.', lambda n: ('shared.cfg', 'if 1 [\n'))
