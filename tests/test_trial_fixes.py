@@ -300,3 +300,13 @@ def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_li
         model_cfg.interpret(model_cfg.parse('exec shared.cfg\n', 'a.cfg'), 'a.cfg', '.', lambda n: ('shared.cfg', shared))
     with pytest.raises(pq.QuakeFormatError, match=r'^shared.cfg: .*never closed'):
         model_cfg.interpret(model_cfg.parse('exec shared.cfg\n', 'a.cfg'), 'a.cfg', '.', lambda n: ('shared.cfg', 'if 1 [\n'))
+
+
+def test_a_palette_starting_with_a_pcx_byte_is_still_a_palette(tmp_path):
+    from pyvista_quake.game.skins import pcx_palette
+
+    colours = np.full(768, 0x0A, np.uint8)  # its first entry is PCX's manufacturer byte
+    (tmp_path / 'palette.lmp').write_bytes(colours.tobytes())
+    np.testing.assert_array_equal(read_palette(tmp_path / 'palette.lmp'), colours.reshape(256, 3))
+    np.testing.assert_array_equal(pcx_palette(b'\x0c' + bytes(range(256)) * 3), np.frombuffer(bytes(range(256)) * 3, np.uint8).reshape(256, 3))
+    assert pcx_palette(bytes(768)) is None and pcx_palette(b'\x0b' + bytes(768)) is None
