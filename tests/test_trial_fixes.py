@@ -310,3 +310,42 @@ def test_a_palette_starting_with_a_pcx_byte_is_still_a_palette(tmp_path):
     np.testing.assert_array_equal(read_palette(tmp_path / 'palette.lmp'), colours.reshape(256, 3))
     np.testing.assert_array_equal(pcx_palette(b'\x0c' + bytes(range(256)) * 3), np.frombuffer(bytes(range(256)) * 3, np.uint8).reshape(256, 3))
     assert pcx_palette(bytes(768)) is None and pcx_palette(b'\x0b' + bytes(768)) is None
+
+
+def test_info_counts_a_one_frame_models_vertices(tmp_path, capsys):
+    (tmp_path / 'one.md3').write_bytes(tetra_md3(frames=1))
+    assert main(['info', str(tmp_path / 'one.md3'), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['frames'] == 1 and record['vertices'] == 7 and record['triangles'] == 5
+    assert record['game'] == 'Quake III' and record['surfaces'] == ['body', 'flag']
+
+
+def test_the_page_of_a_model_with_nothing_to_draw_is_plain_html(tmp_path):
+    from html.parser import HTMLParser
+
+    root = tmp_path / 'baseq3'
+    root.mkdir()
+    from builders import build_md3
+
+    with zipfile.ZipFile(root / 'pak0.pk3', 'w') as archive:
+        archive.writestr('models/weapons2/v_hand.md3', build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
+    pq.catalogue([root], tmp_path / 'site')
+    entry = next(iter(json.loads((tmp_path / 'site' / 'catalogue.json').read_text()).values()))
+    text = (tmp_path / 'site' / entry['page']).read_text()
+    assert text.startswith('<!DOCTYPE html><html><head><meta charset="utf-8"><title>models/weapons2/v_hand.md3</title></head><body>')
+    assert text.endswith('</body></html>')
+
+    class Outside(HTMLParser):
+        stray: list[str] = []
+        depth = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.depth += tag == 'body'
+
+        def handle_data(self, data):
+            if not self.depth and data.strip():
+                self.stray.append(data)
+
+    parser = Outside()
+    parser.feed(text.split('<title>', 1)[1].split('</title>', 1)[1])
+    assert parser.stray == []
