@@ -212,8 +212,9 @@ def test_missing_skin_warns_with_places_tried_and_mesh_loads(tmp_path):
     assert mesh.quake.texture is None
     # Found while PyVista builds the mesh, inside a cached property: still the user's line.
     assert caught[0].filename == __file__
+    other = write_model(tmp_path / 'o/tris.md2', skins=['models/o/nothing.pcx'])  # the same model is warned of once a run
     with pytest.warns(pq.QuakeWarning, match='not found') as caught:
-        pq.load(model).mesh(0)
+        pq.load(other).mesh(0)
     assert caught[0].filename == __file__
 
 

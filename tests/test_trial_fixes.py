@@ -349,3 +349,30 @@ def test_the_page_of_a_model_with_nothing_to_draw_is_plain_html(tmp_path):
     parser = Outside()
     parser.feed(text.split('<title>', 1)[1].split('</title>', 1)[1])
     assert parser.stray == []
+
+
+# -- 16. a missing file is warned of once a run; 21. the index's words ------------------------
+
+
+def test_a_command_says_each_missing_file_once(tmp_path, capsys):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    for name in ('a', 'b', 'c'):  # three models missing the same skin
+        (folder / f'{name}.md2').write_bytes(tetra_md2(skins=['models/test/gone.png']))
+    (folder / 'd.md2').write_bytes(tetra_md2(skins=['models/test/lost.png']))
+    assert main(['catalogue', str(folder), '-o', str(tmp_path / 'site'), '--size', '32']) == 0
+    err = capsys.readouterr().err
+    assert err.count('models/test/gone.png not found') == 1 and err.count('models/test/lost.png not found') == 1
+    assert main(['convert', str(folder / 'a.md2'), str(tmp_path / 'a.obj')]) == 0  # a new run says it again
+    assert capsys.readouterr().err.count('gone.png not found') == 1
+
+
+def test_the_index_counts_in_words_and_names_the_folder_with_its_parent(tmp_path):
+    root = tmp_path / 'base' / 'pk3'
+    root.mkdir(parents=True)
+    (root / 'one.md3').write_bytes(tetra_md3(frames=1))
+    (root / 'three.md2').write_bytes(tetra_md2())
+    pq.catalogue([root], tmp_path / 'site')
+    index = (tmp_path / 'site' / 'index.html').read_text()
+    assert '1 frame,' in index and '3 frames,' in index and '1 frames' not in index
+    assert '<title>base/pk3</title>' in index or 'base/pk3' in index.split('</title>')[0]

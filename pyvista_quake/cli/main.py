@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     tokens = [t for t in tokens if t != '--debug']
     try:
         with warnings.catch_warnings():
+            _SHOWN.clear()
             warnings.showwarning = _show_warning  # one line each, not the source line of the call that warned
             result = CLI_APP(tokens, exit_on_error=False, print_error=False)
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
@@ -58,8 +60,19 @@ def main(argv: list[str] | None = None) -> int:
     return int(result) if isinstance(result, int) else 0
 
 
+#: What this command has warned of: a missing file is said once a run, whichever models miss it.
+_SHOWN: set[str] = set()
+_MISSING = re.compile(r': (.+?) not found; tried ')
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ARG001 - warnings' signature
-    ERRORS.print(f'warning: {one_line(str(message))}', markup=False, highlight=False, soft_wrap=True)
+    text = one_line(str(message))
+    missing = _MISSING.search(text)
+    key = missing.group(1) if missing else text
+    if key in _SHOWN:
+        return
+    _SHOWN.add(key)
+    ERRORS.print(f'warning: {text}', markup=False, highlight=False, soft_wrap=True)
 
 
 def _drop_stdout() -> None:

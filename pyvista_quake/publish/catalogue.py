@@ -61,6 +61,18 @@ def _stamp(path: Path) -> list:
     return [[f.name, f.stat().st_size, f.stat().st_mtime_ns] for f in files if f.is_file()]
 
 
+def _count(n: int, word: str) -> str:
+    """``1 frame``, ``2 frames``."""
+    return f'{n} {word}' if n == 1 else f'{n} {word}s'
+
+
+def _place_name(source: str | Path) -> str:
+    """How the index names a folder or archive catalogued: with its parent (``base/0models.pk3``, ``baseq3/pk3``)."""
+    path = Path(str(source))
+    parts = path.resolve().parts if path.exists() else path.parts
+    return '/'.join(parts[-2:]) if len(parts) > 1 else str(path)
+
+
 def _unchanged(inputs: list | None) -> bool:
     """Whether every file a page was made from is as it was (a page of no record is redone)."""
     return inputs is not None and stamps([row[0] for row in inputs]) == inputs
@@ -161,7 +173,8 @@ def _card(entry: dict, page_href: str, picture: str | None) -> str:
     return (f'<div class="card" data-name="{html.escape(entry["name"].lower())}" data-format="{entry["format"]}" '
             f'data-verdicts="{" ".join(worst)}"><a href="{html.escape(page_href)}">{image}</a>'
             f'<div class="name">{html.escape(entry["name"])}</div>'
-            f'<div>{entry["format"].upper()}, {entry["frames"]} frames, {entry["triangles"]} triangles</div><div>{badge}</div></div>')  # fmt: skip
+            f'<div>{entry["format"].upper()}, {_count(entry["frames"], "frame")}, {_count(entry["triangles"], "triangle")}</div>'
+            f'<div>{badge}</div></div>')  # fmt: skip
 
 
 def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | None = None, size: tuple[int, int] = (192, 192),
@@ -241,7 +254,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     formats = sorted({e['format'] for e in entries.values()})
     verdict_names = sorted({v for e in entries.values() for v in e['verdicts'].values()})
     index = _INDEX.format(
-        title=html.escape(title or ', '.join(Path(str(s)).name for s in sources)),
+        title=html.escape(title or ', '.join(_place_name(s) for s in sources)),
         formats=''.join(f'<option value="{f}">{f.upper()}</option>' for f in formats),
         verdict_options=''.join(f'<option value="{v}">{v}</option>' for v in verdict_names),
         cards=''.join(_card(e, e['page'], e['picture']) for e in sorted(entries.values(), key=lambda e: e['name'])),
