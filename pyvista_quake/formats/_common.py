@@ -370,7 +370,7 @@ def register_format(
         spec = FormatSpec(name, magic, exts, parse=read, write=write or _unwritable(name), sniff=sniff, title=title, game=game, **internals)
     else:
         spec = FormatSpec(name, magic, exts, parse=_checked_read(name, read), write=_plain_writer(name, write),
-                          encode=_as_record, quantize=not_encoded(name), decode=_plain_data(name), sniff=sniff,
+                          encode=_as_record, quantize=not_encoded(name), decode=_as_record, sniff=sniff,
                           title=title or f'{name.upper()} models', game=game or name.upper(), writable=write is not None,
                           third_party=True)  # fmt: skip
     FORMATS[name] = spec
@@ -390,8 +390,9 @@ def _checked_read(name: str, read: Callable[[bytes, str], object]) -> Callable[.
     """A third party's ``read``, with what it returns checked to be a :class:`ModelData`."""
 
     def parse(buffer: bytes | memoryview, source: str) -> ModelData:
+        raw = bytes(buffer)
         try:
-            data = read(bytes(buffer), source)
+            data = read(raw, source)
         except QuakeFormatError:
             raise
         except (ValueError, IndexError, KeyError, TypeError, UnicodeError, struct.error) as error:  # the file broke the reader
@@ -399,16 +400,9 @@ def _checked_read(name: str, read: Callable[[bytes, str], object]) -> Callable[.
         if not isinstance(data, ModelData):
             raise QuakeFormatError(source, 'read', type(data).__name__,
                                    f'the {name!r} format\'s read function must return pyvista_quake.ModelData')  # fmt: skip
-        return dataclasses.replace(data, format=name, source=data.source or source, file=Verbatim(bytes(buffer)))
+        return dataclasses.replace(data, format=name, source=data.source or source, file=Verbatim(raw))
 
     return parse
-
-
-def _plain_data(name: str) -> Callable[[ModelData], ModelData]:
-    def decode(data: ModelData) -> ModelData:
-        return data
-
-    return decode
 
 
 @dataclass(frozen=True)
@@ -419,7 +413,7 @@ class Verbatim:
 
 
 def _as_record(data: ModelData, base: object = None) -> ModelData:
-    """A plain format's records are its :class:`ModelData`."""
+    """A plain format's records are its :class:`ModelData` (its ``encode``), and the other way round (its ``decode``)."""
     return data
 
 
