@@ -376,3 +376,16 @@ def test_the_index_counts_in_words_and_names_the_folder_with_its_parent(tmp_path
     index = (tmp_path / 'site' / 'index.html').read_text()
     assert '1 frame,' in index and '3 frames,' in index and '1 frames' not in index
     assert '<title>base/pk3</title>' in index or 'base/pk3' in index.split('</title>')[0]
+
+
+# -- 19. thumbnails of loose files from different folders are named after their folders --------
+
+
+def test_loose_files_from_different_folders_are_named_after_their_folders(tmp_path):
+    from pyvista_quake.render.batch import targets_for
+
+    drone, bot, other = (tmp_path / 'actors' / n for n in ('drone', 'bot', 'other'))
+    given = [(drone / 'iqm.cfg', drone), (bot / 'iqm.cfg', bot), (drone / 'tris.md2', drone), (other / 'tris.md2', other),
+             (tmp_path / 'tris.md2', tmp_path)]  # fmt: skip
+    names = [p.relative_to(tmp_path / 'out').as_posix() for p in targets_for(given, tmp_path / 'out')]
+    assert names == ['drone.png', 'bot.png', 'tris.png', 'other/tris.png', f'{tmp_path.name}/tris.png']

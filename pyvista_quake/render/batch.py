@@ -237,8 +237,10 @@ def as_players(found: list[tuple[Path, Path]]) -> list[tuple[Path, Path]]:
 def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Path]:
     """A PNG per model under ``out_dir``, mirroring its folders below its base.
 
-    (Quake II names every model ``tris.md2``: flat names would collide; names
-    that still collide get ``_1``, ``_2``...)
+    (Quake II names every model ``tris.md2``: flat names would collide.)  A file given by
+    itself is named after its folder when its name says nothing (a Cube 2 ``iqm.cfg``), and put
+    under its folder's name when another file of its name came first; names that still collide
+    get ``_1``, ``_2``...
     """
     out_dir = Path(out_dir)
     targets: list[Path] = []
@@ -253,7 +255,11 @@ def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Pa
             archive, inside = split
             above = archive.parent.relative_to(base) if archive.parent.is_relative_to(base) else Path()
             relative = above / Path(*PurePosixPath(inside).parts)
+        if split is None and len(relative.parts) == 1 and relative.suffix.lower() == '.cfg':
+            relative = Path(path.resolve().parent.name or 'model')  # actors/drone/iqm.cfg is the drone
         target = out_dir / relative.with_suffix('.png')
+        if target in taken and split is None and len(relative.parts) == 1 and path.resolve().parent.name:
+            target = out_dir / path.resolve().parent.name / relative.with_suffix('.png').name  # what tells them apart: their folder
         number = 0
         candidate = target
         while candidate in taken:
