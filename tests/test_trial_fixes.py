@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import os
@@ -389,3 +390,24 @@ def test_loose_files_from_different_folders_are_named_after_their_folders(tmp_pa
              (tmp_path / 'tris.md2', tmp_path)]  # fmt: skip
     names = [p.relative_to(tmp_path / 'out').as_posix() for p in targets_for(given, tmp_path / 'out')]
     assert names == ['drone.png', 'bot.png', 'tris.png', 'other/tris.png', f'{tmp_path.name}/tris.png']
+
+
+# -- 20. a model that fails is a failed card in the index -------------------------------------
+
+
+def test_a_model_that_fails_is_a_card_saying_why(tmp_path):
+    root = tmp_path / 'baseq2'
+    root.mkdir()
+    (root / 'good.md2').write_bytes(tetra_md2())
+    (root / 'broken.md2').write_bytes(b'IDP2' + bytes(20))  # a header cut short
+    site = tmp_path / 'site'
+    report = pq.catalogue([root], site)
+    assert list(map(Path, report.failed)) == [root / 'broken.md2'] and len(report.made) == 1
+    index = (site / 'index.html').read_text()
+    assert index.count('class="card"') == 1 and index.count('class="card failed"') == 1
+    failed = index.split('class="card failed"', 1)[1].split('</div></div>', 1)[0]
+    assert 'broken.md2' in failed and 'data-verdicts="fails"' in failed
+    assert html.escape(next(iter(report.failed.values()))) in failed  # the error, as the report has it
+    assert '<option value="fails">' in index and '<option value="failed">' in index
+    again = pq.catalogue([root], site)
+    assert list(map(Path, again.failed)) == [root / 'broken.md2'] and len(again.kept) == 1  # tried again, the good one kept

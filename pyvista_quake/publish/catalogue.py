@@ -138,7 +138,7 @@ body {{ font: 14px system-ui, sans-serif; margin: 12px; }}
 .card {{ width: 200px; border: 1px solid #ddd; padding: 4px; font-size: 12px; }}
 .card img {{ width: 192px; height: 192px; object-fit: contain; background: #fff; }}
 .card .name {{ font-weight: 600; overflow-wrap: anywhere; }}
-.refuses {{ color: #b00; }} .misdraws {{ color: #a60; }}
+.refuses, .fails, .error {{ color: #b00; }} .misdraws {{ color: #a60; }}
 </style></head><body>
 <h1>{title}</h1>
 <div class="bar">
@@ -166,12 +166,16 @@ filter();
 """
 
 
-def _card(entry: dict, page_href: str, picture: str | None) -> str:
+def _card(entry: dict, page_href: str | None, picture: str | None) -> str:
+    if entry.get('error') is not None:  # a model that could not be read: its card says why, and the filters count it
+        return (f'<div class="card failed" data-name="{html.escape(entry["name"].lower())}" data-format="failed" '
+                f'data-verdicts="fails"><div class="img">(failed)</div><div class="name">{html.escape(entry["name"])}</div>'
+                f'<div class="error">{html.escape(entry["error"])}</div><div><span class="fails">fails</span></div></div>')  # fmt: skip
     worst = sorted(set(entry['verdicts'].values()))
     badge = ' '.join(f'<span class="{v}">{v}</span>' for v in worst if v != 'loads') or 'loads everywhere'
     image = f'<img src="{html.escape(picture)}" alt="" loading="lazy">' if picture else '<div class="img">(nothing to draw)</div>'
     return (f'<div class="card" data-name="{html.escape(entry["name"].lower())}" data-format="{entry["format"]}" '
-            f'data-verdicts="{" ".join(worst)}"><a href="{html.escape(page_href)}">{image}</a>'
+            f'data-verdicts="{" ".join(worst)}"><a href="{html.escape(page_href or "")}">{image}</a>'
             f'<div class="name">{html.escape(entry["name"])}</div>'
             f'<div>{entry["format"].upper()}, {_count(entry["frames"], "frame")}, {_count(entry["triangles"], "triangle")}</div>'
             f'<div>{badge}</div></div>')  # fmt: skip
@@ -251,6 +255,10 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
             continue
         entries[key] = entry
         report.made.append(key)
+    names = {str(t[0]): t[1] for t in todo}
+    for key, why in report.failed.items():  # a failed card, tried again next run (no stamp)
+        entries[key] = {'name': names.get(key, key), 'format': 'failed', 'frames': 0, 'triangles': 0, 'verdicts': {'pyvista-quake': 'fails'},
+                        'error': why, 'stamp': None, 'picture': None, 'page': None}  # fmt: skip
     formats = sorted({e['format'] for e in entries.values()})
     verdict_names = sorted({v for e in entries.values() for v in e['verdicts'].values()})
     index = _INDEX.format(
