@@ -411,3 +411,42 @@ def test_a_model_that_fails_is_a_card_saying_why(tmp_path):
     assert '<option value="fails">' in index and '<option value="failed">' in index
     again = pq.catalogue([root], site)
     assert list(map(Path, again.failed)) == [root / 'broken.md2'] and len(again.kept) == 1  # tried again, the good one kept
+
+
+# -- 10. an animation-only IQM is described as what it holds ------------------------------------
+
+
+def animation_only_iqm() -> bytes:
+    import struct
+
+    from builders import build_iqm
+
+    from pyvista_quake.formats import iqm
+
+    data = two_joint_iqm()
+    h = iqm.parse(data).header_fields()
+    poses = [tuple(p) for p in struct.iter_unpack('<iI10f10f', data[h['ofs_poses'] : h['ofs_poses'] + 88 * 2])]
+    return build_iqm(poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses], frames=np.asarray(iqm.parse(data).frames),
+                     anims=[('crouch', 0, 3, 20.0, 0)], align=False)  # fmt: skip
+
+
+def test_info_describes_an_animation_file_and_why_it_draws_nothing(tmp_path, capsys):
+    path = tmp_path / 'crouch.iqm'
+    path.write_bytes(animation_only_iqm())
+    assert main(['info', str(path), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['poses'] == 2 and record['stored_animations'] == {'crouch': {'frames': 3, 'fps': 20.0}}
+    assert record['nothing_to_draw'].startswith('an animation file, no mesh')
+    with pytest.raises(pq.NothingToDrawError, match='nothing to draw: an animation file, no mesh'):
+        pq.thumbnail(path, tmp_path / 'x.png')
+    assert main(['thumbnail', str(path), '-o', str(tmp_path / 'pics')]) == 0  # skipped, not failed
+    assert 'with nothing to draw (tags or animations only)' in capsys.readouterr().out
+
+
+def test_a_model_of_tags_only_says_so(tmp_path):
+    from builders import build_md3
+
+    path = tmp_path / 'v_hand.md3'
+    path.write_bytes(build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
+    with pytest.raises(pq.NothingToDrawError, match=r'nothing to draw: tags only \(tag_weapon\)'):
+        pq.thumbnail(path, tmp_path / 'x.png')

@@ -13,6 +13,8 @@ from pyvista_quake.cli._app import SearchPaths
 from pyvista_quake.cli._app import each
 from pyvista_quake.cli._app import load_options
 from pyvista_quake.cli._app import plain
+from pyvista_quake.model.loading import read_animation
+from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 
 @CLI_APP.command
@@ -51,6 +53,12 @@ def _info(path: Path, options: dict) -> dict:
         counts['skin_size'] = list(model.skin_size)
     if spec.kind == 'skeletal':
         counts['joints'] = [joint.name for joint in model.joints]
+    if not counts['triangles']:
+        counts['nothing_to_draw'] = why_nothing_to_draw(model)
+    if spec.kind == 'skeletal' and not model.surfaces:  # an animation file: what it holds is its poses
+        stored = read_animation(path)
+        counts['poses'] = int(stored.poses.shape[1])
+        counts['stored_animations'] = {clip.name: {'frames': clip.count, 'fps': clip.fps} for clip in stored.clips}
     return {
         'model': str(path),
         'format': model.format,
@@ -80,6 +88,12 @@ def _info_table(record: dict) -> Table:
         table.add_row('tags', ', '.join(record['tags']) or 'none')
     if 'joints' in record:
         table.add_row('joints', f'{len(record["joints"])}: ' + ', '.join(record['joints']))
+    if 'poses' in record:
+        table.add_row('poses', f'{record["poses"]} a frame (an animation file)')
+        for name, clip in record['stored_animations'].items():
+            table.add_row(f'stored animation {name}', f'{clip["frames"]} frames at {clip["fps"]:g} fps')
+    if 'nothing_to_draw' in record:
+        table.add_row('nothing to draw', record['nothing_to_draw'])
     for key, value in record['header'].items():
         table.add_row(key, str(value))
     for name, clip in record['animations'].items():

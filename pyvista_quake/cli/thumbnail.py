@@ -63,7 +63,7 @@ def thumbnail(
     line = f'{len(report.written)} thumbnails in {output}, {len(report.failed)} failed, {len(missing)} with a skin missing'
     line += ': ' + ', '.join(missing) if verbose and missing else ''
     if report.skipped:
-        line += f'; {len(report.skipped)} with nothing to draw (tags only)'
+        line += f'; {len(report.skipped)} with nothing to draw (tags or animations only)'
     CONSOLE.print(line, markup=False, highlight=False)
     for failure in report.failed:
         ERRORS.print(f'failed: {failure.source}: {failure.error}', markup=False, highlight=False, soft_wrap=True)

@@ -31,6 +31,7 @@ from pyvista_quake.exporting.export import export
 from pyvista_quake.exporting.export import player_clips
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
+from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 STATIC = Path(__file__).resolve().parent / 'viewer' / 'static'
 
@@ -154,7 +155,7 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         raise ValueError('the viewer plays a model or a player, not one frame: pass the model, its file or its folder')
     parts = model.parts.values() if is_player(model) else [model]
     if not any(s.num_triangles for part in parts for s in part.surfaces):
-        raise NothingToDrawError(f'{getattr(model, "source", source)}: nothing to play: no surface has a triangle (a model of tags only?)')
+        raise NothingToDrawError(f'{getattr(model, "source", source)}: nothing to play: {why_nothing_to_draw(model)}')
     models = []
     skins: list[str] = []
     count = getattr(model, 'num_skins', 0) if not is_player(model) and model.spec.kind == 'alias' else 0

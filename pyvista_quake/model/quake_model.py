@@ -702,3 +702,15 @@ class SurfaceModel(metaclass=_SurfaceModelMeta):
 def is_model(source: object) -> TypeGuard[QuakeModel]:
     """Whether ``source`` is a loaded model (not a file to load, nor a PyVista mesh)."""
     return isinstance(source, QuakeModel)
+
+
+def why_nothing_to_draw(model: object) -> str:
+    """Why a model (or player) has no triangle to draw, in a few words for messages."""
+    tags = list(getattr(model, 'tags', {}) or {})
+    surfaces = getattr(model, 'surfaces', None)
+    if is_model(model) and model.spec.kind == 'skeletal' and not surfaces:
+        return ('an animation file, no mesh: its poses animate a mesh of the same skeleton '
+                '(load the mesh with animations= naming this file, or its Cube 2 config)')  # fmt: skip
+    if tags and not any(s.num_triangles for s in surfaces or []):
+        return f'tags only ({", ".join(tags[:4])}{", ..." if len(tags) > 4 else ""}): a model other models attach to'
+    return 'no surface has a triangle'

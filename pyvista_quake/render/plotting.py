@@ -22,6 +22,7 @@ import pyvista as pv
 
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.errors import NothingToDrawError
+from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.files import staged
 from pyvista_quake._base.options import split_options
@@ -38,6 +39,7 @@ from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.players import player_animations
 from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.model.quake_model import is_model
+from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
 VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
@@ -353,7 +355,7 @@ def thumbnail(
         drawing.set_background(background)
         drawn = scene(drawing, source, **options)
         if not sum(b.n_cells for b in (drawn if isinstance(drawn, pv.MultiBlock) else [drawn]) if b is not None):
-            raise NothingToDrawError(f'{getattr(source, "source", source)}: nothing to draw: no surface has a triangle (a model of tags only?)')
+            raise NothingToDrawError(f'{getattr(source, "source", source)}: nothing to draw: {why_nothing_to_draw(_loaded(source))}')
         image = screenshot(drawing, transparent_background=transparent)
         atomic_write(path, png_bytes(image, compress_level=1), sync=False)  # fast: batches write many
     finally:
@@ -594,3 +596,13 @@ def _check_movie_support() -> None:
         import imageio_ffmpeg  # noqa: F401, PLC0415
     except ImportError:
         raise ImportError('MP4 needs imageio-ffmpeg: pip install "pyvista-quake[movie]"') from None
+
+
+def _loaded(source: Any) -> Any:
+    """What a source loads as, to say why it draws nothing (a file read again only on that path); else the source."""
+    if is_model(source) or is_player(source) or isinstance(source, (pv.DataSet, pv.MultiBlock)):
+        return source
+    try:
+        return model_or_player(source)[0]
+    except (QuakeFormatError, OSError, ValueError):
+        return source
