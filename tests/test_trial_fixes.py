@@ -100,7 +100,7 @@ def test_a_changed_skin_redoes_the_models_page_and_picture(tmp_path):
     site = tmp_path / 'site'
     pq.catalogue([folder], site)
     entry = next(iter(json.loads((site / 'catalogue.json').read_text()).values()))
-    assert str(folder / 'skin.png') in [row[0] for row in entry['inputs']]
+    assert [row[0] for row in entry['inputs']].count('../models/test/skin.png') == 1  # relative to the site
     assert _red_share(site / entry['picture']) == 0
     assert not pq.catalogue([folder], site).made  # nothing changed: kept
     Image.new('RGB', (64, 64), (255, 0, 0)).save(folder / 'skin.png')
@@ -122,7 +122,7 @@ def test_a_skin_from_another_archive_is_recorded_and_its_change_redoes_the_model
     site = tmp_path / 'site'
     pq.catalogue([root / 'pak0.pk3'], site)
     entry = next(iter(json.loads((site / 'catalogue.json').read_text()).values()))
-    assert str(root / 'pak1.pk3') in [row[0] for row in entry['inputs']]
+    assert '../baseq3/pak1.pk3' in [row[0] for row in entry['inputs']]
     assert not pq.catalogue([root / 'pak0.pk3'], site).made
     with zipfile.ZipFile(root / 'pak1.pk3', 'a') as archive:
         archive.writestr('models/test/flag.tga', buffer.getvalue())
@@ -450,3 +450,27 @@ def test_a_model_of_tags_only_says_so(tmp_path):
     path.write_bytes(build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
     with pytest.raises(pq.NothingToDrawError, match=r'nothing to draw: tags only \(tag_weapon\)'):
         pq.thumbnail(path, tmp_path / 'x.png')
+
+
+# -- 18. the site names no folder of the machine that built it ---------------------------------
+
+
+def test_the_site_names_no_folder_of_the_machine_that_built_it(tmp_path):
+    root = tmp_path / 'baseq3'
+    root.mkdir()
+    buffer = io.BytesIO()
+    Image.new('RGB', (8, 8), (0, 0, 255)).save(buffer, 'TGA')
+    with zipfile.ZipFile(root / 'pak0.pk3', 'w') as archive:
+        archive.writestr('models/b/model.md3', tetra_md3())
+        archive.writestr('models/test/body.tga', buffer.getvalue())
+    (root / 'loose.md2').write_bytes(tetra_md2(skins=['loose.png']))
+    Image.new('RGB', (8, 8), (0, 200, 0)).save(root / 'loose.png')
+    site = tmp_path / 'site'
+    pq.catalogue([root], site)
+    for file in [site / 'catalogue.json', site / 'index.html', *site.rglob('*.html')]:
+        assert str(tmp_path) not in file.read_text(), file
+    entries = json.loads((site / 'catalogue.json').read_text())
+    assert sorted(entries) == ['../baseq3/loose.md2', '../baseq3/pak0.pk3:models/b/model.md3']
+    skins = {e['name']: e['skins'] for e in entries.values()}
+    assert skins['loose.md2'] == ['loose.png'] and 'pak0.pk3:models/test/body.tga' in skins['models/b/model.md3']
+    assert not pq.catalogue([root], site).made  # read back: the same models, kept

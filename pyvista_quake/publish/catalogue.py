@@ -73,9 +73,22 @@ def _place_name(source: str | Path) -> str:
     return '/'.join(parts[-2:]) if len(parts) > 1 else str(path)
 
 
-def _unchanged(inputs: list | None) -> bool:
-    """Whether every file a page was made from is as it was (a page of no record is redone)."""
-    return inputs is not None and stamps([row[0] for row in inputs]) == inputs
+def _unchanged(inputs: list | None, out: Path) -> bool:
+    """Whether every file a page was made from (its paths relative to the site) is as it was (no record: redone)."""
+    if inputs is None:
+        return False
+    return all(stamps([os.path.join(out, path)])[0][1:] == [size, time] for path, size, time in inputs)
+
+
+def _below(location: str, base: Path) -> str:
+    """Where a file was found, relative to the folder catalogued (``pak0.pk3:models/x/skin.tga``)."""
+    base = base if base.is_dir() else base.parent  # an archive catalogued: from its folder
+    return Path(os.path.relpath(os.path.abspath(location), os.path.abspath(base))).as_posix()
+
+
+def _on_site(path: str, out: Path) -> str:
+    """A path (a file, or ``ARCHIVE:MEMBER``) relative to the site's folder, with ``/`` separators."""
+    return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(out))).as_posix()
 
 
 def _name(path: Path, base: Path) -> str:
@@ -88,7 +101,7 @@ def _name(path: Path, base: Path) -> str:
     return path.resolve().name
 
 
-def _summary(model: Any, source: Path) -> dict:
+def _summary(model: Any, source: Path, base: Path) -> dict:
     """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
     if is_player(model):
         parts = model.parts.values()
@@ -103,7 +116,7 @@ def _summary(model: Any, source: Path) -> dict:
         'surfaces': len(model.surfaces),
         'triangles': sum(s.num_triangles for s in model.surfaces),
         'animations': list(model.animations),
-        'skins': [str(found.location) for s in model.surfaces if (found := s.image_file()) is not None],
+        'skins': [_below(str(found.location), base) for s in model.surfaces if (found := s.image_file()) is not None],
         'tags': list(model.tags),
         'joints': [j.name for j in model.joints] if model.spec.kind == 'skeletal' else [],
         'header': {k: str(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
@@ -219,10 +232,11 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     report = CatalogueReport()
     entries: dict[str, dict] = {}
     todo = []
+    base_of = {str(path): base for path, base in found}
     for (path, base), picture, page_path in zip(found, pictures, pages):
         key, stamp = str(path), _stamp(path)
-        old = before.get(key)
-        if old is not None and old.get('stamp') == stamp and page_path.is_file() and _unchanged(old.get('inputs')):
+        old = before.get(_on_site(key, out))
+        if old is not None and old.get('stamp') == stamp and page_path.is_file() and _unchanged(old.get('inputs'), out):
             entries[key] = old
             report.kept.append(key)
             continue
@@ -239,7 +253,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
         try:
             with recording() as read:  # every file the page is made from: images, .skin, shaders, configs, archives
                 model, _ = model_or_player(path, **load_options)  # loaded once, for its facts and its page
-                entry = {'name': name, **_summary(model, path), 'stamp': stamp,
+                entry = {'name': name, **_summary(model, path, base_of[key]), 'stamp': stamp,
                          'picture': str(picture.relative_to(out)) if key in drawn else None,
                          'page': str(page_path.relative_to(out))}  # fmt: skip
                 page_path.parent.mkdir(parents=True, exist_ok=True)
@@ -248,7 +262,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
                     text = page(model, title=entry['name'], library=library, extra=_facts(entry))
                 else:  # an MD3 of tags only: nothing to play
                     text = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head><body>{_facts(entry)}</body></html>'
-            entry['inputs'] = stamps(read)
+            entry['inputs'] = [[_on_site(p, out), size, time] for p, size, time in stamps(read)]
             atomic_write(page_path, text.encode('utf-8'), sync=False)
         except Exception as error:  # noqa: BLE001 - one bad model never stops a catalogue
             report.failed[key] = f'{type(error).__name__}: {error}'
@@ -268,6 +282,8 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
         cards=''.join(_card(e, e['page'], e['picture']) for e in sorted(entries.values(), key=lambda e: e['name'])),
     )
     atomic_write(out / 'index.html', index.encode('utf-8'), sync=False)
-    atomic_write(out / MANIFEST, json.dumps(entries, indent=1).encode('utf-8'), sync=False)
+    # Paths relative to the site: a hosted site names no folder of the machine that built it.
+    manifest = {_on_site(key, out): entry for key, entry in entries.items()}
+    atomic_write(out / MANIFEST, json.dumps(manifest, indent=1).encode('utf-8'), sync=False)
     return report
 
