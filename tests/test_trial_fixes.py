@@ -474,3 +474,17 @@ def test_the_site_names_no_folder_of_the_machine_that_built_it(tmp_path):
     skins = {e['name']: e['skins'] for e in entries.values()}
     assert skins['loose.md2'] == ['loose.png'] and 'pak0.pk3:models/test/body.tga' in skins['models/b/model.md3']
     assert not pq.catalogue([root], site).made  # read back: the same models, kept
+
+
+def test_a_page_recorded_without_its_inputs_is_made_again(tmp_path):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    (folder / 'tris.md2').write_bytes(tetra_md2())
+    site = tmp_path / 'site'
+    pq.catalogue([folder], site)
+    manifest = json.loads((site / 'catalogue.json').read_text())
+    for entry in manifest.values():
+        del entry['inputs']  # as an earlier version's catalogue.json has it
+    (site / 'catalogue.json').write_text(json.dumps(manifest))
+    assert len(pq.catalogue([folder], site).made) == 1
+    assert not pq.catalogue([folder], site).made
