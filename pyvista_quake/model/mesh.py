@@ -208,16 +208,23 @@ def entity_points(entities: list[dict[str, str]]) -> pv.PolyData:
 # -- the skin a frame carries in its field data ---------------------------------------------
 
 
-def _field(mesh: pv.DataSet, name: str):
+def field_value(mesh: pv.DataSet, name: str):
+    """A field-data array of the mesh, or ``None`` where it has none."""
     return mesh.field_data[name] if name in mesh.field_data else None
+
+
+def field_text(mesh: pv.DataSet, name: str) -> str | None:
+    """The first string of a field-data array, or ``None``."""
+    value = field_value(mesh, name)
+    return str(value[0]) if value is not None and len(value) else None
 
 
 def carried_palette_indices(mesh: pv.DataSet) -> np.ndarray | None:
     """An MDL skin's palette indices a frame carries, ``(n, height, width)``; ``None`` for any other."""
-    pixels = _field(mesh, keys.SKIN_PIXELS)
+    pixels = field_value(mesh, keys.SKIN_PIXELS)
     if pixels is None:
         return None
-    shape = tuple(int(v) for v in _field(mesh, keys.SKIN_PICTURE_SHAPE))
+    shape = tuple(int(v) for v in field_value(mesh, keys.SKIN_PICTURE_SHAPE))
     return np.asarray(pixels, np.uint8).reshape(shape)
 
 
@@ -227,17 +234,16 @@ def carried_pictures(mesh: pv.DataSet) -> np.ndarray | None:
     An image file's bytes are decoded (an MD3's alpha as its shader draws it); an MDL's
     palette indices go through the palette it carries.
     """
-    encoded = _field(mesh, keys.SKIN_FILE)
+    encoded = field_value(mesh, keys.SKIN_FILE)
     if encoded is not None:
-        location = _field(mesh, keys.SKIN_LOCATION)
-        image = decode_image(np.asarray(encoded, np.uint8).tobytes(), str(location[0]) if location is not None and len(location) else '<skin>')
-        alpha = _field(mesh, keys.SKIN_ALPHA)
-        if image is not None and alpha is not None and len(alpha):
-            image = drawn_alpha(image, str(alpha[0]))
+        image = decode_image(np.asarray(encoded, np.uint8).tobytes(), field_text(mesh, keys.SKIN_LOCATION) or '<skin>')
+        alpha = field_text(mesh, keys.SKIN_ALPHA)
+        if image is not None and alpha is not None:
+            image = drawn_alpha(image, alpha)
         return None if image is None else image[None]
     indices = carried_palette_indices(mesh)
     if indices is None:
         return None
-    palette = np.asarray(_field(mesh, keys.SKIN_PALETTE), np.uint8).reshape(256, 3)
-    holey = _field(mesh, keys.SKIN_HOLEY)
+    palette = np.asarray(field_value(mesh, keys.SKIN_PALETTE), np.uint8).reshape(256, 3)
+    holey = field_value(mesh, keys.SKIN_HOLEY)
     return np.stack([palette_image(p, palette, holey is not None and bool(holey[0])) for p in indices])

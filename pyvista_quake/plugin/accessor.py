@@ -18,6 +18,8 @@ from pyvista_quake.game.skins import fullbright_mask
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.mesh import carried_palette_indices
 from pyvista_quake.model.mesh import carried_pictures
+from pyvista_quake.model.mesh import field_text
+from pyvista_quake.model.mesh import field_value
 from pyvista_quake.model.mesh import image_texture
 
 
@@ -42,11 +44,10 @@ class QuakeAccessor:
         self._mesh = mesh
 
     def _field(self, name: str):
-        return self._mesh.field_data[name] if name in self._mesh.field_data else None
+        return field_value(self._mesh, name)
 
     def _text(self, name: str) -> str | None:
-        value = self._field(name)
-        return str(value[0]) if value is not None and len(value) else None
+        return field_text(self._mesh, name)
 
     @property
     def format(self) -> str | None:
