@@ -20,6 +20,7 @@ from builders import two_joint_iqm
 import numpy as np
 from PIL import Image
 import pytest
+import pyvista as pv
 
 import pyvista_quake as pq
 from pyvista_quake.cli.main import main
@@ -488,3 +489,54 @@ def test_a_page_recorded_without_its_inputs_is_made_again(tmp_path):
     (site / 'catalogue.json').write_text(json.dumps(manifest))
     assert len(pq.catalogue([folder], site).made) == 1
     assert not pq.catalogue([folder], site).made
+
+
+# -- 22. XDMF keeps its arrays in binary beside it ----------------------------------------------
+
+
+def test_xdmf_arrays_are_binary_beside_it_and_read_from_any_folder(tmp_path, monkeypatch):
+    import meshio
+
+    frames = [pv.Sphere(radius=10 + k, theta_resolution=40, phi_resolution=40) for k in range(6)]
+    model = pq.QuakeModel.from_frames(frames, 'md2')
+    work, out = tmp_path / 'work', tmp_path / 'out'
+    work.mkdir()
+    monkeypatch.chdir(work)
+    pq.export(model, out / 'pulse.xdmf')
+    pq.export(model, out / 'pulse.pvd')
+    assert sorted(p.name for p in work.iterdir()) == []  # nothing in the current folder
+    assert (out / 'pulse.h5').is_file()
+    xdmf = (out / 'pulse.xdmf').read_text()
+    assert 'Format="HDF"' in xdmf and 'Format="XML"' not in xdmf
+    pvd = (out / 'pulse.pvd').stat().st_size + sum(p.stat().st_size for p in (out / 'pulse').iterdir())
+    assert (out / 'pulse.xdmf').stat().st_size + (out / 'pulse.h5').stat().st_size <= 1.5 * pvd
+    monkeypatch.chdir(tmp_path)
+    with meshio.xdmf.TimeSeriesReader(out / 'pulse.xdmf') as reader:
+        points, _ = reader.read_points_cells()
+        for k in range(reader.num_steps):
+            _, point_data, _ = reader.read_data(k)
+            np.testing.assert_array_equal(point_data['positions'], model.positions(k)[0])
+            np.testing.assert_array_equal(point_data['Normals'], model.normals(k)[0])
+        np.testing.assert_array_equal(points, model.positions(0)[0])
+
+
+def test_repeated_arrays_are_stored_once_and_others_apart(tmp_path):
+    import h5py
+
+    from pyvista_quake.exporting.export import _SharedArrays
+
+    uv = np.arange(12, dtype=np.float32).reshape(6, 2)
+    arrays = _SharedArrays(tmp_path / 'a.h5')
+    arrays.create_dataset('data0', uv)
+    arrays.create_dataset('data1', uv.copy())  # the same values: a link to the first
+    arrays.create_dataset('data2', uv.reshape(4, 3))  # the same bytes in another shape
+    arrays.create_dataset('data3', uv.view(np.int32))  # the same bytes as another type
+    arrays.create_dataset('data4', uv + 1)
+    arrays.close()
+    with h5py.File(tmp_path / 'a.h5') as f:
+        assert f['data0'] == f['data1']  # one object under two names
+        for k, (shape, dtype) in enumerate([((6, 2), np.float32)] * 2 + [((4, 3), np.float32), ((6, 2), np.int32), ((6, 2), np.float32)]):
+            assert f[f'data{k}'].shape == shape and f[f'data{k}'].dtype == dtype
+        assert f['data2'] != f['data0'] and f['data3'] != f['data0'] and f['data4'] != f['data0']
+        np.testing.assert_array_equal(f['data4'][()], uv + 1)
+        assert f['data0'].compression == 'gzip'

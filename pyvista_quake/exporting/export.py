@@ -4,7 +4,8 @@ One frame goes through the writer that keeps the most: VTK's own (``.vtp``,
 ``.vtk``, ``.vtu``, ``.ply`` with the skin named in its header, ``.obj``
 with a ``.mtl`` and the skin as PNG, ``.stl``) or meshio (every other mesh
 format it writes).  A whole animation goes to a ParaView ``.pvd`` series, an
-XDMF time series (meshio's ``TimeSeriesWriter``) or glTF 2.0 with each
+XDMF time series (meshio's ``TimeSeriesWriter``, its arrays in an HDF5 file
+beside it) or glTF 2.0 with each
 animation as morph-target weights (pygltflib).  ``.md2``/``.mdl`` go through
 :mod:`pyvista_quake.model.saving`.  Every file is written under a temporary name
 and renamed into place; a bad request writes nothing.
@@ -14,6 +15,9 @@ Importing this module registers ``md2`` and ``mdl`` with meshio.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+import hashlib
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -330,7 +334,7 @@ def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
             textures.append('')
     if target.suffix.lower() == '.xdmf':
         first = merged(frames[0])
-        with meshio.xdmf.TimeSeriesWriter(target, data_format='XML') as writer:
+        with _xdmf_writer(target) as writer:
             writer.write_points_cells(np.asarray(first.points), [('triangle', np.asarray(first.regular_faces))])
             for frame, t in _steps(list(zip(frames, times)), progress, f'{target.name}: frames'):
                 mesh = merged(frame)
@@ -539,8 +543,7 @@ def _write_xdmf(model, given, clips, target: Path, progress: bool = False) -> No
     base = np.asarray(meshes[0].points)
     cells = [('triangle', np.asarray(meshes[0].regular_faces))]
     uv = meshes[0].active_texture_coordinates
-    # XML keeps it one self-contained file (HDF5 would need h5py).
-    with meshio.xdmf.TimeSeriesWriter(target, data_format='XML') as writer:
+    with _xdmf_writer(target) as writer:
         writer.write_points_cells(base, cells)
         for mesh, t in _steps(list(zip(meshes, times)), progress, f'{target.name}: frames'):
             point_data = {
@@ -551,6 +554,49 @@ def _write_xdmf(model, given, clips, target: Path, progress: bool = False) -> No
             if uv is not None:
                 point_data['TextureCoordinates'] = np.asarray(uv)
             writer.write_data(float(t), point_data=point_data)
+
+
+class _SharedArrays:
+    """The HDF5 file meshio writes a series into: each array compressed, and stored once.
+
+    A step's texture coordinates (and a still frame's positions) repeat the
+    step before; a repeat becomes a hard link to the first copy.
+    """
+
+    def __init__(self, path: Path) -> None:
+        import h5py
+
+        self.file = h5py.File(path, 'w')
+        self.seen: dict[tuple[str, tuple[int, ...], bytes], str] = {}
+
+    def create_dataset(self, name: str, data: np.ndarray) -> None:
+        data = np.ascontiguousarray(data)
+        key = (data.dtype.str, data.shape, hashlib.blake2b(data.tobytes(), digest_size=16).digest())
+        if key in self.seen:
+            self.file[name] = self.file[self.seen[key]]
+            return
+        self.seen[key] = name
+        self.file.create_dataset(name, data=data, compression='gzip', compression_opts=4, shuffle=True)
+
+    def close(self) -> None:
+        self.file.close()
+
+
+@contextmanager
+def _xdmf_writer(target: Path) -> Iterator[meshio.xdmf.TimeSeriesWriter]:
+    """meshio's XDMF writer with its HDF5 file beside ``target``.
+
+    meshio opens ``NAME.h5`` in the current folder and names it by its base
+    name, which the reader resolves beside the ``.xdmf``; the file is opened
+    here at that place instead, so the pair lands together wherever it is written.
+    """
+    writer = meshio.xdmf.TimeSeriesWriter(target, data_format='HDF')
+    writer.h5_filename = str(target.with_suffix('.h5'))
+    writer.h5_file = _SharedArrays(target.with_suffix('.h5'))
+    try:
+        yield writer
+    finally:
+        writer.__exit__()
 
 
 def _write_gltf(model, given, clips, target: Path) -> None:
