@@ -17,6 +17,7 @@ from builders import tetra_md2
 from builders import tetra_md3
 from builders import torch_mdl
 from builders import two_joint_iqm
+from builders import two_joint_md5
 import numpy as np
 from PIL import Image
 import pytest
@@ -540,3 +541,57 @@ def test_repeated_arrays_are_stored_once_and_others_apart(tmp_path):
         assert f['data2'] != f['data0'] and f['data3'] != f['data0'] and f['data4'] != f['data0']
         np.testing.assert_array_equal(f['data4'][()], uv + 1)
         assert f['data0'].compression == 'gzip'
+
+
+# -- 11. .md5anim files: the one of the mesh's name, --animations, and nothing to animate -------
+
+
+def _md5_pair(folder: Path, mesh_name: str = 'Bob', anim_name: str = 'Bob') -> Path:
+    mesh, anim = two_joint_md5()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f'{mesh_name}.md5mesh').write_text(mesh)
+    if anim_name:
+        (folder / f'{anim_name}.md5anim').write_text(anim)
+    return folder / f'{mesh_name}.md5mesh'
+
+
+def test_an_md5anim_of_the_meshs_own_name_is_attached(tmp_path):
+    model = pq.load(_md5_pair(tmp_path / 'a'))
+    assert list(model.animations) == ['Bob'] and len(model) == 3
+    assert not np.allclose(model.positions(2), model.positions(0))
+    assert len(pq.load(_md5_pair(tmp_path / 'a'), animations=[])) == 1  # asked for none: none
+    assert len(pq.load(_md5_pair(tmp_path / 'b', anim_name='Other'))) == 1  # another name is not its animation
+
+
+def test_an_md5anim_of_the_meshs_name_in_an_archive_is_attached(tmp_path):
+    mesh, anim = two_joint_md5()
+    with zipfile.ZipFile(tmp_path / 'pak0.pk3', 'w') as pk3:
+        pk3.writestr('models/bob/bob.md5mesh', mesh)
+        pk3.writestr('models/bob/bob.md5anim', anim)
+        pk3.writestr('models/bob/other.md5mesh', mesh)
+    assert list(pq.load(f'{tmp_path / "pak0.pk3"}:models/bob/bob.md5mesh').animations) == ['bob']
+    assert len(pq.load(tmp_path / 'pak0.pk3', member='models/bob/other.md5mesh')) == 1
+
+
+def test_the_command_line_attaches_animation_files(tmp_path, capsys):
+    mesh = _md5_pair(tmp_path, 'rifle', anim_name='')
+    _, anim = two_joint_md5()
+    (tmp_path / 'fire.md5anim').write_text(anim)
+    (tmp_path / 'reload.md5anim').write_text(anim)
+    assert main(['info', str(mesh), '--json', '--animations', str(tmp_path / 'fire.md5anim'), str(tmp_path / 'reload.md5anim')]) == 0
+    record = json.loads(capsys.readouterr().out)
+    record = record[0] if isinstance(record, list) else record
+    assert record['frames'] == 3 + 3
+    assert main(['animate', str(mesh), str(tmp_path / 'fire.gif'), '--animations', str(tmp_path / 'fire.md5anim'), '--size', '48']) == 0
+    with Image.open(tmp_path / 'fire.gif') as gif:
+        assert gif.n_frames > 1
+
+
+def test_an_animation_command_with_nothing_to_animate_says_so(tmp_path, capsys):
+    mesh = _md5_pair(tmp_path, 'rifle', anim_name='')
+    assert main(['animate', str(mesh), str(tmp_path / 'x.gif'), '--size', '48']) == 1
+    err = capsys.readouterr().err
+    assert 'nothing to animate' in err and '--animations' in err
+    assert not (tmp_path / 'x.gif').exists()
+    with pytest.raises(ValueError, match='nothing to animate'):
+        pq.animate(pq.load(tetra_md2()), tmp_path / 'y.gif', animation='run')  # an animation of one frame

@@ -45,6 +45,8 @@ class LoadOptions:
         Extra animations, ``{"run": range(40, 46)}`` or ``{"run": (frames, times)}``;
         for a skeletal model (IQM, MD5) also a list of animation files to attach
         (``.md5anim`` files, IQM files of poses), each an animation named after it.
+        Without it, an MD5 mesh no config animates takes the ``.md5anim`` of its
+        own name beside it; ``[]`` attaches none.
     anm : bool, str or pathlib.Path, default: True
         A UFO: Alien Invasion ``.anm`` file naming animations; ``True`` uses the
         one beside the model (same stem) if there is one, ``False`` none.

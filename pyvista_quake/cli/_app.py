@@ -49,9 +49,15 @@ CLI_APP = App(
 SearchPaths = Annotated[list[Path] | None, Parameter(name='--search-path', negative='')]
 
 
-def load_options(search_path: list[Path] | None, palette: Path | None) -> dict:
+#: ``--animations FILE...``: animation files (``.md5anim``, IQM poses) to attach to a skeletal model.
+AnimationFiles = Annotated[list[Path] | None, Parameter(name='--animations', negative='', consume_multiple=True)]
+
+
+def load_options(search_path: list[Path] | None, palette: Path | None, animations: list[Path] | None = None) -> dict:
     """The load options the command-line flags give (the environment's PYVISTA_QUAKE_PATH still counts)."""
     options: dict = {}
+    if animations:
+        options['animations'] = list(animations)
     if search_path:
         options['search_paths'] = list(search_path)
     if palette is not None:

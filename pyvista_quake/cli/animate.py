@@ -7,6 +7,7 @@ from pathlib import Path
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import AnimationFiles
 from pyvista_quake.cli._app import SearchPaths
 from pyvista_quake.cli._app import load_options
 
@@ -23,6 +24,7 @@ def animate(
     size: int = 320,
     search_path: SearchPaths = None,
     palette: Path | None = None,
+    animations: AnimationFiles = None,
 ) -> int:
     """A GIF or MP4 of an animation, timed by its own frame times.
 
@@ -44,8 +46,10 @@ def animate(
         A game folder or PAK/PK3 file to find skins in (repeatable).
     palette
         A palette.lmp for MDL skins.
+    animations
+        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     """
     count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size),
-                       **load_options(search_path, palette))  # fmt: skip
+                       **load_options(search_path, palette, animations))  # fmt: skip
     CONSOLE.print(f'wrote {output} ({count} pictures)')
     return 0

@@ -8,6 +8,7 @@ import sys
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import AnimationFiles
 from pyvista_quake.cli._app import SearchPaths
 from pyvista_quake.cli._app import load_options
 
@@ -24,6 +25,7 @@ def convert(
     overwrite_skins: bool = False,
     search_path: SearchPaths = None,
     palette: Path | None = None,
+    animations: AnimationFiles = None,
 ) -> int:
     """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, .md3, .html (a page that plays it), meshio's.
 
@@ -45,8 +47,10 @@ def convert(
         A game folder or PAK/PK3 file to find skins in (repeatable).
     palette
         A palette.lmp for MDL skins.
+    animations
+        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     """
     pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins,
-              progress=sys.stderr.isatty(), **load_options(search_path, palette))  # fmt: skip
+              progress=sys.stderr.isatty(), **load_options(search_path, palette, animations))  # fmt: skip
     CONSOLE.print(f'wrote {output}')
     return 0

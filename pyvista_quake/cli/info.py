@@ -9,6 +9,7 @@ from rich.table import Table
 
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
+from pyvista_quake.cli._app import AnimationFiles
 from pyvista_quake.cli._app import SearchPaths
 from pyvista_quake.cli._app import each
 from pyvista_quake.cli._app import load_options
@@ -18,7 +19,7 @@ from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 
 @CLI_APP.command
-def info(models: list[str], /, *, json: bool = False, search_path: SearchPaths = None, palette: Path | None = None, verbose: bool = False) -> int:
+def info(models: list[str], /, *, json: bool = False, search_path: SearchPaths = None, palette: Path | None = None, animations: AnimationFiles = None, verbose: bool = False) -> int:
     """Format, header fields, frames, animations and skins of each model.
 
     Exit code 1 when a model cannot be read (the others are still shown).
@@ -33,10 +34,12 @@ def info(models: list[str], /, *, json: bool = False, search_path: SearchPaths =
         A game folder or PAK/PK3 file to find skins in (repeatable).
     palette
         A palette.lmp for MDL skins.
+    animations
+        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     verbose
         Name the models whose skin is missing in the summary.
     """
-    options = load_options(search_path, palette)
+    options = load_options(search_path, palette, animations)
     return each(models, lambda path: _info(path, options), _info_table, json, 'info', verbose)
 
 

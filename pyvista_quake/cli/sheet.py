@@ -7,13 +7,14 @@ from pathlib import Path
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import AnimationFiles
 from pyvista_quake.cli._app import SearchPaths
 from pyvista_quake.cli._app import load_options
 
 
 @CLI_APP.command
 def sheet(
-    model: Path, output: Path, /, *, animation: str | None = None, size: int = 192, search_path: SearchPaths = None, palette: Path | None = None
+    model: Path, output: Path, /, *, animation: str | None = None, size: int = 192, search_path: SearchPaths = None, palette: Path | None = None, animations: AnimationFiles = None
 ) -> int:
     """A contact sheet: a cell per animation, or per frame of ``--animation``.
 
@@ -31,7 +32,9 @@ def sheet(
         A game folder or PAK/PK3 file to find skins in (repeatable).
     palette
         A palette.lmp for MDL skins.
+    animations
+        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     """
-    pq.contact_sheet(model, output, animation=animation, cell_size=(size, size), **load_options(search_path, palette))
+    pq.contact_sheet(model, output, animation=animation, cell_size=(size, size), **load_options(search_path, palette, animations))
     CONSOLE.print(f'wrote {output}')
     return 0

@@ -11,6 +11,7 @@ from cyclopts import Parameter
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import AnimationFiles
 from pyvista_quake.cli._app import NoDisplayError
 from pyvista_quake.cli._app import SearchPaths
 from pyvista_quake.cli._app import load_options
@@ -28,6 +29,7 @@ def view(
     lighting: Annotated[str, Parameter(name=['--lighting', '--normals'])] = 'auto',
     search_path: SearchPaths = None,
     palette: Path | None = None,
+    animations: AnimationFiles = None,
 ) -> int:
     """Show a model textured in a window (or write ``--screenshot`` offscreen).
 
@@ -47,8 +49,10 @@ def view(
         A game folder or PAK/PK3 file to find skins in (repeatable).
     palette
         A palette.lmp for MDL skins.
+    animations
+        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     """
-    options = load_options(search_path, palette)
+    options = load_options(search_path, palette, animations)
     if screenshot is None and not has_display():
         raise NoDisplayError('no display: use --screenshot FILE or pyvista-quake thumbnail')
     if screenshot is not None:

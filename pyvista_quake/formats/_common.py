@@ -198,6 +198,10 @@ class FormatSpec:
         Whether the format embeds its skins as palette-indexed pictures (MDL).
     config : str
         The name of the Cube 2 model config that assembles models of this format (``'iqm.cfg'``), or ``''``.
+    animation_files : tuple of str
+        The suffixes of animation files a mesh of this format takes from beside it
+        under its own name (``('.md5anim',)``: ``bob.md5anim`` animates ``bob.md5mesh``,
+        as assimp's MD5 importer attaches it), when nothing else names its animations.
     third_party : bool
         Registered through the public contract (``read`` returning :class:`ModelData`).
 
@@ -222,6 +226,7 @@ class FormatSpec:
     facts: Callable[..., dict] | None = None
     config: str = ''
     palette: bool = False
+    animation_files: tuple[str, ...] = ()
     third_party: bool = False
 
     @property

@@ -702,4 +702,4 @@ def md5_facts(record, size: int) -> dict:
             'weights_past': past}  # fmt: skip
 
 
-register_format('md5', ('.md5mesh',), parse, kind='skeletal', title='Doom 3 (MD5) models', game='Doom 3', config='md5.cfg', write=write, encode=not_encoded('md5'), quantize=not_encoded('md5'), decode=decode, sniff=is_md5, engines=('doom3', 'cube2'), rules=MD5_RULES, facts=md5_facts)
+register_format('md5', ('.md5mesh',), parse, kind='skeletal', title='Doom 3 (MD5) models', game='Doom 3', config='md5.cfg', animation_files=('.md5anim',), write=write, encode=not_encoded('md5'), quantize=not_encoded('md5'), decode=decode, sniff=is_md5, engines=('doom3', 'cube2'), rules=MD5_RULES, facts=md5_facts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 
 import pyvista as pv
@@ -22,6 +23,7 @@ from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
+from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -53,7 +55,10 @@ def load(source: Source, *, member: str | None = None, **options: Any) -> QuakeM
         Any of :class:`~pyvista_quake.LoadOptions` (``strict``, ``skin``,
         ``search_paths``, ``palette``, ...), whose page lists them all.  For an
         IQM or MD5 mesh, ``animations=[files]`` attaches ``.md5anim`` or IQM
-        animation files, their frames after the model's own.
+        animation files, their frames after the model's own.  An MD5 mesh that no
+        config or ``animations=`` animates takes the ``.md5anim`` of its own name
+        beside it (``bob.md5anim`` for ``bob.md5mesh``), as assimp does;
+        ``animations=[]`` attaches nothing.
 
     Returns
     -------
@@ -108,11 +113,25 @@ def load(source: Source, *, member: str | None = None, **options: Any) -> QuakeM
             config = model_configs.resolve(beside) if beside is not None else None
             if config is not None and config.mesh is not None and config.mesh != Path(path).resolve():
                 config = None  # the config beside it assembles another mesh
+        if config is None and opts.animations is None:
+            opts = dataclasses.replace(opts, animations=_own_name_animations(search, spec))
         return QuakeModel(data, opts, search=search, animations=_attachments(data, config, opts, path), config=config)
     if opts.animations is not None and not isinstance(opts.animations, dict):
         raise TypeError(f'{name}: animations= of an {data.format.upper()} maps names to frames ({{"run": range(40, 46)}}); '
                         'files of animations attach to skeletal models (IQM, MD5)')  # fmt: skip
     return QuakeModel(data, opts, search=search)
+
+
+def _own_name_animations(search: GameFiles, spec: FormatSpec) -> list[str] | None:
+    """The animation file of the mesh's own name beside it (``bob.md5anim``), if the format takes one and it is there."""
+    name = search.model_file_name()
+    if name is None:
+        return None
+    for suffix in spec.animation_files:
+        found = search.beside_model(str(PurePosixPath(name).with_suffix(suffix)))
+        if found is not None:
+            return [found[0]]
+    return None
 
 
 def _config_source(path: Path) -> tuple[model_configs.ResolvedConfig, Path]:

@@ -482,6 +482,11 @@ def animate(
     int
         The number of pictures written.
 
+    Raises
+    ------
+    ValueError
+        For a model or animation of one frame: there is nothing to animate.
+
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -503,6 +508,9 @@ def animate(
         if animation is None and model.animations:
             animation = next(iter(model.animations))
         clip = model.animation(animation)
+        if len(clip.frames) < 2:
+            raise ValueError(f'{model.source}: nothing to animate: {"animation " + repr(animation) if animation else "the model"} has one frame'
+                             + ('' if model.animations else '; attach animation files with animations= (the command line\'s --animations)'))  # fmt: skip
         duration = clip.duration
         steps = np.diff(np.append(clip.times, clip.duration))
         rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
