@@ -379,7 +379,7 @@ def quat_about_z(angle: float) -> list[float]:
     return [0.0, 0.0, float(np.sin(angle / 2)), float(np.cos(angle / 2))]
 
 
-def two_joint_iqm(frames: int = 3, align: bool = True, zero_weight_vertex: bool = False) -> bytes:
+def two_joint_iqm(frames: int = 3, align: bool = True, zero_weight_vertex: bool = False, anims=None) -> bytes:
     """A bar of 8 vertices on two joints (the second a child of the first, 4 units up x), with an animation
     turning the child about z by 30 degrees a frame; channels quantised as iqm.cpp does (offset + value * scale)."""
     positions = np.array([[x, y, 0] for x in (0, 2, 4, 6) for y in (-1, 1)], np.float32)
@@ -408,7 +408,7 @@ def two_joint_iqm(frames: int = 3, align: bool = True, zero_weight_vertex: bool 
     poses = [(-1, 0, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10), (0, 1 | 32 | 64, offsets1, scales1)]
     return build_iqm(positions=positions, texcoords=texcoords, normals=normals, blend_indexes=blend_indexes,
                      blend_weights=blend_weights, triangles=triangles, meshes=[('bar', 'bar.png', 0, 8, 0, 6)],
-                     joints=joints, poses=poses, frames=values, anims=[('bend', 0, frames, 10.0, 1)], align=align)  # fmt: skip
+                     joints=joints, poses=poses, frames=values, anims=anims or [('bend', 0, frames, 10.0, 1)], align=align)  # fmt: skip
 
 
 # -- MD5 (md5-format.txt): text -----------------------------------------------------------

@@ -595,3 +595,39 @@ def test_an_animation_command_with_nothing_to_animate_says_so(tmp_path, capsys):
     assert not (tmp_path / 'x.gif').exists()
     with pytest.raises(ValueError, match='nothing to animate'):
         pq.animate(pq.load(tetra_md2()), tmp_path / 'y.gif', animation='run')  # an animation of one frame
+
+
+# -- item 12: the viewer starts on the rest animation, framed on it, and names every animation apart -----------
+
+
+def test_animations_of_one_name_are_named_as_they_are_keyed(tmp_path):
+    from builders import two_joint_iqm
+
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm(frames=4, anims=[('idle', 0, 2, 10.0, 1), ('idle', 2, 2, 10.0, 1)]))
+    model = pq.load(tmp_path / 'bar.iqm')
+    assert list(model.animations) == ['idle', 'idle_2']
+    assert [clip.name for clip in model.animations.values()] == ['idle', 'idle_2']
+    assert list(model.animations['idle_2'].frames) == [2, 3]
+
+
+def page_info(page: str) -> dict:
+    import json
+
+    call = page[page.index('PyvistaQuakeViewer.start('):]
+    return json.loads(call[call.index('], ') + 3:call.rindex(');')])
+
+
+def test_a_page_starts_on_the_rest_animation_with_the_box_of_its_frames(tmp_path):
+    from builders import tetra_md2
+
+    path = tmp_path / 't.md2'
+    path.write_bytes(tetra_md2())  # frames stand01, stand02, run1
+    model = pq.load(path)
+    info = page_info(pq.exporting.html.page(model))
+    assert info['start'] == 'stand'
+    points = model.positions([0, 1])[..., [1, 2, 0]].reshape(-1, 3)  # glTF's axes: Quake's y, z, x
+    np.testing.assert_allclose(info['bounds'], [*points.min(axis=0), *points.max(axis=0)], rtol=1e-6)
+    run = page_info(pq.exporting.html.page(model, animation='run'))
+    assert run['start'] == 'run'
+    points = model.positions([2])[..., [1, 2, 0]].reshape(-1, 3)
+    np.testing.assert_allclose(run['bounds'], [*points.min(axis=0), *points.max(axis=0)], rtol=1e-6)

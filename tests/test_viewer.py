@@ -237,3 +237,31 @@ def test_a_skeletal_model_plays_its_joints_in_the_browser(browser, tmp_path):
     assert np.abs(first - page.shot(tmp_path, 'second')).sum() > 0  # the joints move it
     assert 'bend' in page.label()
     page.close()
+
+
+def box_md2(path: Path) -> Path:
+    """A box that lies down in its first animation (``death``) and stands up, twice as tall as wide, in ``stand``."""
+    from builders import build_md2
+
+    corners = np.array([[x, y, z] for z in (0, 1) for y in (0, 1) for x in (0, 1)], np.uint8)
+    faces = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
+                      [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]])  # fmt: skip
+    verts = np.zeros((4, 8, 4), np.uint8)
+    verts[..., :3] = corners * 255
+    scale = np.array([[4 / 255, 1 / 255, 0.5 / 255]] * 2 + [[1 / 255, 1 / 255, 2 / 255]] * 2)
+    st = np.array([[k % 2 * 60, k // 2 % 2 * 60] for k in range(8)])
+    path.write_bytes(build_md2(verts, faces, faces, st, scale=scale, names=['death1', 'death2', 'stand1', 'stand2']))
+    return path
+
+
+def test_the_viewer_starts_on_the_rest_animation_and_fills_the_view_with_it(browser, tmp_path):
+    page_path = pq.exporting.html.write_page(box_md2(tmp_path / 'box.md2'), tmp_path / 'box.html', size=(640, 480))
+    page = Page(browser, page_path)
+    assert page.page.locator('.pq-animation').input_value() == 'stand'  # the thumbnails' rest pose, not the first (death)
+    page.page.click('.pq-play')  # pause, then show the stand pose's first frame
+    image = page.shot(tmp_path, 'box')
+    rows, cols = np.nonzero(drawn(image))
+    height, width = (rows.max() - rows.min() + 1) / image.shape[0], (cols.max() - cols.min() + 1) / image.shape[1]
+    assert height > width  # the standing box, framed as it stands
+    assert 0.8 <= max(height, width) <= 0.95  # it fills the view, and all of it is in view
+    page.close()

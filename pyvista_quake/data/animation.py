@@ -279,13 +279,18 @@ def sample(times: np.ndarray, duration: float, t: float, *, loop: bool = True) -
 REST_PREFIXES = ('stand', 'idle')
 
 
-def rest_frame(animations: Mapping[str, Animation]) -> int:
-    """The frame of a model's rest pose: the first frame of its first animation named ``stand...`` or
-    ``idle...`` (any letter case), else frame 0."""
+def rest_animation(animations: Mapping[str, Animation]) -> str | None:
+    """The name of a model's rest animation: its first named ``stand...`` or ``idle...`` (any letter case), if any."""
     for name, clip in animations.items():
         if name.lower().startswith(REST_PREFIXES) and len(clip.frames):
-            return int(clip.frames[0])
-    return 0
+            return name
+    return None
+
+
+def rest_frame(animations: Mapping[str, Animation]) -> int:
+    """The frame of a model's rest pose: the first frame of its :func:`rest_animation`, else frame 0."""
+    name = rest_animation(animations)
+    return 0 if name is None else int(animations[name].frames[0])
 
 
 def model_animations(

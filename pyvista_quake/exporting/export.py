@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+import h5py
 import meshio
 import numpy as np
 from pygltflib import BufferFormat
@@ -174,7 +175,10 @@ def _clips(model, animation: str | None) -> list[Animation]:
 
 def _plain(mesh: pv.PolyData) -> pv.PolyData:
     """The mesh without the encoded skin arrays (formats that keep field data keep the rest)."""
-    out = mesh.copy(deep=False)
+    # A new mesh sharing the arrays: copy() reads PyVista's own attributes of the block, which a block that
+    # VTK hands back under a new wrapper may not have.
+    out = pv.PolyData()
+    out.shallow_copy(mesh)
     for name in keys.SKIN_KEYS:
         if name in out.field_data:
             del out.field_data[name]
@@ -564,8 +568,6 @@ class _SharedArrays:
     """
 
     def __init__(self, path: Path) -> None:
-        import h5py
-
         self.file = h5py.File(path, 'w')
         self.seen: dict[tuple[str, tuple[int, ...], bytes], str] = {}
 

@@ -27,8 +27,10 @@ import numpy as np
 from pyvista_quake._base.errors import NothingToDrawError
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import split_options
+from pyvista_quake.data import animation as anim
 from pyvista_quake.exporting.export import export
 from pyvista_quake.exporting.export import player_clips
+from pyvista_quake.exporting.gltf import QUAKE_TO_GLTF
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.quake_model import why_nothing_to_draw
@@ -96,6 +98,21 @@ def _clip_info(model: Any, animation: Any) -> dict:
     clips = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
     return {clip.name: {'times': np.asarray(clip.times, np.float64).tolist(), 'frames': [int(f) for f in clip.frames],
                         'names': [model.frame_names[int(f)] for f in clip.frames]} for clip in clips}  # fmt: skip
+
+
+def _start(model: Any, animation: Any) -> dict:
+    """The animation a page starts on (the rest pose the thumbnails show, else the first that moves) and the box,
+    in glTF's axes, of its frames: the view is framed on it."""
+    clips = [model.animation(animation)] if animation is not None else list(model.animations.values())
+    rest = anim.rest_animation(model.animations) if animation is None else None
+    clip = model.animations[rest] if rest is not None else next((c for c in clips if len(c.frames) > 1), clips[0] if clips else None)
+    frames = [0] if clip is None or not len(clip.frames) else [int(f) for f in clip.frames]
+    points = np.asarray(model.positions(frames), np.float64).reshape(-1, 3) @ QUAKE_TO_GLTF.T
+    points = points[np.isfinite(points).all(axis=1)]
+    out: dict[str, Any] = {'start': clip.name if clip is not None else None}
+    if len(points):
+        out['bounds'] = [float(v) for v in (*points.min(axis=0), *points.max(axis=0))]
+    return out
 
 
 @dataclass
@@ -171,6 +188,8 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     else:
         models.append(_glb(model, animation))
     info: dict[str, Any] = {'clips': _clip_info(model, animation), 'skins': skins}
+    if not is_player(model):
+        info.update(_start(model, animation))
     if is_player(model) and animation is None:  # a legs and a torso picker, played together
         names = list(model.config.animations)
         info['player'] = {'legs': [n for n in names if not n.startswith('TORSO_')], 'torso': [n for n in names if not n.startswith('LEGS_')]}

@@ -155,10 +155,13 @@ class SkeletalModel(SurfacesModel):
             start = first + clip.first
             if not clip.count:
                 continue
-            out[anim.unique_key(clip.name, out)] = self._clip(clip.name, range(start, start + clip.count), clip.fps or None)
+            # Each animation is named as it is keyed: a repeated name (Cube 2's variants) becomes idle_2, idle_3...
+            key = anim.unique_key(clip.name, out)
+            out[key] = self._clip(key, range(start, start + clip.count), clip.fps or None)
             for p in played:
                 skip, count = frames_played(clip.count, p.start, p.end)
-                out[p.name] = self._clip(p.name, range(start + skip, start + skip + count), p.fps or clip.fps or None)
+                key = anim.unique_key(p.name, out)
+                out[key] = self._clip(key, range(start + skip, start + skip + count), p.fps or clip.fps or None)
         user = self.options.animations
         if isinstance(user, dict):
             out.update(anim.user_animations(user, len(self), self.fps))

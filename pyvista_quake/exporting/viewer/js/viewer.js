@@ -62,6 +62,29 @@ export function start(root, models, info) {
     }));
   }
 
+  // Three-quarter front view (glTF's z is Quake's x, forward; y is up), near enough that the box's
+  // eight corners fill 90% of the view's height or width, whichever is reached first.
+  function frameBox(box) {
+    const centre = box.getCenter(new THREE.Vector3());
+    const back = new THREE.Vector3(0.55, 0.35, 1.0).normalize();
+    const right = new THREE.Vector3().crossVectors(new THREE.Vector3(0, 1, 0), back).normalize();
+    const up = new THREE.Vector3().crossVectors(back, right);
+    const tanV = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)) * 0.9;
+    const tanH = tanV * camera.aspect;
+    let distance = 0;
+    for (let k = 0; k < 8; k++) {
+      const corner = new THREE.Vector3(k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z).sub(centre);
+      const ahead = corner.dot(back);
+      distance = Math.max(distance, ahead + Math.abs(corner.dot(up)) / tanV, ahead + Math.abs(corner.dot(right)) / tanH);
+    }
+    const size = box.getSize(new THREE.Vector3()).length() || 1;
+    distance = distance || size;
+    camera.position.copy(centre).add(back.multiplyScalar(distance));
+    camera.near = size / 100; camera.far = distance + size * 100; camera.updateProjectionMatrix();
+    controls.target.copy(centre); controls.update();
+    camera.userData.framed = true;
+  }
+
   function show(index) {
     new GLTFLoader().parse(bytesOf(models[index]), '', (gltf) => {
       if (current) scene.remove(current.root);
@@ -69,23 +92,20 @@ export function start(root, models, info) {
       current = { root: gltf.scene, mixer, clips: gltf.animations };
       scene.add(gltf.scene);
       if (index === 0 || !camera.userData.framed) {
-        const box = new THREE.Box3().setFromObject(gltf.scene);
-        const size = box.getSize(new THREE.Vector3()).length() || 1;
-        const centre = box.getCenter(new THREE.Vector3());
-        // Three-quarter front view (glTF's z is Quake's x, forward; y is up), the bounding sphere in view.
-        const distance = (size / 2) / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.05;
-        camera.position.copy(centre).add(new THREE.Vector3(0.55, 0.35, 1.0).normalize().multiplyScalar(distance));
-        camera.near = size / 100; camera.far = size * 100; camera.updateProjectionMatrix();
-        controls.target.copy(centre); controls.update();
-        camera.userData.framed = true;
+        // The page's box covers the start animation's frames (three.js's own ignores morph targets).
+        const b = info.bounds;
+        const box = b ? new THREE.Box3(new THREE.Vector3(b[0], b[1], b[2]), new THREE.Vector3(b[3], b[4], b[5]))
+          : new THREE.Box3().setFromObject(gltf.scene);
+        frameBox(box);
       }
       const chosen = picker.value;
       picker.innerHTML = '';
       for (const clip of gltf.animations) picker.add(new Option(clip.name, clip.name));
       if (chosen && gltf.animations.some((c) => c.name === chosen)) picker.value = chosen;
       else {
-        // Start on an animation that moves (a player's first, BOTH_DEATH1, may hold one pose).
-        const moving = gltf.animations.find((c) => c.duration > 0);
+        // Start on the rest animation the thumbnails show, else on one that moves (a player's first, BOTH_DEATH1, may hold one pose).
+        const rest = gltf.animations.find((c) => c.name === info.start);
+        const moving = rest || gltf.animations.find((c) => c.duration > 0);
         if (moving) picker.value = moving.name;
       }
       picker.style.display = gltf.animations.length && !pair ? '' : 'none';
