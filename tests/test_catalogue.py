@@ -79,3 +79,18 @@ def test_the_catalogue_command(tmp_path, capsys):
     assert f'6 models in {site / "index.html"}: 6 made, 0 unchanged, 0 failed' in capsys.readouterr().out
     (tmp_path / 'bad.md2').write_bytes(b'IDP2 broken')
     assert main(['catalogue', str(tmp_path / 'bad.md2'), '-o', str(tmp_path / 'site2')]) == 1
+
+
+def test_levels_of_detail_are_one_card_of_their_model(tmp_path):
+    root = tmp_path / 'baseq3'
+    (root / 'models' / 'b').mkdir(parents=True)
+    for name in ('head.md3', 'head_1.md3', 'head_2.md3', 'other_1.md3', 'head_3.md3'):
+        (root / 'models' / 'b' / name).write_bytes(tetra_md3())
+    pq.catalogue([root], tmp_path / 'site')
+    entries = json.loads((tmp_path / 'site' / 'catalogue.json').read_text())
+    names = sorted(e['name'] for e in entries.values())
+    # other_1 has no other.md3 and head_3 is past MD3_MAX_LODS: models of their own
+    assert names == ['models/b/head.md3', 'models/b/head_3.md3', 'models/b/other_1.md3']
+    head = next(e for e in entries.values() if e['name'] == 'models/b/head.md3')
+    assert head['levels'] == ['models/b/head_1.md3', 'models/b/head_2.md3']
+    assert '3 levels of detail' in (tmp_path / 'site' / 'index.html').read_text()

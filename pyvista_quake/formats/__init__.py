@@ -15,6 +15,7 @@ from pyvista_quake.formats import md5
 from pyvista_quake.formats import mdl
 from pyvista_quake.formats._common import FORMATS
 from pyvista_quake.formats._common import format_for_path
+from pyvista_quake.formats._common import level_of_detail_base
 from pyvista_quake.formats._common import load_plugins
 from pyvista_quake.formats._common import model_extensions
 from pyvista_quake.formats._common import parse_buffer
@@ -23,4 +24,4 @@ from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import spec_for
 from pyvista_quake.formats._common import spec_of_record
 
-__all__ = ['FORMATS', 'bsp', 'format_for_path', 'load_plugins', 'model_extensions', 'iqm', 'md2', 'md3', 'md5', 'mdl', 'parse_buffer', 'read_buffer', 'register_format', 'spec_for', 'spec_of_record']
+__all__ = ['FORMATS', 'bsp', 'format_for_path', 'level_of_detail_base', 'load_plugins', 'model_extensions', 'iqm', 'md2', 'md3', 'md5', 'mdl', 'parse_buffer', 'read_buffer', 'register_format', 'spec_for', 'spec_of_record']

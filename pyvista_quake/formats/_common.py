@@ -202,6 +202,9 @@ class FormatSpec:
         The suffixes of animation files a mesh of this format takes from beside it
         under its own name (``('.md5anim',)``: ``bob.md5anim`` animates ``bob.md5mesh``,
         as assimp's MD5 importer attaches it), when nothing else names its animations.
+    levels_of_detail : int
+        How many levels of detail the engine loads as one model: ``name_1``... beside
+        ``name`` (Quake III: ``MD3_MAX_LODS``, 3); 1 for a format without them.
     third_party : bool
         Registered through the public contract (``read`` returning :class:`ModelData`).
 
@@ -227,6 +230,7 @@ class FormatSpec:
     config: str = ''
     palette: bool = False
     animation_files: tuple[str, ...] = ()
+    levels_of_detail: int = 1
     third_party: bool = False
 
     @property
@@ -451,6 +455,25 @@ def spec_of_record(record: object) -> FormatSpec:
 def model_extensions() -> tuple[str, ...]:
     """Every registered format's file extensions, lower case with the dot."""
     return tuple(e for spec in FORMATS.values() for e in spec.extensions)
+
+
+def level_of_detail_base(path: str) -> tuple[str, int] | None:
+    """For a file of a level of detail (``head_1.md3``), the file of its model (``head.md3``) and the level; else ``None``.
+
+    Only a format that has levels of detail (:attr:`FormatSpec.levels_of_detail`) names them so.
+    """
+    text = str(path)
+    head, dot, suffix = text.rpartition('.')
+    stem, underscore, level = head.rpartition('_')
+    if not dot or not underscore or not stem or len(level) != 1 or not level.isdigit():
+        return None
+    try:
+        spec = format_for_path(text)
+    except ValueError:
+        return None
+    if not 0 < int(level) < spec.levels_of_detail:
+        return None
+    return f'{stem}.{suffix}', int(level)
 
 
 def format_for_path(path: str) -> FormatSpec:

@@ -383,5 +383,6 @@ def md3_facts(record, size: int) -> dict:
     }
 
 
-register_format('md3', ('.md3',), parse, magic=IDENT, title='Quake III (MD3) models', game='Quake III', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE3_ENGINES, rules=MD3_RULES, facts=md3_facts)
+register_format('md3', ('.md3',), parse, magic=IDENT, title='Quake III (MD3) models', game='Quake III', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE3_ENGINES, rules=MD3_RULES, facts=md3_facts,
+                levels_of_detail=MD3_MAX_LODS)
 

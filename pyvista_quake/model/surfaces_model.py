@@ -171,7 +171,8 @@ class SurfacesModel(ModelFacade):
                 found, more = self.search.find(shader.image)
                 tried += more
             if found is None:
-                warn_missing(self.source, f'image {name} of surface {self.surface_names[index]}', tried)
+                what = f'image {shader.image} of shader {name}' if shader is not None else f'image {name}'
+                warn_missing(self.source, f'{what} of surface {self.surface_names[index]}', tried)
             self._images[name] = found
         return self._images[name]
 
@@ -205,14 +206,20 @@ class SurfacesModel(ModelFacade):
 
         ``'cutout'`` (``alphaFunc``), ``'blend'``, ``'add'`` (``blendFunc``), or
         ``'opaque'``: an image with no shader, or a shader with neither, is drawn
-        opaque whatever its alpha.
+        opaque whatever its alpha.  An additive stage adds its texels' brightness (an
+        image with no alpha too); an additive or blended stage whose image is missing
+        keeps its blend all the same: it never paints opaque.
         """
         name = self.image_names[index]
         found = self.surface_skin(index)
-        if name is None or found is None or not image_has_alpha(found.data):
+        if name is None:
             return 'opaque'
         shader = self._shaders.get(_shader_key(name))
-        return shader.alpha if shader is not None else 'opaque'
+        if shader is None:
+            return 'opaque'
+        if found is None:
+            return shader.alpha if shader.alpha in ('add', 'blend') else 'opaque'
+        return shader.alpha if shader.alpha == 'add' or image_has_alpha(found.data) else 'opaque'
 
     def surface_image(self, index: int) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
@@ -405,9 +412,12 @@ class SurfacesModel(ModelFacade):
             out[keys.BRUSH_MODEL] = np.array([self.data.surfaces[index].brush_model], np.int32)
         if self.skin is not None:
             found = self.surface_skin(index)
+            alpha = self.surface_alpha(index)
             if found is not None:
                 out.update(found.field_data())
-                out[keys.SKIN_ALPHA] = [self.surface_alpha(index)]
+                out[keys.SKIN_ALPHA] = [alpha]
+            elif alpha != 'opaque':  # no image, but its shader blends: what draws it says so
+                out[keys.SKIN_ALPHA] = [alpha]
         return out
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------

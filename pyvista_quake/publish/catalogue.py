@@ -28,6 +28,7 @@ from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import split_options
 from pyvista_quake.exporting.html import STATIC
 from pyvista_quake.exporting.html import page
+from pyvista_quake.formats import level_of_detail_base
 from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import check
@@ -125,6 +126,21 @@ def _summary(model: Any, source: Path, base: Path) -> dict:
     }
 
 
+def _levels_of_detail(found: list[tuple[Path, Path]]) -> tuple[list[tuple[Path, Path]], dict[str, list[Path]]]:
+    """The models without the files of their levels of detail (``head_1.md3`` beside ``head.md3``), and those
+    files by the model's path: the engine loads them as one model, so the site shows them as one."""
+    paths = {str(path) for path, _ in found}
+    levels: dict[str, list[Path]] = {}
+    kept = []
+    for path, base in found:
+        lod = level_of_detail_base(str(path))
+        if lod is not None and lod[0] in paths:
+            levels.setdefault(lod[0], []).append(path)
+        else:
+            kept.append((path, base))
+    return kept, {key: sorted(files, key=str) for key, files in levels.items()}
+
+
 def _table(rows: list[tuple[str, str]]) -> str:
     cells = ''.join(f'<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>' for k, v in rows)
     return f'<table class="pq-facts">{cells}</table>'
@@ -134,6 +150,8 @@ def _facts(entry: dict) -> str:
     rows = [('format', entry['format']), ('frames', str(entry['frames'])), ('surfaces', str(entry['surfaces'])),
             ('triangles', str(entry['triangles'])), ('animations', ', '.join(entry['animations']) or 'none'),
             ('skins', ', '.join(entry['skins']) or 'none found'), ('tags', ', '.join(entry['tags']) or 'none')]  # fmt: skip
+    if entry.get('levels'):
+        rows.append(('levels of detail', f'{len(entry["levels"]) + 1}: {entry["name"]}, ' + ', '.join(entry['levels'])))
     if entry.get('joints'):
         rows.append(('joints', f'{len(entry["joints"])}: ' + ', '.join(entry['joints'])))
     rows += [(f'engine: {ENGINES.get(e, e)}', v) for e, v in entry['verdicts'].items()]
@@ -190,7 +208,8 @@ def _card(entry: dict, page_href: str | None, picture: str | None) -> str:
     return (f'<div class="card" data-name="{html.escape(entry["name"].lower())}" data-format="{entry["format"]}" '
             f'data-verdicts="{" ".join(worst)}"><a href="{html.escape(page_href or "")}">{image}</a>'
             f'<div class="name">{html.escape(entry["name"])}</div>'
-            f'<div>{entry["format"].upper()}, {_count(entry["frames"], "frame")}, {_count(entry["triangles"], "triangle")}</div>'
+            f'<div>{entry["format"].upper()}, {_count(entry["frames"], "frame")}, {_count(entry["triangles"], "triangle")}'
+            f'{", " + _count(len(entry["levels"]) + 1, "level") + " of detail" if entry.get("levels") else ""}</div>'
             f'<div>{badge}</div></div>')  # fmt: skip
 
 
@@ -222,7 +241,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     load_options, _ = split_options(options)
-    found = as_players(find_models([str(s) for s in sources]))
+    found, levels = _levels_of_detail(as_players(find_models([str(s) for s in sources])))
     pictures = targets_for(found, out / 'thumbs')
     pages = [out / 'pages' / p.relative_to(out / 'thumbs').with_suffix('.html') for p in pictures]
     try:
@@ -234,7 +253,8 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     todo = []
     base_of = {str(path): base for path, base in found}
     for (path, base), picture, page_path in zip(found, pictures, pages):
-        key, stamp = str(path), _stamp(path)
+        key = str(path)
+        stamp = [*_stamp(path), *(row for level in levels.get(key, []) for row in _stamp(level))]  # a level changed: redone
         old = before.get(_on_site(key, out))
         if old is not None and old.get('stamp') == stamp and page_path.is_file() and _unchanged(old.get('inputs'), out):
             entries[key] = old
@@ -255,7 +275,8 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
                 model, _ = model_or_player(path, **load_options)  # loaded once, for its facts and its page
                 entry = {'name': name, **_summary(model, path, base_of[key]), 'stamp': stamp,
                          'picture': str(picture.relative_to(out)) if key in drawn else None,
-                         'page': str(page_path.relative_to(out))}  # fmt: skip
+                         'page': str(page_path.relative_to(out)),
+                         'levels': [_name(level, base_of[key]) for level in levels.get(key, [])]}  # fmt: skip
                 page_path.parent.mkdir(parents=True, exist_ok=True)
                 library = os.path.relpath(out / 'viewer.bundle.js', page_path.parent)
                 if entry['triangles']:

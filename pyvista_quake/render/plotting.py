@@ -32,6 +32,7 @@ from pyvista_quake.data.decode import vertex_face_normals
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.loading import skin_of
+from pyvista_quake.model.mesh import field_text
 from pyvista_quake.model.mesh import flattened
 from pyvista_quake.model.mesh import image_texture
 from pyvista_quake.model.players import is_player
@@ -137,6 +138,12 @@ def _light(mesh: pv.PolyData, always: bool) -> None:
     mesh.point_data.active_normals_name = 'Normals'
 
 
+def paints_nothing(mesh: pv.PolyData, image: np.ndarray | None) -> bool:
+    """Whether a surface adds nothing a picture can show: an additive or blended shader stage whose image is
+    missing (a rocket's flame) is left out rather than painted as an opaque card over the model."""
+    return image is None and field_text(mesh, keys.SKIN_ALPHA) in ('add', 'blend')
+
+
 def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, **kwargs: Any) -> pv.Actor:
     """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask."""
     options: dict[str, Any] = {'smooth_shading': True, 'render': False}  # the caller renders once, framed
@@ -223,7 +230,7 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
         assert isinstance(skin, list)  # an image a block
         drawn = pv.MultiBlock()
         for name, block, image in zip(mesh.keys(), mesh, skin):
-            if block.n_points:
+            if block.n_points and not paints_nothing(block, image):
                 drawn.append(add_model(plotter, block, image, **mesh_options).mapper.dataset, name)
         mesh = drawn
     else:
