@@ -206,20 +206,19 @@ class SurfacesModel(ModelFacade):
 
         ``'cutout'`` (``alphaFunc``), ``'blend'``, ``'add'`` (``blendFunc``), or
         ``'opaque'``: an image with no shader, or a shader with neither, is drawn
-        opaque whatever its alpha.  An additive stage adds its texels' brightness (an
-        image with no alpha too); an additive or blended stage whose image is missing
+        opaque whatever its alpha.  An additive or blended stage whose image is missing
         keeps its blend all the same: it never paints opaque.
         """
         name = self.image_names[index]
         found = self.surface_skin(index)
-        if name is None:
-            return 'opaque'
+        if name is None or (found is not None and not image_has_alpha(found.data)):
+            return 'opaque'  # the shaders are read only for an image with alpha, or a missing one
         shader = self._shaders.get(_shader_key(name))
         if shader is None:
             return 'opaque'
         if found is None:
             return shader.alpha if shader.alpha in ('add', 'blend') else 'opaque'
-        return shader.alpha if shader.alpha == 'add' or image_has_alpha(found.data) else 'opaque'
+        return shader.alpha
 
     def surface_image(self, index: int) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
