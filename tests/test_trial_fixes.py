@@ -669,11 +669,3 @@ def test_an_additive_surface_whose_image_is_missing_paints_nothing_and_the_warni
     red = (plain[..., 0] > 120) & (plain[..., 1] < 80)
     assert red.sum() > 200  # the body shows
     assert np.abs(flame - plain).max() <= 2  # the flame adds nothing: the same picture as without it
-
-
-def test_an_additive_stage_adds_its_brightness_an_rgb_image_too():
-    from pyvista_quake.game.skins import drawn_alpha
-
-    rgb = np.array([[[0, 0, 0], [200, 10, 40]]], np.uint8)
-    np.testing.assert_array_equal(drawn_alpha(rgb, 'add')[..., 3], [[0, 200]])
-    np.testing.assert_array_equal(drawn_alpha(rgb, 'blend'), rgb)  # only an additive stage makes alpha of it

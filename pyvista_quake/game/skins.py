@@ -85,9 +85,8 @@ def image_has_alpha(data: bytes) -> bool:
 def drawn_alpha(image: np.ndarray, mode: str) -> np.ndarray:
     """An RGBA image as a shader draws it: ``opaque`` drops the alpha; an ``alphaFunc`` test
     (``gt0``, ``lt128``, ``ge128``) makes it 255 where the texel passes, else 0; ``add`` (additive)
-    makes alpha the texel's brightness (black adds nothing), an RGB image's too; ``blend`` keeps it."""
-    if mode == 'add' and image.ndim == 3 and image.shape[2] == 3:
-        return np.concatenate([image, image.max(axis=2, keepdims=True)], axis=2)
+    makes alpha the texel's brightness (black adds nothing); ``blend`` keeps it. An RGB image is
+    returned as it is."""
     if image.ndim != 3 or image.shape[2] != 4:
         return image
     if mode == 'opaque':

@@ -414,8 +414,7 @@ class SurfacesModel(ModelFacade):
             alpha = self.surface_alpha(index)
             if found is not None:
                 out.update(found.field_data())
-                out[keys.SKIN_ALPHA] = [alpha]
-            elif alpha != 'opaque':  # no image, but its shader blends: what draws it says so
+            if found is not None or alpha != 'opaque':  # with no image, a blending shader still says so
                 out[keys.SKIN_ALPHA] = [alpha]
         return out
 
