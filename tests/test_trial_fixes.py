@@ -669,3 +669,116 @@ def test_an_additive_surface_whose_image_is_missing_paints_nothing_and_the_warni
     red = (plain[..., 0] > 120) & (plain[..., 1] < 80)
     assert red.sum() > 200  # the body shows
     assert np.abs(flame - plain).max() <= 2  # the flame adds nothing: the same picture as without it
+
+
+# -- 4. A game's models are what its configs build ---------------------------------------------
+
+
+def red_eclipse_weapon(tmp_path) -> Path:
+    """Red Eclipse's weapon layout: one mesh, and configs in vwep/, hwep/ and item/ that load ../grenade.md5mesh."""
+    data = tmp_path / 'data'
+    weapon = data / 'weapons' / 'grenade'
+    weapon.mkdir(parents=True)
+    mesh, anim = two_joint_md5()
+    (weapon / 'grenade.md5mesh').write_text(mesh)
+    (weapon / 'grenade-idle.md5anim').write_text(anim)
+    Image.new('RGB', (4, 4), (200, 30, 30)).save(weapon / 'diffuse.png')
+    for kind in ('vwep', 'hwep', 'item'):
+        (weapon / kind).mkdir()
+        (weapon / kind / 'md5.cfg').write_text('md5load ../grenade.md5mesh\nmd5skin * "<dds>../diffuse.png"\n'
+                                               'md5anim "grenade" ../grenade-idle.md5anim 1\n')  # fmt: skip
+    return data
+
+
+def _found(sources, root: Path) -> list[str]:
+    from pyvista_quake.render.batch import find_models
+
+    return [p.resolve().relative_to(root.resolve()).as_posix() for p, _ in find_models(sources)]
+
+
+def test_a_mesh_that_only_configs_load_is_found_as_the_models_they_build(tmp_path):
+    data = red_eclipse_weapon(tmp_path)
+    assert _found([data], data) == ['weapons/grenade/hwep', 'weapons/grenade/item', 'weapons/grenade/vwep']
+    assert _found([data / 'weapons' / 'grenade' / 'vwep'], data) == ['weapons/grenade/vwep']  # the folder given is the model
+    # The mesh given by itself is still the mesh.
+    assert _found([data / 'weapons' / 'grenade' / 'grenade.md5mesh'], data) == ['weapons/grenade/grenade.md5mesh']
+
+
+def test_files_a_config_animates_with_are_no_models_of_their_own_and_other_files_stay(tmp_path):
+    shared = red_eclipse_players(tmp_path)
+    data = shared.parent.parent
+    (shared / 'unused.iqm').write_bytes(two_joint_iqm())  # no config names it: still a model
+    (data / 'plain').mkdir()
+    (data / 'plain' / 'mesh.iqm').write_bytes(two_joint_iqm())
+    (data / 'plain' / 'iqm.cfg').write_text('iqmload mesh.iqm\n')  # a config beside its mesh: the mesh is the model
+    assert _found([data], data) == ['actors/player/male/headless/mesh.iqm', 'actors/player/male/mesh.iqm',
+                                    'actors/player/unused.iqm', 'plain/mesh.iqm']  # fmt: skip
+
+
+def test_a_config_that_does_not_read_is_a_model_that_fails(tmp_path):
+    folder = tmp_path / 'broken'
+    folder.mkdir()
+    (folder / 'iqm.cfg').write_text('iqmload mesh.iqm\n]\n')  # a ] with no [
+    assert _found([tmp_path], tmp_path) == ['broken']
+    (folder / 'mesh.iqm').write_bytes(two_joint_iqm())
+    assert _found([tmp_path], tmp_path) == ['broken/mesh.iqm']  # its mesh fails with it, once
+
+
+def test_info_and_the_catalogue_show_the_models_configs_build(tmp_path, capsys):
+    data = red_eclipse_weapon(tmp_path)
+    assert main(['info', str(data / 'weapons' / 'grenade' / 'vwep'), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert 'grenade' in record['animations']
+    assert [Path(s['location']).name for s in record['skins']] == ['diffuse.png']
+    site = tmp_path / 'site'
+    report = pq.catalogue([data], site)
+    assert len(report.made) == 3 and not report.failed
+    entries = json.loads((site / 'catalogue.json').read_text())
+    assert sorted(e['name'] for e in entries.values()) == [f'weapons/grenade/{k}' for k in ('hwep', 'item', 'vwep')]
+    assert all(e['skins'] and 'grenade' in e['animations'] for e in entries.values())
+
+
+# -- 8. Player pages: the .skin sets, a skin picker, engine verdicts ----------------------------
+
+
+def skinned_player(folder: Path) -> Path:
+    """The synthetic player with two complete skin sets (``default``, ``red``) and one part's ``blue`` only."""
+    from pyvista_quake.examples import synthetic_player
+
+    synthetic_player(folder)
+    for skin, colour in (('default', (200, 200, 200)), ('red', (220, 20, 20))):
+        Image.new('RGB', (8, 8), colour).save(folder / f'{skin}.tga')
+        for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+            (folder / f'{part}_{skin}.skin').write_text(f'tag_torso,\n{surface},{folder.name}/{skin}.tga\n')
+    (folder / 'head_blue.skin').write_text('h_head,x.tga\n')  # not a set: the other parts have no blue
+    return folder
+
+
+def test_a_player_knows_its_skin_sets_and_a_page_picks_among_them(tmp_path):
+    folder = skinned_player(tmp_path / 'models' / 'players' / 'p')
+    player = pq.load_player(folder, search_paths=[tmp_path])
+    assert player.skins == ['default', 'red'] and player.skin == 'default'
+    red = player.with_skin('red')
+    assert red.skin == 'red' and red.parts['lower'].surfaces[0].image()[0, 0, 0] == 220
+    assert player.parts['lower'].surfaces[0].image()[0, 0, 0] == 200  # the player itself keeps its skin
+    with pytest.raises(ValueError, match="no skin 'blue'.*default, red"):
+        player.with_skin('blue')
+    text = pq.page(player)
+    assert page_info(text)['skins'] == ['default', 'red']
+    call = text[text.index('PyvistaQuakeViewer.start('):]
+    assert len(json.loads(call[len('PyvistaQuakeViewer.start('):call.index('], ') + 1])) == 2  # the player once per skin
+
+
+def test_a_player_card_and_page_carry_its_skins_and_engine_verdicts(tmp_path):
+    folder = skinned_player(tmp_path / 'models' / 'players' / 'p')
+    site = tmp_path / 'site'
+    pq.catalogue([tmp_path / 'models'], site, search_paths=[tmp_path])
+    (entry,) = json.loads((site / 'catalogue.json').read_text()).values()
+    assert entry['format'] == 'player' and entry['skin_sets'] == ['default', 'red']
+    assert {Path(s).name for s in entry['skins']} == {'default.tga'}
+    assert entry['verdicts'] and set(entry['verdicts'].values()) <= {'loads', 'warns', 'refuses'}
+    index = (site / 'index.html').read_text()
+    assert 'data-verdicts="loads' in index or 'data-verdicts="warns' in index
+    page = next(site.rglob('p.html')).read_text()
+    assert 'engine: ' in page and 'default, red' in page
+    assert folder.is_dir()

@@ -13,7 +13,9 @@ from dataclasses import field
 from pathlib import Path
 from pathlib import PurePosixPath
 
+from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats import model_extensions
 from pyvista_quake.formats import model_cfg
 from pyvista_quake.game.inputs import note
 
@@ -149,3 +151,44 @@ def resolve(path: Path) -> ResolvedConfig:
         out.animations.append((played, _file(_folder(config_folder, folder), config_folder, name)))
     out.tags = list(config.tags)
     return out
+
+
+def config_models(configs: list[Path]) -> tuple[list[Path], set[Path]]:
+    """What a game's model configs build, as the game sees its models.
+
+    Parameters
+    ----------
+    configs : list of pathlib.Path
+        The ``iqm.cfg`` and ``md5.cfg`` files of a game folder.
+
+    Returns
+    -------
+    folders : list of pathlib.Path
+        The folders whose config builds a model of a mesh in another folder (Red Eclipse's
+        ``weapons/rifle/vwep/md5.cfg`` loads ``../rifle.md5mesh``), and those whose config cannot be
+        read and holds no mesh (a model that fails, said where it is loaded).
+    used : set of pathlib.Path
+        The files (resolved) that are parts of these models and no models by themselves: meshes loaded
+        only from other folders, and the animation files configs play.
+
+    """
+    folders: list[Path] = []
+    used: set[Path] = set()
+    beside: set[Path] = set()  # meshes a config of their own folder builds: they stay models
+    for path in configs:
+        folder = path.parent
+        try:
+            config = resolve(path)
+        except (QuakeFormatError, OSError, UnicodeError):
+            if not any(p.is_file() and p.suffix.lower() in model_extensions() for p in folder.iterdir()):
+                folders.append(folder)  # else its mesh fails with it, once
+            continue
+        if config.mesh is None:
+            continue
+        if config.mesh.parent == folder.resolve():
+            beside.add(config.mesh)
+        else:
+            folders.append(folder)
+            used.add(config.mesh)
+        used.update(file for _, file in config.animations)
+    return folders, used - beside

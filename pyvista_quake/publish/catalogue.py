@@ -31,12 +31,14 @@ from pyvista_quake.exporting.html import page
 from pyvista_quake.formats import level_of_detail_base
 from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.engines import ENGINES
+from pyvista_quake.game.engines import Finding
 from pyvista_quake.game.engines import check
 from pyvista_quake.game.engines import verdicts
 from pyvista_quake.game.inputs import recording
 from pyvista_quake.game.inputs import stamps
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
+from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.render.batch import as_players
 from pyvista_quake.render.batch import find_models
 from pyvista_quake.render.batch import render_all
@@ -102,6 +104,14 @@ def _name(path: Path, base: Path) -> str:
     return path.resolve().name
 
 
+def _findings(model: QuakeModel) -> list[Finding]:
+    """The engines' findings on the file a model was read from (the mesh a config loads, the member of an archive)."""
+    where = model.search
+    if where.archive is not None:
+        return check(where.archive.path, member=where.member)
+    return check(where.model_path) if where.model_path is not None else []
+
+
 def _summary(model: Any, source: Path, base: Path) -> dict:
     """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
     if is_player(model):
@@ -109,8 +119,7 @@ def _summary(model: Any, source: Path, base: Path) -> dict:
         return {'format': 'player', 'frames': max(len(p) for p in parts), 'surfaces': sum(len(p.surfaces) for p in parts),
                 'triangles': sum(s.num_triangles for p in parts for s in p.surfaces), 'animations': list(model.config.animations),
                 'skins': [], 'tags': [], 'joints': [], 'header': {}, 'findings': [], 'verdicts': {}}  # fmt: skip
-    split = split_member(str(source)) if not source.exists() else None
-    findings = check(split[0], member=split[1]) if split is not None else check(source)
+    findings = _findings(model)
     return {
         'format': model.format,
         'frames': len(model),

@@ -38,11 +38,14 @@ from pyvista_quake._base.errors import NothingToDrawError
 from pyvista_quake._base.errors import QuakeWarning
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.decode import THREADS_VARIABLE
+from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_extensions
 from pyvista_quake.game.archives import is_archive
 from pyvista_quake.game.archives import load_order
 from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.archives import split_member
+from pyvista_quake.game.model_configs import config_in
+from pyvista_quake.game.model_configs import config_models
 from pyvista_quake.model.players import is_player_folder
 from pyvista_quake.render.plotting import internal_plotter
 from pyvista_quake.render.plotting import thumbnail
@@ -142,15 +145,22 @@ def game_models(folder: Path) -> list[tuple[Path, Path]]:
     Of a member in several archives of one folder, the one the game loads
     (the last in :func:`~pyvista_quake.game.archives.load_order`) counts.
     """
-    found = []
+    files: list[Path] = []
+    configs: list[Path] = [c for c in [config_in(folder)] if c is not None]
     archives_by_folder: dict[Path, list[Path]] = {}
+    config_names = {spec.config for spec in FORMATS.values() if spec.config}
     for p in sorted(folder.rglob('*')):
         if not p.is_file():
             continue
         if p.suffix.lower() in model_extensions():
-            found.append((p, folder))
+            files.append(p)
+        elif p.name in config_names and p.parent != folder:
+            configs.append(p)
         elif is_archive(p):
             archives_by_folder.setdefault(p.parent, []).append(p)
+    # A game's models are what its configs build: a mesh only configs load is shown through them.
+    built, used = config_models(sorted(set(configs)))
+    found = [(p, folder) for p in sorted([*built, *(f for f in files if f.resolve() not in used)])]
     for parent, archives in archives_by_folder.items():
         chosen: dict[str, Path] = {}
         for archive in (parent / name for name in load_order([a.name for a in archives])):
