@@ -15,8 +15,8 @@ from pathlib import PurePosixPath
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import FORMATS
-from pyvista_quake.formats import model_extensions
 from pyvista_quake.formats import model_cfg
+from pyvista_quake.formats import model_extensions
 from pyvista_quake.game.inputs import note
 
 #: The image extensions Cube 2 engines try for a texture (``textureload``), in order.
