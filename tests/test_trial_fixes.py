@@ -763,10 +763,12 @@ def test_a_player_knows_its_skin_sets_and_a_page_picks_among_them(tmp_path):
     assert player.parts['lower'].surfaces[0].image()[0, 0, 0] == 200  # the player itself keeps its skin
     with pytest.raises(ValueError, match="no skin 'blue'.*default, red"):
         player.with_skin('blue')
-    text = pq.page(player)
+    from pyvista_quake.exporting.html import page
+
+    text = page(player)
     assert page_info(text)['skins'] == ['default', 'red']
     call = text[text.index('PyvistaQuakeViewer.start('):]
-    assert len(json.loads(call[len('PyvistaQuakeViewer.start('):call.index('], ') + 1])) == 2  # the player once per skin
+    assert len(json.loads(call[call.index('['):call.index('], ') + 1])) == 2  # the player once per skin
 
 
 def test_a_player_card_and_page_carry_its_skins_and_engine_verdicts(tmp_path):

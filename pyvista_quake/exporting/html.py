@@ -185,6 +185,10 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
                 skins.append(model.skin_names[k] if model.skin_names else f'skin {k}')
         finally:
             model.skin = chosen
+    elif is_player(model) and len(model.skins) > 1:  # a skin picker: the player once per skin set
+        for name in model.skins:
+            models.append(_glb(model.with_skin(name), animation))
+        skins = list(model.skins)
     else:
         models.append(_glb(model, animation))
     info: dict[str, Any] = {'clips': _clip_info(model, animation), 'skins': skins}

@@ -45,13 +45,34 @@ class QuakePlayer:
         ``'lower'``, ``'upper'`` and ``'head'``.
     config : AnimationConfig
         What ``animation.cfg`` says.
+    skin : str
+        The skin set drawn: each part's ``<part>_<skin>.skin``.
+    skins : list of str
+        The skin sets every part has (``default`` first), as the game offers them.
 
     """
 
-    def __init__(self, parts: dict[str, QuakeModel], config: AnimationConfig, source: str) -> None:
+    def __init__(self, parts: dict[str, QuakeModel], config: AnimationConfig, source: str, skin: str = 'default',
+                 skins: list[str] | None = None, options: dict[str, Any] | None = None) -> None:  # fmt: skip
         self.parts = parts
         self.config = config
         self.source = source
+        self.skin = skin
+        self.skins = list(skins) if skins is not None else [skin]
+        self._options = dict(options or {})  # how it was loaded: the same for another skin
+
+    def with_skin(self, skin: str) -> QuakePlayer:
+        """The same player in another of its skin sets (``player.with_skin('red')``).
+
+        Raises
+        ------
+        ValueError
+            If the player has no such skin set; the message lists those it has.
+
+        """
+        if skin not in self.skins:
+            raise ValueError(f'{self.source}: no skin {skin!r}; it has {", ".join(self.skins)}')
+        return self if skin == self.skin else load_player(self.source, skin=skin, **self._options)
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
@@ -236,10 +257,8 @@ def _in_archive(path: str | Path) -> tuple[Path, str] | None:
     return (split[0], split[1].rstrip('/')) if split is not None else None
 
 
-def _default_skin(path: str | Path, inside: tuple[Path, str] | None, stack: list) -> str:
-    """``'default'`` when the player has a ``lower_default.skin`` (or no skin of all three parts); else the first
-    by name of the skins all three parts have, with a warning (sorceress ships only ``red`` and ``blue``: the
-    game would draw its default model instead, no picture of her)."""
+def _skin_sets(path: str | Path, inside: tuple[Path, str] | None, stack: list) -> tuple[list[str], bool]:
+    """The skin sets every part has, ``default`` first then by name, and whether the legs have ``lower_default.skin``."""
     if inside is None:
         names = [p.name.lower() for p in Path(path).iterdir() if p.is_file()]
     else:
@@ -248,8 +267,15 @@ def _default_skin(path: str | Path, inside: tuple[Path, str] | None, stack: list
     def skins_of(part: str) -> set[str]:
         return {n[len(part) + 1 : -len('.skin')] for n in names if n.startswith(f'{part}_') and n.endswith('.skin')}
 
-    complete = sorted(set.intersection(*(skins_of(part) for part in PARTS)))  # a skin every part has
-    if not complete or 'default' in skins_of('lower'):
+    complete = sorted(set.intersection(*(skins_of(part) for part in PARTS)), key=lambda n: (n != 'default', n))
+    return complete, 'default' in skins_of('lower')
+
+
+def _default_skin(path: str | Path, complete: list[str], has_default: bool) -> str:
+    """``'default'`` when the player has a ``lower_default.skin`` (or no skin of all three parts); else the first
+    by name of the skins all three parts have, with a warning (sorceress ships only ``red`` and ``blue``: the
+    game would draw its default model instead, no picture of her)."""
+    if not complete or has_default:
         return 'default'
     warn_external(f'{path}: no lower_default.skin; using its skin {complete[0]!r} (it has {", ".join(complete)})')
     return complete[0]
@@ -307,14 +333,16 @@ def load_player(path: str | Path, skin: str | int = 'default', search_paths: lis
         holder = locate_member(stack, member)  # each part from the archive the game reads it from
         return (holder.path if holder is not None else inside[0]), member
 
+    skins, has_default = _skin_sets(path, inside, stack)
     if skin == 'default':
-        skin = _default_skin(path, inside, stack)
+        skin = _default_skin(path, skins, has_default)
     parts = {}
     for part in PARTS:
         source, member = where(f'{part}.md3')
         parts[part] = load(source, member=member, skin=skin, search_paths=search_paths or [], **options)
     buffer, name, _ = read_source(*where('animation.cfg'))
-    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), name), str(path))
+    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), name), str(path), skin=str(skin),
+                       skins=skins if skin in skins else [str(skin), *skins], options={'search_paths': search_paths, **options})  # fmt: skip
 
 
 def is_player(source: object) -> TypeGuard[QuakePlayer]:

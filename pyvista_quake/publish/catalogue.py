@@ -112,13 +112,26 @@ def _findings(model: QuakeModel) -> list[Finding]:
     return check(where.model_path) if where.model_path is not None else []
 
 
+def _finding(finding: Finding) -> str:
+    return f'{ENGINES[finding.engine]}: {finding.field} = {finding.value!r}: {finding.rule} ({finding.where})'
+
+
+def _images(models: list[QuakeModel], base: Path) -> list[str]:
+    """The image files the models' surfaces draw, once each, in order."""
+    found = (s.image_file() for m in models for s in m.surfaces)
+    return list(dict.fromkeys(_below(str(f.location), base) for f in found if f is not None))
+
+
 def _summary(model: Any, source: Path, base: Path) -> dict:
     """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
     if is_player(model):
-        parts = model.parts.values()
+        parts = list(model.parts.values())
+        found = {part: _findings(p) for part, p in model.parts.items()}
         return {'format': 'player', 'frames': max(len(p) for p in parts), 'surfaces': sum(len(p.surfaces) for p in parts),
                 'triangles': sum(s.num_triangles for p in parts for s in p.surfaces), 'animations': list(model.config.animations),
-                'skins': [], 'tags': [], 'joints': [], 'header': {}, 'findings': [], 'verdicts': {}}  # fmt: skip
+                'skins': _images(parts, base), 'skin_sets': list(model.skins), 'tags': [], 'joints': [], 'header': {},
+                'findings': [f'{part}: {_finding(f)}' for part, fs in found.items() for f in fs],
+                'verdicts': verdicts([f for fs in found.values() for f in fs], parts[0].format)}  # fmt: skip
     findings = _findings(model)
     return {
         'format': model.format,
@@ -126,11 +139,11 @@ def _summary(model: Any, source: Path, base: Path) -> dict:
         'surfaces': len(model.surfaces),
         'triangles': sum(s.num_triangles for s in model.surfaces),
         'animations': list(model.animations),
-        'skins': [_below(str(found.location), base) for s in model.surfaces if (found := s.image_file()) is not None],
+        'skins': _images([model], base),
         'tags': list(model.tags),
         'joints': [j.name for j in model.joints] if model.spec.kind == 'skeletal' else [],
         'header': {k: str(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
-        'findings': [f'{ENGINES[f.engine]}: {f.field} = {f.value!r}: {f.rule} ({f.where})' for f in findings],
+        'findings': [_finding(f) for f in findings],
         'verdicts': verdicts(findings, model.format),
     }
 
@@ -159,6 +172,8 @@ def _facts(entry: dict) -> str:
     rows = [('format', entry['format']), ('frames', str(entry['frames'])), ('surfaces', str(entry['surfaces'])),
             ('triangles', str(entry['triangles'])), ('animations', ', '.join(entry['animations']) or 'none'),
             ('skins', ', '.join(entry['skins']) or 'none found'), ('tags', ', '.join(entry['tags']) or 'none')]  # fmt: skip
+    if len(entry.get('skin_sets', [])) > 1:
+        rows.append(('skin sets', ', '.join(entry['skin_sets'])))
     if entry.get('levels'):
         rows.append(('levels of detail', f'{len(entry["levels"]) + 1}: {entry["name"]}, ' + ', '.join(entry['levels'])))
     if entry.get('joints'):
