@@ -698,6 +698,9 @@ def _found(sources, root: Path) -> list[str]:
 
 def test_a_mesh_that_only_configs_load_is_found_as_the_models_they_build(tmp_path):
     data = red_eclipse_weapon(tmp_path)
+    (data / 'textures').mkdir()
+    Image.new('RGB', (4, 4)).save(data / 'textures' / 'wall.png')  # a folder of images: no model
+    (data / 'textures' / 'readme.txt').write_text('wall.png: CC-BY-SA ]\n')  # and no config, though a config would not read
     assert _found([data], data) == ['weapons/grenade/hwep', 'weapons/grenade/item', 'weapons/grenade/vwep']
     assert _found([data / 'weapons' / 'grenade' / 'vwep'], data) == ['weapons/grenade/vwep']  # the folder given is the model
     # The mesh given by itself is still the mesh.
@@ -746,19 +749,21 @@ def skinned_player(folder: Path) -> Path:
     from pyvista_quake.examples import synthetic_player
 
     synthetic_player(folder)
+    images = folder.parent / 'game' / 'skins'  # found only through the game folder given as a search path
+    images.mkdir(parents=True)
     for skin, colour in (('default', (200, 200, 200)), ('red', (220, 20, 20))):
-        Image.new('RGB', (8, 8), colour).save(folder / f'{skin}.tga')
+        Image.new('RGB', (8, 8), colour).save(images / f'{skin}.tga')
         for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
-            (folder / f'{part}_{skin}.skin').write_text(f'tag_torso,\n{surface},{folder.name}/{skin}.tga\n')
+            (folder / f'{part}_{skin}.skin').write_text(f'tag_torso,\n{surface},skins/{skin}.tga\n')
     (folder / 'head_blue.skin').write_text('h_head,x.tga\n')  # not a set: the other parts have no blue
     return folder
 
 
 def test_a_player_knows_its_skin_sets_and_a_page_picks_among_them(tmp_path):
     folder = skinned_player(tmp_path / 'models' / 'players' / 'p')
-    player = pq.load_player(folder, search_paths=[tmp_path])
+    player = pq.load_player(folder, search_paths=[folder.parent / 'game'])
     assert player.skins == ['default', 'red'] and player.skin == 'default'
-    red = player.with_skin('red')
+    red = player.with_skin('red')  # loaded as the player was: its images through the same game folder
     assert red.skin == 'red' and red.parts['lower'].surfaces[0].image()[0, 0, 0] == 220
     assert player.parts['lower'].surfaces[0].image()[0, 0, 0] == 200  # the player itself keeps its skin
     with pytest.raises(ValueError, match="no skin 'blue'.*default, red"):
@@ -774,7 +779,8 @@ def test_a_player_knows_its_skin_sets_and_a_page_picks_among_them(tmp_path):
 def test_a_player_card_and_page_carry_its_skins_and_engine_verdicts(tmp_path):
     folder = skinned_player(tmp_path / 'models' / 'players' / 'p')
     site = tmp_path / 'site'
-    pq.catalogue([tmp_path / 'models'], site, search_paths=[tmp_path])
+    (tmp_path / 'models' / 'players' / 'game' / 'skins' / 'notes.txt').write_text('x')  # no model
+    pq.catalogue([tmp_path / 'models'], site, search_paths=[folder.parent / 'game'])
     (entry,) = json.loads((site / 'catalogue.json').read_text()).values()
     assert entry['format'] == 'player' and entry['skin_sets'] == ['default', 'red']
     assert {Path(s).name for s in entry['skins']} == {'default.tga'}
@@ -783,4 +789,22 @@ def test_a_player_card_and_page_carry_its_skins_and_engine_verdicts(tmp_path):
     assert 'data-verdicts="loads' in index or 'data-verdicts="warns' in index
     page = next(site.rglob('p.html')).read_text()
     assert 'engine: ' in page and 'default, red' in page
-    assert folder.is_dir()
+
+
+def test_a_page_with_no_rest_animation_starts_on_the_first_that_moves(tmp_path):
+    path = tmp_path / 't.md2'
+    path.write_bytes(tetra_md2(names=['pose1', 'run1', 'run2']))
+    assert page_info(pq.exporting.html.page(pq.load(path)))['start'] == 'run'
+
+
+def test_an_animation_of_two_frames_animates(tmp_path):
+    path = tmp_path / 't.md2'
+    path.write_bytes(tetra_md2())  # stand01, stand02: an animation of two frames
+    assert pq.animate(pq.load(path), tmp_path / 'stand.gif', animation='stand', size=(32, 32)) >= 2
+    assert Image.open(tmp_path / 'stand.gif').n_frames >= 2
+
+
+def test_the_md5_registration_names_its_game():
+    from pyvista_quake.formats import FORMATS
+
+    assert FORMATS['md5'].title.startswith('Doom 3')
