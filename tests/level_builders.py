@@ -45,9 +45,11 @@ def q3_surface(shader, surface_type, first_vert, num_verts, first_index=0, num_i
                        0, 0, 0, 0, 0, 0, 0, *vecs, *patch)
 
 
-def build_q3(entities, shaders, models, drawverts, indexes, surfaces, lightmaps: int = 0, version: int = 46) -> bytes:
+def build_q3(entities, shaders, models, drawverts, indexes, surfaces, lightmaps: int = 0, version: int = 46,
+             lightmap_pages: bytes | None = None) -> bytes:
     """An IBSP 46 file: ``shaders`` ``[(name, surfaceFlags, contentFlags)]``, ``models`` ``[(firstSurface, numSurfaces)]``,
-    ``drawverts`` packed by :func:`q3_drawvert`, ``surfaces`` by :func:`q3_surface`."""
+    ``drawverts`` packed by :func:`q3_drawvert`, ``surfaces`` by :func:`q3_surface`; ``lightmaps`` pages of a
+    byte ramp, or ``lightmap_pages`` as given (128 x 128 x 3 bytes a page)."""
     lumps = [b''] * 17
     lumps[0] = entity_text(entities)
     lumps[1] = b''.join(struct.pack('<64sii', n.encode(), f, c) for n, f, c in shaders)
@@ -55,7 +57,7 @@ def build_q3(entities, shaders, models, drawverts, indexes, surfaces, lightmaps:
     lumps[10] = b''.join(drawverts)
     lumps[11] = struct.pack(f'<{len(indexes)}i', *indexes)
     lumps[13] = b''.join(surfaces)
-    lumps[14] = bytes(range(256)) * (192 * lightmaps)  # 49,152 bytes a page
+    lumps[14] = bytes(range(256)) * (192 * lightmaps) if lightmap_pages is None else lightmap_pages  # 49,152 bytes a page
     table, body = _lay_out(8 + 17 * 8, lumps)
     return b'IBSP' + struct.pack('<i', version) + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
 

@@ -464,3 +464,68 @@ def test_q3_patch_lightmap_page_and_a_lit_face_with_nan_coordinates(tmp_path):
     lit = load(data, tmp_path).blocks(0)[0]
     np.testing.assert_array_equal(np.asarray(lit.point_data['lightmap']), 0)  # lit, but NaN stored: 0, never NaN
     assert set(np.asarray(lit.point_data['lightmap_page']).tolist()) == {0}
+
+
+# -- pictures: the texture multiplied by the lightmap, as the engine draws a level ------------
+
+
+def test_the_engine_brightens_lightmaps_and_keeps_their_hue():
+    from pyvista_quake.game.skins import shifted_lighting
+
+    texels = np.array([[[20, 40, 60], [100, 50, 10], [64, 64, 64], [0, 0, 0]]], np.uint8)
+    np.testing.assert_array_equal(shifted_lighting(texels), [[[80, 160, 240], [255, 127, 25], [255, 255, 255], [0, 0, 0]]])
+    np.testing.assert_array_equal(shifted_lighting(texels, shift=1)[0, 1], [200, 100, 20])  # 200 stays under 255
+
+
+def _lit_square_level(game: Path, colours) -> Path:
+    """A map of squares side by side, square k on lightmap page k filled with ``colours[k]``, shader k textured grey."""
+    verts, indexes, surfaces, shaders = [], [], [], []
+    for k in range(len(colours)):
+        v, i = square(0.0, x0=80.0 * k, lightmap=(0.5, 0.5))
+        indexes.extend(i)
+        surfaces.append(q3_surface(k, 1, len(verts), 4, len(indexes) - 6, 6, lightmap=k))
+        verts.extend(v)
+        shaders.append((f'textures/test/grey{k}', 0, 1))
+        (game / 'textures' / 'test').mkdir(parents=True, exist_ok=True)
+        Image.new('RGB', (8, 8), (128, 128, 128)).save(game / 'textures' / 'test' / f'grey{k}.tga')
+    pages = b''.join(np.full((128, 128, 3), colour, np.uint8).tobytes() for colour in colours)
+    (game / 'maps').mkdir(parents=True, exist_ok=True)
+    path = game / 'maps' / 'lit.bsp'
+    path.write_bytes(build_q3([[('classname', 'worldspawn')]], shaders, [(0, len(surfaces))], verts, indexes, surfaces,
+                              lightmap_pages=pages))  # fmt: skip
+    return path
+
+
+def test_a_level_picture_multiplies_its_textures_by_its_lightmaps(tmp_path):
+    from pyvista_quake.render.plotting import lightmap_atlas
+
+    path = _lit_square_level(tmp_path / 'game', [(32, 63, 16), (8, 8, 8)])
+    level = pyvista_quake.load(path)
+    assert level.lightmaps.shape == (2, 128, 128, 3)
+    atlas = lightmap_atlas(level.lightmaps)
+    assert atlas.shape == (256, 256, 3)  # 2 pages and the white one, 2 x 2
+    np.testing.assert_array_equal(atlas[0, 0], [128, 252, 64])
+    np.testing.assert_array_equal(atlas[0, 128], [32, 32, 32])
+    np.testing.assert_array_equal(atlas[128, 0], [255, 255, 255])
+    picture = np.asarray(Image.open(pyvista_quake.thumbnail(level, tmp_path / 'lit.png', size=(200, 200)))).astype(int)[..., :3]
+    bright = np.all(np.abs(picture - [64, 126, 32]) <= 3, axis=2).sum()  # grey 128 x the brightened (128, 252, 64)
+    dark = np.all(np.abs(picture - [16, 16, 16]) <= 3, axis=2).sum()  # grey 128 x (32, 32, 32)
+    assert bright > 800 and dark > 800, (bright, dark)  # each square is its texture times its page, to the byte
+
+
+def test_a_face_lit_by_its_vertices_takes_the_atlas_white_page(tmp_path):
+    from pyvista_quake.render.plotting import prepare
+
+    lit, _ = square(0.0, lightmap=(0.5, 0.25))
+    unlit, _ = square(0.0, x0=80.0, lightmap=(0.5, 0.25))
+    surfaces = [q3_surface(0, 1, 0, 4, 0, 6, lightmap=0), q3_surface(1, 1, 4, 4, 6, 6, lightmap=-1)]
+    path = tmp_path / 'v.bsp'
+    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('a', 0, 1), ('b', 0, 1)], [(0, 2)], lit + unlit,
+                              [0, 1, 2, 0, 2, 3] * 2, surfaces, lightmaps=1))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        mesh, _, atlas = prepare(pyvista_quake.load(path))
+    assert atlas.shape == (128, 256, 3)  # page 0, then the white page: a grid of 2 x 1
+    np.testing.assert_allclose(mesh[0].point_data['lightmap_atlas'], np.tile([0.25, 0.75], (4, 1)))  # (0.5, 0.25) of page 0
+    np.testing.assert_allclose(mesh[1].point_data['lightmap_atlas'], np.tile([0.75, 0.5], (4, 1)))  # the white page's centre
+    assert np.all(atlas[:, 128:] == 255)

@@ -129,7 +129,7 @@ def test_constant_stored_normals_are_replaced_under_auto(tmp_path):
 
 def test_good_stored_normals_are_kept_under_auto():
     model = pq.QuakeModel.from_frames(pv.Sphere(radius=10), 'md2')
-    mesh, _ = plotting.prepare(model)
+    mesh, *_ = plotting.prepare(model)
     np.testing.assert_array_equal(mesh.point_data['Normals'], model.mesh(0).point_data['Normals'])
 
 

@@ -103,6 +103,16 @@ def drawn_alpha(image: np.ndarray, mode: str) -> np.ndarray:
     return image
 
 
+def shifted_lighting(pages: np.ndarray, shift: int = 2) -> np.ndarray:
+    """Lightmap texels as Quake III draws them (``R_ColorShiftLightingBytes``): each channel shifted left
+    ``shift`` bits (``r_mapOverBrightBits 2`` less the display's ``overbrightBits``, 2 for a still picture),
+    and where a channel then passes 255, all three scaled down together so the hue stays."""
+    light = pages[..., :3].astype(np.int32) << shift
+    peak = light.max(axis=-1, keepdims=True)
+    light = np.where(peak > 255, light * 255 // np.maximum(peak, 1), light)
+    return light.astype(np.uint8)
+
+
 def read_palette(palette: str | Path | np.ndarray | None) -> np.ndarray:
     """Return a palette as ``uint8`` ``(256, 3)``: a ``palette.lmp`` or PCX path, an array, or Quake's own.
 

@@ -19,6 +19,9 @@ from typing import Any
 
 import numpy as np
 import pyvista as pv
+from vtkmodules.vtkCommonDataModel import vtkDataObject
+from vtkmodules.vtkRenderingCore import vtkPolyDataMapper
+from vtkmodules.vtkRenderingCore import vtkTexture
 
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.errors import NothingToDrawError
@@ -31,6 +34,7 @@ from pyvista_quake.data import animation as anim
 from pyvista_quake.data.decode import vertex_face_normals
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
+from pyvista_quake.game.skins import shifted_lighting
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import field_text
 from pyvista_quake.model.mesh import flattened
@@ -77,8 +81,11 @@ def prepare(
     lighting: str = 'auto',
     weapon: Any = None,
     **load_options: Any,
-) -> tuple[pv.PolyData | pv.MultiBlock, np.ndarray | list[np.ndarray | None] | None]:
-    """The mesh to draw and its skin image (RGB or RGBA, or ``None``); a model of several surfaces gives a MultiBlock and an image a block.
+) -> tuple[pv.PolyData | pv.MultiBlock, np.ndarray | list[np.ndarray | None] | None, np.ndarray | None]:
+    """The mesh to draw, its skin image (RGB or RGBA, or ``None``) and a level's lightmap atlas.
+
+    A model of several surfaces gives a MultiBlock and an image a block.  A level with
+    lightmaps gives :func:`lightmap_atlas` and its blocks ``point_data["lightmap_atlas"]``.
 
     Parameters
     ----------
@@ -115,7 +122,46 @@ def prepare(
     for block in mesh if several else [mesh]:
         if lighting != 'stored' and keys.VERTEX_INDEX in block.point_data and block.n_cells:
             _light(block, lighting == 'computed')
-    return mesh, [block.quake.image() for block in mesh] if several else skin_of(model, given)
+    pages = model.lightmaps if model is not None and several else None
+    if pages is not None:
+        for block in mesh:
+            _place_in_atlas(block, len(pages))
+    skins = [block.quake.image() for block in mesh] if several else skin_of(model, given)
+    return mesh, skins, (lightmap_atlas(pages) if pages is not None else None)
+
+
+def _atlas_grid(count: int) -> tuple[int, int]:
+    """``(columns, rows)`` of an atlas of ``count`` lightmap pages and one white page after them."""
+    columns = int(np.ceil(np.sqrt(count + 1)))
+    return columns, -(-(count + 1) // columns)
+
+
+def lightmap_atlas(pages: np.ndarray) -> np.ndarray:
+    """A level's lightmap pages, brightened as the engine draws them, in one image: page ``p`` at column
+    ``p % columns`` and row ``p // columns``, then a white page for the faces lit by their vertices."""
+    count, height, width = pages.shape[:3]
+    columns, rows = _atlas_grid(count)
+    atlas = np.full((rows * height, columns * width, 3), 255, np.uint8)
+    for number, page in enumerate(shifted_lighting(pages)):
+        row, column = divmod(number, columns)
+        atlas[row * height : (row + 1) * height, column * width : (column + 1) * width] = page
+    return atlas
+
+
+def _place_in_atlas(block: pv.PolyData, count: int) -> None:
+    """``point_data["lightmap_atlas"]``: a surface's lightmap coordinates in :func:`lightmap_atlas`'s image."""
+    if 'lightmap' not in block.point_data or 'lightmap_page' not in block.point_data:
+        return
+    page = np.asarray(block.point_data['lightmap_page'])
+    st = np.clip(np.asarray(block.point_data['lightmap'], np.float64), 0.0, 1.0)
+    unlit = (page < 0) | (page >= count)  # vertex-lit (or a page the map lacks): the white page
+    page = np.where(unlit, count, page)
+    st = np.where(unlit[:, None], 0.5, st)
+    columns, rows = _atlas_grid(count)
+    row, column = np.divmod(page, columns)
+    # The image's first row is at v = 1 (as image_texture puts it), a page's first row at t = 0.
+    uv = np.column_stack([(column + st[:, 0]) / columns, 1.0 - (row + st[:, 1]) / rows])
+    block.point_data['lightmap_atlas'] = uv.astype(np.float32)
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:
@@ -144,8 +190,40 @@ def paints_nothing(mesh: pv.PolyData, image: np.ndarray | None) -> bool:
     return image is None and field_text(mesh, keys.SKIN_ALPHA) in ('add', 'blend')
 
 
-def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, **kwargs: Any) -> pv.Actor:
-    """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask."""
+def drawn_mesh(actor: pv.Actor) -> pv.PolyData:
+    """The mesh an actor draws (changing its points changes the picture)."""
+    mapper = actor.GetMapper()
+    return mapper.dataset if hasattr(mapper, 'dataset') else pv.wrap(mapper.GetInput())
+
+
+def _multiply_lightmap(actor: pv.Actor, lightmap: pv.Texture) -> None:
+    """Draw an actor's texture multiplied by a lightmap, as the engine draws a lightmapped surface.
+
+    VTK multiplies a second texture in (``VTK_TEXTURE_BLENDING_MODE_MODULATE``) when each is mapped to
+    its own coordinates, which a plain ``vtkPolyDataMapper`` does (PyVista's ``DataSetMapper`` does not).
+    """
+    mesh = actor.mapper.dataset
+    mapper = vtkPolyDataMapper()
+    mapper.SetInputData(mesh)
+    mapper.ScalarVisibilityOff()
+    points = vtkDataObject.FIELD_ASSOCIATION_POINTS
+    texture = actor.GetTexture()
+    actor.SetTexture(None)
+    prop = actor.GetProperty()
+    if texture is not None:
+        prop.SetTexture('diffuse', texture)  # before 'lightmap' by name: VTK combines them in name order
+        mapper.MapDataArrayToMultiTextureAttribute('diffuse', mesh.GetPointData().GetTCoords().GetName(), points)
+    lightmap.SetBlendingMode(vtkTexture.VTK_TEXTURE_BLENDING_MODE_MODULATE)
+    prop.SetTexture('lightmap', lightmap)
+    mapper.MapDataArrayToMultiTextureAttribute('lightmap', 'lightmap_atlas', points)
+    prop.SetColor(1.0, 1.0, 1.0)
+    prop.LightingOff()  # the lightmap is the light
+    actor.SetMapper(mapper)
+
+
+def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, lightmap: pv.Texture | None = None, **kwargs: Any) -> pv.Actor:
+    """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask; lit by
+    ``lightmap`` (:func:`lightmap_atlas`) where the mesh has ``point_data["lightmap_atlas"]``."""
     options: dict[str, Any] = {'smooth_shading': True, 'render': False}  # the caller renders once, framed
     if 'scalars' in kwargs or 'color' in kwargs:
         skin = None  # coloured by data or by one colour: no texture over it
@@ -159,8 +237,14 @@ def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, *
         options['texture'] = image_texture(np.ascontiguousarray(skin))
     elif 'scalars' not in kwargs:
         options['color'] = 'tan'
+    lit = lightmap is not None and 'lightmap_atlas' in mesh.point_data
+    if lit and 'texture' not in options:
+        options['color'] = 'white'  # no image: the lightmap alone, as the engine draws an image it lacks
     options.update(kwargs)
     actor = plotter.add_mesh(mesh, **options)
+    if lit:
+        assert lightmap is not None
+        _multiply_lightmap(actor, lightmap)
     if 'texture' in options and skin is not None and skin.ndim == 3 and skin.shape[2] == 4:
         # Drawn in the opaque pass: texels with alpha 0 are discarded, the rest are solid.
         actor.GetProperty().SetOpacity(1.0)
@@ -224,18 +308,22 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
     ours = set(inspect.signature(prepare).parameters) | {'normals'}
     mesh_options = {k: v for k, v in rest.items() if k not in ours}
     prepare_options = {k: v for k, v in rest.items() if k in ours}
-    mesh, skin = prepare(source, **prepare_options, **load_options)
+    mesh, skin, atlas = prepare(source, **prepare_options, **load_options)
     plotter.clear_actors()
     if isinstance(mesh, pv.MultiBlock):
         assert isinstance(skin, list)  # an image a block
+        lightmap = None
+        if atlas is not None and 'scalars' not in mesh_options and 'color' not in mesh_options:
+            lightmap = image_texture(atlas)
+            lightmap.interpolate = True  # the engines filter lightmaps linearly
         drawn = pv.MultiBlock()
         for name, block, image in zip(mesh.keys(), mesh, skin):
             if block.n_points and not paints_nothing(block, image):
-                drawn.append(add_model(plotter, block, image, **mesh_options).mapper.dataset, name)
+                drawn.append(drawn_mesh(add_model(plotter, block, image, lightmap=lightmap, **mesh_options)), name)
         mesh = drawn
     else:
         assert not isinstance(skin, list)  # one mesh, one image
-        mesh = add_model(plotter, mesh, skin, **mesh_options).mapper.dataset
+        mesh = drawn_mesh(add_model(plotter, mesh, skin, **mesh_options))
     frame_camera(plotter, mesh)
     # A reused plotter's screenshot shows its last render: render with this camera now.
     plotter.render()
@@ -550,7 +638,7 @@ def animate(
             frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
             for k, t in enumerate(times):
                 pose = poses[k] if is_player(model) else pose_at(float(t))
-                posed, _ = prepare(pose, lighting=lighting)
+                posed, *_ = prepare(pose, lighting=lighting)
                 # The scene drew the surfaces that have points (a part may have an empty one): the same here.
                 shown = [b for b in posed if b.n_points] if isinstance(posed, pv.MultiBlock) else [posed]
                 for drawn, block in zip(mesh if isinstance(mesh, pv.MultiBlock) else [mesh], shown):
