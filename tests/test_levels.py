@@ -529,3 +529,61 @@ def test_a_face_lit_by_its_vertices_takes_the_atlas_white_page(tmp_path):
     np.testing.assert_allclose(mesh[0].point_data['lightmap_atlas'], np.tile([0.25, 0.75], (4, 1)))  # (0.5, 0.25) of page 0
     np.testing.assert_allclose(mesh[1].point_data['lightmap_atlas'], np.tile([0.75, 0.5], (4, 1)))  # the white page's centre
     assert np.all(atlas[:, 128:] == 255)
+
+
+# -- patch_level="engine": R_SubdividePatchToGrid ---------------------------------------------
+
+
+def _patch_level(tmp_path, control, width, height, **options):
+    """A map of one patch of ``height`` rows of ``width`` control points (row by row), loaded with ``options``."""
+    verts = [q3_drawvert(p, st=(p[0] / 64, p[1] / 64)) for p in control]
+    path = tmp_path / 'p.bsp'
+    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('textures/curve', 0, 1)], [(0, 1)], verts, [],
+                              [q3_surface(0, 2, 0, width * height, patch=(width, height))]))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return pyvista_quake.load(path, **options)
+
+
+def _bulge(bulge: float, width: int = 3, height: int = 3):
+    """Straight rows along y, each a Bezier along x whose odd control points stand ``bulge`` up."""
+    return [(32.0 * i, 32.0 * j, bulge if i % 2 else 0.0) for j in range(height) for i in range(width)]
+
+
+def test_the_engine_subdivides_a_curve_until_it_is_within_r_subdivisions_and_culls_straight_spans(tmp_path):
+    curved = _patch_level(tmp_path, _bulge(16.0), 3, 3, patch_level='engine').blocks(0)[0]
+    # The middle lies 8 units off its ends' line: two more columns (2 units off each), the straight rows culled to 2.
+    assert curved.n_points == 5 * 2 and curved.n_cells == 2 * 4
+    fixed = _patch_level(tmp_path, _bulge(16.0), 3, 3, patch_level=4).blocks(0)[0]
+    # On the curve at 0, 1/4, 1/2, 3/4 and 1, as the level-4 tessellation puts its columns.
+    np.testing.assert_allclose(sorted(set(np.round(curved.points[:, 2], 4))), sorted(set(np.round(fixed.points[:, 2], 4))))
+    np.testing.assert_allclose(sorted(set(np.round(curved.points[:, 2], 4))), [0, 6, 8])
+    flat = _patch_level(tmp_path, _bulge(0.0), 3, 3, patch_level='engine').blocks(0)[0]
+    assert flat.n_points == 4 and flat.n_cells == 2  # straight both ways: its corners
+    assert np.all(np.asarray(curved.face_normals)[:, 2] > 0) or np.all(np.asarray(curved.face_normals)[:, 2] < 0)
+
+
+@pytest.mark.parametrize(('bulge', 'columns'), [(8.0, 3), (8.02, 5), (0.19, 2), (0.21, 3)])
+def test_the_engines_thresholds(tmp_path, bulge, columns):
+    # 8 units up is 4 off the line: r_subdivisions 4 is not passed; under 0.1 off, the span is straight.
+    curved = _patch_level(tmp_path, _bulge(bulge), 3, 3, patch_level='engine').blocks(0)[0]
+    assert curved.n_points == columns * 2
+
+
+def test_the_engine_grid_stops_at_max_grid_size_and_is_turned_to_be_wide(tmp_path):
+    big = [(1e4 * i, 32.0 * j, 1e4 if i % 2 else 0.0) for j in range(3) for i in range(3)]  # far more curve than 4 units allow
+    assert _patch_level(tmp_path, big, 3, 3, patch_level='engine').blocks(0)[0].n_points == 65 * 2  # MAX_GRID_SIZE columns
+    steep = _patch_level(tmp_path, _bulge(1e6), 3, 3, patch_level='engine').blocks(0)[0]
+    assert steep.n_points == 9 * 2  # a spike: each half is nearly its own straight line
+    tall = [(32.0 * j, 32.0 * i, 16.0 if i % 2 else 0.0) for i in range(3) for j in range(3)]  # the curve runs down the rows
+    level = _patch_level(tmp_path, tall, 3, 3, patch_level='engine')
+    grid = level.blocks(0)[0]
+    assert grid.n_points == 2 * 5
+    # 5 high and 2 wide, turned: transposed and each row reversed, so the first point is the last row's first.
+    np.testing.assert_allclose(grid.points[0], [0, 64, 0])
+    np.testing.assert_allclose(grid.points[1], [0, 48, 6])
+
+
+def test_patch_level_names_its_choices(tmp_path):
+    with pytest.raises(ValueError, match="'engine'"):
+        _patch_level(tmp_path, _bulge(1.0), 3, 3, patch_level='adaptive')

@@ -87,9 +87,10 @@ class LoadOptions:
         For a level (``.bsp``), the faces left out, by what their shader's or
         texture's flags (or a tool texture's name) make them, as the engines tell
         them: by default what the engine does not draw as geometry; ``()`` keeps every face.
-    patch_level : int, default: 8
+    patch_level : int or 'engine', default: 8
         For a Quake III level, each 3 x 3 block of a Bezier patch's control grid
-        becomes ``patch_level`` x ``patch_level`` cells.
+        becomes ``patch_level`` x ``patch_level`` cells; ``'engine'`` subdivides
+        each patch as the game's renderer does (``R_SubdividePatchToGrid``).
 
     """
 
@@ -108,7 +109,7 @@ class LoadOptions:
     holey: bool = True
     lod: int = 0
     hide: tuple[str, ...] = HIDE_KINDS
-    patch_level: int = 8
+    patch_level: int | str = 8
 
     def __post_init__(self) -> None:
         if isinstance(self.hide, str):

@@ -316,9 +316,10 @@ def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> Mod
     ----------
     record : BSPFile
         The parsed file.
-    patch_level : int
+    patch_level : int or 'engine'
         Quake III Bezier patches: each 3 x 3 block of a control grid becomes
-        ``patch_level`` x ``patch_level`` cells.
+        ``patch_level`` x ``patch_level`` cells; ``'engine'`` subdivides them as
+        the game's renderer does (:func:`_engine_grid`, ``r_subdivisions 4``).
 
     Raises
     ------
@@ -326,12 +327,13 @@ def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> Mod
         For an index past its lump (named, with the record).
 
     """
-    if isinstance(patch_level, bool) or not isinstance(patch_level, (int, np.integer)) or not 1 <= patch_level <= MAX_PATCH_LEVEL:
-        raise ValueError(f'patch_level must be a whole number from 1 to {MAX_PATCH_LEVEL}, not {patch_level!r}')
+    if patch_level != 'engine' and (isinstance(patch_level, bool) or not isinstance(patch_level, (int, np.integer))
+                                    or not 1 <= patch_level <= MAX_PATCH_LEVEL):  # fmt: skip
+        raise ValueError(f"patch_level must be a whole number from 1 to {MAX_PATCH_LEVEL} or 'engine', not {patch_level!r}")
     first_wins = record.game == 'quake3'
     entities = parse_entities(record.lump_bytes('entities'), record.source, first_wins=first_wins)
     if record.game == 'quake3':
-        groups, level = _quake3(record, entities, int(patch_level))
+        groups, level = _quake3(record, entities, patch_level if patch_level == 'engine' else int(patch_level))
     else:
         groups, level = _edge_faces(record, entities)
     surfaces = [_surface(g) for g in groups]
@@ -415,7 +417,7 @@ def _q3_kinds(surface_flags: int, content_flags: int) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int) -> tuple[list[_Group], LevelData]:
+def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | str) -> tuple[list[_Group], LevelData]:
     bounds = Bounds(record.source, len(record.raw))
     r = record.records
     shaders, models, verts, indexes, faces = r['shaders'], r['models'], r['drawverts'], r['drawindexes'], r['surfaces']
@@ -523,8 +525,9 @@ def _joined(parts: list[tuple]) -> tuple:
     return (*(np.concatenate(c) for c in columns), np.concatenate(triangles) if triangles else np.zeros((0, 3), np.int64))
 
 
-def _patch(record: BSPFile, bounds: Bounds, k: int, level: int) -> tuple:
-    """A Bezier patch tessellated at ``level``: each 3 x 3 block as level x level cells, neighbours sharing edges."""
+def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
+    """A Bezier patch tessellated at ``level``: each 3 x 3 block as level x level cells, neighbours sharing edges;
+    or, at ``'engine'``, as the renderer subdivides it."""
     face = record.records['surfaces'][k]
     w, h = int(face['patchWidth']), int(face['patchHeight'])
     for name, value in (('patchWidth', w), ('patchHeight', h)):
@@ -534,23 +537,108 @@ def _patch(record: BSPFile, bounds: Bounds, k: int, level: int) -> tuple:
         raise bounds.error(f'surfaces[{k}].numVerts', int(face['numVerts']),
                            f'a {w} x {h} patch has {w * h} control points (at most {MAX_PATCH_VERTS})')  # fmt: skip
     grid = record.records['drawverts'][int(face['firstVert']) : int(face['firstVert']) + w * h].reshape(h, w)
-    cols, rows = _bezier_weights(w, level), _bezier_weights(h, level)
     lit = int(face['lightmapNum']) >= 0
+    clean = np.nan_to_num(grid['lightmap'], nan=0, posinf=0, neginf=0)
+    if level == 'engine':
+        fields = {'xyz': grid['xyz'].astype(np.float32), 'st': grid['st'].astype(np.float32), 'lightmap': clean.astype(np.float32),
+                  'normal': grid['normal'].astype(np.float32), 'color': grid['color'].astype(np.int32)}  # fmt: skip
+        out = {name: values.astype(np.float64) for name, values in _engine_grid(fields).items()}
+        H, W = out['xyz'].shape[:2]
+        positions, st, color = (out[name].reshape(H * W, -1) for name in ('xyz', 'st', 'color'))
+        normals = out['normal'].reshape(H * W, 3)  # the control normals interpolated (MakeMeshNormals is not done)
+        lightmap = out['lightmap'].reshape(H * W, 2) if lit else np.zeros((H * W, 2))
+    else:
+        assert isinstance(level, int)
+        cols, rows = _bezier_weights(w, level), _bezier_weights(h, level)
 
-    def surface(values: np.ndarray) -> np.ndarray:
-        return np.einsum('rj,jik,ci->rck', rows, values.astype(np.float64), cols).reshape(-1, values.shape[-1])
+        def surface(values: np.ndarray) -> np.ndarray:
+            return np.einsum('rj,jik,ci->rck', rows, values.astype(np.float64), cols).reshape(-1, values.shape[-1])
 
-    positions, st = surface(grid['xyz']), surface(grid['st'])
-    normals = surface(grid['normal'])
-    lightmap = surface(np.nan_to_num(grid['lightmap'], nan=0, posinf=0, neginf=0)) if lit else np.zeros((len(positions), 2))
-    color = surface(grid['color'])
-    W, H = len(cols), len(rows)
+        positions, st = surface(grid['xyz']), surface(grid['st'])
+        normals = surface(grid['normal'])
+        lightmap = surface(clean) if lit else np.zeros((len(positions), 2))
+        color = surface(grid['color'])
+        W, H = len(cols), len(rows)
     v2 = (np.arange(H - 1)[:, None] * W + np.arange(W - 1)[None, :]).reshape(-1)
     v1, v3 = v2 + 1, v2 + W
     v4 = v3 + 1
     triangles = np.stack([np.stack([v2, v3, v1], 1), np.stack([v1, v3, v4], 1)], 1).reshape(-1, 3)
     page = np.full(len(positions), int(face['lightmapNum']) if lit else -1, np.int32)
     return positions, normals, st, lightmap, color, page, triangles
+
+
+#: Quake III's ``r_subdivisions`` (its default) and ``MAX_GRID_SIZE`` (``tr_local.h``): ``patch_level="engine"``.
+R_SUBDIVISIONS = 4.0
+MAX_GRID_SIZE = 65
+#: The error ``R_SubdividePatchToGrid`` marks a straight column with: culled after the curve is placed.
+_STRAIGHT = np.float32(999.0)
+
+
+def _lerp(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``LerpDrawVert`` of one field: the float fields halved in float32, the colour's bytes summed and shifted."""
+    if name == 'color':
+        return (a + b) >> 1
+    return np.float32(0.5) * (a + b)
+
+
+def _engine_grid(fields: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A patch's control grid subdivided as ``R_SubdividePatchToGrid`` does (``tr_curve.c``): in each direction,
+    a 3-point span whose middle lies more than ``r_subdivisions`` units off the line of its ends gets two more
+    columns, until none does or the grid reaches ``MAX_GRID_SIZE``; the approximating points are then put on the
+    curve, the spans that were straight removed (skipping the one after each, as the engine's loop does), and
+    the grid turned so that it is at least as wide as it is high.  ``fields`` are ``(height, width, n)``."""
+    f = dict(fields)
+    errors = []
+    for _ in range(2):
+        error = np.zeros(MAX_GRID_SIZE, np.float32)
+        j = 0
+        while j + 2 < f['xyz'].shape[1]:
+            xyz = f['xyz']
+            a, b, c = xyz[:, j], xyz[:, j + 1], xyz[:, j + 2]
+            mid = (a + b * np.float32(2) + c) * np.float32(0.25) - a
+            line = c - a
+            length = np.sqrt((line * line).sum(axis=1, dtype=np.float32))
+            # VectorNormalize: times the reciprocal, a zero vector left as it is
+            line = line * np.where(length > 0, np.float32(1) / np.where(length > 0, length, np.float32(1)), np.float32(1))[:, None]
+            off = mid - line * (mid * line).sum(axis=1, dtype=np.float32)[:, None]
+            worst = np.float32(np.sqrt((off * off).sum(axis=1, dtype=np.float32).max()))
+            if worst < np.float32(0.1):
+                error[j + 1] = _STRAIGHT  # the whole span is straight: its middle column goes
+            elif xyz.shape[1] + 2 > MAX_GRID_SIZE or worst <= R_SUBDIVISIONS:
+                error[j + 1] = np.float32(1) / worst
+            else:
+                error[j + 2] = np.float32(1) / worst
+                for name, values in f.items():
+                    before = _lerp(name, values[:, j], values[:, j + 1])
+                    after = _lerp(name, values[:, j + 1], values[:, j + 2])
+                    middle = _lerp(name, before, after)
+                    f[name] = np.concatenate([values[:, : j + 1], before[:, None], middle[:, None], after[:, None], values[:, j + 2 :]], axis=1)
+                continue  # the same span again: it may need more
+            j += 2
+        errors.append(error)
+        f = {name: values.swapaxes(0, 1) for name, values in f.items()}
+    for axis in (0, 1):  # PutPointsOnCurve: the odd rows, then the odd columns
+        for name, values in f.items():
+            values = values.copy()
+            inner = values.take(np.arange(1, values.shape[axis], 2), axis)
+            up, down = values.take(np.arange(2, values.shape[axis], 2), axis), values.take(np.arange(0, values.shape[axis] - 1, 2), axis)
+            placed = _lerp(name, _lerp(name, inner, up), _lerp(name, inner, down))
+            index = [slice(None)] * values.ndim
+            index[axis] = slice(1, None, 2)
+            values[tuple(index)] = placed
+            f[name] = values
+    for axis, error in ((1, errors[0]), (0, errors[1])):  # columns (width), then rows (height)
+        keep = list(range(f['xyz'].shape[axis]))
+        table = list(error[: len(keep)])
+        i = 1
+        while i < len(keep) - 1:
+            if table[i] == _STRAIGHT:
+                del keep[i], table[i]  # and i moves on past the one that took its place, as the engine's loop does
+            i += 1
+        f = {name: values.take(keep, axis) for name, values in f.items()}
+    if f['xyz'].shape[0] > f['xyz'].shape[1]:  # "flip for longest tristrips": transposed, then each row reversed
+        f = {name: values.swapaxes(0, 1)[:, ::-1] for name, values in f.items()}
+    return f
 
 
 def _bezier_weights(size: int, level: int) -> np.ndarray:
