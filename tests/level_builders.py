@@ -126,8 +126,8 @@ def build_q1(entities, vertexes, planes, texinfo, faces, models, textures, *, id
     return start + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
 
 
-def build_q2(entities, vertexes, planes, texinfo, faces, models) -> bytes:
-    """A Quake II level (IBSP 38).  ``texinfo`` ``[(vecs, flags, name)]``; ``faces`` as :func:`build_q1`'s."""
+def build_q2(entities, vertexes, planes, texinfo, faces, models, lighting: bytes = b'') -> bytes:
+    """A Quake II level (IBSP 38).  ``texinfo`` ``[(vecs, flags, name)]``; ``faces`` as :func:`build_q1`'s; ``lighting`` RGB luxels."""
     edges, surfedges, firsts = _edges_of([f[2] for f in faces])
     lumps = [b''] * 19
     lumps[0] = entity_text(entities)
@@ -136,6 +136,7 @@ def build_q2(entities, vertexes, planes, texinfo, faces, models) -> bytes:
     lumps[5] = b''.join(struct.pack('<8fii32si', *[x for row in vecs for x in row], flags, 0, name.encode(), -1) for vecs, flags, name in texinfo)
     lumps[6] = b''.join(struct.pack('<Hhihh4Bi', plane, side, first, len(loop), tex, 0, 255, 255, 255, light)
                         for (plane, side, loop, tex, light), first in zip(faces, firsts))
+    lumps[7] = lighting
     lumps[11] = edges
     lumps[12] = surfedges
     lumps[13] = b''.join(struct.pack('<9f3i', *(-8,) * 3, *(8,) * 3, *origin, 0, first, num) for first, num, origin in models)

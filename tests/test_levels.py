@@ -474,7 +474,8 @@ def test_the_engine_brightens_lightmaps_and_keeps_their_hue():
 
     texels = np.array([[[20, 40, 60], [100, 50, 10], [64, 64, 64], [0, 0, 0]]], np.uint8)
     np.testing.assert_array_equal(shifted_lighting(texels), [[[80, 160, 240], [255, 127, 25], [255, 255, 255], [0, 0, 0]]])
-    np.testing.assert_array_equal(shifted_lighting(texels, shift=1)[0, 1], [200, 100, 20])  # 200 stays under 255
+    np.testing.assert_array_equal(shifted_lighting(texels, scale=2)[0, 1], [200, 100, 20])  # 200 stays under 255
+    np.testing.assert_array_equal(shifted_lighting(texels, scale=264 / 128)[0, 0], [41, 82, 123])  # Quake 1's style 0
 
 
 def _lit_square_level(game: Path, colours) -> Path:
@@ -587,3 +588,54 @@ def test_the_engine_grid_stops_at_max_grid_size_and_is_turned_to_be_wide(tmp_pat
 def test_patch_level_names_its_choices(tmp_path):
     with pytest.raises(ValueError, match="'engine'"):
         _patch_level(tmp_path, _bulge(1.0), 3, 3, patch_level='adaptive')
+
+
+
+# -- Quake 1, II and UFO: AI lightmaps: each face's block in one page ---------------------------
+
+
+def test_q1_face_blocks_gathered_in_one_page_with_the_luxels_centres(tmp_path):
+    args = q1_args()
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0), (1, 0, [4, 5, 6, 7], 1, 0)]  # the sky names light too: TEX_SPECIAL is unlit
+    args['texinfo'] = [(((1, 0, 0, 0), (0, 1, 0, 0)), 0, 0), (((1, 0, 0, 0), (0, 1, 0, 0)), 1, 1)]
+    ramp = bytes(range(10, 25))  # the floor: s 0..32, t 0..64 -> 3 x 5 luxels, rows of 3
+    level = load(build_q1(**args, lighting=ramp), tmp_path, hide=())
+    assert level.lightmaps.shape == (1, 5, 3, 3)
+    np.testing.assert_array_equal(level.lightmaps[0, ..., 0], np.arange(10, 25).reshape(5, 3))
+    np.testing.assert_array_equal(level.lightmaps[0, ..., 1], level.lightmaps[0, ..., 2])  # grey
+    floor, sky = level.blocks(0)
+    xy = np.asarray(floor.points)[:, :2]
+    np.testing.assert_allclose(floor.point_data['lightmap'], (xy / 16 + 0.5) / [3, 5], rtol=1e-6)
+    assert set(np.asarray(floor.point_data['lightmap_page']).tolist()) == {0}
+    assert set(np.asarray(sky.point_data['lightmap_page']).tolist()) == {-1}
+    assert level.level.light_scale == 264 / 128
+
+
+def test_a_face_whose_block_runs_past_the_lighting_lump_is_unlit(tmp_path):
+    args = q1_args()
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 1)]
+    args['models'] = [(0, 1, (0, 0, 0))]
+    exact = load(build_q1(**args, lighting=bytes(16)), tmp_path)  # 1 + 15 bytes: the block ends at the lump's end
+    assert exact.lightmaps is not None
+    short = load(build_q1(**args, lighting=bytes(15)), tmp_path)
+    assert short.lightmaps is None and set(np.asarray(short.blocks(0)[0].point_data['lightmap_page']).tolist()) == {-1}
+
+
+def test_q2_rgb_luxels_and_a_picture_lit_by_them(tmp_path):
+    args = q1_args()
+    texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), 0, 'e1u1/floor'), (((1, 0, 0, 0), (0, 1, 0, 0)), 0x8, 'e1u1/water')]
+    faces = [(0, 0, [0, 1, 2, 3], 0, 0), (1, 0, [4, 5, 6, 7], 1, 0)]  # water (SURF_WARP) takes no lightmap
+    lighting = bytes([100, 50, 25]) * 15
+    data = build_q2(args['entities'], args['vertexes'], args['planes'], texinfo, faces, [(0, 2, (0, 0, 0))], lighting=lighting)
+    (tmp_path / 'textures' / 'e1u1').mkdir(parents=True)
+    for name in ('floor', 'water'):
+        Image.new('RGB', (16, 16), (200, 200, 200)).save(tmp_path / 'textures' / 'e1u1' / f'{name}.png')
+    level = load(data, tmp_path)
+    assert level.lightmaps.shape == (1, 5, 3, 3) and level.level.light_scale == 1.0
+    np.testing.assert_array_equal(level.lightmaps[0, 2, 1], [100, 50, 25])
+    floor, water = level.blocks(0)
+    assert set(np.asarray(water.point_data['lightmap_page']).tolist()) == {-1}
+    picture = np.asarray(Image.open(pyvista_quake.thumbnail(level, tmp_path / 'q2.png', size=(160, 160)))).astype(int)[..., :3]
+    lit = np.all(np.abs(picture - [78, 39, 20]) <= 3, axis=2).sum()  # 200 x (100, 50, 25) / 255
+    unlit = np.all(np.abs(picture - [200, 200, 200]) <= 3, axis=2).sum()  # the water as its texture
+    assert lit > 300 and unlit > 50, (lit, unlit)

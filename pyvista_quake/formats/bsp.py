@@ -75,6 +75,14 @@ CONTENTS_TRIGGER = 0x40000000
 SURF_PHONG = 0x400
 #: Quake II's and UFO: AI's ``SURF_WARP``: no lightmap.
 SURF_WARP = 0x8
+#: Quake II's see-through faces (``SURF_TRANS33``, ``SURF_TRANS66``): no lightmap either (``GL_CreateSurfaceLightmap``).
+SURF_TRANS = 0x10 | 0x20
+#: How each game's renderer scales a stored luxel for a still picture: Quake III's ``R_ColorShiftLightingBytes``
+#: (shifted left ``r_mapOverBrightBits`` 2), Quake 1's ``R_BuildLightMap`` (style 0 at ``'m'``, 264 in 8.8 fixed
+#: point, shifted right 7), Quake II's and UFO: AI's as stored.
+LIGHT_SCALE = {'quake3': 4.0, 'bsp29': 264 / 128, 'bsp2': 264 / 128, 'quake2': 1.0, 'ufoai': 1.0}
+#: Bytes a luxel: Quake 1's grey, Quake II's RGB, UFO: AI's RGB and a light direction.
+LUXEL_BYTES = {'bsp29': 1, 'bsp2': 1, 'quake2': 3, 'ufoai': 6}
 
 # -- Quake 1, Quake II, UFO: AI: faces over edges ---------------------------------------------
 PLANE = np.dtype([('normal', '<f4', (3,)), ('dist', '<f4'), ('type', '<i4')])
@@ -498,7 +506,7 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
             flags=int(shader_row['surfaceFlags']),
         ))  # fmt: skip
     lightmaps = r['lightmaps']
-    level = LevelData(record.game, entities, lightmaps=np.ascontiguousarray(lightmaps) if len(lightmaps) else None,
+    level = LevelData(record.game, entities, lightmaps=np.ascontiguousarray(lightmaps) if len(lightmaps) else None, light_scale=LIGHT_SCALE['quake3'],
                       brush_models=len(models), external_lightmaps=not len(lightmaps) and bool(per_vertex_lit.any()))  # fmt: skip
     return groups, level
 
@@ -754,6 +762,8 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
         use = phong & (np.abs(own).sum(1) > 0)
         normals = np.where(use[:, None], own, normals)
     light = _light_coords(record, len(faces), s, t, corner_face)
+    face_lit = (flags[face_info] & (Q1_TEX_SPECIAL if game in ('bsp29', 'bsp2') else SURF_WARP | SURF_SKY | SURF_TRANS)) == 0
+    atlas, light_uv, light_page = _lightmap_atlas(record, faces, light, corner_face, face_lit & (face_info >= 0))
 
     groups: list[_Group] = []
     stride = len(texture_names) + 1
@@ -775,11 +785,63 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
         image_name = name if game in ('bsp29', 'bsp2') else (f'textures/{name}.wal' if game == 'quake2' else f'textures/{name}')
         groups.append(_Group(
             image_name, model, _texture_kinds(name, face_flags, game), positions, normals[used], st, renumbered.reshape(-1, 3),
-            {'lightmap_texel': light[used].astype(np.float32)}, flags=face_flags, texture_size=size, picture=picture,
+            {'lightmap_texel': light[used].astype(np.float32), 'lightmap': light_uv[used], 'lightmap_page': light_page[used]},
+            flags=face_flags, texture_size=size, picture=picture,
             texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
         ))  # fmt: skip
-    level = LevelData(game, entities, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0))
+    level = LevelData(game, entities, lightmaps=atlas, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0),
+                      light_scale=LIGHT_SCALE[game])  # fmt: skip
     return groups, level
+
+
+def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corner_face: np.ndarray,
+                    lit: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:  # fmt: skip
+    """Quake 1's, II's and UFO: AI's per-face lightmap blocks gathered into one RGB page.
+
+    Each lit face's block (``smax x tmax`` luxels from ``lightofs``, its first light style: a still picture)
+    goes into its own cell of a grid of cells of the largest block; returns the page ``(1, height, width, 3)``
+    (``None`` when no face is lit) and each corner's lightmap coordinates in it (``t = 0`` the first row, at the
+    luxel's centre as ``BuildSurfaceDisplayList`` puts it) and page (0, or -1 for a face drawn unlit).
+    """
+    game = record.game
+    lighting = record.lump_bytes('lighting_day' if game == 'ufoai' else 'lighting')
+    per_luxel = LUXEL_BYTES[game]
+    offsets = (faces['lightofs'][:, 1] if game == 'ufoai' else faces['lightofs']).astype(np.int64)
+    n = len(faces)
+    # Each face's block size from its corners' places in luxels (CalcSurfaceExtents: the extents / spacing + 1).
+    size = np.zeros((n, 2), np.int64)
+    if len(corner_face):
+        top = np.zeros((n, 2), np.float64)
+        np.maximum.at(top, corner_face, light.astype(np.float64))
+        size = np.ceil(top).astype(np.int64) + 1
+    luxels = size[:, 0] * size[:, 1]
+    lit = lit & (offsets >= 0) & (luxels > 0) & (offsets + luxels * per_luxel <= len(lighting))
+    uv = np.zeros((len(corner_face), 2), np.float32)
+    page = np.full(len(corner_face), -1, np.int32)
+    if not lit.any():
+        return None, uv, page
+    cell = size[lit].max(axis=0)  # (s, t) of the largest block
+    count = int(lit.sum())
+    columns = min(count, max(1, int(np.ceil(np.sqrt(count * cell[1] / cell[0])))))
+    rows = -(-count // columns)
+    width, height = columns * int(cell[0]), rows * int(cell[1])
+    slot = np.cumsum(lit) - 1  # each lit face's cell
+    origin = np.column_stack([slot % columns * cell[0], slot // columns * cell[1]])
+    # Every luxel of every lit face at once: its face, its place in the block, its bytes.
+    chosen = np.flatnonzero(lit)
+    face_of = np.repeat(chosen, luxels[chosen])
+    k = _ranges(np.zeros(len(chosen), np.int64), luxels[chosen])
+    i, j = k % size[face_of, 0], k // size[face_of, 0]
+    data = np.frombuffer(lighting, np.uint8)
+    start = offsets[face_of] + k * per_luxel
+    channels = [data[start]] * 3 if per_luxel == 1 else [data[start + c] for c in range(3)]
+    atlas = np.full((height, width, 3), 255, np.uint8)
+    atlas[origin[face_of, 1] + j, origin[face_of, 0] + i] = np.stack(channels, axis=1)
+    corner_lit = lit[corner_face]
+    place = origin[corner_face] + light.astype(np.float64) + 0.5
+    uv[corner_lit] = (place / [width, height])[corner_lit].astype(np.float32)
+    page[corner_lit] = 0
+    return atlas[None], uv, page
 
 
 def _light_coords(record: BSPFile, n: int, s: np.ndarray, t: np.ndarray, corner_face: np.ndarray) -> np.ndarray:

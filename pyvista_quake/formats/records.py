@@ -420,11 +420,15 @@ class LevelData:
         The entities in file order, each its keys and values (Quake III keeps the first of a
         repeated key, as ``G_SpawnString`` finds it; the others the last).
     lightmaps : numpy.ndarray or None
-        Quake III's embedded lightmap pages, ``uint8`` ``(pages, 128, 128, 3)``, first row ``t = 0``.
+        The lightmap pages, ``uint8`` ``(pages, height, width, 3)``, first row ``t = 0``: Quake III's
+        embedded 128 x 128 pages; of Quake 1, II and UFO: AI one page gathering every face's block.
     brush_models : int
         Brush models the file holds, the world counted as one.
     external_lightmaps : bool
         Whether lit faces name pages the file does not hold (q3map2's ``maps/NAME/lm_NNNN.tga``).
+    light_scale : float
+        What the game's renderer multiplies a stored luxel by in a still picture (Quake III 4,
+        Quake 1 264 / 128, Quake II and UFO: AI 1), a channel past 255 scaling the texel down as a whole.
 
     """
 
@@ -433,6 +437,7 @@ class LevelData:
     lightmaps: np.ndarray | None = None
     brush_models: int = 1
     external_lightmaps: bool = False
+    light_scale: float = 4.0
 
 
 # -- skeletal models (IQM, Doom 3's MD5) -------------------------------------------------

@@ -103,11 +103,12 @@ def drawn_alpha(image: np.ndarray, mode: str) -> np.ndarray:
     return image
 
 
-def shifted_lighting(pages: np.ndarray, shift: int = 2) -> np.ndarray:
-    """Lightmap texels as Quake III draws them (``R_ColorShiftLightingBytes``): each channel shifted left
-    ``shift`` bits (``r_mapOverBrightBits 2`` less the display's ``overbrightBits``, 2 for a still picture),
-    and where a channel then passes 255, all three scaled down together so the hue stays."""
-    light = pages[..., :3].astype(np.int32) << shift
+def shifted_lighting(pages: np.ndarray, scale: float = 4.0) -> np.ndarray:
+    """Lightmap texels as the engine draws them: each channel times ``scale`` (Quake III's
+    ``R_ColorShiftLightingBytes`` shifts left ``r_mapOverBrightBits 2`` bits, 4; Quake 1's style 0 is 264 / 128;
+    see :attr:`~pyvista_quake.formats.records.LevelData.light_scale`), and where a channel then passes 255,
+    all three scaled down together so the hue stays."""
+    light = (pages[..., :3].astype(np.int32) * scale).astype(np.int32)
     peak = light.max(axis=-1, keepdims=True)
     light = np.where(peak > 255, light * 255 // np.maximum(peak, 1), light)
     return light.astype(np.uint8)

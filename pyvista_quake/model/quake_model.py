@@ -326,9 +326,12 @@ class QuakeModel:
 
     @property
     def lightmaps(self) -> np.ndarray | None:
-        """A Quake III level's lightmap pages, ``uint8`` ``(pages, height, width, 3)``, first row ``t = 0`` (``None`` without).
+        """A level's lightmap pages, ``uint8`` ``(pages, height, width, 3)``, first row ``t = 0`` (``None`` without).
 
-        The pages the file holds (128 x 128, as stored), or q3map2's external
+        Of Quake 1, II and UFO: AI, one page gathering every lit face's block
+        (``point_data["lightmap"]`` places each point in it).  Of Quake III:
+
+        the pages the file holds (128 x 128, as stored), or q3map2's external
         ``maps/NAME/lm_NNNN.tga`` beside the map in the game's files (``-external``,
         Nexuiz's 512 x 512): of a map compiled with ``-deluxe`` only the light pages,
         the even ones, as faces name them (the odd ones are light directions).  They

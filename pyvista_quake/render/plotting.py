@@ -127,7 +127,8 @@ def prepare(
         for block in mesh:
             _place_in_atlas(block, len(pages))
     skins = [block.quake.image() for block in mesh] if several else skin_of(model, given)
-    return mesh, skins, (lightmap_atlas(pages) if pages is not None else None)
+    scale = model.level.light_scale if model is not None and model.level is not None else 4.0
+    return mesh, skins, (lightmap_atlas(pages, scale) if pages is not None else None)
 
 
 def _atlas_grid(count: int) -> tuple[int, int]:
@@ -136,13 +137,14 @@ def _atlas_grid(count: int) -> tuple[int, int]:
     return columns, -(-(count + 1) // columns)
 
 
-def lightmap_atlas(pages: np.ndarray) -> np.ndarray:
-    """A level's lightmap pages, brightened as the engine draws them, in one image: page ``p`` at column
-    ``p % columns`` and row ``p // columns``, then a white page for the faces lit by their vertices."""
+def lightmap_atlas(pages: np.ndarray, scale: float = 4.0) -> np.ndarray:
+    """A level's lightmap pages, brightened as the engine draws them (``scale``: the level's
+    ``light_scale``), in one image: page ``p`` at column ``p % columns`` and row ``p // columns``, then a
+    white page for the faces lit by their vertices."""
     count, height, width = pages.shape[:3]
     columns, rows = _atlas_grid(count)
     atlas = np.full((rows * height, columns * width, 3), 255, np.uint8)
-    for number, page in enumerate(shifted_lighting(pages)):
+    for number, page in enumerate(shifted_lighting(pages, scale)):
         row, column = divmod(number, columns)
         atlas[row * height : (row + 1) * height, column * width : (column + 1) * width] = page
     return atlas
