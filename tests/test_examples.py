@@ -155,3 +155,26 @@ def test_synthetic_player_poses_and_sample_player_falls_back_to_it(tmp_path, mon
     monkeypatch.setattr(examples.tempfile, 'gettempdir', lambda: str(tmp_path / 'cache'))
     folder = examples.sample_player()
     assert folder.is_relative_to(tmp_path / 'cache') and pq.load_player(folder).animations['LEGS_RUN'][1] == 8
+
+
+def test_synthetic_level_is_a_lit_textured_room_and_sample_level_falls_back_to_it(tmp_path, monkeypatch):
+    level = pq.load(examples.synthetic_level(tmp_path / 'room'))
+    assert [s.name for s in level.surfaces] == ['textures/synthetic/floor', 'textures/synthetic/wall']
+    assert [s.num_triangles for s in level.surfaces] == [2, 8]
+    assert level.lightmaps.shape == (5, 128, 128, 3)
+    floor = level.lightmaps[0, ..., 0].astype(int)
+    assert floor[64, 64] > floor[0, 0] + 20  # brightest under the light, in the room's middle
+    assert all(s.image() is not None for s in level.surfaces)
+    normals = level.blocks(0)[0].compute_normals(cell_normals=True, point_normals=False)['Normals']
+    np.testing.assert_allclose(normals, np.tile([0, 0, 1], (2, 1)), atol=1e-6)  # the floor faces up, into the room
+    points = level.point_entities()
+    assert sorted(set(points['classname'].tolist())) == ['info_player_deathmatch', 'light']
+    monkeypatch.setattr(examples, 'corpus', lambda: None)
+    monkeypatch.setattr(examples.tempfile, 'gettempdir', lambda: str(tmp_path / 'cache'))
+    source = examples.sample_level()
+    assert Path(source).is_relative_to(tmp_path / 'cache') and len(pq.load(source).surfaces) == 2
+
+
+@requires_corpus
+def test_sample_level_is_the_corpus_map():
+    assert examples.sample_level().endswith('oacmp1-oacmpdm3.pk3:maps/oacmpdm3.bsp')

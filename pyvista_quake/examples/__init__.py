@@ -21,6 +21,7 @@ import os
 from pathlib import Path
 import tempfile
 
+from pyvista_quake.examples._synthetic import synthetic_level
 from pyvista_quake.examples._synthetic import synthetic_model
 from pyvista_quake.examples._synthetic import synthetic_player
 from pyvista_quake.model.loading import load
@@ -39,7 +40,7 @@ CORPUS_SKELETAL = 'iqm/redeclipse/vanities/eye/mesh.iqm'
 CORPUS_VARIABLE = 'PYVISTA_QUAKE_CORPUS'
 
 __all__ = ['CORPUS_MODELS', 'CORPUS_SKELETAL', 'SHIPPED_MODELS', 'SHIPPED_SKELETAL', 'corpus', 'load_dolphin', 'load_eye', 'load_wizard',
-           'sample_model', 'sample_player', 'synthetic_model', 'synthetic_player']  # fmt: skip
+           'sample_level', 'sample_model', 'sample_player', 'synthetic_level', 'synthetic_model', 'synthetic_player']  # fmt: skip
 
 
 def load_dolphin(**options) -> QuakeModel:
@@ -146,3 +147,20 @@ def sample_player() -> Path:
     if not (folder / 'animation.cfg').is_file():
         synthetic_player(folder)
     return folder
+
+
+#: The corpus's textured, lightmapped Quake III map (OpenArena's community pack, GPL-2+: not shipped), as ``ARCHIVE:MEMBER``.
+CORPUS_LEVEL = ('bsp/oacmp1-oacmpdm3.pk3', 'maps/oacmpdm3.bsp')
+
+
+def sample_level() -> str:
+    """A Quake III level: the corpus's OpenArena map (``ARCHIVE:MEMBER``, textured and lightmapped) where
+    the corpus is, else :func:`synthetic_level` written to a cache folder (OpenArena's maps are GPL: not shipped)."""
+    found = corpus()
+    if found is not None and (found / CORPUS_LEVEL[0]).is_file():
+        return f'{found / CORPUS_LEVEL[0]}:{CORPUS_LEVEL[1]}'
+    folder = Path(tempfile.gettempdir()) / 'pyvista-quake-examples' / 'levels' / 'synthetic'
+    path = folder / 'room.bsp'
+    if not path.is_file():
+        synthetic_level(folder)
+    return str(path)

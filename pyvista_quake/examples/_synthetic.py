@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 import pyvista as pv
 
+from pyvista_quake.formats import bsp
 from pyvista_quake.model.quake_model import QuakeModel
 
 
@@ -106,3 +108,69 @@ def synthetic_player(folder: str | Path) -> Path:
 def _about_z(degrees: float) -> np.ndarray:
     angle = np.radians(degrees)
     return np.array([[np.cos(angle), np.sin(angle), 0], [-np.sin(angle), np.cos(angle), 0], [0, 0, 1]])
+
+
+def synthetic_level(folder: str | Path) -> Path:
+    """Write a small Quake III level to ``folder``: ``room.bsp`` and its two textures.
+
+    A 512 x 512 room 192 high (a floor and four walls, each its own lightmap
+    page lit by a light at the room's middle), four ``info_player_deathmatch``
+    spawn points and that light.  Returns the map's path.
+    """
+    folder = Path(folder)
+    (folder / 'textures' / 'synthetic').mkdir(parents=True, exist_ok=True)
+    checker = ((np.indices((64, 64)) // 8).sum(axis=0) % 2).astype(np.uint8)
+    for name, light, dark in (('floor', (190, 170, 140), (120, 100, 80)), ('wall', (150, 160, 175), (90, 95, 110))):
+        image = np.where(checker[..., None] == 1, light, dark).astype(np.uint8)
+        Image.fromarray(image).save(folder / 'textures' / 'synthetic' / f'{name}.png')
+    size, height = 512.0, 192.0
+    lamp = np.array([size / 2, size / 2, 150.0])
+    # Each face: its corners counter-clockwise from the front, then stored clockwise as q3map2 writes them.
+    faces = [('floor', [(0, 0, 0), (size, 0, 0), (size, size, 0), (0, size, 0)], (0, 0, 1)),
+             ('wall', [(0, 0, 0), (0, 0, height), (size, 0, height), (size, 0, 0)], (0, 1, 0)),
+             ('wall', [(size, 0, 0), (size, 0, height), (size, size, height), (size, size, 0)], (-1, 0, 0)),
+             ('wall', [(size, size, 0), (size, size, height), (0, size, height), (0, size, 0)], (0, -1, 0)),
+             ('wall', [(0, size, 0), (0, size, height), (0, 0, height), (0, 0, 0)], (1, 0, 0))]  # fmt: skip
+    verts = np.zeros(4 * len(faces), bsp.Q3_DRAWVERT)
+    surfaces = np.zeros(len(faces), bsp.Q3_SURFACE)
+    pages = np.zeros((len(faces), bsp.LIGHTMAP_SIZE, bsp.LIGHTMAP_SIZE, 3), np.uint8)
+    corner_uv = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float32)
+    texel = (np.arange(bsp.LIGHTMAP_SIZE) + 0.5) / bsp.LIGHTMAP_SIZE
+    for k, (name, corners, normal) in enumerate(faces):
+        c = np.asarray(corners, np.float64)
+        rows = slice(4 * k, 4 * k + 4)
+        verts['xyz'][rows] = c
+        span = c[[1, 3]] - c[0]
+        verts['st'][rows] = corner_uv * np.linalg.norm(span, axis=1) / 128.0  # a texture repeat every 128 units
+        verts['lightmap'][rows] = corner_uv
+        verts['normal'][rows] = normal
+        verts['color'][rows] = 255
+        # The light at each luxel: falling off with the square of the distance, and with the angle to the face.
+        u, v = np.meshgrid(texel, texel)  # u along corner 0 -> 1, v along corner 0 -> 3
+        where = c[0] + u[..., None] * span[0] + v[..., None] * span[1]
+        towards = lamp - where
+        distance = np.linalg.norm(towards, axis=-1)
+        facing = np.clip((towards @ np.asarray(normal, np.float64)) / distance, 0, 1)
+        light = np.clip(6 + 56 * facing * (160.0 / distance) ** 2, 0, 63)  # the engine brightens it 4 times
+        pages[k] = (light[..., None] * [1.0, 0.9, 0.75]).astype(np.uint8)  # a warm light
+        surfaces[k] = (['floor', 'wall'].index(name), -1, bsp.MST_PLANAR, 4 * k, 4, 6 * k, 6, k, 0, 0, 128, 128, c[0],
+                       [span[0], span[1], normal], 0, 0)  # fmt: skip
+    indexes = np.tile(np.array([0, 3, 2, 0, 2, 1], np.int32), len(faces))  # each surface's own vertices, clockwise
+    shaders = np.array([(b'textures/synthetic/floor', 0, 1), (b'textures/synthetic/wall', 0, 1)], bsp.Q3_SHADER)
+    models = np.array([((0, 0, 0), (size, size, height), 0, len(faces), 0, 0)], bsp.Q3_MODEL)
+    spawns = [(64, 64), (448, 64), (448, 448), (64, 448)]
+    entities = '{\n"classname" "worldspawn"\n"message" "a synthetic room"\n}\n'
+    entities += ''.join(f'{{\n"classname" "info_player_deathmatch"\n"origin" "{x} {y} 24"\n"angle" "45"\n}}\n' for x, y in spawns)
+    entities += '{\n"classname" "light"\n"origin" "256 256 150"\n"light" "300"\n}\n'
+    lumps = {'entities': entities.encode() + b'\0', 'shaders': shaders.tobytes(), 'models': models.tobytes(),
+             'drawverts': verts.tobytes(), 'drawindexes': indexes.tobytes(), 'surfaces': surfaces.tobytes(),
+             'lightmaps': pages.tobytes()}  # fmt: skip
+    header_size = 8 + 8 * len(bsp.Q3_LUMPS)
+    body, table = b'', []
+    for name in bsp.Q3_LUMPS:
+        data = lumps.get(name, b'')
+        table.append((header_size + len(body), len(data)))
+        body += data + bytes(-len(data) % 4)
+    path = folder / 'room.bsp'
+    path.write_bytes(bsp.IDENT + np.array([46, *np.ravel(table)], '<i4').tobytes() + body)
+    return path
