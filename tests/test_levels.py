@@ -639,3 +639,47 @@ def test_q2_rgb_luxels_and_a_picture_lit_by_them(tmp_path):
     lit = np.all(np.abs(picture - [78, 39, 20]) <= 3, axis=2).sum()  # 200 x (100, 50, 25) / 255
     unlit = np.all(np.abs(picture - [200, 200, 200]) <= 3, axis=2).sum()  # the water as its texture
     assert lit > 300 and unlit > 50, (lit, unlit)
+
+
+# -- check(): what each engine does with a level --------------------------------------------
+
+
+def _verdicts(data: bytes) -> dict[str, str]:
+    from pyvista_quake.game.engines import verdicts
+
+    return verdicts(pyvista_quake.check(data), 'bsp')
+
+
+def test_each_engine_loads_its_own_games_maps_and_refuses_the_others():
+    assert _verdicts(q3_level()) == {'quake': 'refuses', 'glquake': 'refuses', 'quakespasm': 'refuses', 'quake2': 'refuses',
+                                     'yquake2': 'refuses', 'quake3': 'loads', 'ioquake3': 'loads'}  # fmt: skip
+    quake1 = _verdicts(build_q1(**q1_args()))
+    assert quake1['quake'] == quake1['glquake'] == quake1['quakespasm'] == 'loads' and quake1['quake3'] == quake1['quake2'] == 'refuses'
+    bsp2 = _verdicts(build_q1(**q1_args(), ident=b'BSP2'))
+    assert bsp2['quakespasm'] == 'loads' and bsp2['quake'] == bsp2['glquake'] == 'refuses'
+    assert [f.value for f in pyvista_quake.check(build_q1(**q1_args(), ident=b'2PSB')) if f.engine == 'quake'] == ['2PSB']
+    quake2 = _verdicts(q2_level())
+    assert quake2['quake2'] == quake2['yquake2'] == 'loads' and quake2['quakespasm'] == quake2['ioquake3'] == 'refuses'
+
+
+@pytest.mark.parametrize(('side', 'rules'), [(31, []), (32, ['even sizes']), (33, ['MAX_PATCH_SIZE']), (1, ['under 3'])])
+def test_quake3_refuses_a_patch_wider_than_max_patch_size_or_of_an_even_side(side, rules):
+    verts = [q3_drawvert((x * 8.0, y * 8.0, 0.0)) for y in range(3) for x in range(side)]
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, [],
+                    [q3_surface(0, 2, 0, 3 * side, patch=(side, 3))])  # fmt: skip
+    found = [f for f in pyvista_quake.check(data) if f.engine == 'ioquake3']
+    assert len(found) == len(rules) and all(text in f.rule for f, text in zip(found, rules))
+    assert _verdicts(data)['ioquake3'] == ('refuses' if rules else 'loads')
+
+
+def test_quake3_refuses_a_bad_surface_type_and_more_than_max_submodels():
+    def level(models, surface_type=1):
+        v, i = square()
+        return build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)] + [(1, 0)] * (models - 1), v, i,
+                        [q3_surface(0, surface_type, 0, 4, 0, 6)])  # fmt: skip
+
+    assert _verdicts(level(256))['quake3'] == 'loads'
+    found = [f for f in pyvista_quake.check(level(257)) if f.engine == 'quake3']
+    assert [(f.field, f.value) for f in found] == [('models', 257)]
+    found = [f for f in pyvista_quake.check(level(1, surface_type=0)) if f.engine == 'ioquake3']
+    assert [(f.field, f.value) for f in found] == [('surfaceType', 0)]

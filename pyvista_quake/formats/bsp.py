@@ -28,6 +28,10 @@ import numpy as np
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import register_format
+from pyvista_quake.formats._rules import QUAKE2_ENGINES
+from pyvista_quake.formats._rules import QUAKE3_ENGINES
+from pyvista_quake.formats._rules import REFUSES
+from pyvista_quake.formats._rules import Rule
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SurfaceData
@@ -897,5 +901,66 @@ def lightmap_pages_are_deluxe(level: LevelData) -> bool:
     return '-deluxe' in line.split()
 
 
+# -- what the engines refuse ------------------------------------------------------------------
+
+#: Quake III's collision model limit (``cm_local.h`` ``MAX_SUBMODELS``) and the renderer's patch side (``MAX_PATCH_SIZE``).
+MAX_SUBMODELS = 256
+MAX_PATCH_SIZE = 32
+#: The Quake 1 engines that read only version 29 (BSP2 and 2PSB are QuakeSpasm's), and QuakeSpasm.
+QUAKE1_ORIGINAL = ('quake', 'glquake')
+_Q3_WORLD = {'quake3': 'code/renderer/tr_bsp.c RE_LoadWorldMap', 'ioquake3': 'code/renderergl1/tr_bsp.c RE_LoadWorldMap'}
+_Q3_MESH = {'quake3': 'code/renderer/tr_bsp.c ParseMesh', 'ioquake3': 'code/renderergl1/tr_bsp.c ParseMesh'}
+_Q3_SURFACES = {'quake3': 'code/renderer/tr_bsp.c R_LoadSurfaces', 'ioquake3': 'code/renderergl1/tr_bsp.c R_LoadSurfaces'}
+_Q3_MODELS = {'quake3': 'code/qcommon/cm_load.c CMod_LoadSubmodels', 'ioquake3': 'code/qcommon/cm_load.c CMod_LoadSubmodels'}
+_Q3_COLLIDE = {'quake3': 'code/qcommon/cm_patch.c CM_GeneratePatchCollide', 'ioquake3': 'code/qcommon/cm_patch.c CM_GeneratePatchCollide'}
+_Q2_LOAD = {'quake2': 'qcommon/cmodel.c CM_LoadMap', 'yquake2': 'src/common/collision.c CM_LoadMap'}
+_Q1_LOAD = {'quake': 'WinQuake/model.c Mod_LoadBrushModel', 'glquake': 'WinQuake/gl_model.c Mod_LoadBrushModel',
+            'quakespasm': 'Quake/gl_model.c Mod_LoadBrushModel'}  # fmt: skip
+
+
+def _version_text(facts: dict) -> str:
+    return facts['ident'].decode('latin-1') if facts['ident'] in QUAKE1_MAGIC[1:] else f'{facts["ident"].decode("latin-1")} {facts["version"]}'
+
+
+BSP_RULES = (
+    Rule(QUAKE3_ENGINES, 'version', lambda f: _version_text(f) if f['game'] != 'quake3' else None, REFUSES,
+         'a Quake III map is IBSP version 46: "wrong version number"', _Q3_WORLD),
+    Rule(QUAKE2_ENGINES, 'version', lambda f: _version_text(f) if f['game'] != 'quake2' else None, REFUSES,
+         'a Quake II map is IBSP version 38: "has wrong version number"', _Q2_LOAD),
+    Rule(QUAKE1_ORIGINAL, 'version', lambda f: _version_text(f) if f['ident'] != QUAKE1_MAGIC[0] else None, REFUSES,
+         'a Quake map is version 29 (BSPVERSION): "wrong version number"', {k: _Q1_LOAD[k] for k in QUAKE1_ORIGINAL}),
+    Rule(('quakespasm',), 'version', lambda f: _version_text(f) if f['ident'] not in QUAKE1_MAGIC else None, REFUSES,
+         'a Quake map is version 29, BSP2 or 2PSB: "has wrong version number"', {'quakespasm': _Q1_LOAD['quakespasm']}),
+    Rule(QUAKE3_ENGINES, 'models', lambda f: f['num_models'] if f['game'] == 'quake3' and f['num_models'] > MAX_SUBMODELS else None,
+         REFUSES, f'more than MAX_SUBMODELS ({MAX_SUBMODELS}) brush models: "MAX_SUBMODELS exceeded"', _Q3_MODELS),
+    Rule(QUAKE3_ENGINES, 'patchWidth', lambda f: f['top_patch_side'] if f['top_patch_side'] > MAX_PATCH_SIZE else None, REFUSES,
+         f'a patch side over MAX_PATCH_SIZE ({MAX_PATCH_SIZE}): ParseMesh "bad size"', _Q3_MESH),
+    Rule(QUAKE3_ENGINES, 'patchWidth', lambda f: f['bad_patch_side'], REFUSES,
+         'a patch side even or under 3: "even sizes are invalid for quadratic meshes"', _Q3_COLLIDE),
+    Rule(QUAKE3_ENGINES, 'surfaceType', lambda f: f['bad_surface_type'], REFUSES,
+         'a surface type outside 1-4 (MST_BAD included): "Bad surfaceType"', _Q3_SURFACES),
+)  # fmt: skip
+
+
+def bsp_facts(record: BSPFile, size: int) -> dict:
+    """The header's fields, the brush models' count, and of Quake III the widest patch side, the first patch side
+    the collision code refuses and the first bad surface type."""
+    facts = {**record.header_fields(), 'size': size, 'num_models': len(record.records.get('models', ())),
+             'top_patch_side': 0, 'bad_patch_side': None, 'bad_surface_type': None}  # fmt: skip
+    surfaces = record.records.get('surfaces') if record.game == 'quake3' else None
+    if surfaces is not None and len(surfaces):
+        types = surfaces['surfaceType']
+        patches = surfaces[types == MST_PATCH]
+        if len(patches):
+            sides = np.concatenate([patches['patchWidth'], patches['patchHeight']])
+            facts['top_patch_side'] = int(sides.max())
+            odd = sides[(sides < 3) | (sides % 2 == 0)]
+            facts['bad_patch_side'] = int(odd[0]) if len(odd) else None
+        bad = types[(types < MST_PLANAR) | (types > MST_FLARE)]
+        facts['bad_surface_type'] = int(bad[0]) if len(bad) else None
+    return facts
+
+
 register_format('bsp', ('.bsp',), parse, magic=IDENT, game='Quake engine level', write=write, encode=not_encoded, quantize=not_encoded, decode=decode,
-                sniff=sniff, options=('patch_level',), title='Quake levels (BSP)', writable=False)  # fmt: skip
+                sniff=sniff, options=('patch_level',), title='Quake levels (BSP)', writable=False,
+                engines=(*QUAKE1_ORIGINAL, 'quakespasm', *QUAKE2_ENGINES, *QUAKE3_ENGINES), rules=BSP_RULES, facts=bsp_facts)  # fmt: skip
