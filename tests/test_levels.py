@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 from pathlib import Path
 import warnings
@@ -683,3 +684,28 @@ def test_quake3_refuses_a_bad_surface_type_and_more_than_max_submodels():
     assert [(f.field, f.value) for f in found] == [('models', 257)]
     found = [f for f in pyvista_quake.check(level(1, surface_type=0)) if f.engine == 'ioquake3']
     assert [(f.field, f.value) for f in found] == [('surfaceType', 0)]
+
+
+def test_info_describes_a_level_by_its_entities_brush_models_and_lightmaps(tmp_path, capsys):
+    from pyvista_quake.cli.main import main
+
+    (tmp_path / 'level.bsp').write_bytes(q3_level())
+    assert main(['info', str(tmp_path / 'level.bsp'), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['level'] == {'game': 'quake3', 'entities': 4, 'brush_models': 2, 'lightmap_pages': 2,
+                               'classnames': {'worldspawn': 1, 'func_door': 1, 'info_player_deathmatch': 1, 'item_armor_body': 1}}  # fmt: skip
+    assert record['animations'] == {}  # a level of one frame has no animation
+    assert main(['info', str(tmp_path / 'level.bsp')]) == 0
+    out = capsys.readouterr().out
+    assert 'quake3: 2 brush models, 2 lightmap pages' in out and '4: 1 worldspawn, 1 func_door' in out and 'animation' not in out
+
+
+@pytest.mark.parametrize(('kinds', 'said'), [(6, ''), (7, ' and 1 more kinds')])
+def test_info_names_six_kinds_of_entity_and_counts_the_rest(tmp_path, capsys, kinds, said):
+    from pyvista_quake.cli.main import main
+
+    entities = [[('classname', 'worldspawn')]] + [[('classname', f'kind{k}'), ('origin', '0 0 0')] for k in range(1, kinds)]
+    (tmp_path / 'level.bsp').write_bytes(q3_level(entities=entities))
+    assert main(['info', str(tmp_path / 'level.bsp')]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if 'kind1' in row)
+    assert (' more kinds' in line) == bool(said) and (not said or said in line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from pathlib import Path
 import warnings
 
@@ -58,6 +59,12 @@ def _info(path: Path, options: dict) -> dict:
         counts['joints'] = [joint.name for joint in model.joints]
     if not counts['triangles']:
         counts['nothing_to_draw'] = why_nothing_to_draw(model)
+    level = model.level
+    if level is not None:  # a level: its game, entities, brush models and lightmaps; it has no animation
+        pages = model.lightmaps
+        kinds = collections.Counter(entity.get('classname', '') for entity in level.entities)
+        counts['level'] = {'game': level.game, 'entities': len(level.entities), 'brush_models': level.brush_models,
+                           'lightmap_pages': 0 if pages is None else len(pages), 'classnames': dict(kinds.most_common())}  # fmt: skip
     if spec.kind == 'skeletal' and not model.surfaces:  # an animation file: what it holds is its poses
         stored = read_animation(path)
         counts['poses'] = int(stored.poses.shape[1])
@@ -72,6 +79,7 @@ def _info(path: Path, options: dict) -> dict:
         'animations': {
             name: {'first': int(clip.frames[0]), 'last': int(clip.frames[-1]), 'frames': len(clip), 'duration': float(clip.duration)}
             for name, clip in model.animations.items()
+            if level is None
         },  # fmt: skip
         'skins': skins,
         'warnings': [str(w.message) for w in caught if 'not found; tried' not in str(w.message)],  # the skin rows say it
@@ -95,6 +103,12 @@ def _info_table(record: dict) -> Table:
         table.add_row('poses', f'{record["poses"]} a frame (an animation file)')
         for name, clip in record['stored_animations'].items():
             table.add_row(f'stored animation {name}', f'{clip["frames"]} frames at {clip["fps"]:g} fps')
+    if 'level' in record:
+        level = record['level']
+        table.add_row('level', f'{level["game"]}: {level["brush_models"]} brush models, {level["lightmap_pages"]} lightmap pages')
+        top = ', '.join(f'{count} {name}' for name, count in list(level['classnames'].items())[:6])
+        more = len(level['classnames']) - 6
+        table.add_row('entities', f'{level["entities"]}: {top}' + (f' and {more} more kinds' if more > 0 else ''))
     if 'nothing_to_draw' in record:
         table.add_row('nothing to draw', record['nothing_to_draw'])
     for key, value in record['header'].items():
