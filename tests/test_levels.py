@@ -374,6 +374,7 @@ def test_ufo_level_models_are_the_world_and_star_n_is_258_plus_n(tmp_path):
     np.testing.assert_allclose(at[(32.0, 64.0, 0.0)], [0, 0.6, 0.8], atol=1e-6)
     np.testing.assert_allclose(at[(0.0, 64.0, 0.0)], [0, 0, 1], atol=1e-6)
     assert load(data, tmp_path).surfaces[0].name == 'textures/tex_farm/wall'
+    assert level.level.brush_models == 2  # the world (the 259 level models) and *1
     assert len(load(data, tmp_path).surfaces) == 1  # the actor clip is hidden by default
     bad = build_ufo(entities, args['vertexes'], args['planes'], texinfo, faces, models, normals[:-1])
     with pytest.raises(QuakeFormatError, match='normals'):
@@ -658,7 +659,8 @@ def test_each_engine_loads_its_own_games_maps_and_refuses_the_others():
     assert quake1['quake'] == quake1['glquake'] == quake1['quakespasm'] == 'loads' and quake1['quake3'] == quake1['quake2'] == 'refuses'
     bsp2 = _verdicts(build_q1(**q1_args(), ident=b'BSP2'))
     assert bsp2['quakespasm'] == 'loads' and bsp2['quake'] == bsp2['glquake'] == 'refuses'
-    assert [f.value for f in pyvista_quake.check(build_q1(**q1_args(), ident=b'2PSB')) if f.engine == 'quake'] == ['2PSB']
+    refused = [f for f in pyvista_quake.check(build_q1(**q1_args(), ident=b'2PSB')) if f.engine == 'quake']
+    assert [f.value for f in refused] == ['2PSB'] and 'version 29' in refused[0].rule
     quake2 = _verdicts(q2_level())
     assert quake2['quake2'] == quake2['yquake2'] == 'loads' and quake2['quakespasm'] == quake2['ioquake3'] == 'refuses'
 
@@ -709,3 +711,69 @@ def test_info_names_six_kinds_of_entity_and_counts_the_rest(tmp_path, capsys, ki
     assert main(['info', str(tmp_path / 'level.bsp')]) == 0
     line = next(row for row in capsys.readouterr().out.splitlines() if 'kind1' in row)
     assert (' more kinds' in line) == bool(said) and (not said or said in line)
+
+
+
+def test_lightmap_blocks_of_several_faces_each_in_their_cell(tmp_path):
+    args = q1_args()
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0), (1, 0, [4, 5, 6, 7], 0, 15)]  # both lit: 3 x 5 luxels, then 2 x 2
+    level = load(build_q1(**args, lighting=bytes(range(10, 25)) + bytes([200, 201, 202, 203])), tmp_path, hide=())
+    page = level.lightmaps[0, ..., 0]
+    assert page.shape == (5, 6)  # two cells of the largest block (3 x 5) side by side
+    np.testing.assert_array_equal(page[:, :3], np.arange(10, 25).reshape(5, 3))
+    np.testing.assert_array_equal(page[:2, 3:5], [[200, 201], [202, 203]])  # the second face's block, in the second cell
+    assert np.all(page[2:, 3:] == 255) and np.all(page[:, 5] == 255)  # the rest of its cell unused
+    small = level.blocks(0)[1]  # the door's square, brush model *1
+    uv = np.asarray(small.point_data['lightmap'])
+    np.testing.assert_allclose(uv.min(axis=0), [3.5 / 6, 0.5 / 5])  # its first luxel's centre, in its cell
+
+
+def test_an_engine_grid_curved_both_ways_keeps_its_rows_first(tmp_path):
+    dome = [(32.0 * i, 32.0 * j, 16.0 * ((i % 2) + (j % 2))) for j in range(3) for i in range(3)]
+    grid = _patch_level(tmp_path, dome, 3, 3, patch_level='engine').blocks(0)[0]
+    assert grid.n_points == 5 * 5
+    np.testing.assert_allclose(grid.points[0], [0, 0, 0])
+    np.testing.assert_allclose(grid.points[1], [16, 0, grid.points[1][2]])  # along the first row: not turned
+
+
+def test_infinite_lightmap_coordinates_of_a_patch_are_zero(tmp_path):
+    verts = [q3_drawvert((32.0 * i, 32.0 * j, 0.0), lightmap=(-math.inf, math.inf)) for j in range(3) for i in range(3)]
+    path = tmp_path / 'p.bsp'
+    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('textures/curve', 0, 1)], [(0, 1)], verts, [],
+                              [q3_surface(0, 2, 0, 9, lightmap=0, patch=(3, 3))], lightmaps=1))  # fmt: skip
+    for level_n in (2, 'engine'):
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            lightmap = np.asarray(pyvista_quake.load(path, patch_level=level_n).blocks(0)[0].point_data['lightmap'])
+        assert np.all(lightmap == 0), level_n
+
+
+def test_a_block_without_lightmap_pages_takes_no_atlas_place():
+    from pyvista_quake.render.plotting import _place_in_atlas
+
+    block = pv.Plane().triangulate()
+    block.point_data['lightmap'] = np.zeros((block.n_points, 2), np.float32)
+    _place_in_atlas(block, 2)
+    assert 'lightmap_atlas' not in block.point_data
+
+
+def test_the_lightmap_is_filtered_linearly_as_the_engines_do(tmp_path):
+    from pyvista_quake.render.plotting import internal_plotter
+    from pyvista_quake.render.plotting import scene
+
+    level = pyvista_quake.load(_lit_square_level(tmp_path / 'game', [(8, 8, 8)]))
+    plotter = internal_plotter((64, 64))
+    try:
+        scene(plotter, level)
+        textures = [actor.GetProperty().GetTexture('lightmap') for actor in plotter.actors.values()]
+        assert textures and all(t is not None and t.GetInterpolate() for t in textures)
+    finally:
+        plotter.close()
+
+
+def test_info_of_a_level_without_lightmaps_counts_no_page(tmp_path, capsys):
+    from pyvista_quake.cli.main import main
+
+    (tmp_path / 'q1.bsp').write_bytes(build_q1(**q1_args()))  # no lighting lump
+    assert main(['info', str(tmp_path / 'q1.bsp'), '--json']) == 0
+    assert json.loads(capsys.readouterr().out)[0]['level']['lightmap_pages'] == 0
