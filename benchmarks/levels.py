@@ -154,7 +154,8 @@ def main() -> int:
         ratios = []
         for name, data in maps:
             assert sum(b.n_cells for b in ours(data, level)) == sum(b.n_cells for b in reference(data, level)), name
-            mine, theirs = median_time(lambda: ours(data, level), args.rounds), median_time(lambda: reference(data, level), args.rounds)
+            mine = median_time(lambda data=data, level=level: ours(data, level), args.rounds)
+            theirs = median_time(lambda data=data, level=level: reference(data, level), args.rounds)
             ratios.append(mine / theirs)
             print(f'{title}: {name}: {mine * 1e3:.1f} ms against {theirs * 1e3:.1f} ms: {mine / theirs:.2f} x')
         print(f'{title}: geometric mean {np.exp(np.mean(np.log(ratios))):.2f} x, worst {max(ratios):.2f} x')
@@ -169,8 +170,8 @@ def main() -> int:
             with tempfile.TemporaryDirectory() as folder:
                 path = Path(folder) / 'x.bsp'
                 path.write_bytes(data)
-                theirs = median_time(lambda: with_bsp_tool(data, path), max(1, args.rounds // 3))
-            mine = median_time(lambda: ours(data), args.rounds)
+                theirs = median_time(lambda data=data, path=path: with_bsp_tool(data, path), max(1, args.rounds // 3))
+            mine = median_time(lambda data=data: ours(data), args.rounds)
             print(f'bsp_tool records only: {name}: {theirs * 1e3:.1f} ms; ours whole: {mine * 1e3:.1f} ms: bsp_tool {theirs / mine:.1f} x ours')
     name, data = max(maps, key=lambda m: len(m[1]))
     ours(data)
