@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import io
 from pathlib import Path
-import statistics
 import sys
-import time
 import tracemalloc
 import warnings
 import zipfile
@@ -33,6 +31,9 @@ import numpy as np
 import pyvista as pv
 
 import pyvista_quake as pq
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import median_time  # noqa: E402 - the benchmarks' one timing helper
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / 'shared' / 'corpus' / 'bsp'
@@ -117,16 +118,6 @@ def quake3_maps() -> list[tuple[str, bytes]]:
                     if data[:4] == b'IBSP' and int.from_bytes(data[4:8], 'little') == 46:
                         found.append((f'{archive.name}:{name}', data))
     return found
-
-
-def median_time(fn, rounds: int) -> float:
-    fn()
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def ours(data: bytes, level: int = 8) -> pv.MultiBlock:
