@@ -7,8 +7,8 @@ Usage (from the repository's root)::
 Every input must load (and build its frames, arrays and GL-command mesh) or
 raise ``QuakeFormatError`` with a message; anything else is a finding, saved
 under ``--out``.  At the end it prints inputs tried, loaded and rejected.
-Seeds are the synthetic models of ``tests/fuzzing.py`` and, where
-``../shared/corpus`` exists, the real models.
+Seeds are the synthetic models and levels of ``tests/fuzzing.py`` and, where
+``../shared/corpus`` exists, the real models and the maps up to 1 MB.
 """
 
 from __future__ import annotations
@@ -34,7 +34,19 @@ def seeds() -> list[bytes]:
     if corpus.is_dir():
         found += [p.read_bytes() for p in sorted(corpus.rglob('*')) if p.suffix.lower() in ('.md2', '.mdl', '.md3', '.iqm', '.md5mesh')
                   and p.stat().st_size < 200_000]  # fmt: skip
+        found += real_levels(corpus)
     return found
+
+
+def real_levels(corpus: Path, limit: int = 1_000_000) -> list[bytes]:
+    """The corpus's maps (inside their PK3s) up to ``limit`` bytes."""
+    import zipfile  # noqa: PLC0415
+
+    out = []
+    for archive in sorted((corpus / 'bsp').glob('*.pk3')):
+        with zipfile.ZipFile(archive) as pk3:
+            out += [pk3.read(i) for i in pk3.infolist() if i.filename.lower().endswith('.bsp') and i.file_size <= limit]
+    return out
 
 
 def main() -> int:
@@ -87,7 +99,7 @@ def run_atheris(args) -> int:
     for number, seed in enumerate(seeds()):
         (corpus_dir / f'seed{number:03d}').write_bytes(seed)
     argv = [sys.argv[0], str(corpus_dir), f'-seed={args.seed}', f'-max_total_time={int(args.minutes * 60) + 30}',
-            f'-artifact_prefix={args.out}{os.sep}', '-max_len=262144', '-rss_limit_mb=8192', '-print_final_stats=1']  # fmt: skip
+            f'-artifact_prefix={args.out}{os.sep}', '-max_len=1048576', '-rss_limit_mb=8192', '-print_final_stats=1']  # fmt: skip
     atheris.Setup(argv, one_input)
     atheris.Fuzz()
     return 0

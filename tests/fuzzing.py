@@ -16,6 +16,7 @@ from builders import tetra_md3
 from builders import torch_mdl
 from builders import two_joint_iqm
 from builders import two_joint_md5
+from level_builders import level_seeds
 import numpy as np
 
 import pyvista_quake as pq
@@ -44,6 +45,7 @@ def synthetic_seeds() -> list[bytes]:
         two_joint_iqm(),
         two_joint_iqm(align=False, zero_weight_vertex=True),
         two_joint_md5()[0].encode(),
+        *level_seeds(),
     ]  # fmt: skip
 
 
@@ -82,6 +84,8 @@ def check_written_back(model: pq.QuakeModel, data: bytes) -> None:
         return
     if spec.write(model.data.file) != data:
         raise AssertionError('a loaded file was not written back byte for byte')
+    if not spec.writable:  # written only as read (levels): an edited copy is refused with a message, not saved
+        return
     if model.format == 'iqm':  # written as read: there is no editing its vertices
         return
     if model.format == 'md3':  # laid out afresh, it reads back the same
@@ -116,6 +120,11 @@ def exercise(data: bytes) -> str:
             model.normals()
             model.animations  # noqa: B018
             model.at(0.05)
+            model.blocks(0)
+            if model.level is not None:
+                model.point_entities()
+                model.lightmaps  # noqa: B018
+                pq.check(data)
             if model.format in ('iqm', 'md5'):
                 model.bind_pose()
                 model.skeleton(len(model) - 1)

@@ -7,6 +7,7 @@ the layout and not against itself.
 
 from __future__ import annotations
 
+import math
 import struct
 
 
@@ -161,3 +162,96 @@ def build_ufo(entities, vertexes, planes, texinfo, faces, models, normals) -> by
     lumps[16] = b''.join(struct.pack('<3f', *n) for n in normals)
     table, body = _lay_out(8 + 17 * 8, lumps)
     return b'IBSP' + struct.pack('<i', 78) + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
+
+
+# -- small levels of each format, for the level tests and the fuzzing seeds ---------------------
+
+SKY, NODRAW, TRIGGER = 0x4, 0x80, 0x40000000
+
+
+def square(z=0.0, x0=0.0, size=64.0, lightmap=(0.25, 0.5), normal=(0, 0, 1)):
+    """Four drawverts of a square facing +z, and its two triangles clockwise seen from above (as the files store them)."""
+    corners = [(x0, 0, z), (x0, size, z), (x0 + size, size, z), (x0 + size, 0, z)]
+    verts = [q3_drawvert(c, st=(c[0] / size, c[1] / size), lightmap=lightmap, normal=normal) for c in corners]
+    return verts, [0, 1, 2, 0, 2, 3]
+
+
+def q3_level(**overrides):
+    """A world of a lit square (shader 0), an unlit square with NaN lightmap coordinates (shader 0), a sky square,
+    a 3 x 3 patch (shader 1), a flare, and brush model *1 (a square around its entity's origin)."""
+    verts, indexes, surfaces = [], [], []
+
+    def add_mesh(shader, z, lightmap=0, st=(0.25, 0.5), normal=(0, 0, 1)):
+        v, i = square(z, lightmap=st, normal=normal)
+        surfaces.append(q3_surface(shader, 1, len(verts), 4, len(indexes), 6, lightmap=lightmap))
+        verts.extend(v)
+        indexes.extend(i)
+
+    add_mesh(0, 0.0, lightmap=0)
+    add_mesh(0, 10.0, lightmap=-3, st=(math.nan, 1e37))
+    add_mesh(2, 20.0, lightmap=-1)
+    grid = [(x * 32.0, y * 32.0, 64.0 if (x, y) == (1, 1) else 0.0) for y in range(3) for x in range(3)]
+    first = len(verts)
+    verts.extend(q3_drawvert(p, st=(p[0] / 64, p[1] / 64), lightmap=(0.5, 0.5)) for p in grid)
+    surfaces.append(q3_surface(1, 2, first, 9, lightmap=0, patch=(3, 3)))
+    surfaces.append(q3_surface(1, 4, 0, 0))  # a flare: no triangles
+    world = len(surfaces)
+    add_mesh(3, 0.0, lightmap=0)
+    shaders = [('textures/base/floor', 0, 1), ('textures/base/curve', 0, 1), ('textures/skies/night', SKY, 1), ('textures/base/door', 0, 1),
+               ('textures/common/trigger', NODRAW, TRIGGER)]
+    entities = [[('classname', 'worldspawn'), ('message', 'built')],
+                [('classname', 'func_door'), ('model', '*1'), ('origin', '100 200 300')],
+                [('classname', 'info_player_deathmatch'), ('origin', '1 2 3'), ('angle', '90'), ('angle', '180')],
+                [('classname', 'item_armor_body'), ('origin', '-5 6 7')]]
+    args = dict(entities=entities, shaders=shaders, models=[(0, world), (world, 1)], drawverts=verts, indexes=indexes,
+                surfaces=surfaces, lightmaps=2)
+    args.update(overrides)
+    return build_q3(**args)
+
+
+def q1_args():
+    vertexes = [(0, 0, 0), (0, 64, 0), (32, 64, 0), (32, 0, 0), (0, 0, 8), (0, 16, 8), (16, 16, 8), (16, 0, 8)]
+    planes = [((0, 0, 1), 0.0), ((0, 0, 1), 8.0)]
+    s_axis = ((1, 0, 0, 0), (0, 1, 0, 0))
+    texinfo = [(s_axis, 0, 0), (s_axis, 1, 0)]
+    # Clockwise seen from above: (0,0) -> (0,64) -> (32,64) -> (32,0).
+    faces = [(0, 0, [0, 1, 2, 3], 0, -1), (1, 0, [4, 5, 6, 7], 1, -1)]
+    entities = [[('classname', 'worldspawn'), ('wad', 'a.wad'), ('wad', 'b.wad')],
+                [('classname', 'func_door'), ('model', '*1'), ('origin', '10 0 0')]]
+    models = [(0, 1, (0, 0, 0)), (1, 1, (0, 0, 0))]
+    return dict(entities=entities, vertexes=vertexes, planes=planes, texinfo=texinfo, faces=faces, models=models,
+                textures=[miptex('stone1', 32, 64, fill=7), miptex('sky4', 16, 16, fill=9)])
+
+
+def q2_level(flags=0):
+    args = q1_args()
+    texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), flags, 'e1u1/floor'), (((1, 0, 0, 0), (0, 1, 0, 0)), NODRAW, 'e1u1/trigger')]
+    return build_q2(args['entities'], args['vertexes'], args['planes'], texinfo, args['faces'], [(0, 1, (0, 0, 0)), (1, 1, (0, 0, 0))])
+
+
+def ufo_level():
+    """A UFO: AI level: its 259 level models (the world's faces in model 3) and brush model *1."""
+    args = q1_args()
+    texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), 0x400, 'tex_farm/wall'), (((1, 0, 0, 0), (0, 1, 0, 0)), 0, 'tex_common/actorclip')]
+    models = [(0, 0, (0, 0, 0))] * 259 + [(1, 1, (0, 0, 0))]
+    models[3] = (0, 1, (0, 0, 0))
+    normals = [(0, 0, 1), (0, 0, 0), (0, 0.6, 0.8), (0, 0, 1)] + [(0, 0, 0)] * 4
+    entities = [[('classname', 'worldspawn')], [('classname', 'func_rotating'), ('model', '*1'), ('origin', '0 0 100')]]
+    return build_ufo(entities, args['vertexes'], args['planes'], texinfo, args['faces'], models, normals)
+
+
+def level_seeds() -> list[bytes]:
+    """One small level of each format, with what each format has: patches, flares, brush models, lightmaps, entities."""
+    lit = q1_args()
+    lit['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0), (1, 0, [4, 5, 6, 7], 1, 0)]
+    wide = dict(lit, ident=b'BSP2')
+    q2 = q1_args()
+    q2_faces = [(0, 0, [0, 1, 2, 3], 0, 0), (1, 0, [4, 5, 6, 7], 1, 0)]
+    q2_texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), 0, 'e1u1/floor'), (((1, 0, 0, 0), (0, 1, 0, 0)), 0x8, 'e1u1/water')]
+    return [
+        q3_level(lightmaps=1),
+        build_q1(**lit, lighting=bytes(range(10, 25))),
+        build_q1(**wide, lighting=bytes(range(10, 25))),
+        build_q2(q2['entities'], q2['vertexes'], q2['planes'], q2_texinfo, q2_faces, [(0, 2, (0, 0, 0))], lighting=bytes([100, 50, 25]) * 15),
+        ufo_level(),
+    ]  # fmt: skip

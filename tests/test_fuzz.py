@@ -40,6 +40,8 @@ def test_seeds_load(seed):
 def required_length(data: bytes) -> int:
     """Where the last section a reader needs ends (an MD2's GL command list may be cut)."""
     model = pq.load(data)
+    if model.level is not None:
+        return max(offset + length for offset, length in model.data.file.lumps.values())
     if model.format == 'md3':
         record = model.data.file
         parts = [(0, record.header), (int(record.header[0]['ofsFrames']), record.frames)]
@@ -67,9 +69,19 @@ def test_truncation_at_every_byte(seed):
         assert set(outcomes) <= {'loaded', 'rejected'} and outcomes[data.rindex(b'}') - 1] == 'rejected'
         return
     needed = required_length(data)
-    for cut in range(len(data)):
+    for cut in cuts(data):
         outcome = exercise(data[:cut])
         assert outcome == ('rejected' if cut < needed else 'loaded'), cut
+
+
+def cuts(data: bytes) -> list[int]:
+    """Every byte of a model; of a level (a few ms each), the header's bytes, each side of every lump's two ends, and 64 between."""
+    model = pq.load(data)
+    if model.level is None:
+        return list(range(len(data)))
+    ends = {e + d for offset, length in model.data.file.lumps.values() if length for e in (offset, offset + length) for d in (-1, 0, 1)}
+    header = 8 + 8 * len(model.data.file.lumps)
+    return sorted({*range(header + 1), *range(0, len(data), max(1, len(data) // 64)), *ends} & set(range(len(data))))
 
 
 @pytest.mark.skipif(not SMALL_REAL, reason='the real-model corpus is absent')
@@ -119,6 +131,38 @@ def test_mutated_real_models(data):
     elif choice == 1:
         mutated = set_int(seed, data.draw(st.sampled_from(header_int_offsets(seed))),
                           data.draw(st.sampled_from(INT_EXTREMES)))  # fmt: skip
+    else:
+        mutated = set_int(seed, data.draw(st.integers(0, len(seed) - 4)), data.draw(st.integers(-(2**31), 2**31 - 1)))
+    exercise(mutated)
+
+
+def _real_levels() -> list[bytes]:
+    """The two smallest corpus maps: a UFO: AI one and an OpenArena one (patches, lightmaps)."""
+    import zipfile  # noqa: PLC0415
+
+    from conftest import CORPUS  # noqa: PLC0415
+
+    found = []
+    for name, member in (('ufoai-f_road_v.pk3', 'maps/farm/f_road_v.bsp'), ('openarena-q3dm6ish.pk3', 'maps/q3dm6ish.bsp')):
+        if (CORPUS / 'bsp' / name).is_file():
+            with zipfile.ZipFile(CORPUS / 'bsp' / name) as pk3:
+                found.append(pk3.read(member))
+    return found
+
+
+REAL_LEVELS = _real_levels()
+
+
+@pytest.mark.skipif(not REAL_LEVELS, reason='the map corpus is absent')
+@settings(max_examples=max(1, FUZZ.max_examples // 10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_real_levels(data):
+    seed = data.draw(st.sampled_from(REAL_LEVELS))
+    choice = data.draw(st.integers(0, 2))
+    if choice == 0:
+        mutated = seed[: data.draw(st.integers(0, len(seed)))]
+    elif choice == 1:  # a lump's offset or length
+        mutated = set_int(seed, data.draw(st.sampled_from(range(8, 8 + 8 * 19, 4))), data.draw(st.sampled_from(INT_EXTREMES)))
     else:
         mutated = set_int(seed, data.draw(st.integers(0, len(seed) - 4)), data.draw(st.integers(-(2**31), 2**31 - 1)))
     exercise(mutated)

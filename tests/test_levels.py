@@ -11,13 +11,17 @@ import zipfile
 
 from conftest import CORPUS
 from conftest import requires_corpus
+from level_builders import SKY
 from level_builders import build_q1
 from level_builders import build_q2
 from level_builders import build_q3
 from level_builders import build_ufo
-from level_builders import miptex
+from level_builders import q1_args
+from level_builders import q2_level
 from level_builders import q3_drawvert
+from level_builders import q3_level
 from level_builders import q3_surface
+from level_builders import square
 import numpy as np
 from PIL import Image
 import pytest
@@ -26,7 +30,7 @@ import pyvista as pv
 import pyvista_quake
 from pyvista_quake import QuakeFormatError
 
-SKY, NODRAW, TRIGGER, PLAYERCLIP = 0x4, 0x80, 0x40000000, 0x10000
+PLAYERCLIP = 0x10000
 #: Built levels have no textures beside them: the warnings that say so are not what these tests look at.
 pytestmark = pytest.mark.filterwarnings("ignore::pyvista_quake.QuakeWarning")
 
@@ -37,46 +41,6 @@ def load(data: bytes, tmp_path: Path, name: str = 'level.bsp', **options):
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # no textures beside the built levels
         return pyvista_quake.load(path, **options)
-
-
-def square(z=0.0, x0=0.0, size=64.0, lightmap=(0.25, 0.5), normal=(0, 0, 1)):
-    """Four drawverts of a square facing +z, and its two triangles clockwise seen from above (as the files store them)."""
-    corners = [(x0, 0, z), (x0, size, z), (x0 + size, size, z), (x0 + size, 0, z)]
-    verts = [q3_drawvert(c, st=(c[0] / size, c[1] / size), lightmap=lightmap, normal=normal) for c in corners]
-    return verts, [0, 1, 2, 0, 2, 3]
-
-
-def q3_level(**overrides):
-    """A world of a lit square (shader 0), an unlit square with NaN lightmap coordinates (shader 0), a sky square,
-    a 3 x 3 patch (shader 1), a flare, and brush model *1 (a square around its entity's origin)."""
-    verts, indexes, surfaces = [], [], []
-
-    def add_mesh(shader, z, lightmap=0, st=(0.25, 0.5), normal=(0, 0, 1)):
-        v, i = square(z, lightmap=st, normal=normal)
-        surfaces.append(q3_surface(shader, 1, len(verts), 4, len(indexes), 6, lightmap=lightmap))
-        verts.extend(v)
-        indexes.extend(i)
-
-    add_mesh(0, 0.0, lightmap=0)
-    add_mesh(0, 10.0, lightmap=-3, st=(math.nan, 1e37))
-    add_mesh(2, 20.0, lightmap=-1)
-    grid = [(x * 32.0, y * 32.0, 64.0 if (x, y) == (1, 1) else 0.0) for y in range(3) for x in range(3)]
-    first = len(verts)
-    verts.extend(q3_drawvert(p, st=(p[0] / 64, p[1] / 64), lightmap=(0.5, 0.5)) for p in grid)
-    surfaces.append(q3_surface(1, 2, first, 9, lightmap=0, patch=(3, 3)))
-    surfaces.append(q3_surface(1, 4, 0, 0))  # a flare: no triangles
-    world = len(surfaces)
-    add_mesh(3, 0.0, lightmap=0)
-    shaders = [('textures/base/floor', 0, 1), ('textures/base/curve', 0, 1), ('textures/skies/night', SKY, 1), ('textures/base/door', 0, 1),
-               ('textures/common/trigger', NODRAW, TRIGGER)]
-    entities = [[('classname', 'worldspawn'), ('message', 'built')],
-                [('classname', 'func_door'), ('model', '*1'), ('origin', '100 200 300')],
-                [('classname', 'info_player_deathmatch'), ('origin', '1 2 3'), ('angle', '90'), ('angle', '180')],
-                [('classname', 'item_armor_body'), ('origin', '-5 6 7')]]
-    args = dict(entities=entities, shaders=shaders, models=[(0, world), (world, 1)], drawverts=verts, indexes=indexes,
-                surfaces=surfaces, lightmaps=2)
-    args.update(overrides)
-    return build_q3(**args)
 
 
 # -- Quake III --------------------------------------------------------------------------------
@@ -244,20 +208,6 @@ def test_pv_read_of_a_level(tmp_path):
 
 # -- Quake 1 ------------------------------------------------------------------------------------
 
-def q1_args():
-    vertexes = [(0, 0, 0), (0, 64, 0), (32, 64, 0), (32, 0, 0), (0, 0, 8), (0, 16, 8), (16, 16, 8), (16, 0, 8)]
-    planes = [((0, 0, 1), 0.0), ((0, 0, 1), 8.0)]
-    s_axis = ((1, 0, 0, 0), (0, 1, 0, 0))
-    texinfo = [(s_axis, 0, 0), (s_axis, 1, 0)]
-    # Clockwise seen from above: (0,0) -> (0,64) -> (32,64) -> (32,0).
-    faces = [(0, 0, [0, 1, 2, 3], 0, -1), (1, 0, [4, 5, 6, 7], 1, -1)]
-    entities = [[('classname', 'worldspawn'), ('wad', 'a.wad'), ('wad', 'b.wad')],
-                [('classname', 'func_door'), ('model', '*1'), ('origin', '10 0 0')]]
-    models = [(0, 1, (0, 0, 0)), (1, 1, (0, 0, 0))]
-    return dict(entities=entities, vertexes=vertexes, planes=planes, texinfo=texinfo, faces=faces, models=models,
-                textures=[miptex('stone1', 32, 64, fill=7), miptex('sky4', 16, 16, fill=9)])
-
-
 @pytest.mark.parametrize('ident', [None, b'BSP2', b'2PSB'])
 def test_q1_faces_fans_texture_coordinates_and_embedded_pictures(tmp_path, ident):
     level = load(build_q1(**q1_args(), ident=ident), tmp_path, hide=())
@@ -302,12 +252,6 @@ def test_q1_bad_indices_named(tmp_path):
 
 
 # -- Quake II -----------------------------------------------------------------------------------
-
-def q2_level(flags=0):
-    args = q1_args()
-    texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), flags, 'e1u1/floor'), (((1, 0, 0, 0), (0, 1, 0, 0)), NODRAW, 'e1u1/trigger')]
-    return build_q2(args['entities'], args['vertexes'], args['planes'], texinfo, args['faces'], [(0, 1, (0, 0, 0)), (1, 1, (0, 0, 0))])
-
 
 def test_q2_texels_divided_by_the_image_the_game_finds(tmp_path):
     raw = load(q2_level(), tmp_path)
@@ -777,3 +721,21 @@ def test_info_of_a_level_without_lightmaps_counts_no_page(tmp_path, capsys):
     (tmp_path / 'q1.bsp').write_bytes(build_q1(**q1_args()))  # no lighting lump
     assert main(['info', str(tmp_path / 'q1.bsp'), '--json']) == 0
     assert json.loads(capsys.readouterr().out)[0]['level']['lightmap_pages'] == 0
+
+
+@pytest.mark.parametrize(('scale', 'lit'), [(127.5, True), (128.0, False), (math.nan, False)])
+def test_a_lightmap_block_wider_than_256_luxels_or_not_finite_is_drawn_unlit(tmp_path, scale, lit):
+    args = q1_args()
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0)]
+    args['models'] = [(0, 1, (0, 0, 0))]
+    args['texinfo'] = [(((scale, 0, 0, 0), (0, 1, 0, 0)), 0, 0)]  # the floor's 32 units: 2 x scale luxels past the first
+    data = build_q1(**args, lighting=bytes(range(256)) * 6)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        level = pyvista_quake.load(data)
+    said = [str(w.message) for w in caught if 'drawn unlit' in str(w.message)]
+    assert (level.lightmaps is not None) == lit and bool(said) != lit
+    if lit:
+        assert level.lightmaps.shape == (1, 5, 256, 3)
+    else:
+        assert 'faces[0]' in said[0] and 'at most 256 a side' in said[0]

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._rules import QUAKE2_ENGINES
@@ -86,6 +87,8 @@ SURF_TRANS = 0x10 | 0x20
 #: point, shifted right 7), Quake II's and UFO: AI's as stored.
 LIGHT_SCALE = {'quake3': 4.0, 'bsp29': 264 / 128, 'bsp2': 264 / 128, 'quake2': 1.0, 'ufoai': 1.0}
 #: Bytes a luxel: Quake 1's grey, Quake II's RGB, UFO: AI's RGB and a light direction.
+#: The widest lightmap block a face may have, in luxels a side; wider (or not finite) is drawn unlit.
+MAX_BLOCK_LUXELS = 256
 LUXEL_BYTES = {'bsp29': 1, 'bsp2': 1, 'quake2': 3, 'ufoai': 6}
 
 # -- Quake 1, Quake II, UFO: AI: faces over edges ---------------------------------------------
@@ -817,7 +820,15 @@ def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corne
     if len(corner_face):
         top = np.zeros((n, 2), np.float64)
         np.maximum.at(top, corner_face, light.astype(np.float64))
-        size = np.ceil(top).astype(np.int64) + 1
+        # A block past any engine's (Quake's extents of 512 texels, Quake II's 128-luxel pages) or not finite
+        # (a NaN or huge vertex or texture axis) is no block: that face is drawn unlit, and a warning says so.
+        wild = lit & ~(np.ceil(top) < MAX_BLOCK_LUXELS).all(axis=1)
+        if wild.any():
+            k = int(np.flatnonzero(wild)[0])
+            warn_external(f'{record.source}: faces[{k}] has a lightmap block of {top[k, 0] + 1:g} x {top[k, 1] + 1:g} luxels '
+                          f'(at most {MAX_BLOCK_LUXELS} a side); {int(wild.sum())} such faces are drawn unlit')  # fmt: skip
+            lit = lit & ~wild
+        size = np.where(lit[:, None], np.ceil(np.where(lit[:, None], top, 0)), 0).astype(np.int64) + 1
     luxels = size[:, 0] * size[:, 1]
     lit = lit & (offsets >= 0) & (luxels > 0) & (offsets + luxels * per_luxel <= len(lighting))
     uv = np.zeros((len(corner_face), 2), np.float32)
