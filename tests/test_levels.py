@@ -739,3 +739,14 @@ def test_a_lightmap_block_wider_than_256_luxels_or_not_finite_is_drawn_unlit(tmp
         assert level.lightmaps.shape == (1, 5, 256, 3)
     else:
         assert 'faces[0]' in said[0] and 'at most 256 a side' in said[0]
+
+
+def test_entity_text_past_ascii_is_kept_in_the_point_arrays(tmp_path):
+    entities = [[('classname', 'worldspawn')], [('classname', 'info_player_start'), ('origin', '0 0 0'), ('message', 'café\x01')],
+                [('classname', 'light'), ('origin', '1 0 0')]]
+    level = load(q3_level(entities=entities), tmp_path)
+    points = level.point_entities()
+    assert list(points.point_data['message']) == ['café\x01', '']
+    assert list(points.point_data['classname']) == ['info_player_start', 'light']
+    points.save(tmp_path / 'spawns.vtp')
+    assert list(pv.read(tmp_path / 'spawns.vtp').point_data['message']) == ['café\x01', '']

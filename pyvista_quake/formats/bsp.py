@@ -348,10 +348,9 @@ def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> Mod
     first_wins = record.game == 'quake3'
     entities = parse_entities(record.lump_bytes('entities'), record.source, first_wins=first_wins)
     if record.game == 'quake3':
-        groups, level = _quake3(record, entities, patch_level if patch_level == 'engine' else int(patch_level))
+        surfaces, level = _quake3(record, entities, patch_level if patch_level == 'engine' else int(patch_level))
     else:
-        groups, level = _edge_faces(record, entities)
-    surfaces = [_surface(g) for g in groups]
+        surfaces, level = _edge_faces(record, entities)
     return ModelData(surfaces, ['level'], format='bsp', source=record.source, header=record.header_fields(), file=record, level=level)
 
 
@@ -432,7 +431,7 @@ def _q3_kinds(surface_flags: int, content_flags: int) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | str) -> tuple[list[_Group], LevelData]:
+def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | str) -> tuple[list[SurfaceData], LevelData]:
     bounds = Bounds(record.source, len(record.raw))
     r = record.records
     shaders, models, verts, indexes, faces = r['shaders'], r['models'], r['drawverts'], r['drawindexes'], r['surfaces']
@@ -480,9 +479,11 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
 
     # Patches, one by one (a few hundred a map), each a grid of new points.
     patch_faces = np.flatnonzero((types == MST_PATCH) & (owner >= 0))
-    patches = {int(k): _patch(record, bounds, int(k), patch_level) for k in patch_faces}
+    for k in patch_faces.tolist():  # every patch's sizes checked before any is made
+        _patch_size(record, bounds, k)
 
-    groups: list[_Group] = []
+    # Each surface is made whole before the next one's float64 working arrays exist: the peak stays one surface's.
+    groups: list[SurfaceData] = []
     stride = len(shaders) + 1
     triangle_groups = _by_key(owner[triangle_face] * stride + faces['shaderNum'][triangle_face])
     patch_groups = _by_key(owner[patch_faces] * stride + faces['shaderNum'][patch_faces])
@@ -501,17 +502,17 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
         page = np.where(lit, faces['lightmapNum'][vertex_face[used]], -1)
         parts = [(v['xyz'].astype(np.float64), v['normal'].astype(np.float64), v['st'].astype(np.float64), lightmap,
                   v['color'].astype(np.float64), page, renumbered.reshape(-1, 3))]  # fmt: skip
-        parts += [patches[int(patch_faces[row])] for row in patch_groups.get(key, none)]
+        parts += [_patch(record, bounds, int(patch_faces[row]), patch_level) for row in patch_groups.get(key, none)]
         positions, normals, st, lm, color, pages, triangles = _joined(parts)
         if model in origins:
             positions = positions + origins[model]
         shader_row = shaders[shader]
-        groups.append(_Group(
+        groups.append(_surface(_Group(
             names[shader], model, _q3_kinds(int(shader_row['surfaceFlags']), int(shader_row['contentFlags'])), positions, normals, st,
             triangles, {'lightmap': np.nan_to_num(lm, nan=0, posinf=0, neginf=0).astype(np.float32),
                         'lightmap_page': pages.astype(np.int32), 'color': np.clip(np.rint(color), 0, 255).astype(np.uint8)},
             flags=int(shader_row['surfaceFlags']),
-        ))  # fmt: skip
+        )))  # fmt: skip
     lightmaps = r['lightmaps']
     level = LevelData(record.game, entities, lightmaps=np.ascontiguousarray(lightmaps) if len(lightmaps) else None, light_scale=LIGHT_SCALE['quake3'],
                       brush_models=len(models), external_lightmaps=not len(lightmaps) and bool(per_vertex_lit.any()))  # fmt: skip
@@ -540,9 +541,8 @@ def _joined(parts: list[tuple]) -> tuple:
     return (*(np.concatenate(c) for c in columns), np.concatenate(triangles) if triangles else np.zeros((0, 3), np.int64))
 
 
-def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
-    """A Bezier patch tessellated at ``level``: each 3 x 3 block as level x level cells, neighbours sharing edges;
-    or, at ``'engine'``, as the renderer subdivides it."""
+def _patch_size(record: BSPFile, bounds: Bounds, k: int) -> tuple[int, int]:
+    """A patch's control grid ``(width, height)``, checked: odd sides of 3 to ``MAX_PATCH_SIDE``, ``numVerts`` their product."""
     face = record.records['surfaces'][k]
     w, h = int(face['patchWidth']), int(face['patchHeight'])
     for name, value in (('patchWidth', w), ('patchHeight', h)):
@@ -551,6 +551,14 @@ def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
     if w * h != int(face['numVerts']) or w * h > MAX_PATCH_VERTS:
         raise bounds.error(f'surfaces[{k}].numVerts', int(face['numVerts']),
                            f'a {w} x {h} patch has {w * h} control points (at most {MAX_PATCH_VERTS})')  # fmt: skip
+    return w, h
+
+
+def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
+    """A Bezier patch tessellated at ``level``: each 3 x 3 block as level x level cells, neighbours sharing edges;
+    or, at ``'engine'``, as the renderer subdivides it."""
+    face = record.records['surfaces'][k]
+    w, h = _patch_size(record, bounds, k)
     grid = record.records['drawverts'][int(face['firstVert']) : int(face['firstVert']) + w * h].reshape(h, w)
     lit = int(face['lightmapNum']) >= 0
     clean = np.nan_to_num(grid['lightmap'], nan=0, posinf=0, neginf=0)
@@ -700,7 +708,7 @@ def _texture_kinds(name: str, flags: int, game: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_Group], LevelData]:
+def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[SurfaceData], LevelData]:
     bounds = Bounds(record.source, len(record.raw))
     game = record.game
     r = record.records
@@ -772,7 +780,7 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
     face_lit = (flags[face_info] & (Q1_TEX_SPECIAL if game in ('bsp29', 'bsp2') else SURF_WARP | SURF_SKY | SURF_TRANS)) == 0
     atlas, light_uv, light_page = _lightmap_atlas(record, faces, light, corner_face, face_lit & (face_info >= 0))
 
-    groups: list[_Group] = []
+    groups: list[SurfaceData] = []
     stride = len(texture_names) + 1
     fan_groups = _by_key(owner[fan_face] * stride + tex_of_info[face_info][fan_face])
     drawn_groups = {key: rows for key, rows in fan_groups.items() if key >= 0}  # a face of no model has a negative key
@@ -790,12 +798,12 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[_
             picture = textures[texture][2]
         face_flags = int(flags[face_info[fan_face[rows[0]]]])
         image_name = name if game in ('bsp29', 'bsp2') else (f'textures/{name}.wal' if game == 'quake2' else f'textures/{name}')
-        groups.append(_Group(
+        groups.append(_surface(_Group(
             image_name, model, _texture_kinds(name, face_flags, game), positions, normals[used], st, renumbered.reshape(-1, 3),
             {'lightmap_texel': light[used].astype(np.float32), 'lightmap': light_uv[used], 'lightmap_page': light_page[used]},
             flags=face_flags, texture_size=size, picture=picture,
             texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
-        ))  # fmt: skip
+        )))  # fmt: skip
     level = LevelData(game, entities, lightmaps=atlas, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0),
                       light_scale=LIGHT_SCALE[game])  # fmt: skip
     return groups, level

@@ -201,7 +201,13 @@ def entity_points(entities: list[dict[str, str]]) -> pv.PolyData:
     cloud.point_data['entity_index'] = np.array([c[0] for c in chosen], np.int32)
     names = list(dict.fromkeys(key for _, entity, _ in chosen for key in entity))
     for key in names:
-        cloud.point_data[key] = np.array([entity.get(key, '') for _, entity, _ in chosen], dtype=str)
+        # A vtkStringArray of its own: PyVista refuses non-ASCII text, and maps hold Latin-1 ("café" in a message).
+        column = vtkStringArray()
+        column.SetName(key)
+        column.SetNumberOfValues(len(chosen))
+        for row, (_, entity, _) in enumerate(chosen):
+            column.SetValue(row, entity.get(key, ''))
+        cloud.GetPointData().AddArray(column)
     return cloud
 
 
