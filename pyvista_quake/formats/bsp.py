@@ -832,8 +832,8 @@ def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corne
         # (a NaN or huge vertex or texture axis) is no block: that face is drawn unlit, and a warning says so.
         wild = lit & ~(np.ceil(top) < MAX_BLOCK_LUXELS).all(axis=1)
         if wild.any():
-            k = int(np.flatnonzero(wild)[0])
-            warn_external(f'{record.source}: faces[{k}] has a lightmap block of {top[k, 0] + 1:g} x {top[k, 1] + 1:g} luxels '
+            w = int(np.flatnonzero(wild)[0])
+            warn_external(f'{record.source}: faces[{w}] has a lightmap block of {top[w, 0] + 1:g} x {top[w, 1] + 1:g} luxels '
                           f'(at most {MAX_BLOCK_LUXELS} a side); {int(wild.sum())} such faces are drawn unlit')  # fmt: skip
             lit = lit & ~wild
         size = np.where(lit[:, None], np.ceil(np.where(lit[:, None], top, 0)), 0).astype(np.int64) + 1
