@@ -573,15 +573,14 @@ def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
     else:
         assert isinstance(level, int)
         cols, rows = _bezier_weights(w, level), _bezier_weights(h, level)
-
-        def surface(values: np.ndarray) -> np.ndarray:
-            return np.einsum('rj,jik,ci->rck', rows, values.astype(np.float64), cols).reshape(-1, values.shape[-1])
-
-        positions, st = surface(grid['xyz']), surface(grid['st'])
-        normals = surface(grid['normal'])
-        lightmap = surface(clean) if lit else np.zeros((len(positions), 2))
-        color = surface(grid['color'])
         W, H = len(cols), len(rows)
+        # Every field as one (h, w, 14) grid, evaluated by two matrix products: rows, then columns.
+        values = np.concatenate([grid['xyz'], grid['st'], grid['normal'], clean, grid['color']], axis=2, dtype=np.float64)
+        across = (rows @ values.reshape(h, -1)).reshape(H, w, -1)
+        out = (across.transpose(0, 2, 1) @ cols.T).transpose(0, 2, 1).reshape(H * W, -1)
+        positions, st, normals, lightmap, color = out[:, 0:3], out[:, 3:5], out[:, 5:8], out[:, 8:10], out[:, 10:14]
+        if not lit:
+            lightmap = np.zeros((len(positions), 2))
     v2 = (np.arange(H - 1)[:, None] * W + np.arange(W - 1)[None, :]).reshape(-1)
     v1, v3 = v2 + 1, v2 + W
     v4 = v3 + 1
