@@ -444,12 +444,12 @@ def _lit_square_level(game: Path, colours) -> Path:
 
 
 def test_a_level_picture_multiplies_its_textures_by_its_lightmaps(tmp_path):
-    from pyvista_quake.render.plotting import lightmap_atlas
+    from pyvista_quake.model.lightmaps import lightmap_atlas
 
     path = _lit_square_level(tmp_path / 'game', [(32, 63, 16), (8, 8, 8)])
     level = pyvista_quake.load(path)
     assert level.lightmaps.shape == (2, 128, 128, 3)
-    atlas = lightmap_atlas(level.lightmaps)
+    atlas = lightmap_atlas(level.lightmaps, level.level.light_scale)
     assert atlas.shape == (256, 256, 3)  # 2 pages and the white one, 2 x 2
     np.testing.assert_array_equal(atlas[0, 0], [128, 252, 64])
     np.testing.assert_array_equal(atlas[0, 128], [32, 32, 32])
@@ -693,11 +693,11 @@ def test_infinite_lightmap_coordinates_of_a_patch_are_zero(tmp_path):
 
 
 def test_a_block_without_lightmap_pages_takes_no_atlas_place():
-    from pyvista_quake.render.plotting import _place_in_atlas
+    from pyvista_quake.model.lightmaps import place_in_atlas
 
     block = pv.Plane().triangulate()
     block.point_data['lightmap'] = np.zeros((block.n_points, 2), np.float32)
-    _place_in_atlas(block, 2)
+    place_in_atlas(block, 2)
     assert 'lightmap_atlas' not in block.point_data
 
 
@@ -750,3 +750,46 @@ def test_entity_text_past_ascii_is_kept_in_the_point_arrays(tmp_path):
     assert list(points.point_data['classname']) == ['info_player_start', 'light']
     points.save(tmp_path / 'spawns.vtp')
     assert list(pv.read(tmp_path / 'spawns.vtp').point_data['message']) == ['café\x01', '']
+
+
+def test_gltf_of_a_level_carries_its_lightmaps_on_texcoord_1_and_is_validator_clean(gltf_validator, tmp_path):
+    from conftest import validate  # noqa: PLC0415
+    import pygltflib  # noqa: PLC0415
+    from test_export import accessor_data  # noqa: PLC0415
+
+    from pyvista_quake.examples import synthetic_level  # noqa: PLC0415
+    from pyvista_quake.model.lightmaps import lit_blocks  # noqa: PLC0415
+
+    level = pyvista_quake.load(synthetic_level(tmp_path / 'game'))
+    pyvista_quake.export(level, tmp_path / 'room.glb')
+    report = validate(gltf_validator, tmp_path / 'room.glb')
+    assert report['numErrors'] == 0, report['messages']
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'room.glb'))
+    blocks = [b for b in level.blocks(0) if b.n_cells]
+    atlas = lit_blocks(level, blocks)
+    primitives = gltf.meshes[0].primitives
+    assert len(primitives) == len(blocks)
+    for primitive, block in zip(primitives, blocks):
+        light_uv = accessor_data(gltf, primitive.attributes.TEXCOORD_1)
+        expected = np.asarray(block.point_data['lightmap_atlas'])
+        np.testing.assert_allclose(light_uv, np.column_stack([expected[:, 0], 1 - expected[:, 1]]), atol=1e-7)
+        material = gltf.materials[primitive.material]
+        assert material.occlusionTexture.texCoord == 1 and material.extras['lightmap']['texCoord'] == 1
+        assert material.pbrMetallicRoughness.baseColorTexture.index != material.occlusionTexture.index
+    texture = gltf.textures[gltf.materials[primitives[0].material].occlusionTexture.index]
+    view = gltf.bufferViews[gltf.images[texture.source].bufferView]
+    png = gltf.binary_blob()[view.byteOffset : view.byteOffset + view.byteLength]
+    np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(png)).convert('RGB')), atlas)
+    assert gltf.samplers[texture.sampler].magFilter == pygltflib.LINEAR
+    skin = gltf.textures[gltf.materials[primitives[0].material].pbrMetallicRoughness.baseColorTexture.index]
+    assert gltf.samplers[skin.sampler].magFilter == pygltflib.NEAREST  # the textures keep their own sampler
+
+
+def test_gltf_of_a_model_has_no_second_coordinate_set(tmp_path):
+    import pygltflib  # noqa: PLC0415
+
+    level = load(q3_level(lightmaps=0), tmp_path)
+    pyvista_quake.export(level, tmp_path / 'dark.glb')
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'dark.glb'))
+    assert all(p.attributes.TEXCOORD_1 is None for p in gltf.meshes[0].primitives)
+    assert all(m.occlusionTexture is None for m in gltf.materials)

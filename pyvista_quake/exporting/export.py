@@ -46,6 +46,7 @@ from pyvista_quake.formats._common import LISTENERS
 from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
+from pyvista_quake.model.lightmaps import lit_blocks
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import flattened
@@ -431,8 +432,9 @@ def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
         clip_list = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
         frames = np.unique(np.concatenate([c.frames for c in clip_list]))
         first = model.blocks(int(frames[0]))
+        atlas = lit_blocks(model, list(first))  # a level's lightmaps: TEXCOORD_1 and the atlas
         positions, normals = _per_surface(model, frames)
-        parts = [Part(positions[k], normals[k], block, block.quake.image()) for k, block in enumerate(first) if block.n_cells]
+        parts = [Part(positions[k], normals[k], block, block.quake.image(), atlas) for k, block in enumerate(first) if block.n_cells]
         gltf = build_gltf_parts(parts, [(c, frames) for c in clip_list], Path(model.source).stem or 'model')
     _save_gltf(gltf, target)
 

@@ -36,7 +36,7 @@ class _Blob:
         self.parts: list[bytes] = []
         self.size = 0
         #: The material of each image embedded so far, by its PNG bytes: an image shared by parts is stored once.
-        self.materials: dict[bytes, int] = {}
+        self.materials: dict[object, int] = {}  # skin PNG bytes, ("lit", material) or "atlas"
 
     def view(self, data: bytes, target: int | None = None) -> int:
         padding = (-self.size) % 4
@@ -74,6 +74,10 @@ class Part:
         The first of those frames: its triangles and texture coordinates.
     skin : numpy.ndarray or None
         RGB(A) image, embedded as PNG.
+    lightmap : numpy.ndarray or None
+        A level's lightmap atlas (:func:`pyvista_quake.model.lightmaps.lightmap_atlas`), used where
+        ``first`` has ``point_data["lightmap_atlas"]``: ``TEXCOORD_1`` and the material's
+        ``occlusionTexture`` (``texCoord`` 1), with ``extras["lightmap"]`` saying it multiplies the colour.
 
     """
 
@@ -81,6 +85,7 @@ class Part:
     normals: np.ndarray
     first: pv.PolyData
     skin: np.ndarray | None
+    lightmap: np.ndarray | None = None
 
 
 def build_gltf(
@@ -145,8 +150,13 @@ def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part) -> gl.Primitive:
     if uv is not None:
         flipped = np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)  # glTF's v runs down
         attributes.TEXCOORD_0 = blob.accessor(flipped, 'VEC2', gl.ARRAY_BUFFER)
+    lit = part.lightmap is not None and 'lightmap_atlas' in first.point_data
+    if lit:
+        light_uv = np.asarray(first.point_data['lightmap_atlas'], np.float32)
+        attributes.TEXCOORD_1 = blob.accessor(np.column_stack([light_uv[:, 0], 1 - light_uv[:, 1]]).astype(np.float32), 'VEC2', gl.ARRAY_BUFFER)
     primitive = gl.Primitive(attributes=attributes, indices=blob.accessor(triangles.astype(index_type).ravel(), 'SCALAR', gl.ELEMENT_ARRAY_BUFFER))
-    primitive.material = _material(gltf, blob, part.skin) if part.skin is not None else _plain_material(gltf, blob)
+    light = _atlas_texture(gltf, blob, part.lightmap) if lit and part.lightmap is not None else None
+    primitive.material = _material(gltf, blob, part.skin, light) if part.skin is not None else _plain_material(gltf, blob, light)
     if len(positions) > 1:
         for k in range(len(positions)):
             moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
@@ -177,41 +187,70 @@ def _animation(gltf: gl.GLTF2, blob: _Blob, clip: Animation, frames: np.ndarray)
     gltf.animations.append(gl.Animation(name=clip.name, samplers=[sampler], channels=[channel]))
 
 
-def _plain_material(gltf: gl.GLTF2, blob: _Blob) -> int:
+def _plain_material(gltf: gl.GLTF2, blob: _Blob, light: int | None = None) -> int:
     """One material for every untextured surface: tan and matte, as the pictures draw them (glTF's
     default material is fully metallic, which looks black without an environment to reflect)."""
-    if b'' not in blob.materials:
-        gltf.materials.append(gl.Material(
+    if (b'', light) not in blob.materials:
+        gltf.materials.append(_lit(gl.Material(
             pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorFactor=[0.82, 0.71, 0.55, 1.0], metallicFactor=0.0, roughnessFactor=1.0),
-            name='untextured'))  # fmt: skip
-        blob.materials[b''] = len(gltf.materials) - 1
-    return blob.materials[b'']
+            name='untextured'), light))  # fmt: skip
+        blob.materials[b'', light] = len(gltf.materials) - 1
+    return blob.materials[b'', light]
 
 
-def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray) -> int:
+def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray, light: int | None = None) -> int:
     encoded = png_bytes(skin)
-    if encoded in blob.materials:
-        return blob.materials[encoded]
-    gltf.images.append(gl.Image(bufferView=blob.view(encoded), mimeType='image/png'))
-    if not gltf.samplers:
-        # Nearest texels, repeated: the look of the games' skins.
-        gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
-    gltf.textures.append(gl.Texture(sampler=0, source=len(gltf.images) - 1))
+    if (encoded, light) in blob.materials:
+        return blob.materials[encoded, light]
+    if ('texture', encoded) not in blob.materials:  # an image lit and unlit is stored once
+        gltf.images.append(gl.Image(bufferView=blob.view(encoded), mimeType='image/png'))
+        if 'skin sampler' not in blob.materials:
+            # Nearest texels, repeated: the look of the games' skins.
+            gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
+            blob.materials['skin sampler'] = len(gltf.samplers) - 1
+        gltf.textures.append(gl.Texture(sampler=blob.materials['skin sampler'], source=len(gltf.images) - 1))
+        blob.materials['texture', encoded] = len(gltf.textures) - 1
     mode = alpha_mode(skin)
     cut_out = mode == 'mask'
-    gltf.materials.append(
+    gltf.materials.append(_lit(
         gl.Material(
-            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=len(gltf.textures) - 1),
+            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=blob.materials['texture', encoded]),
                                                          metallicFactor=0.0, roughnessFactor=1.0),
             alphaMode={'mask': gl.MASK, 'blend': gl.BLEND}.get(mode, gl.OPAQUE),
             alphaCutoff=0.5 if cut_out else None,
             # The games draw cut-out and blended models (foliage, fences, flashes) from both sides.
             doubleSided=mode != 'opaque',
             name='skin' if len(gltf.materials) == 0 else f'skin{len(gltf.materials)}',
-        )
-    )
-    blob.materials[encoded] = len(gltf.materials) - 1
+        ),
+        light,
+    ))
+    blob.materials[encoded, light] = len(gltf.materials) - 1
     return len(gltf.materials) - 1
+
+
+def _atlas_texture(gltf: gl.GLTF2, blob: _Blob, atlas: np.ndarray) -> int:
+    """The level's lightmap atlas as a texture (added once), filtered linearly and clamped as the engines do."""
+    if 'atlas' not in blob.materials:
+        gltf.images.append(gl.Image(bufferView=blob.view(png_bytes(atlas)), mimeType='image/png', name='lightmaps'))
+        gltf.samplers.append(gl.Sampler(magFilter=gl.LINEAR, minFilter=gl.LINEAR, wrapS=gl.CLAMP_TO_EDGE, wrapT=gl.CLAMP_TO_EDGE))
+        gltf.textures.append(gl.Texture(sampler=len(gltf.samplers) - 1, source=len(gltf.images) - 1, name='lightmaps'))
+        blob.materials['atlas'] = len(gltf.textures) - 1
+    return blob.materials['atlas']
+
+
+def _lit(material: gl.Material, light: int | None) -> gl.Material:
+    """A material lit by a level's lightmap atlas (texture ``light``) on ``TEXCOORD_1``, if there is one.
+
+    glTF has no lightmap slot: the occlusion texture is the one that multiplies the lit colour by an image
+    on a second coordinate set, so a PBR viewer darkens the level where the engine does (by its red
+    channel); ``extras["lightmap"]`` tells a viewer that knows lightmaps (three.js's ``material.lightMap``)
+    to multiply the base colour by all three channels, as the engines do.
+    """
+    if light is not None:
+        material.occlusionTexture = gl.OcclusionTextureInfo(index=light, texCoord=1, strength=1.0)
+        material.extras = {'lightmap': {'index': light, 'texCoord': 1}}
+        material.name = f'{material.name} lit'
+    return material
 
 
 @dataclass

@@ -34,7 +34,7 @@ from pyvista_quake.data import animation as anim
 from pyvista_quake.data.decode import vertex_face_normals
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
-from pyvista_quake.game.skins import shifted_lighting
+from pyvista_quake.model.lightmaps import lit_blocks
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import field_text
 from pyvista_quake.model.mesh import flattened
@@ -85,7 +85,7 @@ def prepare(
     """The mesh to draw, its skin image (RGB or RGBA, or ``None``) and a level's lightmap atlas.
 
     A model of several surfaces gives a MultiBlock and an image a block.  A level with
-    lightmaps gives :func:`lightmap_atlas` and its blocks ``point_data["lightmap_atlas"]``.
+    lightmaps gives the lightmap atlas (:func:`pyvista_quake.model.lightmaps.lightmap_atlas`) and its blocks ``point_data["lightmap_atlas"]``.
 
     Parameters
     ----------
@@ -122,48 +122,9 @@ def prepare(
     for block in mesh if several else [mesh]:
         if lighting != 'stored' and keys.VERTEX_INDEX in block.point_data and block.n_cells:
             _light(block, lighting == 'computed')
-    pages = model.lightmaps if model is not None and several else None
-    if pages is not None:
-        for block in mesh:
-            _place_in_atlas(block, len(pages))
+    atlas = lit_blocks(model, list(mesh)) if several else None
     skins = [block.quake.image() for block in mesh] if several else skin_of(model, given)
-    scale = model.level.light_scale if model is not None and model.level is not None else 4.0
-    return mesh, skins, (lightmap_atlas(pages, scale) if pages is not None else None)
-
-
-def _atlas_grid(count: int) -> tuple[int, int]:
-    """``(columns, rows)`` of an atlas of ``count`` lightmap pages and one white page after them."""
-    columns = int(np.ceil(np.sqrt(count + 1)))
-    return columns, -(-(count + 1) // columns)
-
-
-def lightmap_atlas(pages: np.ndarray, scale: float = 4.0) -> np.ndarray:
-    """A level's lightmap pages, brightened as the engine draws them (``scale``: the level's
-    ``light_scale``), in one image: page ``p`` at column ``p % columns`` and row ``p // columns``, then a
-    white page for the faces lit by their vertices."""
-    count, height, width = pages.shape[:3]
-    columns, rows = _atlas_grid(count)
-    atlas = np.full((rows * height, columns * width, 3), 255, np.uint8)
-    for number, page in enumerate(shifted_lighting(pages, scale)):
-        row, column = divmod(number, columns)
-        atlas[row * height : (row + 1) * height, column * width : (column + 1) * width] = page
-    return atlas
-
-
-def _place_in_atlas(block: pv.PolyData, count: int) -> None:
-    """``point_data["lightmap_atlas"]``: a surface's lightmap coordinates in :func:`lightmap_atlas`'s image."""
-    if 'lightmap' not in block.point_data or 'lightmap_page' not in block.point_data:
-        return
-    page = np.asarray(block.point_data['lightmap_page'])
-    st = np.clip(np.asarray(block.point_data['lightmap'], np.float64), 0.0, 1.0)
-    unlit = (page < 0) | (page >= count)  # vertex-lit (or a page the map lacks): the white page
-    page = np.where(unlit, count, page)
-    st = np.where(unlit[:, None], 0.5, st)
-    columns, rows = _atlas_grid(count)
-    row, column = np.divmod(page, columns)
-    # The image's first row is at v = 1 (as image_texture puts it), a page's first row at t = 0.
-    uv = np.column_stack([(column + st[:, 0]) / columns, 1.0 - (row + st[:, 1]) / rows])
-    block.point_data['lightmap_atlas'] = uv.astype(np.float32)
+    return mesh, skins, atlas
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:
@@ -225,7 +186,7 @@ def _multiply_lightmap(actor: pv.Actor, lightmap: pv.Texture) -> None:
 
 def add_model(plotter: pv.Plotter, mesh: pv.PolyData, skin: np.ndarray | None, lightmap: pv.Texture | None = None, **kwargs: Any) -> pv.Actor:
     """Add a prepared mesh to ``plotter``: textured, smooth-shaded, a cut-out skin as a mask; lit by
-    ``lightmap`` (:func:`lightmap_atlas`) where the mesh has ``point_data["lightmap_atlas"]``."""
+    ``lightmap`` (:func:`pyvista_quake.model.lightmaps.lightmap_atlas`) where the mesh has ``point_data["lightmap_atlas"]``."""
     options: dict[str, Any] = {'smooth_shading': True, 'render': False}  # the caller renders once, framed
     if 'scalars' in kwargs or 'color' in kwargs:
         skin = None  # coloured by data or by one colour: no texture over it
