@@ -471,7 +471,7 @@ def test_a_face_lit_by_its_vertices_takes_the_atlas_white_page(tmp_path):
                               [0, 1, 2, 0, 2, 3] * 2, surfaces, lightmaps=1))  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        mesh, _, atlas = prepare(pyvista_quake.load(path))
+        mesh, _, atlas, _ = prepare(pyvista_quake.load(path))
     assert atlas.shape == (128, 256, 3)  # page 0, then the white page: a grid of 2 x 1
     np.testing.assert_allclose(mesh[0].point_data['lightmap_atlas'], np.tile([0.25, 0.75], (4, 1)))  # (0.5, 0.25) of page 0
     np.testing.assert_allclose(mesh[1].point_data['lightmap_atlas'], np.tile([0.75, 0.5], (4, 1)))  # the white page's centre
@@ -793,3 +793,65 @@ def test_gltf_of_a_model_has_no_second_coordinate_set(tmp_path):
     gltf = pygltflib.GLTF2().load(str(tmp_path / 'dark.glb'))
     assert all(p.attributes.TEXCOORD_1 is None for p in gltf.meshes[0].primitives)
     assert all(m.occlusionTexture is None for m in gltf.materials)
+
+
+# -- pictures of levels: from a player's eyes, or from above ------------------------------------
+
+
+@pytest.mark.parametrize(('entities', 'game', 'expected'), [
+    # Quake III: the first deathmatch spot, 26 units up, facing its angle.
+    ([{'classname': 'info_player_start', 'origin': '9 9 9'}, {'classname': 'info_player_deathmatch', 'origin': '1 2 3', 'angle': '90'}],
+     'quake3', ([1, 2, 29], 90.0)),
+    # Quake: a single-player start before any deathmatch spot, 22 units up; no angle faces +x.
+    ([{'classname': 'info_player_deathmatch', 'origin': '9 9 9'}, {'classname': 'info_player_start', 'origin': '4 5 6'}],
+     'bsp29', ([4, 5, 28], 0.0)),
+    # A start without a whole origin, or not finite, is passed over.
+    ([{'classname': 'info_player_deathmatch', 'origin': '1 2'}, {'classname': 'info_player_deathmatch', 'origin': 'nan 0 0'},
+      {'classname': 'info_player_deathmatch', 'origin': '7 8 9', 'angle': 'x'}, {'classname': 'info_player_deathmatch', 'origin': '0 0 0', 'angle': '-45'}],
+     'quake3', ([0, 0, 26], -45.0)),
+    ([{'classname': 'light', 'origin': '0 0 0'}], 'quake3', None),
+    ([{'classname': 'info_player_start', 'origin': '0 0 0'}], 'ufoai', None),  # seen from above, never through eyes
+])  # fmt: skip
+def test_a_level_picture_stands_at_the_first_player_start(entities, game, expected):
+    from pyvista_quake.formats.bsp import SPAWN_CLASSES  # noqa: PLC0415
+    from pyvista_quake.formats.bsp import VIEW_HEIGHT  # noqa: PLC0415
+    from pyvista_quake.formats.records import LevelData  # noqa: PLC0415
+    from pyvista_quake.model.mesh import spawn_view  # noqa: PLC0415
+
+    view = spawn_view(LevelData(game, entities, view_height=VIEW_HEIGHT[game], spawn_classes=SPAWN_CLASSES[game]))
+    if expected is None:
+        assert view is None
+    else:
+        np.testing.assert_allclose(view[0], expected[0])
+        assert view[1] == expected[1]
+
+
+def test_a_level_thumbnail_is_framed_from_its_spawn_point_or_from_above(tmp_path):
+    from pyvista_quake.render.plotting import scene  # noqa: PLC0415
+
+    level = load(q3_level(), tmp_path)
+    plotter = pv.Plotter(off_screen=True, window_size=(400, 200))
+    scene(plotter, level)
+    position, focus, up = (np.asarray(v) for v in plotter.camera_position)
+    np.testing.assert_allclose(position, [1, 2, 29])  # info_player_deathmatch at 1 2 3, 26 up
+    np.testing.assert_allclose((focus - position) / np.linalg.norm(focus - position), [0, 1, 0], atol=1e-9)  # its angle, 90
+    np.testing.assert_allclose(up, [0, 0, 1])
+    # 90 degrees across, as the games' fov: a 2:1 picture is 2 atan(1/2) high.
+    assert plotter.camera.view_angle == pytest.approx(np.degrees(2 * np.arctan(0.5)))
+    plotter.close()
+    entities = [[('classname', 'worldspawn')], [('classname', 'func_door'), ('model', '*1'), ('origin', '100 200 300')]]
+    dark = load(q3_level(entities=entities), tmp_path)
+    plotter = pv.Plotter(off_screen=True, window_size=(400, 200))
+    mesh = scene(plotter, dark)
+    position, focus, up = (np.asarray(v) for v in plotter.camera_position)
+    box = np.asarray(mesh.bounds).reshape(3, 2)
+    np.testing.assert_allclose(focus, box.mean(axis=1))
+    np.testing.assert_allclose(position[:2], focus[:2])
+    assert position[2] > box[2, 1]
+    np.testing.assert_allclose(up, [1, 0, 0])  # +x up the picture
+    # The plan fills the picture: x (up it) or y (across, twice as wide) reaches FILL of its side.
+    half = (box[:, 1] - box[:, 0]) / 2
+    across = np.tan(np.radians(plotter.camera.view_angle) / 2)
+    height = position[2] - box[2, 1]
+    assert max(half[0] / (height * across), half[1] / (height * across * 2)) == pytest.approx(0.92)
+    plotter.close()

@@ -87,6 +87,13 @@ SURF_TRANS = 0x10 | 0x20
 #: point, shifted right 7), Quake II's and UFO: AI's as stored.
 LIGHT_SCALE = {'quake3': 4.0, 'bsp29': 264 / 128, 'bsp2': 264 / 128, 'quake2': 1.0, 'ufoai': 1.0}
 #: Bytes a luxel: Quake 1's grey, Quake II's RGB, UFO: AI's RGB and a light direction.
+#: How far above its origin a player's eye is: Quake III's DEFAULT_VIEWHEIGHT (bg_public.h), Quake's
+#: view_ofs (client.qc PutClientInServer) and Quake II's pmove viewheight; UFO: AI is seen from above.
+VIEW_HEIGHT = {'quake3': 26.0, 'bsp29': 22.0, 'bsp2': 22.0, 'quake2': 22.0, 'ufoai': None}
+#: Where players start: a single-player start first where the game has one, then the deathmatch spots.
+SPAWN_CLASSES = {'quake3': ('info_player_deathmatch', 'info_player_start'), 'bsp29': ('info_player_start', 'info_player_deathmatch'),
+                 'bsp2': ('info_player_start', 'info_player_deathmatch'), 'quake2': ('info_player_start', 'info_player_deathmatch'),
+                 'ufoai': ()}  # fmt: skip
 #: The widest lightmap block a face may have, in luxels a side; wider (or not finite) is drawn unlit.
 MAX_BLOCK_LUXELS = 256
 LUXEL_BYTES = {'bsp29': 1, 'bsp2': 1, 'quake2': 3, 'ufoai': 6}
@@ -515,7 +522,8 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
         )))  # fmt: skip
     lightmaps = r['lightmaps']
     level = LevelData(record.game, entities, lightmaps=np.ascontiguousarray(lightmaps) if len(lightmaps) else None, light_scale=LIGHT_SCALE['quake3'],
-                      brush_models=len(models), external_lightmaps=not len(lightmaps) and bool(per_vertex_lit.any()))  # fmt: skip
+                      brush_models=len(models), external_lightmaps=not len(lightmaps) and bool(per_vertex_lit.any()),
+                      view_height=VIEW_HEIGHT['quake3'], spawn_classes=SPAWN_CLASSES['quake3'])  # fmt: skip
     return groups, level
 
 
@@ -804,7 +812,7 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[S
             texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
         )))  # fmt: skip
     level = LevelData(game, entities, lightmaps=atlas, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0),
-                      light_scale=LIGHT_SCALE[game])  # fmt: skip
+                      light_scale=LIGHT_SCALE[game], view_height=VIEW_HEIGHT[game], spawn_classes=SPAWN_CLASSES[game])  # fmt: skip
     return groups, level
 
 

@@ -430,6 +430,11 @@ class LevelData:
         What the game's renderer multiplies a stored luxel by in a still picture (Quake III 4,
         Quake 1 264 / 128, Quake II and UFO: AI 1), a channel past 255 scaling the texel down as a whole.
 
+    view_height : float or None
+        How far above a player's origin the game puts the eye (``None``: a game not seen through a
+        player's eyes, UFO: AI).
+    spawn_classes : tuple of str
+        The entity classes a player starts at, in the order a picture chooses among them.
     """
 
     game: str
@@ -438,6 +443,8 @@ class LevelData:
     brush_models: int = 1
     external_lightmaps: bool = False
     light_scale: float = 4.0
+    view_height: float | None = None
+    spawn_classes: tuple[str, ...] = ()
 
 
 # -- skeletal models (IQM, Doom 3's MD5) -------------------------------------------------

@@ -8,6 +8,7 @@ kept alive by the VTK array that uses it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from typing import Mapping
 
 import numpy as np
@@ -175,6 +176,26 @@ def flattened(blocks: pv.MultiBlock) -> pv.MultiBlock:
         elif block is not None:
             out.append(block, name)
     return out
+
+
+def spawn_view(level: Any) -> tuple[np.ndarray, float] | None:
+    """Where a player first stands in a level, as a picture shows it: ``(eye, yaw)``, the eye the game's view
+    height above the first start in file order (``level.spawn_classes``) and the way it faces in degrees
+    (its ``"angle"``, 0 along +x); ``None`` where the level has none or its game has no player's eye."""
+    if level is None or level.view_height is None:
+        return None
+    for kind in level.spawn_classes:
+        for entity in level.entities:
+            if entity.get('classname') != kind:
+                continue
+            try:
+                origin = np.array([float(p) for p in entity.get('origin', '').split()], np.float64)
+                yaw = float(entity.get('angle', '0') or 0)
+            except ValueError:
+                continue
+            if origin.shape == (3,) and np.isfinite(origin).all() and np.isfinite(yaw):
+                return origin + [0.0, 0.0, level.view_height], yaw
+    return None
 
 
 def entity_points(entities: list[dict[str, str]]) -> pv.PolyData:

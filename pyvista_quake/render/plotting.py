@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 import sys
 from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 import pyvista as pv
@@ -39,6 +40,7 @@ from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import field_text
 from pyvista_quake.model.mesh import flattened
 from pyvista_quake.model.mesh import image_texture
+from pyvista_quake.model.mesh import spawn_view
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.players import player_animations
@@ -46,6 +48,19 @@ from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.model.quake_model import is_model
 from pyvista_quake.model.quake_model import why_nothing_to_draw
 
+
+class Prepared(NamedTuple):
+    """What :func:`prepare` gives a picture."""
+
+    mesh: pv.PolyData | pv.MultiBlock
+    skins: np.ndarray | list[np.ndarray | None] | None
+    atlas: np.ndarray | None
+    #: A level's: ``(eye, yaw in degrees)`` of a player start, or ``'above'``; ``None`` for a model.
+    view: tuple[np.ndarray, float] | str | None = None
+
+
+#: A player's horizontal field of view in the games (``cg_fov`` / ``fov`` 90).
+PLAYER_FOV = 90.0
 #: Direction from the model to the camera: in front (+x), to its right (-y), a little above.
 VIEW_DIRECTION = np.array([1.0, -0.8, 0.45])
 #: Share of the picture's height the model's bounding sphere fills.
@@ -81,11 +96,12 @@ def prepare(
     lighting: str = 'auto',
     weapon: Any = None,
     **load_options: Any,
-) -> tuple[pv.PolyData | pv.MultiBlock, np.ndarray | list[np.ndarray | None] | None, np.ndarray | None]:
-    """The mesh to draw, its skin image (RGB or RGBA, or ``None``) and a level's lightmap atlas.
+) -> Prepared:
+    """The mesh to draw, its skin image (RGB or RGBA, or ``None``), a level's lightmap atlas and where to look from.
 
     A model of several surfaces gives a MultiBlock and an image a block.  A level with
-    lightmaps gives the lightmap atlas (:func:`pyvista_quake.model.lightmaps.lightmap_atlas`) and its blocks ``point_data["lightmap_atlas"]``.
+    lightmaps gives the lightmap atlas (:func:`pyvista_quake.model.lightmaps.lightmap_atlas`) and its blocks
+    ``point_data["lightmap_atlas"]``; a level's view is its first player start's eye, or ``'above'``.
 
     Parameters
     ----------
@@ -124,7 +140,8 @@ def prepare(
             _light(block, lighting == 'computed')
     atlas = lit_blocks(model, list(mesh)) if several else None
     skins = [block.quake.image() for block in mesh] if several else skin_of(model, given)
-    return mesh, skins, atlas
+    level = model.level if model is not None else None
+    return Prepared(mesh, skins, atlas, None if level is None else (spawn_view(level) or 'above'))
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:
@@ -230,8 +247,17 @@ def add_tags(plotter: pv.Plotter, model: QuakeModel, mesh, frame=None, animation
     return actors
 
 
-def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | None = None) -> None:
-    """Look at the model from the three-quarter front view, filling the picture.
+def stand_at(plotter: pv.Plotter, eye: np.ndarray, yaw: float) -> None:
+    """Look as a player standing at ``eye`` facing ``yaw`` degrees does: level, with the games' 90 degrees across."""
+    width, height = plotter.window_size
+    plotter.camera.view_angle = float(np.degrees(2 * np.arctan(np.tan(np.radians(PLAYER_FOV / 2)) * height / width)))
+    facing = np.radians(yaw)
+    plotter.camera_position = [tuple(eye), tuple(eye + [np.cos(facing), np.sin(facing), 0.0]), (0.0, 0.0, 1.0)]
+    plotter.reset_camera_clipping_range()
+
+
+def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | None = None, *, above: bool = False) -> None:
+    """Look at the model from the three-quarter front view (or straight down, +x up the picture), filling the picture.
 
     ``bounds`` (``xmin, xmax, ...``) frames more than the mesh: a whole animation.
     """
@@ -246,9 +272,14 @@ def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | No
     radius = max(radius, 1e-6)
     view_angle = np.radians(plotter.camera.view_angle)
     distance = radius / np.sin(view_angle / 2) / FILL
-    direction = VIEW_DIRECTION / np.linalg.norm(VIEW_DIRECTION)
+    if above:  # the ground plan fills the picture: x up it, y across it, from over the highest point
+        width, height = plotter.window_size
+        across = np.tan(view_angle / 2)
+        half = (box[:, 1] - box[:, 0]) / 2
+        distance = max(half[0] / across, half[1] / (across * width / height)) / FILL + half[2]
+    direction = np.array([0.0, 0.0, 1.0]) if above else VIEW_DIRECTION / np.linalg.norm(VIEW_DIRECTION)
     # Through camera_position, so PyVista knows the camera is set and keeps it at the next render.
-    plotter.camera_position = [tuple(centre + distance * direction), tuple(centre), (0.0, 0.0, 1.0)]
+    plotter.camera_position = [tuple(centre + distance * direction), tuple(centre), (1.0, 0.0, 0.0) if above else (0.0, 0.0, 1.0)]
     plotter.reset_camera_clipping_range()
 
 
@@ -271,7 +302,7 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
     ours = set(inspect.signature(prepare).parameters) | {'normals'}
     mesh_options = {k: v for k, v in rest.items() if k not in ours}
     prepare_options = {k: v for k, v in rest.items() if k in ours}
-    mesh, skin, atlas = prepare(source, **prepare_options, **load_options)
+    mesh, skin, atlas, view = prepare(source, **prepare_options, **load_options)
     plotter.clear_actors()
     if isinstance(mesh, pv.MultiBlock):
         assert isinstance(skin, list)  # an image a block
@@ -287,7 +318,10 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
     else:
         assert not isinstance(skin, list)  # one mesh, one image
         mesh = drawn_mesh(add_model(plotter, mesh, skin, **mesh_options))
-    frame_camera(plotter, mesh)
+    if isinstance(view, tuple):
+        stand_at(plotter, *view)
+    else:
+        frame_camera(plotter, mesh, above=view == 'above')
     # A reused plotter's screenshot shows its last render: render with this camera now.
     plotter.render()
     return mesh

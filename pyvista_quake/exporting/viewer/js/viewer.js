@@ -18,6 +18,24 @@ function keyAt(times, t) {
   return k;
 }
 
+// A level's surfaces as the engines draw them: the texture times the lightmap, and no other light.  The
+// glTF carries the lightmap atlas as the occlusion texture on the second coordinate set, and says so in the
+// material's extras (three.js's GLTFLoader puts them in userData).  A basic material adds the light map
+// times its intensity over pi, so pi gives the product itself; both images are sRGB, as the games' bytes are.
+function lightmapped(scene) {
+  scene.traverse((object) => {
+    const material = object.material;
+    if (!object.isMesh || !material || !material.userData.lightmap || !material.aoMap) return;
+    const light = material.aoMap;
+    light.colorSpace = THREE.SRGBColorSpace;
+    object.material = new THREE.MeshBasicMaterial({
+      map: material.map, lightMap: light, lightMapIntensity: Math.PI, color: material.color,
+      transparent: material.transparent, alphaTest: material.alphaTest, side: material.side, name: material.name,
+    });
+    material.dispose();
+  });
+}
+
 export function start(root, models, info) {
   const view = root.querySelector('.pq-view');
   const play = root.querySelector('.pq-play');
@@ -88,6 +106,7 @@ export function start(root, models, info) {
   function show(index) {
     new GLTFLoader().parse(bytesOf(models[index]), '', (gltf) => {
       if (current) scene.remove(current.root);
+      lightmapped(gltf.scene);
       const mixer = new THREE.AnimationMixer(gltf.scene);
       current = { root: gltf.scene, mixer, clips: gltf.animations };
       scene.add(gltf.scene);
