@@ -265,3 +265,16 @@ def test_the_viewer_starts_on_the_rest_animation_and_fills_the_view_with_it(brow
     assert height > width  # the standing box, framed as it stands
     assert 0.8 <= max(height, width) <= 0.95  # it fills the view, and all of it is in view
     page.close()
+
+
+def test_a_level_page_draws_its_textures_times_its_lightmaps(browser, tmp_path):
+    from test_levels import _lit_square_level  # noqa: PLC0415
+
+    # Grey 128 textures times pages of (40, 20, 10) and (10, 40, 20), brightened 4 x (R_ColorShiftLightingBytes).
+    path = _lit_square_level(tmp_path / 'game', [(40, 20, 10), (10, 40, 20)])
+    pq.export(pq.load(path), tmp_path / 'lit.html')
+    page = Page(browser, tmp_path / 'lit.html')
+    shot = page.shot(tmp_path, 'lit')
+    for product in ((80, 40, 20), (20, 80, 40)):  # 128 x (160, 80, 40) / 255, and its turn
+        assert (np.abs(shot - product).max(axis=2) <= 10).sum() > 300, product
+    page.close()
