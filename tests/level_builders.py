@@ -98,7 +98,7 @@ def miptex(name: str, width: int, height: int, fill: int = 7) -> bytes:
 
 
 def build_q1(entities, vertexes, planes, texinfo, faces, models, textures, *, ident: bytes | None = None, lighting: bytes = b'') -> bytes:
-    """A Quake 1 level.  ``faces`` ``[(plane, side, loop of vertex numbers, texinfo, lightofs)]``, ``texinfo``
+    """A Quake 1 level.  ``faces`` ``[(plane, side, loop of vertex numbers, texinfo, lightofs[, styles])]`` (styles ``(0, 255, 255, 255)`` unless given), ``texinfo``
     ``[(vecs 2 x 4, miptex, flags)]``, ``models`` ``[(firstface, numfaces, origin)]``, ``textures`` miptex bytes each;
     ``ident`` ``b'BSP2'`` or ``b'2PSB'`` for the wide records, else BSP29."""
     wide = ident is not None
@@ -116,8 +116,8 @@ def build_q1(entities, vertexes, planes, texinfo, faces, models, textures, *, id
     lumps[3] = b''.join(struct.pack('<3f', *v) for v in vertexes)
     lumps[6] = b''.join(struct.pack('<8f2i', *[x for row in vecs for x in row], mip, flags) for vecs, mip, flags in texinfo)
     face_fmt = '<iiiii4Bi' if wide else '<hhihh4Bi'
-    lumps[7] = b''.join(struct.pack(face_fmt, plane, side, first, len(loop), tex, 0, 255, 255, 255, light)
-                        for (plane, side, loop, tex, light), first in zip(faces, firsts))
+    lumps[7] = b''.join(struct.pack(face_fmt, plane, side, first, len(loop), tex, *(styles[0] if styles else (0, 255, 255, 255)), light)
+                        for (plane, side, loop, tex, light, *styles), first in zip(faces, firsts))
     lumps[8] = lighting
     lumps[12] = edges
     lumps[13] = surfedges
@@ -135,8 +135,8 @@ def build_q2(entities, vertexes, planes, texinfo, faces, models, lighting: bytes
     lumps[1] = _planes(planes)
     lumps[2] = b''.join(struct.pack('<3f', *v) for v in vertexes)
     lumps[5] = b''.join(struct.pack('<8fii32si', *[x for row in vecs for x in row], flags, 0, name.encode(), -1) for vecs, flags, name in texinfo)
-    lumps[6] = b''.join(struct.pack('<Hhihh4Bi', plane, side, first, len(loop), tex, 0, 255, 255, 255, light)
-                        for (plane, side, loop, tex, light), first in zip(faces, firsts))
+    lumps[6] = b''.join(struct.pack('<Hhihh4Bi', plane, side, first, len(loop), tex, *(styles[0] if styles else (0, 255, 255, 255)), light)
+                        for (plane, side, loop, tex, light, *styles), first in zip(faces, firsts))
     lumps[7] = lighting
     lumps[11] = edges
     lumps[12] = surfedges

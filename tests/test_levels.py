@@ -855,3 +855,54 @@ def test_a_level_thumbnail_is_framed_from_its_spawn_point_or_from_above(tmp_path
     height = position[2] - box[2, 1]
     assert max(half[0] / (height * across), half[1] / (height * across * 2)) == pytest.approx(0.92)
     plotter.close()
+
+
+# -- light styles: a still picture sums each face's style blocks at each style's first letter -------------
+
+
+def _styled_floor(styles, lighting: bytes, entities=(), build=build_q1):
+    args = q1_args()
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0, styles)]
+    args['models'] = [(0, 1, (0, 0, 0))]
+    args['entities'] = [[('classname', 'worldspawn')], *entities]
+    if build is build_q1:
+        return pyvista_quake.load(build_q1(**args, lighting=lighting))
+    texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), 0, 'e1u1/floor')]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # no .wal beside it
+        return pyvista_quake.load(build_q2(args['entities'], args['vertexes'], args['planes'], texinfo, args['faces'], args['models'],
+                                           lighting=lighting))  # fmt: skip
+
+
+RAMP = bytes(range(10, 25))  # the floor's 3 x 5 luxels
+
+
+@pytest.mark.parametrize(('styles', 'entities', 'added'), [
+    ((0, 255, 255, 255), (), 0),
+    ((0, 5, 255, 255), (), 45),  # style 5 starts at 'j': 9 / 12 of 60
+    ((0, 2, 255, 255), (), 0),  # style 2 starts at 'a'
+    ((0, 20, 255, 255), (), 60 * 256 / 264),  # a style nothing sets: Quake's 256 of 264
+    ((0, 40, 255, 255), ([('classname', 'light'), ('style', '40'), ('spawnflags', '1')],), 0),  # a switchable light, off
+    ((0, 40, 255, 255), ([('classname', 'light_fluoro'), ('style', '40'), ('spawnflags', '2')],), 60),  # on
+    ((0, 40, 255, 255), ([('classname', 'func_door'), ('style', '40'), ('spawnflags', '1')],), 60 * 256 / 264),  # no light: unset
+    ((0, 255, 5, 255), (), 0),  # 255 ends the list
+])  # fmt: skip
+def test_quake1_light_styles_summed_at_their_first_letter(styles, entities, added):
+    level = _styled_floor(styles, RAMP + bytes([60]) * 15 + bytes([200]) * 15, entities)
+    expected = np.clip(np.rint(np.arange(10, 25).reshape(5, 3) + added), 0, 255)
+    np.testing.assert_array_equal(level.lightmaps[0, ..., 0], expected)
+
+
+def test_a_light_style_block_past_the_lighting_lump_is_left_out():
+    whole = _styled_floor((0, 0, 255, 255), RAMP * 2)  # two style-0 blocks, exactly to the lump's end
+    np.testing.assert_array_equal(whole.lightmaps[0, ..., 0], 2 * np.arange(10, 25).reshape(5, 3))
+    cut = _styled_floor((0, 0, 255, 255), RAMP + RAMP[:-1])  # the second block one byte short
+    np.testing.assert_array_equal(cut.lightmaps[0, ..., 0], np.arange(10, 25).reshape(5, 3))
+
+
+def test_quake2_light_styles_and_a_style_nothing_sets_worth_m():
+    lighting = bytes([100, 50, 25]) * 15 + bytes([40, 40, 40]) * 15
+    level = _styled_floor((0, 20, 255, 255), lighting, build=build_q2)
+    np.testing.assert_array_equal(level.lightmaps[0, 2, 1], [140, 90, 65])
+    bright = _styled_floor((0, 0, 255, 255), bytes([200, 50, 25]) * 15 + bytes([100, 40, 40]) * 15, build=build_q2)
+    np.testing.assert_array_equal(bright.lightmaps[0, 2, 1], [255, 76, 55])  # (300, 90, 65) scaled down as a whole

@@ -785,7 +785,7 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[S
         normals = np.where(use[:, None], own, normals)
     light = _light_coords(record, len(faces), s, t, corner_face)
     face_lit = (flags[face_info] & (Q1_TEX_SPECIAL if game in ('bsp29', 'bsp2') else SURF_WARP | SURF_SKY | SURF_TRANS)) == 0
-    atlas, light_uv, light_page = _lightmap_atlas(record, faces, light, corner_face, face_lit & (face_info >= 0))
+    atlas, light_uv, light_page = _lightmap_atlas(record, faces, light, corner_face, face_lit & (face_info >= 0), entities)
 
     groups: list[SurfaceData] = []
     stride = len(texture_names) + 1
@@ -817,11 +817,11 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[S
 
 
 def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corner_face: np.ndarray,
-                    lit: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:  # fmt: skip
+                    lit: np.ndarray, entities: list[dict[str, str]]) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:  # fmt: skip
     """Quake 1's, II's and UFO: AI's per-face lightmap blocks gathered into one RGB page.
 
-    Each lit face's block (``smax x tmax`` luxels from ``lightofs``, its first light style: a still picture)
-    goes into its own cell of a grid of cells of the largest block; returns the page ``(1, height, width, 3)``
+    Each lit face's block (``smax x tmax`` luxels from ``lightofs``; of Quake 1 and II, the blocks of its
+    light styles summed at each style's first letter, :func:`style_values`: a still picture) goes into its own cell of a grid of cells of the largest block; returns the page ``(1, height, width, 3)``
     (``None`` when no face is lit) and each corner's lightmap coordinates in it (``t = 0`` the first row, at the
     luxel's centre as ``BuildSurfaceDisplayList`` puts it) and page (0, or -1 for a face drawn unlit).
     """
@@ -863,15 +863,67 @@ def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corne
     k = _ranges(np.zeros(len(chosen), np.int64), luxels[chosen])
     i, j = k % size[face_of, 0], k // size[face_of, 0]
     data = np.frombuffer(lighting, np.uint8)
-    start = offsets[face_of] + k * per_luxel
-    channels = [data[start]] * 3 if per_luxel == 1 else [data[start + c] for c in range(3)]
     atlas = np.full((height, width, 3), 255, np.uint8)
-    atlas[origin[face_of, 1] + j, origin[face_of, 0] + i] = np.stack(channels, axis=1)
+    where = (origin[face_of, 1] + j, origin[face_of, 0] + i)
+    if 'styles' not in (faces.dtype.names or ()):  # UFO: AI: one block a face, no styles
+        start = offsets[face_of] + k * per_luxel
+        atlas[where] = np.stack([data[start + c] for c in range(3)], axis=1)
+    else:
+        # Each style slot's block follows the last (until 255), summed at each style's still value
+        # (R_BuildLightMap); a face of style 0 alone keeps its bytes.
+        values = style_values(record.game, entities)
+        styles = faces['styles'].astype(np.int64)
+        ended = np.cumsum(styles == 255, axis=1) > 0
+        total = np.zeros((len(face_of), 3), np.float64)
+        for number in range(4):
+            block_end = offsets + (number + 1) * luxels * per_luxel
+            there = ~ended[:, number] & (block_end <= len(lighting))
+            use = there[face_of]
+            if not use.any():
+                continue
+            start = offsets[face_of][use] + (number * luxels[face_of][use] + k[use]) * per_luxel
+            luxel = np.stack([data[start]] * 3 if per_luxel == 1 else [data[start + c] for c in range(3)], axis=1)
+            total[use] += luxel * values[styles[face_of[use], number]][:, None]
+        # Past 255 the colour is scaled down as a whole, keeping its hue (Quake II's R_BuildLightMap; Quake's
+        # grey clamp is the same).
+        top = total.max(axis=1, keepdims=True)
+        total = np.where(top > 255, total * (255 / np.maximum(top, 1)), total)
+        atlas[where] = np.clip(np.rint(total), 0, 255).astype(np.uint8)
     corner_lit = lit[corner_face]
     place = origin[corner_face] + light.astype(np.float64) + 0.5
     uv[corner_lit] = (place / [width, height])[corner_lit].astype(np.float32)
     page[corner_lit] = 0
     return atlas[None], uv, page
+
+
+#: The first letter of each light style the games set at start (Quake's world.qc, Quake II's g_spawn.c
+#: SP_worldspawn: the same patterns), the letter a still picture shows.
+STYLE_LETTERS = {0: 'm', 1: 'm', 2: 'a', 3: 'm', 4: 'm', 5: 'j', 6: 'n', 7: 'm', 8: 'm', 9: 'a', 10: 'm', 11: 'a', 63: 'a'}
+#: What a style no lightstyle string sets is worth, relative to 'm': Quake's R_AnimateLight 256 of 264,
+#: Quake II's CL_RunLightStyles 1.0.
+UNSET_STYLE = {'bsp29': 256 / 264, 'bsp2': 256 / 264, 'quake2': 1.0}
+
+
+def style_values(game: str, entities: list[dict[str, str]]) -> np.ndarray:
+    """Each light style's worth (0..255) at a still picture, relative to style 0's ``'m'``.
+
+    The patterns' first letters (:data:`STYLE_LETTERS`, a letter worth ``(letter - 'a') / 12`` of ``'m'``);
+    a switchable light (style 32 and up, a ``light*`` entity's ``"style"``) is on, ``'m'``, unless its
+    ``spawnflags`` has START_OFF (1), ``'a'``, as the games' light spawn functions set them.
+    """
+    values = np.full(256, UNSET_STYLE[game], np.float64)
+    for style, letter in STYLE_LETTERS.items():
+        values[style] = (ord(letter) - ord('a')) / 12
+    for entity in entities:
+        if not entity.get('classname', '').startswith('light'):
+            continue
+        try:
+            style, flags = int(entity.get('style', '0')), int(entity.get('spawnflags', '0'))
+        except ValueError:
+            continue
+        if 32 <= style < 255:
+            values[style] = 0.0 if flags & 1 else 1.0
+    return values
 
 
 def _light_coords(record: BSPFile, n: int, s: np.ndarray, t: np.ndarray, corner_face: np.ndarray) -> np.ndarray:
