@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+import functools
 import re
 from typing import Any
 
@@ -382,15 +383,20 @@ class _Group:
 def _surface(group: _Group) -> SurfaceData:
     normals = _filled_normals(group.positions, group.normals, group.triangles)
     return SurfaceData(
-        group.name, group.triangles.astype(np.int32), np.nan_to_num(group.texcoords.astype(np.float32), posinf=0, neginf=0),
+        group.name, group.triangles.astype(np.int32), _finite(group.texcoords.astype(np.float32)),
         group.positions.astype(np.float32)[None], normals[None], [group.name], flags=group.flags, brush_model=group.brush_model,
         kinds=group.kinds, point_arrays=group.point_arrays, texture_size=group.texture_size, texels=group.texels, picture=group.picture,
     )  # fmt: skip
 
 
+def _finite(values: np.ndarray) -> np.ndarray:
+    """``values`` with every NaN and infinity made 0 (``nan_to_num`` in one pass)."""
+    return np.where(np.isfinite(values), values, values.dtype.type(0))
+
+
 def _filled_normals(positions: np.ndarray, normals: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """Unit normals; a zero (or non-finite) one takes its triangles' own, as stored clockwise from the front."""
-    out = np.nan_to_num(np.asarray(normals, np.float64), nan=0, posinf=0, neginf=0)
+    out = _finite(np.asarray(normals, np.float64))
     length = np.linalg.norm(out, axis=1)
     bad = length < 1e-6
     if bad.any() and len(triangles):
@@ -516,7 +522,7 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
         shader_row = shaders[shader]
         groups.append(_surface(_Group(
             names[shader], model, _q3_kinds(int(shader_row['surfaceFlags']), int(shader_row['contentFlags'])), positions, normals, st,
-            triangles, {'lightmap': np.nan_to_num(lm, nan=0, posinf=0, neginf=0).astype(np.float32),
+            triangles, {'lightmap': _finite(lm).astype(np.float32),
                         'lightmap_page': pages.astype(np.int32), 'color': np.clip(np.rint(color), 0, 255).astype(np.uint8)},
             flags=int(shader_row['surfaceFlags']),
         )))  # fmt: skip
@@ -569,7 +575,7 @@ def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
     w, h = _patch_size(record, bounds, k)
     grid = record.records['drawverts'][int(face['firstVert']) : int(face['firstVert']) + w * h].reshape(h, w)
     lit = int(face['lightmapNum']) >= 0
-    clean = np.nan_to_num(grid['lightmap'], nan=0, posinf=0, neginf=0)
+    clean = _finite(grid['lightmap'])
     if level == 'engine':
         fields = {'xyz': grid['xyz'].astype(np.float32), 'st': grid['st'].astype(np.float32), 'lightmap': clean.astype(np.float32),
                   'normal': grid['normal'].astype(np.float32), 'color': grid['color'].astype(np.int32)}  # fmt: skip
@@ -671,8 +677,12 @@ def _engine_grid(fields: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return f
 
 
+@functools.lru_cache(maxsize=256)
 def _bezier_weights(size: int, level: int) -> np.ndarray:
-    """``(points, size)``: the weight of each control column at each tessellated column (u = i / level in each block)."""
+    """``(points, size)``: the weight of each control column at each tessellated column (u = i / level in each block).
+
+    Made once for each (size, level): a map's patches share a few sizes.  Read-only, as it is shared.
+    """
     blocks = (size - 1) // 2
     count = blocks * level + 1
     column = np.arange(count)
@@ -681,6 +691,7 @@ def _bezier_weights(size: int, level: int) -> np.ndarray:
     out = np.zeros((count, size))
     for a, weight in enumerate(((1 - t) ** 2, 2 * t * (1 - t), t * t)):
         out[column, 2 * block + a] = weight
+    out.flags.writeable = False
     return out
 
 
