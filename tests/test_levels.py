@@ -116,7 +116,7 @@ def test_q3_patch_fixed_tessellation(tmp_path, level_n):
 
 
 def test_q3_patch_level_checked(tmp_path):
-    with pytest.raises(ValueError, match='patch_level'):
+    with pytest.raises(ValueError, match="^patch_level must be a whole number from 1 to 64 or 'engine', not 0$"):
         load(q3_level(), tmp_path, patch_level=0)
     with pytest.raises(ValueError, match='patch_level'):
         load(q3_level(), tmp_path, patch_level=65)
@@ -906,3 +906,43 @@ def test_quake2_light_styles_and_a_style_nothing_sets_worth_m():
     np.testing.assert_array_equal(level.lightmaps[0, 2, 1], [140, 90, 65])
     bright = _styled_floor((0, 0, 255, 255), bytes([200, 50, 25]) * 15 + bytes([100, 40, 40]) * 15, build=build_q2)
     np.testing.assert_array_equal(bright.lightmaps[0, 2, 1], [255, 76, 55])  # (300, 90, 65) scaled down as a whole
+
+
+def test_the_synthetic_room_faces_in_its_spawns_stand_inside_looking_at_the_middle(tmp_path):
+    from pyvista_quake.examples import synthetic_level  # noqa: PLC0415
+
+    path = synthetic_level(tmp_path / 'room')
+    level = pyvista_quake.load(path)
+    room = level.mesh(0)
+    centre = np.array([256.0, 256.0, 96.0])
+    np.testing.assert_allclose(np.asarray(room.bounds), [0, 512, 0, 512, 0, 192])
+    for block in level.blocks(0):
+        cells = block.compute_normals(cell_normals=True, point_normals=False, auto_orient_normals=False, consistent_normals=False)
+        geometric = np.asarray(cells.cell_data['Normals'])
+        stored = np.asarray(block.point_data['Normals'])
+        inward = centre - np.asarray(block.cell_centers().points)
+        assert (np.einsum('ij,ij->i', geometric, inward) > 0).all()  # every face towards the room's middle
+        corners = np.asarray(block.regular_faces)
+        np.testing.assert_allclose(stored[corners], np.repeat(geometric[:, None], 3, axis=1), atol=1e-6)  # stored = the face's
+    assert [b.n_cells for b in level.blocks(0)] == [2, 8]  # the floor, and four walls
+    spawns = level.point_entities()
+    spawns = spawns.extract_points(np.asarray(spawns['classname']) == 'info_player_deathmatch')
+    assert spawns.n_points == 4
+    xy = np.asarray(spawns.points)[:, :2]
+    assert ((xy > 0) & (xy < 512)).all() and set(np.asarray(spawns['angle']).tolist()) == {'45'}
+    np.testing.assert_allclose(sorted(map(tuple, xy)), [(64, 64), (64, 448), (448, 64), (448, 448)])
+    floor = np.asarray(Image.open(tmp_path / 'room' / 'textures' / 'synthetic' / 'floor.png'))
+    assert (floor[0, 0] == floor[0, 7]).all() and (floor[0, 0] != floor[0, 8]).any() and (floor[0, 0] == floor[8, 8]).all()
+
+
+@pytest.mark.parametrize('ident', [None, b'BSP2'])
+def test_wide_blocks_stack_in_one_column_and_bsp2_scales_as_quake(ident):
+    args = q1_args()
+    # Two faces whose blocks are 5 luxels wide and 2 high (s 0..64, t 0..16): sqrt(2 x 2 / 5) < 1, one column.
+    args['vertexes'] = [(0, 0, 0), (0, 16, 0), (64, 16, 0), (64, 0, 0), (0, 0, 8), (0, 16, 8), (64, 16, 8), (64, 0, 8)]
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0), (1, 0, [4, 5, 6, 7], 0, 10)]
+    args['models'] = [(0, 2, (0, 0, 0))]
+    level = pyvista_quake.load(build_q1(**args, ident=ident, lighting=bytes(range(20))))
+    assert level.lightmaps.shape == (1, 4, 5, 3)
+    np.testing.assert_array_equal(level.lightmaps[0, 2:, :, 0], np.arange(10, 20).reshape(2, 5))
+    assert level.level.light_scale == 264 / 128
