@@ -195,9 +195,12 @@ def accessor_data(gltf: pygltflib.GLTF2, index: int) -> np.ndarray:
     accessor = gltf.accessors[index]
     view = gltf.bufferViews[accessor.bufferView]
     blob = gltf.binary_blob()
-    dtype = {pygltflib.FLOAT: np.float32, pygltflib.UNSIGNED_SHORT: np.uint16, pygltflib.UNSIGNED_INT: np.uint32}[accessor.componentType]
-    width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3}[accessor.type]
-    return np.frombuffer(blob, dtype, accessor.count * width, view.byteOffset + (accessor.byteOffset or 0)).reshape(accessor.count, width)
+    dtype = np.dtype({pygltflib.FLOAT: np.float32, pygltflib.UNSIGNED_SHORT: np.uint16, pygltflib.UNSIGNED_INT: np.uint32,
+                      pygltflib.SHORT: np.int16, pygltflib.BYTE: np.int8}[accessor.componentType])  # fmt: skip
+    width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4}[accessor.type]
+    row = (view.byteStride or dtype.itemsize * width) // dtype.itemsize  # a padded VEC3 of shorts or bytes
+    start = view.byteOffset + (accessor.byteOffset or 0)
+    return np.frombuffer(blob, dtype, accessor.count * row, start).reshape(accessor.count, row)[:, :width]
 
 
 def test_gltf_animations_are_morph_targets_timed_as_the_model(gltf_validator, tmp_path):
@@ -432,3 +435,98 @@ def test_a_player_gltf_holds_every_animation_validator_clean(gltf_validator, tmp
     one = tmp_path / 'one.glb'
     pq.export(player, one, animation='LEGS_RUN')
     assert [a.name for a in pygltflib.GLTF2().load(str(one)).animations] == ['LEGS_RUN+TORSO_STAND']
+
+
+# -- glTF quantised: KHR_mesh_quantization -----------------------------------------------------
+
+
+def _dequantized(gltf: pygltflib.GLTF2, node: pygltflib.Node, accessor: int) -> np.ndarray:
+    return accessor_data(gltf, accessor).astype(np.float64) * node.scale[0] + np.asarray(node.translation)
+
+
+@pytest.mark.parametrize('kind', ['md2', 'mdl'])
+def test_quantized_gltf_is_int16_on_one_grid_and_validator_clean(gltf_validator, tmp_path, kind):
+    from pyvista_quake import examples  # noqa: PLC0415
+    from pyvista_quake.exporting.gltf import QUANTIZED_RANGE  # noqa: PLC0415
+
+    model = pq.load(examples.sample_model(kind))
+    pq.export(model, tmp_path / 'floats.glb')
+    pq.export(model, tmp_path / 'small.glb', quantize=True)
+    report = validate(gltf_validator, tmp_path / 'small.glb')
+    assert report['numErrors'] == 0 and report['numWarnings'] == 0, report['messages']
+    assert (tmp_path / 'small.glb').stat().st_size < 0.85 * (tmp_path / 'floats.glb').stat().st_size
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'small.glb'))
+    assert gltf.extensionsRequired == ['KHR_mesh_quantization'] == gltf.extensionsUsed
+    node, primitive = gltf.nodes[0], gltf.meshes[0].primitives[0]
+    assert gltf.accessors[primitive.attributes.POSITION].componentType == pygltflib.SHORT
+    assert gltf.accessors[primitive.attributes.NORMAL].normalized and gltf.accessors[primitive.attributes.NORMAL].componentType == pygltflib.BYTE
+    step = node.scale[0]
+    stored = accessor_data(gltf, primitive.attributes.POSITION).astype(np.int64)
+    assert np.abs(stored).max() <= QUANTIZED_RANGE
+    frames = np.arange(len(primitive.targets))  # a target a frame: the model's frames, every one played
+    assert len(frames) == len(model)
+    quake = np.asarray(model.positions(frames)) @ QUAKE_TO_GLTF.T  # (frames, points, 3): one surface
+    extent = quake.reshape(-1, 3).max(axis=0) - quake.reshape(-1, 3).min(axis=0)
+    assert step == pytest.approx(extent.max() / 2 / QUANTIZED_RANGE)  # every frame's box, uniformly
+    base = _dequantized(gltf, node, primitive.attributes.POSITION)
+    np.testing.assert_allclose(base, quake[0], atol=step / 2 + 1e-4)
+    for k in (1, len(frames) - 1):
+        moved = base + accessor_data(gltf, primitive.targets[k]['POSITION']).astype(np.float64) * step
+        np.testing.assert_allclose(moved, quake[k], atol=step / 2 + 1e-4)  # a frame within half a step
+        target_normals = primitive.targets[k]['NORMAL']
+        delta = accessor_data(gltf, target_normals).astype(np.float64)
+        if gltf.accessors[target_normals].normalized:
+            delta = delta / 127
+        turned = accessor_data(gltf, primitive.attributes.NORMAL) / 127 + delta
+        expected = np.asarray(model.normals(frames))[k] @ QUAKE_TO_GLTF.T
+        np.testing.assert_allclose(turned, expected, atol=1.5 / 127)
+
+
+def test_quantized_gltf_of_a_player_puts_each_part_on_a_leaf_node_its_weights_keyed_there(gltf_validator, tmp_path):
+    from pyvista_quake import examples  # noqa: PLC0415
+
+    player = examples.synthetic_player(tmp_path / 'player')
+    pq.export(player, tmp_path / 'player.glb', quantize=True)
+    report = validate(gltf_validator, tmp_path / 'player.glb')
+    assert report['numErrors'] == 0 and report['numWarnings'] == 0, report['messages']
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'player.glb'))
+    parts = [n for n in gltf.nodes if n.mesh is None]
+    leaves = [n for n in gltf.nodes if n.mesh is not None]
+    assert len(parts) == len(leaves) == 3
+    for part in parts:
+        leaf = next(gltf.nodes[c] for c in part.children if gltf.nodes[c].mesh is not None)
+        assert leaf.scale is not None and leaf.scale[0] > 0 and leaf.translation is not None
+    weighted = {c.target.node for a in gltf.animations for c in a.channels if c.target.path == 'weights'}
+    placed = {c.target.node for a in gltf.animations for c in a.channels if c.target.path != 'weights'}
+    assert weighted and all(gltf.nodes[k].mesh is not None for k in weighted)
+    assert placed and all(gltf.nodes[k].mesh is None for k in placed)  # the tags move the parts, not their grids
+
+
+def test_quantized_gltf_of_a_skeletal_model_carries_its_grid_in_the_inverse_bind_matrices(gltf_validator, tmp_path):
+    from builders import two_joint_iqm  # noqa: PLC0415
+
+    model = pq.load(two_joint_iqm())
+    pq.export(model, tmp_path / 'floats.glb')
+    pq.export(model, tmp_path / 'small.glb', quantize=True)
+    report = validate(gltf_validator, tmp_path / 'small.glb')
+    assert report['numErrors'] == 0 and report['numWarnings'] == 0, report['messages']
+    floats, small = (pygltflib.GLTF2().load(str(tmp_path / name)) for name in ('floats.glb', 'small.glb'))
+
+    def matrices(gltf):
+        accessor = gltf.accessors[gltf.skins[0].inverseBindMatrices]
+        view = gltf.bufferViews[accessor.bufferView]
+        flat = np.frombuffer(gltf.binary_blob(), np.float32, accessor.count * 16, view.byteOffset + (accessor.byteOffset or 0))
+        return flat.reshape(-1, 4, 4).transpose(0, 2, 1).astype(np.float64)  # stored column by column
+
+    stored = accessor_data(small, small.meshes[0].primitives[0].attributes.POSITION).astype(np.float64)
+    bind = accessor_data(floats, floats.meshes[0].primitives[0].attributes.POSITION).astype(np.float64)
+    ones = np.ones((len(stored), 1))
+    # Each joint's inverse bind matrix times the stored integers is the float file's times its bind positions.
+    for quantized, plain in zip(matrices(small), matrices(floats)):
+        np.testing.assert_allclose((np.hstack([stored, ones]) @ quantized.T)[:, :3], (np.hstack([bind, ones]) @ plain.T)[:, :3], atol=1e-3)
+
+
+def test_quantize_is_a_gltf_option_only(tmp_path, torch):
+    with pytest.raises(ValueError, match='quantize=True writes glTF'):
+        pq.export(torch, tmp_path / 'torch.obj', quantize=True)
+    assert not (tmp_path / 'torch.obj').exists()

@@ -278,3 +278,24 @@ def test_a_level_page_draws_its_textures_times_its_lightmaps(browser, tmp_path):
     for product in ((80, 40, 20), (20, 80, 40)):  # 128 x (160, 80, 40) / 255, and its turn
         assert (np.abs(shot - product).max(axis=2) <= 10).sum() > 300, product
     page.close()
+
+
+@pytest.mark.parametrize('kind', ['md2', 'player'])
+def test_a_quantized_page_plays_as_the_float_one_and_is_lighter(browser, tmp_path, kind):
+    source = sources(tmp_path)[kind]
+    shots, sizes = [], []
+    for quantize in (False, True):
+        path = tmp_path / f'{kind}-{quantize}.html'
+        pq.export(source, path, quantize=quantize)
+        sizes.append(path.stat().st_size)
+        page = Page(browser, path)
+        page.page.locator('.pq-play').click()  # held still on its first frame, as the page starts
+        page.page.evaluate("() => { const s = document.querySelector('.pq-time'); s.value = 0; s.dispatchEvent(new Event('input')); }")
+        page.page.wait_for_timeout(300)
+        shots.append(page.shot(tmp_path, f'{kind}-{quantize}'))
+        page.close()
+    assert sizes[1] < sizes[0]
+    floats, small = shots
+    assert drawn(floats).sum() > 500
+    differ = np.abs(floats - small).max(axis=2) > 24
+    assert differ.sum() <= 0.01 * drawn(floats).sum(), differ.sum()  # the same picture, but for a few edge pixels

@@ -94,7 +94,10 @@ def export(
         Options of :func:`pyvista_quake.load` (``skin``, ``search_paths``,
         ...) when ``source`` is a file; ``binary=False`` for ASCII ``.stl``,
         ``.ply`` and ``.vtk``; ``overwrite_skins=True`` lets an ``.md2``'s
-        skin image replace another file (see :func:`pyvista_quake.save`).
+        skin image replace another file (see :func:`pyvista_quake.save`);
+        ``quantize=True`` for ``.glb`` and ``.gltf``: positions and their morph
+        displacements as ``int16`` on one grid, normals as normalised bytes
+        (``KHR_mesh_quantization``), about half the size.
 
     Raises
     ------
@@ -120,19 +123,22 @@ def export(
     binary = bool(options.pop('binary', True))
     overwrite_skins = bool(options.pop('overwrite_skins', False))
     progress = bool(options.pop('progress', False))
+    quantize = bool(options.pop('quantize', False))
     if options:
         raise TypeError(f'export() got unknown options {sorted(options)}')
+    if quantize and suffix not in ('.glb', '.gltf'):
+        raise ValueError(f'{path}: quantize=True writes glTF (.glb, .gltf) with KHR_mesh_quantization; {suffix} has no such option')
     model, given = model_or_player(source, **load_options)
     if is_player(model) and suffix in ('.glb', '.gltf') and time is None:
         with staged(path.parent) as stage:
-            _write_player_gltf(model, player_clips(model, animation), stage / path.name)
+            _write_player_gltf(model, player_clips(model, animation), stage / path.name, quantize)
         return
     if is_player(model):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
         legs, torso = player_animations(animation)
         posed = flattened(model.pose(legs, torso, time or 0.0))
         model, given, animation, time = None, posed, None, None
     if (model is not None and model.spec.output == 'MultiBlock') or isinstance(given, pv.MultiBlock):
-        _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress)
+        _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress, quantize)
         return
 
     if suffix in model_extensions():
@@ -151,7 +157,7 @@ def export(
             elif suffix == '.xdmf':
                 _write_xdmf(model, given, clips, stage / path.name, progress)
             else:
-                _write_gltf(model, given, clips, stage / path.name)
+                _write_gltf(model, given, clips, stage / path.name, quantize)
         return
     mesh = given if model is None else model.mesh(frame, animation, time)
     if model is None and (frame is not None or animation is not None or time is not None):
@@ -258,7 +264,8 @@ def merged(blocks: pv.MultiBlock) -> pv.PolyData:
     return out
 
 
-def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame, animation, time, binary: bool, progress: bool) -> None:
+def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame, animation, time, binary: bool, progress: bool,
+                     quantize: bool = False) -> None:
     """Export an MD3 (or a frame of one): each surface with its own image where the format can say it."""
     if suffix in model_extensions():
         if model is None or frame is not None or time is not None:
@@ -271,9 +278,9 @@ def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame
         with staged(path.parent) as stage:
             target = stage / path.name
             if suffix in ('.glb', '.gltf') and model is not None and model.spec.kind == 'skeletal':
-                _write_skeletal_gltf(model, animation, target)
+                _write_skeletal_gltf(model, animation, target, quantize)
             elif suffix in ('.glb', '.gltf'):
-                _write_gltf_surfaces(model, given, animation, target)
+                _write_gltf_surfaces(model, given, animation, target, quantize)
             else:
                 clip = model.animation(animation) if model is not None else None
                 blocks = model.to_multiblock(clip) if model is not None else [given]
@@ -354,7 +361,7 @@ def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
     _write_collection(frames, frame_mesh, times, target, progress)
 
 
-def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any, frozenset]], target: Path) -> None:
+def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any, frozenset]], target: Path, quantize: bool = False) -> None:
     """A player as glTF: the parts as nodes, each on its parent's tag, and an animation per ``(name, legs, torso,
     moves)`` keyed over that pair's series (the morph targets of a part: every frame any of them plays).
 
@@ -391,7 +398,7 @@ def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any, fro
         positions, normals = _per_surface(model, used)
         parts = [Part(positions[s], normals[s], block, block.quake.image()) for s, block in enumerate(first) if block.n_cells]
         nodes.append(Node(name, parts, index - 1 if index else None, keys))
-    _save_gltf(build_gltf_nodes(nodes, [(clip, times) for clip, times, _ in clips]), target)
+    _save_gltf(build_gltf_nodes(nodes, [(clip, times) for clip, times, _ in clips], quantize), target)
 
 
 #: What each kind of animation of ``animation.cfg`` moves.
@@ -424,10 +431,10 @@ def _save_gltf(gltf, target: Path) -> None:
         gltf.save_json(str(target))
 
 
-def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
+def _write_gltf_surfaces(model, given, animation, target: Path, quantize: bool = False) -> None:
     if model is None:
         parts = [Part(np.asarray(b.points)[None], np.asarray(b.point_data['Normals'])[None], b, b.quake.image()) for b in given]
-        gltf = build_gltf_parts(parts, [])
+        gltf = build_gltf_parts(parts, [], quantize=quantize)
     else:
         clip_list = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
         frames = np.unique(np.concatenate([c.frames for c in clip_list]))
@@ -435,11 +442,11 @@ def _write_gltf_surfaces(model, given, animation, target: Path) -> None:
         atlas = lit_blocks(model, list(first))  # a level's lightmaps: TEXCOORD_1 and the atlas
         positions, normals = _per_surface(model, frames)
         parts = [Part(positions[k], normals[k], block, block.quake.image(), atlas) for k, block in enumerate(first) if block.n_cells]
-        gltf = build_gltf_parts(parts, [(c, frames) for c in clip_list], Path(model.source).stem or 'model')
+        gltf = build_gltf_parts(parts, [(c, frames) for c in clip_list], Path(model.source).stem or 'model', quantize)
     _save_gltf(gltf, target)
 
 
-def _write_skeletal_gltf(model, animation, target: Path) -> None:
+def _write_skeletal_gltf(model, animation, target: Path, quantize: bool = False) -> None:
     """A skeletal model's glTF: its bind pose skinned by its joints, each animation keyed on them."""
     first = model.bind_pose()
     parts = []
@@ -458,7 +465,7 @@ def _write_skeletal_gltf(model, animation, target: Path) -> None:
         animations.append((clip.name, times, poses))
     names = [j.name for j in model.joints]
     gltf = build_gltf_skinned(parts, names, [j.parent for j in model.joints], model.rest_locals(), model.inverse_bind(),
-                              animations, Path(model.source).stem or 'model')  # fmt: skip
+                              animations, Path(model.source).stem or 'model', quantize)  # fmt: skip
     _save_gltf(gltf, target)
 
 
@@ -603,15 +610,15 @@ def _xdmf_writer(target: Path) -> Iterator[meshio.xdmf.TimeSeriesWriter]:
         writer.__exit__()
 
 
-def _write_gltf(model, given, clips, target: Path) -> None:
+def _write_gltf(model, given, clips, target: Path, quantize: bool = False) -> None:
     skin = skin_of(model, given)
     if model is None:
-        gltf = build_gltf(np.asarray(given.points)[None], np.asarray(given.point_data['Normals'])[None], given, [], skin)
+        gltf = build_gltf(np.asarray(given.points)[None], np.asarray(given.point_data['Normals'])[None], given, [], skin, quantize)
     else:
         clip_list = list(model.animations.values()) if clips[0].source == 'file' and model.animations else clips
         frames = np.unique(np.concatenate([c.frames for c in clip_list]))
         first = model.mesh(int(frames[0]))
-        gltf = build_gltf(model.positions(frames), model.normals(frames), first, [(c, frames) for c in clip_list], skin)
+        gltf = build_gltf(model.positions(frames), model.normals(frames), first, [(c, frames) for c in clip_list], skin, quantize)
     _save_gltf(gltf, target)
 
 

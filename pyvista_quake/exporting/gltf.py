@@ -48,18 +48,81 @@ class _Blob:
         self.size += len(data)
         return len(self.gltf.bufferViews) - 1
 
-    def accessor(self, array: np.ndarray, kind: str, target: int | None = None, bounds: bool = False) -> int:
+    def accessor(self, array: np.ndarray, kind: str, target: int | None = None, bounds: bool = False, normalized: bool = False) -> int:
         array = np.ascontiguousarray(array)
-        component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint32): gl.UNSIGNED_INT, np.dtype(np.uint16): gl.UNSIGNED_SHORT}[array.dtype]
-        view = self.view(array.tobytes(), target)
+        component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint32): gl.UNSIGNED_INT, np.dtype(np.uint16): gl.UNSIGNED_SHORT,
+                     np.dtype(np.int16): gl.SHORT, np.dtype(np.int8): gl.BYTE}[array.dtype]  # fmt: skip
         width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4, 'MAT4': 16}[kind]
         flat = array.reshape(-1, width)
-        accessor = gl.Accessor(bufferView=view, componentType=component, count=len(flat), type=kind)
+        stride = None
+        if target == gl.ARRAY_BUFFER and (flat.itemsize * width) % 4:
+            # A vertex attribute's elements start at 4-byte boundaries: a VEC3 of shorts or bytes is padded.
+            padded = np.zeros((len(flat), width + 1), flat.dtype)
+            padded[:, :width] = flat
+            stride = padded.itemsize * (width + 1)
+            view = self.view(padded.tobytes(), target)
+            self.gltf.bufferViews[view].byteStride = stride
+        else:
+            view = self.view(array.tobytes(), target)
+        accessor = gl.Accessor(bufferView=view, componentType=component, count=len(flat), type=kind, normalized=normalized or None)
         if bounds:
             accessor.min = flat.min(axis=0).astype(float).tolist()
             accessor.max = flat.max(axis=0).astype(float).tolist()
         self.gltf.accessors.append(accessor)
         return len(self.gltf.accessors) - 1
+
+
+#: glTF's extension for 16- and 8-bit vertex attributes, which ``quantize=True`` uses.
+QUANTIZATION = 'KHR_mesh_quantization'
+#: The largest quantised coordinate: every position within +-16383 steps of the centre, so that a morph
+#: target's displacement (a frame's position less the first's) fits a signed short too.
+QUANTIZED_RANGE = 16383
+
+
+@dataclass
+class Grid:
+    """Where quantised positions sit: ``p = centre + step * q`` for the ``int16`` ``q`` stored (glTF's axes).
+
+    The node holding the mesh carries it as its ``translation`` and uniform ``scale``, as
+    ``KHR_mesh_quantization`` asks; a skinned mesh's inverse bind matrices carry it instead.
+    """
+
+    centre: np.ndarray
+    step: float
+
+    @classmethod
+    def around(cls, positions: list[np.ndarray]) -> Grid:
+        """The grid of every given position (any shapes ending in 3, glTF's axes): one step the same on every axis."""
+        flat = [np.asarray(p, np.float64).reshape(-1, 3) for p in positions if np.size(p)]
+        if not flat:
+            return cls(np.zeros(3), 1.0)
+        low = np.min([f.min(axis=0) for f in flat], axis=0)
+        high = np.max([f.max(axis=0) for f in flat], axis=0)
+        half = float((high - low).max()) / 2
+        return cls((low + high) / 2, half / QUANTIZED_RANGE if half > 0 else 1.0)
+
+    def quantized(self, positions: np.ndarray) -> np.ndarray:
+        return np.rint((np.asarray(positions, np.float64) - self.centre) / self.step).astype(np.int16)
+
+    def place(self, node: gl.Node) -> None:
+        node.translation = self.centre.tolist()
+        node.scale = [self.step] * 3
+
+    def matrix(self) -> np.ndarray:
+        """``(4, 4)``: from the stored integers to positions."""
+        out = np.diag([self.step, self.step, self.step, 1.0])
+        out[:3, 3] = self.centre
+        return out
+
+
+def _quantized_normals(normals: np.ndarray) -> np.ndarray:
+    return np.rint(np.clip(np.asarray(normals, np.float64), -1, 1) * 127).astype(np.int8)
+
+
+def _use_quantization(gltf: gl.GLTF2) -> None:
+    for names in (gltf.extensionsUsed, gltf.extensionsRequired):
+        if QUANTIZATION not in names:
+            names.append(QUANTIZATION)
 
 
 @dataclass
@@ -94,12 +157,14 @@ def build_gltf(
     first: pv.PolyData,
     animations: list[tuple[Animation, np.ndarray]],
     skin: np.ndarray | None,
+    quantize: bool = False,
 ) -> gl.GLTF2:
     """A glTF document of frames sharing ``first``'s points and triangles (one surface; see :func:`build_gltf_parts`)."""
-    return build_gltf_parts([Part(positions, normals, first, skin)], animations, str(first.quake.frame_name or 'model'))
+    return build_gltf_parts([Part(positions, normals, first, skin)], animations, str(first.quake.frame_name or 'model'), quantize)
 
 
-def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.ndarray]], name: str = 'model') -> gl.GLTF2:
+def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.ndarray]], name: str = 'model',
+                     quantize: bool = False) -> gl.GLTF2:  # fmt: skip
     """A glTF document of one mesh with a primitive per part (surface), each with its own material.
 
     Every part holds the same frames, so the mesh's morph-target weights move them together.
@@ -112,19 +177,26 @@ def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.nda
         Each animation with the model frame number of each entry of the parts' ``positions``.
     name : str
         The mesh's name.
+    quantize : bool
+        Positions and their morph displacements as ``int16`` on one grid (the node's scale and
+        translation), normals as normalised bytes: ``KHR_mesh_quantization``.
 
     """
     gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
     blob = _Blob(gltf)
     mesh = gl.Mesh(primitives=[], name=name)
     frames = len(parts[0].positions) if parts else 0
+    grid = Grid.around([np.asarray(p.positions) @ QUAKE_TO_GLTF.T for p in parts]) if quantize else None
     for part in parts:
-        mesh.primitives.append(_primitive(gltf, blob, part))
+        mesh.primitives.append(_primitive(gltf, blob, part, grid))
     if frames > 1:
         mesh.weights = [0.0] * frames
         mesh.extras = {'targetNames': [f'frame {k}' for k in range(frames)]}
     gltf.meshes.append(mesh)
     gltf.nodes.append(gl.Node(mesh=0, name=mesh.name))
+    if grid is not None:
+        grid.place(gltf.nodes[0])  # its animations key weights only: the node's own transform is free
+        _use_quantization(gltf)
     gltf.scenes.append(gl.Scene(nodes=[0]))
     gltf.scene = 0
     if frames > 1:  # a single frame has no targets to weigh
@@ -136,16 +208,25 @@ def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.nda
     return gltf
 
 
-def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part) -> gl.Primitive:
+def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part, grid: Grid | None = None) -> gl.Primitive:
+    """A part's primitive: float attributes, or with ``grid`` positions as ``int16`` on it and normals as
+    normalised bytes (their morph displacements too where they fit, else float)."""
     positions, normals, first = part.positions, part.normals, part.first
     base = np.asarray(positions[0], np.float32) @ QUAKE_TO_GLTF.T
     base_normals = np.asarray(normals[0], np.float32) @ QUAKE_TO_GLTF.T
     triangles = np.asarray(first.regular_faces)
     index_type = np.uint16 if len(base) < 65535 else np.uint32
-    attributes = gl.Attributes(
-        POSITION=blob.accessor(base, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
-        NORMAL=blob.accessor(base_normals, 'VEC3', gl.ARRAY_BUFFER),
-    )
+    if grid is None:
+        attributes = gl.Attributes(
+            POSITION=blob.accessor(base, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+            NORMAL=blob.accessor(base_normals, 'VEC3', gl.ARRAY_BUFFER),
+        )
+    else:
+        stored, stored_normals = grid.quantized(base), _quantized_normals(base_normals)
+        attributes = gl.Attributes(
+            POSITION=blob.accessor(stored, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+            NORMAL=blob.accessor(stored_normals, 'VEC3', gl.ARRAY_BUFFER, normalized=True),
+        )
     uv = first.active_texture_coordinates
     if uv is not None:
         flipped = np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)  # glTF's v runs down
@@ -159,11 +240,22 @@ def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part) -> gl.Primitive:
     primitive.material = _material(gltf, blob, part.skin, light) if part.skin is not None else _plain_material(gltf, blob, light)
     if len(positions) > 1:
         for k in range(len(positions)):
-            moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
-            turned = np.asarray(normals[k], np.float32) @ QUAKE_TO_GLTF.T - base_normals
+            if grid is None:
+                moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
+                turned = np.asarray(normals[k], np.float32) @ QUAKE_TO_GLTF.T - base_normals
+                primitive.targets.append({
+                    'POSITION': blob.accessor(moved, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+                    'NORMAL': blob.accessor(turned, 'VEC3', gl.ARRAY_BUFFER),
+                })  # fmt: skip
+                continue
+            # Displacements from the stored first frame, on the same grid: exact in steps.
+            moved_q = grid.quantized(np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T).astype(np.int32) - stored
+            turned = np.asarray(normals[k], np.float32) @ QUAKE_TO_GLTF.T - stored_normals / 127.0
+            small = bool(np.abs(turned).max(initial=0) <= 1)  # a normal turned past 90 degrees needs floats
             primitive.targets.append({
-                'POSITION': blob.accessor(moved, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
-                'NORMAL': blob.accessor(turned, 'VEC3', gl.ARRAY_BUFFER),
+                'POSITION': blob.accessor(moved_q.astype(np.int16), 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+                'NORMAL': (blob.accessor(_quantized_normals(turned), 'VEC3', gl.ARRAY_BUFFER, normalized=True) if small
+                           else blob.accessor(turned.astype(np.float32), 'VEC3', gl.ARRAY_BUFFER)),
             })  # fmt: skip
     return primitive
 
@@ -296,24 +388,38 @@ class Node:
     keys: list[Keys]
 
 
-def build_gltf_nodes(nodes: list[Node], animations: list[tuple[str, np.ndarray]]) -> gl.GLTF2:
+def build_gltf_nodes(nodes: list[Node], animations: list[tuple[str, np.ndarray]], quantize: bool = False) -> gl.GLTF2:
     """A glTF document of a hierarchy of meshes: each node on its parent, an animation per ``(name, times)``.
 
     Each node's mesh has a primitive per surface and a morph target per frame it
     plays in any animation; each animation keys every node's weights and, below
     the root, its translation and rotation (the parent's tag, as
     ``CG_PositionEntityOnTag`` places a part).  The nodes rest as the first
-    animation's first key places them.
+    animation's first key places them.  ``quantize`` (see :func:`build_gltf_parts`)
+    puts each part's mesh on a leaf node of its own that carries its grid, so the
+    tags' animations keep the part's own transform.
     """
     gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
     blob = _Blob(gltf)
-    for index, node in enumerate(nodes):
-        mesh = gl.Mesh(primitives=[_primitive(gltf, blob, part) for part in node.parts], name=node.name)
+    holder = list(range(len(nodes)))  # the glTF node holding each part's mesh (its weights' target)
+    grids = [Grid.around([np.asarray(p.positions) @ QUAKE_TO_GLTF.T for p in node.parts]) if quantize else None for node in nodes]
+    for node, grid in zip(nodes, grids):
+        mesh = gl.Mesh(primitives=[_primitive(gltf, blob, part, grid) for part in node.parts], name=node.name)
         targets = next((k.weights.shape[1] for k in node.keys if k.weights is not None), 1)
         if targets > 1:
             mesh.weights = [0.0] * targets
         gltf.meshes.append(mesh)
-        gltf.nodes.append(gl.Node(mesh=len(gltf.meshes) - 1, name=node.name))
+        gltf.nodes.append(gl.Node(mesh=len(gltf.meshes) - 1 if grid is None else None, name=node.name))
+    if quantize:
+        for index, (node, grid) in enumerate(zip(nodes, grids)):
+            assert grid is not None
+            leaf = gl.Node(mesh=index, name=f'{node.name} mesh')
+            grid.place(leaf)
+            gltf.nodes.append(leaf)
+            holder[index] = len(gltf.nodes) - 1
+            gltf.nodes[index].children.append(holder[index])
+        _use_quantization(gltf)
+    for index, node in enumerate(nodes):
         if node.parent is not None:
             # A child rests where the first animation that places it puts it, on its parent's tag.
             first = next(k for k in node.keys if k.translations is not None and k.rotations is not None)
@@ -338,7 +444,8 @@ def build_gltf_nodes(nodes: list[Node], animations: list[tuple[str, np.ndarray]]
                 kind = {'weights': 'SCALAR', 'translation': 'VEC3', 'rotation': 'VEC4'}[path]
                 output = blob.accessor(np.asarray(values, np.float32), kind)
                 samplers.append(gl.AnimationSampler(input=key_times, output=output, interpolation=gl.ANIM_LINEAR))
-                channels.append(gl.AnimationChannel(sampler=len(samplers) - 1, target=gl.AnimationChannelTarget(node=index, path=path)))
+                where = holder[index] if path == 'weights' else index
+                channels.append(gl.AnimationChannel(sampler=len(samplers) - 1, target=gl.AnimationChannelTarget(node=where, path=path)))
         if channels:
             gltf.animations.append(gl.Animation(name=name, samplers=samplers, channels=channels))
     gltf.scenes.append(gl.Scene(nodes=[k for k, node in enumerate(nodes) if node.parent is None]))
@@ -409,7 +516,7 @@ def _gltf_trs(poses: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def build_gltf_skinned(parts: list[SkinnedPart], names: list[str], parents: list[int], rest: np.ndarray, inverse_bind: np.ndarray,
-                       animations: list[tuple[str, np.ndarray, np.ndarray]], name: str = 'model') -> gl.GLTF2:  # fmt: skip
+                       animations: list[tuple[str, np.ndarray, np.ndarray]], name: str = 'model', quantize: bool = False) -> gl.GLTF2:  # fmt: skip
     """A glTF document of a skinned mesh: a node per joint, a ``skin``, and each animation as joint channels.
 
     Parameters
@@ -426,13 +533,18 @@ def build_gltf_skinned(parts: list[SkinnedPart], names: list[str], parents: list
         Each animation's name, key times ``(keys,)`` and joint poses ``(keys, joints, 10)``.
     name : str
         The mesh's name.
+    quantize : bool
+        The bind pose's positions as ``int16`` on one grid, carried by the inverse bind matrices (the
+        mesh's node does not place a skinned mesh), normals as normalised bytes.
 
     """
     gltf = gl.GLTF2(asset=gl.Asset(generator='pyvista-quake', version='2.0'))
     blob = _Blob(gltf)
     mesh = gl.Mesh(primitives=[], name=name)
+    grid = Grid.around([np.asarray(p.first.points) @ QUAKE_TO_GLTF.T for p in parts]) if quantize else None
     for part in parts:
-        primitive = _primitive(gltf, blob, Part(np.asarray(part.first.points)[None], np.asarray(part.first.point_data['Normals'])[None], part.first, part.skin))
+        primitive = _primitive(gltf, blob, Part(np.asarray(part.first.points)[None], np.asarray(part.first.point_data['Normals'])[None], part.first, part.skin),
+                               grid)  # fmt: skip
         primitive.attributes.JOINTS_0 = blob.accessor(part.joints.astype(np.uint16), 'VEC4', gl.ARRAY_BUFFER)
         primitive.attributes.WEIGHTS_0 = blob.accessor(part.weights.astype(np.float32), 'VEC4', gl.ARRAY_BUFFER)
         mesh.primitives.append(primitive)
@@ -450,6 +562,9 @@ def build_gltf_skinned(parts: list[SkinnedPart], names: list[str], parents: list
     turn = np.eye(4)
     turn[:3, :3] = QUAKE_TO_GLTF
     matrices = turn @ np.asarray(inverse_bind, np.float64) @ turn.T
+    if grid is not None:
+        matrices = matrices @ grid.matrix()  # the stored integers to the bind pose, then as before
+        _use_quantization(gltf)
     # glTF stores matrices column by column.
     ibm = blob.accessor(np.ascontiguousarray(np.swapaxes(matrices, 1, 2)).astype(np.float32).reshape(-1, 16), 'MAT4')
     gltf.nodes[1].children = [first_joint + k for k, parent in enumerate(parents) if parent < 0]

@@ -14,6 +14,7 @@ model's own frame times, as the engines blend frames.
 from __future__ import annotations
 
 import base64
+import gzip
 from dataclasses import dataclass
 from dataclasses import field
 import html
@@ -78,10 +79,10 @@ def _library() -> str:
     return text.replace('</script', '<\\/script')
 
 
-def _glb(source: Any, animation: Any) -> bytes:
+def _glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / 'model.glb'
-        export(source, target, animation=animation)
+        export(source, target, animation=animation, quantize=quantize)
         return target.read_bytes()
 
 
@@ -142,7 +143,7 @@ class Viewer:
 
 
 def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 480), title: str | None = None,
-         library: str | None = None, extra: str = '', **options: Any) -> str:  # fmt: skip
+         library: str | None = None, extra: str = '', quantize: bool = True, **options: Any) -> str:  # fmt: skip
     """One self-contained HTML page that plays a model: no request leaves it.
 
     Parameters
@@ -160,6 +161,9 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         :data:`STATIC`) to load instead of embedding it: pages of a site share one copy.
     extra : str, optional
         HTML added below the viewer (a catalogue's tables).
+    quantize : bool, default: True
+        Carry the frames as ``int16`` positions and byte normals (glTF's ``KHR_mesh_quantization``, which
+        three.js reads), about half the floats' size; ``False`` keeps floats.
     **options
         Options of :func:`pyvista_quake.load`.
 
@@ -181,16 +185,16 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         try:
             for k in range(count):
                 model.skin = k
-                models.append(_glb(model, animation))
+                models.append(_glb(model, animation, quantize))
                 skins.append(model.skin_names[k] if model.skin_names else f'skin {k}')
         finally:
             model.skin = chosen
     elif is_player(model) and len(model.skins) > 1:  # a skin picker: the player once per skin set
         for name in model.skins:
-            models.append(_glb(model.with_skin(name), animation))
+            models.append(_glb(model.with_skin(name), animation, quantize))
         skins = list(model.skins)
     else:
-        models.append(_glb(model, animation))
+        models.append(_glb(model, animation, quantize))
     info: dict[str, Any] = {'clips': _clip_info(model, animation), 'skins': skins}
     if not is_player(model):
         info.update(_start(model, animation))
@@ -198,7 +202,8 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         names = list(model.config.animations)
         info['player'] = {'legs': [n for n in names if not n.startswith('TORSO_')], 'torso': [n for n in names if not n.startswith('LEGS_')]}
     name = title if title is not None else Path(str(getattr(model, 'source', source))).name
-    encoded = [base64.b64encode(data).decode('ascii') for data in models]
+    # gzip'd (the browser's own DecompressionStream opens it): a frame's int16 displacements are mostly small.
+    encoded = [base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode('ascii') for data in models]
     script = f'<script>{_library()}</script>' if library is None else f'<script src="{html.escape(library)}"></script>'
     text = _PAGE.format(title=html.escape(name), width=int(size[0]), height=int(size[1]), library=script,
                         models=json.dumps(encoded), info=json.dumps(info).replace('</', '<\\/'))  # fmt: skip

@@ -11,6 +11,13 @@ function bytesOf(base64) {
   return out.buffer;
 }
 
+// A model's glb, gzip'd by the page (1f 8b): opened by the browser's own DecompressionStream.
+function glbOf(base64) {
+  const bytes = new Uint8Array(bytesOf(base64));
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return Promise.resolve(bytes.buffer);
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+}
+
 // The key of a clip at time t: the frame the engines show (they blend towards the next).
 function keyAt(times, t) {
   let k = 0;
@@ -104,7 +111,7 @@ export function start(root, models, info) {
   }
 
   function show(index) {
-    new GLTFLoader().parse(bytesOf(models[index]), '', (gltf) => {
+    glbOf(models[index]).then((glb) => new GLTFLoader().parse(glb, '', (gltf) => {
       if (current) scene.remove(current.root);
       lightmapped(gltf.scene);
       const mixer = new THREE.AnimationMixer(gltf.scene);
@@ -129,7 +136,8 @@ export function start(root, models, info) {
       }
       picker.style.display = gltf.animations.length && !pair ? '' : 'none';
       if (pair) pickPair(); else pick(picker.value);
-    }, (error) => { label.textContent = `cannot show the model: ${error}`; console.error(error); });
+    }, (error) => { label.textContent = `cannot show the model: ${error}`; console.error(error); }))
+      .catch((error) => { label.textContent = `cannot open the model: ${error}`; console.error(error); });
   }
 
   function play_(names) {
