@@ -14,9 +14,9 @@ model's own frame times, as the engines blend frames.
 from __future__ import annotations
 
 import base64
-import gzip
 from dataclasses import dataclass
 from dataclasses import field
+import gzip
 import html
 import json
 from pathlib import Path
