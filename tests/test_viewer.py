@@ -299,3 +299,30 @@ def test_a_quantized_page_plays_as_the_float_one_and_is_lighter(browser, tmp_pat
     assert drawn(floats).sum() > 500
     differ = np.abs(floats - small).max(axis=2) > 24
     assert differ.sum() <= 0.01 * drawn(floats).sum(), differ.sum()  # the same picture, but for a few edge pixels
+
+
+def test_a_players_skin_sets_are_one_model_and_their_images_swapped_in_the_browser(browser, tmp_path):
+    import json  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    folder = examples.synthetic_player(tmp_path / 'game' / 'models' / 'players' / 'test')
+    for name, colour in (('default', (200, 30, 30)), ('blue', (30, 30, 200))):
+        Image.new('RGB', (8, 8), colour).save(folder / f'{name}.png')
+        for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+            (folder / f'{part}_{name}.skin').write_text(f'{surface},models/players/test/{name}.png\n')
+    path = tmp_path / 'player.html'
+    pq.export(folder, path)
+    text = path.read_text()
+    models = json.loads(re.search(r'start\(document.getElementById\(\'pq-viewer\'\), (\[.*?\]), \{', text, re.S).group(1))
+    assert len(models) == 1  # the geometry once, whatever the skins
+    page = Page(browser, path)
+    assert page.page.locator('.pq-skin option').count() == 2
+    page.page.locator('.pq-play').click()
+    page.page.wait_for_timeout(300)
+    red = page.shot(tmp_path, 'red')
+    page.page.select_option('.pq-skin', '1')
+    page.page.wait_for_timeout(500)
+    blue = page.shot(tmp_path, 'blue')
+    r, b = red[drawn(red)], blue[drawn(blue)]
+    assert r[:, 0].mean() > 2 * r[:, 2].mean() and b[:, 2].mean() > 2 * b[:, 0].mean(), (r.mean(axis=0), b.mean(axis=0))
+    page.close()

@@ -86,6 +86,30 @@ def _glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
         return target.read_bytes()
 
 
+def _skin_table(glbs: list[bytes]) -> tuple[list[str], list[dict[str, int]]]:
+    """The images of several glbs of one model (a skin each), each stored once (base64 PNG), and for each glb
+    the image each primitive wears: ``"mesh/primitive" -> image``."""
+    import pygltflib  # noqa: PLC0415
+
+    images: dict[bytes, int] = {}
+    tables = []
+    for data in glbs:
+        gltf = pygltflib.GLTF2.load_from_bytes(data)
+        blob = gltf.binary_blob()
+        table = {}
+        for m, mesh in enumerate(gltf.meshes):
+            for k, primitive in enumerate(mesh.primitives):
+                material = gltf.materials[primitive.material] if primitive.material is not None else None
+                colour = material.pbrMetallicRoughness.baseColorTexture if material and material.pbrMetallicRoughness else None
+                if colour is None:
+                    continue
+                view = gltf.bufferViews[gltf.images[gltf.textures[colour.index].source].bufferView]
+                png = blob[view.byteOffset or 0 : (view.byteOffset or 0) + view.byteLength]
+                table[f'{m}/{k}'] = images.setdefault(png, len(images))
+        tables.append(table)
+    return [base64.b64encode(png).decode('ascii') for png in images], tables
+
+
 def _clip_info(model: Any, animation: Any) -> dict:
     """Each glTF animation's key times with the frame number and name shown at each, for the frame label."""
     if is_player(model):
@@ -196,6 +220,10 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     else:
         models.append(_glb(model, animation, quantize))
     info: dict[str, Any] = {'clips': _clip_info(model, animation), 'skins': skins}
+    if len(models) > 1:
+        # One model, and each skin as the images it puts on each primitive: the picker swaps textures.
+        info['skinImages'], info['skinTable'] = _skin_table(models)
+        models = models[:1]
     if not is_player(model):
         info.update(_start(model, animation))
     if is_player(model) and animation is None:  # a legs and a torso picker, played together

@@ -115,7 +115,7 @@ export function start(root, models, info) {
       if (current) scene.remove(current.root);
       lightmapped(gltf.scene);
       const mixer = new THREE.AnimationMixer(gltf.scene);
-      current = { root: gltf.scene, mixer, clips: gltf.animations };
+      current = { root: gltf.scene, mixer, clips: gltf.animations, parser: gltf.parser };
       scene.add(gltf.scene);
       if (index === 0 || !camera.userData.framed) {
         // The page's box covers the start animation's frames (three.js's own ignores morph targets).
@@ -183,10 +183,38 @@ export function start(root, models, info) {
     current.mixer.update(0); update(0);
   });
   picker.addEventListener('change', () => pick(picker.value));
+  // A skin picker: each skin's images put on the primitives that wear them (info.skinTable), textures made
+  // once each as GLTFLoader makes a skin's (nearest texels, repeated, sRGB, not flipped).
+  const skinTextures = new Map();
+  function skinTexture(index) {
+    if (!skinTextures.has(index)) {
+      const image = new Image();
+      const texture = new THREE.Texture(image);
+      image.onload = () => { texture.needsUpdate = true; };
+      image.src = `data:image/png;base64,${info.skinImages[index]}`;
+      texture.flipY = false;
+      texture.colorSpace = THREE.SRGBColorSpace;
+      texture.magFilter = THREE.NearestFilter; texture.minFilter = THREE.NearestFilter;
+      texture.wrapS = THREE.RepeatWrapping; texture.wrapT = THREE.RepeatWrapping;
+      skinTextures.set(index, texture);
+    }
+    return skinTextures.get(index);
+  }
+  function wear(k) {
+    if (!current || !current.parser) return;
+    const table = info.skinTable[k];
+    current.root.traverse((object) => {
+      const where = object.isMesh && current.parser.associations.get(object);
+      if (!where || where.primitives === undefined) return;
+      const image = table[`${where.meshes}/${where.primitives}`];
+      object.material.map = image === undefined ? null : skinTexture(image);
+      object.material.needsUpdate = true;
+    });
+  }
   if (skins) {
-    if (models.length > 1) {
+    if (info.skins.length > 1) {
       info.skins.forEach((name, k) => skins.add(new Option(name, String(k))));
-      skins.addEventListener('change', () => show(parseInt(skins.value, 10)));
+      skins.addEventListener('change', () => (info.skinTable ? wear(parseInt(skins.value, 10)) : show(parseInt(skins.value, 10))));
     } else {
       skins.style.display = 'none';
     }
