@@ -99,3 +99,16 @@ def test_help_into_a_pipe_wraps_at_the_columns_it_is_given():
     assert result.returncode == 0 and 'catalogue' in result.stdout and 'Quake III (.md3)' in result.stdout
     assert 'Inter-Quake (.iqm)' in result.stdout and 'Doom 3 (.md5mesh)' in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) <= 120
+
+
+def test_convert_quantize_writes_khr_mesh_quantization(tmp_path):
+    import pygltflib  # noqa: PLC0415
+
+    from pyvista_quake import examples  # noqa: PLC0415
+
+    source = str(examples.sample_model('md2'))
+    assert main(['convert', source, str(tmp_path / 'small.glb'), '--quantize']) == 0
+    assert main(['convert', source, str(tmp_path / 'floats.glb')]) == 0
+    small, floats = (pygltflib.GLTF2().load(str(tmp_path / name)) for name in ('small.glb', 'floats.glb'))
+    assert small.extensionsRequired == ['KHR_mesh_quantization'] and not floats.extensionsRequired
+    assert (tmp_path / 'small.glb').stat().st_size < (tmp_path / 'floats.glb').stat().st_size

@@ -26,6 +26,7 @@ def convert(
     search_path: SearchPaths = None,
     palette: Path | None = None,
     animations: AnimationFiles = None,
+    quantize: bool = False,
 ) -> int:
     """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, .md3, .html (a page that plays it), meshio's.
 
@@ -49,8 +50,12 @@ def convert(
         A palette.lmp for MDL skins.
     animations
         Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
+    quantize
+        glTF (.glb, .gltf): positions and their morph displacements as int16, normals as bytes
+        (KHR_mesh_quantization), about half the size. Pages (.html) are quantised always.
     """
+    extra = {'quantize': True} if quantize else {}
     pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins,
-              progress=sys.stderr.isatty(), **load_options(search_path, palette, animations))  # fmt: skip
+              progress=sys.stderr.isatty(), **extra, **load_options(search_path, palette, animations))  # fmt: skip
     CONSOLE.print(f'wrote {output}')
     return 0
