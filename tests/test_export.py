@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 import warnings
 
@@ -530,3 +531,20 @@ def test_quantize_is_a_gltf_option_only(tmp_path, torch):
     with pytest.raises(ValueError, match='quantize=True writes glTF'):
         pq.export(torch, tmp_path / 'torch.obj', quantize=True)
     assert not (tmp_path / 'torch.obj').exists()
+
+
+@pytest.mark.parametrize(('suffix', 'mime', 'kept'), [('.png', 'image/png', True), ('.jpg', 'image/jpeg', True), ('.tga', 'image/png', False)])
+def test_gltf_embeds_a_png_or_jpeg_skin_as_the_game_found_it(tmp_path, suffix, mime, kept):
+    folder = tmp_path / 'models' / 'm'
+    folder.mkdir(parents=True)
+    (folder / 'tris.md2').write_bytes(tetra_md2(skins=[f'models/m/skin{suffix}']))
+    Image.fromarray(np.random.default_rng(1).integers(0, 255, (16, 16, 3), np.uint8)).save(folder / f'skin{suffix}')
+    pq.export(folder / 'tris.md2', tmp_path / 'm.glb')
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'm.glb'))
+    image = gltf.images[0]
+    view = gltf.bufferViews[image.bufferView]
+    stored = gltf.binary_blob()[view.byteOffset : view.byteOffset + view.byteLength]
+    assert image.mimeType == mime
+    assert (stored == (folder / f'skin{suffix}').read_bytes()) == kept
+    np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(stored)).convert('RGB')),
+                                  np.asarray(Image.open(folder / f'skin{suffix}').convert('RGB')))  # fmt: skip

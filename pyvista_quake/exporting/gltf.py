@@ -237,7 +237,8 @@ def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part, grid: Grid | None = None
         attributes.TEXCOORD_1 = blob.accessor(np.column_stack([light_uv[:, 0], 1 - light_uv[:, 1]]).astype(np.float32), 'VEC2', gl.ARRAY_BUFFER)
     primitive = gl.Primitive(attributes=attributes, indices=blob.accessor(triangles.astype(index_type).ravel(), 'SCALAR', gl.ELEMENT_ARRAY_BUFFER))
     light = _atlas_texture(gltf, blob, part.lightmap) if lit and part.lightmap is not None else None
-    primitive.material = _material(gltf, blob, part.skin, light) if part.skin is not None else _plain_material(gltf, blob, light)
+    found = first.quake.skin_file if part.skin is not None else None
+    primitive.material = _material(gltf, blob, part.skin, light, found) if part.skin is not None else _plain_material(gltf, blob, light)
     if len(positions) > 1:
         for k in range(len(positions)):
             if grid is None:
@@ -290,12 +291,14 @@ def _plain_material(gltf: gl.GLTF2, blob: _Blob, light: int | None = None) -> in
     return blob.materials[b'', light]
 
 
-def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray, light: int | None = None) -> int:
-    encoded = png_bytes(skin)
+def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray, light: int | None = None, found: tuple[bytes, str] | None = None) -> int:
+    """The material of a skin: ``found``, the image file as the game found it (a PNG or JPEG a browser draws as
+    ``skin`` is), is embedded as it is; any other skin as a PNG made from its pixels."""
+    encoded, mime = found if found is not None else (png_bytes(skin), 'image/png')
     if (encoded, light) in blob.materials:
         return blob.materials[encoded, light]
     if ('texture', encoded) not in blob.materials:  # an image lit and unlit is stored once
-        gltf.images.append(gl.Image(bufferView=blob.view(encoded), mimeType='image/png'))
+        gltf.images.append(gl.Image(bufferView=blob.view(encoded), mimeType=mime))
         if 'skin sampler' not in blob.materials:
             # Nearest texels, repeated: the look of the games' skins.
             gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))

@@ -88,10 +88,10 @@ def _glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
 
 def _skin_table(glbs: list[bytes]) -> tuple[list[str], list[dict[str, int]]]:
     """The images of several glbs of one model (a skin each), each stored once (base64 PNG), and for each glb
-    the image each primitive wears: ``"mesh/primitive" -> image``."""
+    the image each primitive wears: ``"mesh/primitive" -> image``.  The images are data URLs (PNG or JPEG)."""
     import pygltflib  # noqa: PLC0415
 
-    images: dict[bytes, int] = {}
+    images: dict[tuple[bytes, str], int] = {}
     tables = []
     for data in glbs:
         gltf = pygltflib.GLTF2.load_from_bytes(data)
@@ -103,11 +103,12 @@ def _skin_table(glbs: list[bytes]) -> tuple[list[str], list[dict[str, int]]]:
                 colour = material.pbrMetallicRoughness.baseColorTexture if material and material.pbrMetallicRoughness else None
                 if colour is None:
                     continue
-                view = gltf.bufferViews[gltf.images[gltf.textures[colour.index].source].bufferView]
-                png = blob[view.byteOffset or 0 : (view.byteOffset or 0) + view.byteLength]
-                table[f'{m}/{k}'] = images.setdefault(png, len(images))
+                image = gltf.images[gltf.textures[colour.index].source]
+                view = gltf.bufferViews[image.bufferView]
+                data = blob[view.byteOffset or 0 : (view.byteOffset or 0) + view.byteLength]
+                table[f'{m}/{k}'] = images.setdefault((data, image.mimeType or 'image/png'), len(images))
         tables.append(table)
-    return [base64.b64encode(png).decode('ascii') for png in images], tables
+    return [f'data:{mime};base64,{base64.b64encode(data).decode("ascii")}' for data, mime in images], tables
 
 
 def _clip_info(model: Any, animation: Any) -> dict:

@@ -79,6 +79,20 @@ class QuakeAccessor:
         """Where an MD2 skin was found (a path, or ``archive:member``)."""
         return self._text(keys.SKIN_LOCATION)
 
+    @property
+    def skin_file(self) -> tuple[bytes, str] | None:
+        """The skin's file as it was found and its MIME type, where a browser draws it as :meth:`image` is: a PNG
+        or JPEG whose alpha no shader changes (``None`` otherwise: a PCX, TGA, palette skin or shader-drawn alpha)."""
+        encoded = self._field(keys.SKIN_FILE)
+        if encoded is None or self._text(keys.SKIN_ALPHA) is not None:
+            return None
+        data = np.asarray(encoded, np.uint8).tobytes()
+        if data.startswith(b'\x89PNG\r\n\x1a\n'):
+            return data, 'image/png'
+        if data.startswith(b'\xff\xd8\xff'):
+            return data, 'image/jpeg'
+        return None
+
     @cached_property
     def _pictures(self) -> np.ndarray | None:
         """All RGB(A) pictures of the skin, ``(n, height, width, channels)``."""

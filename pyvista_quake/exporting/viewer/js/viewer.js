@@ -191,7 +191,7 @@ export function start(root, models, info) {
       const image = new Image();
       const texture = new THREE.Texture(image);
       image.onload = () => { texture.needsUpdate = true; };
-      image.src = `data:image/png;base64,${info.skinImages[index]}`;
+      image.src = info.skinImages[index];  // a data URL
       texture.flipY = false;
       texture.colorSpace = THREE.SRGBColorSpace;
       texture.magFilter = THREE.NearestFilter; texture.minFilter = THREE.NearestFilter;
