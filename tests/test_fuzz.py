@@ -125,15 +125,17 @@ def test_byte_mutations_and_trailing_junk(seed, flips, junk):
 @given(data=st.data())
 def test_mutated_real_models(data):
     seed = data.draw(st.sampled_from(SMALL_REAL))
+    exercise(_mutated(data, seed, header_int_offsets(seed)))
+
+
+def _mutated(data, seed: bytes, header: list[int]) -> bytes:
+    """A real file cut short, an extreme value in one of its ``header`` ints, or any int anywhere changed."""
     choice = data.draw(st.integers(0, 2))
     if choice == 0:
-        mutated = seed[: data.draw(st.integers(0, len(seed)))]
-    elif choice == 1:
-        mutated = set_int(seed, data.draw(st.sampled_from(header_int_offsets(seed))),
-                          data.draw(st.sampled_from(INT_EXTREMES)))  # fmt: skip
-    else:
-        mutated = set_int(seed, data.draw(st.integers(0, len(seed) - 4)), data.draw(st.integers(-(2**31), 2**31 - 1)))
-    exercise(mutated)
+        return seed[: data.draw(st.integers(0, len(seed)))]
+    if choice == 1:
+        return set_int(seed, data.draw(st.sampled_from(header)), data.draw(st.sampled_from(INT_EXTREMES)))
+    return set_int(seed, data.draw(st.integers(0, len(seed) - 4)), data.draw(st.integers(-(2**31), 2**31 - 1)))
 
 
 def _real_levels() -> list[bytes]:
@@ -158,14 +160,7 @@ REAL_LEVELS = _real_levels()
 @given(data=st.data())
 def test_mutated_real_levels(data):
     seed = data.draw(st.sampled_from(REAL_LEVELS))
-    choice = data.draw(st.integers(0, 2))
-    if choice == 0:
-        mutated = seed[: data.draw(st.integers(0, len(seed)))]
-    elif choice == 1:  # a lump's offset or length
-        mutated = set_int(seed, data.draw(st.sampled_from(range(8, 8 + 8 * 19, 4))), data.draw(st.sampled_from(INT_EXTREMES)))
-    else:
-        mutated = set_int(seed, data.draw(st.integers(0, len(seed) - 4)), data.draw(st.integers(-(2**31), 2**31 - 1)))
-    exercise(mutated)
+    exercise(_mutated(data, seed, list(range(8, 8 + 8 * 17, 4))))  # each lump's offset and length
 
 
 # -- skins and archives: warnings or clear errors, never a crash, never outside the roots ----
