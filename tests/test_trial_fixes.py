@@ -773,7 +773,10 @@ def test_a_player_knows_its_skin_sets_and_a_page_picks_among_them(tmp_path):
     text = page(player)
     assert page_info(text)['skins'] == ['default', 'red']
     call = text[text.index('PyvistaQuakeViewer.start('):]
-    assert len(json.loads(call[call.index('['):call.index('], ') + 1])) == 2  # the player once per skin
+    assert len(json.loads(call[call.index('['):call.index('], ') + 1])) == 1  # the player once, whatever its skins
+    info = page_info(text)
+    assert len(info['skinTable']) == 2 and len(info['skinImages']) == 2  # each skin set's one image, stored once
+    assert set(info['skinTable'][0].values()) != set(info['skinTable'][1].values())
 
 
 def test_a_player_card_and_page_carry_its_skins_and_engine_verdicts(tmp_path):
