@@ -1108,3 +1108,25 @@ def test_a_pose_file_naming_other_parents_composes_with_the_poses_parent(tmp_pat
     # Had b been composed with the mesh's parent (a), the tip would sit at (4, 4, 0).
     assert not np.allclose(model.positions(0)[0][0], [4, 4, 0], atol=1e-3)
     np.testing.assert_allclose(model.between(0, 0, 0.5)[0].points, model.positions(0)[0], atol=1e-5)
+
+
+@pytest.mark.parametrize('parents', [[-1, 0, 1, 1, 0, 4, -1, 6], [-1, 0, 0, 2, 3, 4, 5, 6], [2, -1, 1, 0], [-1], []])
+def test_compose_by_depth_is_the_joint_order_product(parents):
+    from pyvista_quake.formats._joints import compose  # noqa: PLC0415
+
+    rng = np.random.default_rng(len(parents))
+    local = rng.normal(size=(3, len(parents), 4, 4))
+    expected = local.copy()
+    for j, parent in enumerate(parents):  # one joint at a time, in file order, as the loaders do
+        if parent >= 0:
+            for f in range(3):
+                expected[f, j] = expected[f, parent] @ expected[f, j]
+    np.testing.assert_array_equal(compose(local, parents), expected)
+
+
+def test_an_iqm_name_at_the_end_of_the_text_without_its_nul():
+    from pyvista_quake.formats.iqm import _text_at  # noqa: PLC0415
+
+    assert _text_at(b'root\0tip', 5, 'x.iqm', 'name') == 'tip'
+    assert _text_at(b'root\0tip\0', 5, 'x.iqm', 'name') == 'tip'
+    assert _text_at(b'root\0tip\0', 0, 'x.iqm', 'name') == 'root'

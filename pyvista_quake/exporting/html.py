@@ -205,7 +205,7 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     models = []
     skins: list[str] = []
     count = getattr(model, 'num_skins', 0) if not is_player(model) and model.spec.kind == 'alias' else 0
-    if count > 1:  # a skin picker: the model once per skin
+    if count > 1:  # a skin picker: a glb per skin, made one model and its skins' images below
         chosen = model.skin
         try:
             for k in range(count):
@@ -214,7 +214,7 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
                 skins.append(model.skin_names[k] if model.skin_names else f'skin {k}')
         finally:
             model.skin = chosen
-    elif is_player(model) and len(model.skins) > 1:  # a skin picker: the player once per skin set
+    elif is_player(model) and len(model.skins) > 1:  # a skin picker: a glb per skin set, made one below
         for name in model.skins:
             models.append(_glb(model.with_skin(name), animation, quantize))
         skins = list(model.skins)

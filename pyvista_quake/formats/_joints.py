@@ -59,6 +59,19 @@ def compose(local: np.ndarray, parents: Sequence[int]) -> np.ndarray:
     after it takes that parent's matrix as it stands then.
     """
     out = np.array(local, np.float64)
+    parents = [int(p) for p in parents]
+    if all(p < j for j, p in enumerate(parents)):
+        # Every parent before its children (as exporters write them): the joints of one depth at once, their
+        # parents already whole; the same products as one joint at a time.
+        depth = [0] * len(parents)
+        for j, parent in enumerate(parents):
+            depth[j] = depth[parent] + 1 if parent >= 0 else 0
+        levels = np.asarray(depth)
+        chosen = np.asarray(parents)
+        for level in range(1, max(depth, default=0) + 1):
+            joints = np.flatnonzero(levels == level)
+            out[..., joints, :, :] = out[..., chosen[joints], :, :] @ out[..., joints, :, :]
+        return out
     for j, parent in enumerate(parents):
         if parent >= 0:
             out[..., j, :, :] = out[..., parent, :, :] @ out[..., j, :, :]

@@ -153,7 +153,8 @@ def _records(buffer: bytes | memoryview, dtype: np.dtype, offset: int, count: in
 def _text_at(text: bytes, offset: int, source: str, field: str) -> str:
     if not 0 <= offset < len(text) and not (offset == 0 and not text):
         raise Bounds(source, len(text)).error(field, offset, f'name offset outside the text block ({len(text)} bytes)')
-    raw = text[offset:].split(b'\0', 1)[0]
+    end = text.find(b'\0', offset)  # not a copy of the rest of the block for each name
+    raw = text[offset : end if end >= 0 else len(text)]
     try:
         return raw.decode('utf-8')
     except UnicodeDecodeError:
