@@ -946,3 +946,29 @@ def test_wide_blocks_stack_in_one_column_and_bsp2_scales_as_quake(ident):
     assert level.lightmaps.shape == (1, 4, 5, 3)
     np.testing.assert_array_equal(level.lightmaps[0, 2:, :, 0], np.arange(10, 20).reshape(2, 5))
     assert level.level.light_scale == 264 / 128
+
+
+def test_a_vertex_lit_face_is_drawn_by_its_brightened_vertex_colours(tmp_path):
+    game = tmp_path / 'game'
+    (game / 'textures' / 'test').mkdir(parents=True)
+    (game / 'maps').mkdir()
+    Image.new('RGB', (8, 8), (128, 128, 128)).save(game / 'textures' / 'test' / 'grey.tga')
+    corners = [(0, 0, 0), (0, 64, 0), (64, 64, 0), (64, 0, 0)]
+    lit = [q3_drawvert(c, st=(c[0] / 64, c[1] / 64), lightmap=(0.5, 0.5), color=(9, 9, 9, 255)) for c in corners]
+    by_vertex = [q3_drawvert((c[0] + 80, c[1], 0), st=(c[0] / 64, c[1] / 64), color=(10, 40, 20, 255)) for c in corners]
+    surfaces = [q3_surface(0, 1, 0, 4, 0, 6, lightmap=0), q3_surface(0, 1, 4, 4, 6, 6, lightmap=-3)]
+    page = np.full((128, 128, 3), (40, 20, 10), np.uint8).tobytes()
+    path = game / 'maps' / 'v.bsp'
+    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('textures/test/grey', 0, 1)], [(0, 2)], lit + by_vertex,
+                              [0, 1, 2, 0, 2, 3] * 2, surfaces, lightmap_pages=page))  # fmt: skip
+    level = pyvista_quake.load(path)
+    from pyvista_quake.render.plotting import prepare  # noqa: PLC0415
+
+    mesh, _, _, _ = prepare(level)
+    light = np.asarray(mesh[0].point_data['vertex_light'])
+    colour = np.asarray(mesh[0].point_data['color'])[:, :3]
+    np.testing.assert_array_equal(light[colour[:, 0] == 9], 255)  # a lightmapped face's colours are not used
+    np.testing.assert_array_equal(light[colour[:, 0] == 10], np.tile([40, 160, 80], (4, 1)))  # shifted 2 bits
+    picture = np.asarray(Image.open(pyvista_quake.thumbnail(level, tmp_path / 'v.png', size=(200, 120)))).astype(int)[..., :3]
+    for product in ((80, 40, 20), (20, 80, 40)):  # 128 x (160, 80, 40) / 255 by the lightmap; 128 x (40, 160, 80) / 255 by vertex
+        assert (np.abs(picture - product).max(axis=2) <= 3).sum() > 200, product

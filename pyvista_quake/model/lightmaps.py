@@ -1,6 +1,6 @@
 """A level's lightmap pages in one image, and each surface's coordinates in it: what pictures and glTF draw.
 
-The engines bind one lightmap page a face; a picture (one VTK texture unit) and a glTF
+The engines bind one lightmap page a face (and light a face without one by its vertex colours); a picture (one VTK texture unit) and a glTF
 material (one texture a slot) take one image for all of a surface's faces instead, so the
 pages go into a grid, then a white page for the faces lit by their vertices (Quake III's
 ``lightmapNum`` below 0).  The pages are brightened as the engine draws them
@@ -36,12 +36,18 @@ def lightmap_atlas(pages: np.ndarray, scale: float) -> np.ndarray:
     return atlas
 
 
-def place_in_atlas(block: pv.PolyData, count: int) -> None:
+def place_in_atlas(block: pv.PolyData, count: int, scale: float = 4.0) -> None:
     """``point_data["lightmap_atlas"]``: a surface's lightmap coordinates in :func:`lightmap_atlas`'s image
-    (``v`` from the bottom, as texture coordinates are)."""
+    (``v`` from the bottom, as texture coordinates are); and where the surface has vertex colours (Quake III),
+    ``point_data["vertex_light"]``: a vertex-lit face's colour brightened as the engine brightens it
+    (``R_ColorShiftLightingBytes`` by ``scale``, as ``ParseFace`` does), white on a lightmapped one."""
     if 'lightmap' not in block.point_data or 'lightmap_page' not in block.point_data:
         return
     page = np.asarray(block.point_data['lightmap_page'])
+    if 'color' in block.point_data:
+        colour = np.asarray(block.point_data['color'], np.uint8)[:, :3]
+        by_vertex = ((page < 0) | (page >= count))[:, None]
+        block.point_data['vertex_light'] = np.where(by_vertex, shifted_lighting(colour, scale), np.uint8(255)).astype(np.uint8)
     st = np.clip(np.asarray(block.point_data['lightmap'], np.float64), 0.0, 1.0)
     unlit = (page < 0) | (page >= count)  # vertex-lit (or a page the map lacks): the white page
     page = np.where(unlit, count, page)
@@ -60,5 +66,5 @@ def lit_blocks(model: Any, blocks: list[pv.PolyData]) -> np.ndarray | None:
     if pages is None:
         return None
     for block in blocks:
-        place_in_atlas(block, len(pages))
+        place_in_atlas(block, len(pages), model.level.light_scale)
     return lightmap_atlas(pages, model.level.light_scale)

@@ -185,7 +185,14 @@ def _multiply_lightmap(actor: pv.Actor, lightmap: pv.Texture) -> None:
     mesh = actor.mapper.dataset
     mapper = vtkPolyDataMapper()
     mapper.SetInputData(mesh)
-    mapper.ScalarVisibilityOff()
+    if 'vertex_light' in mesh.point_data:
+        # Quake III's vertex-lit faces: their brightened vertex colours (white elsewhere) times the textures.
+        mapper.ScalarVisibilityOn()
+        mapper.SetScalarModeToUsePointFieldData()
+        mapper.SelectColorArray('vertex_light')
+        mapper.SetColorModeToDirectScalars()
+    else:
+        mapper.ScalarVisibilityOff()
     points = vtkDataObject.FIELD_ASSOCIATION_POINTS
     texture = actor.GetTexture()
     actor.SetTexture(None)
