@@ -972,3 +972,37 @@ def test_a_vertex_lit_face_is_drawn_by_its_brightened_vertex_colours(tmp_path):
     picture = np.asarray(Image.open(pyvista_quake.thumbnail(level, tmp_path / 'v.png', size=(200, 120)))).astype(int)[..., :3]
     for product in ((80, 40, 20), (20, 80, 40)):  # 128 x (160, 80, 40) / 255 by the lightmap; 128 x (40, 160, 80) / 255 by vertex
         assert (np.abs(picture - product).max(axis=2) <= 3).sum() > 200, product
+
+
+def _lit_floor_game(tmp_path, lit: bytes | None):
+    """A Quake 1 floor (3 x 5 luxels, grey 10..24) in maps/floor.bsp, with ``lit`` as maps/floor.lit beside it."""
+    args = q1_args()
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0)]
+    args['models'] = [(0, 1, (0, 0, 0))]
+    (tmp_path / 'maps').mkdir(parents=True, exist_ok=True)
+    path = tmp_path / 'maps' / 'floor.bsp'
+    path.write_bytes(build_q1(**args, lighting=bytes(range(10, 25))))
+    if lit is not None:
+        (tmp_path / 'maps' / 'floor.lit').write_bytes(lit)
+    return path
+
+
+def test_quake1_coloured_light_from_the_lit_file_beside_the_map(tmp_path):
+    rgb = np.stack([np.arange(10, 25), np.arange(40, 55), np.arange(70, 85)], axis=1).astype(np.uint8)
+    lit = b'QLIT' + np.array([1], '<i4').tobytes() + rgb.tobytes()
+    level = pyvista_quake.load(_lit_floor_game(tmp_path, lit))
+    np.testing.assert_array_equal(level.lightmaps[0], rgb.reshape(5, 3, 3))
+    grey = pyvista_quake.load(_lit_floor_game(tmp_path / 'plain', None))
+    np.testing.assert_array_equal(grey.lightmaps[0, ..., 1], np.arange(10, 25).reshape(5, 3))
+    np.testing.assert_array_equal(level.blocks(0)[0].point_data['lightmap'], grey.blocks(0)[0].point_data['lightmap'])  # the same cells
+
+
+@pytest.mark.parametrize('lit', [b'QLIT' + bytes([2, 0, 0, 0]) + bytes(45), b'QLIX' + bytes([1, 0, 0, 0]) + bytes(45),
+                                 b'QLIT' + bytes([1, 0, 0, 0]) + bytes(44), b'QLIT' + bytes([1, 0, 0, 0]) + bytes(46), b'QLI'])
+def test_a_lit_file_the_engines_ignore_leaves_the_grey_light_with_a_warning(tmp_path, lit):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        level = pyvista_quake.load(_lit_floor_game(tmp_path, lit))
+        pages = level.lightmaps
+    assert any('not a coloured light file' in str(w.message) for w in caught)
+    np.testing.assert_array_equal(pages[0, ..., 0], np.arange(10, 25).reshape(5, 3))

@@ -726,7 +726,7 @@ def _texture_kinds(name: str, flags: int, game: str) -> frozenset[str]:
     return frozenset(kinds)
 
 
-def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[SurfaceData], LevelData]:
+def _edge_faces(record: BSPFile, entities: list[dict[str, str]], coloured: bytes | None = None) -> tuple[list[SurfaceData], LevelData]:
     bounds = Bounds(record.source, len(record.raw))
     game = record.game
     r = record.records
@@ -796,7 +796,7 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[S
         normals = np.where(use[:, None], own, normals)
     light = _light_coords(record, len(faces), s, t, corner_face)
     face_lit = (flags[face_info] & (Q1_TEX_SPECIAL if game in ('bsp29', 'bsp2') else SURF_WARP | SURF_SKY | SURF_TRANS)) == 0
-    atlas, light_uv, light_page = _lightmap_atlas(record, faces, light, corner_face, face_lit & (face_info >= 0), entities)
+    atlas, light_uv, light_page = _lightmap_atlas(record, faces, light, corner_face, face_lit & (face_info >= 0), entities, coloured)
 
     groups: list[SurfaceData] = []
     stride = len(texture_names) + 1
@@ -823,12 +823,14 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]]) -> tuple[list[S
             texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
         )))  # fmt: skip
     level = LevelData(game, entities, lightmaps=atlas, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0),
-                      light_scale=LIGHT_SCALE[game], view_height=VIEW_HEIGHT[game], spawn_classes=SPAWN_CLASSES[game])  # fmt: skip
+                      light_scale=LIGHT_SCALE[game], view_height=VIEW_HEIGHT[game], spawn_classes=SPAWN_CLASSES[game],
+                      side_light='.lit' if game in ('bsp29', 'bsp2') else None)  # fmt: skip
     return groups, level
 
 
 def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corner_face: np.ndarray,
-                    lit: np.ndarray, entities: list[dict[str, str]]) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:  # fmt: skip
+                    lit: np.ndarray, entities: list[dict[str, str]], coloured: bytes | None = None
+                    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:  # fmt: skip
     """Quake 1's, II's and UFO: AI's per-face lightmap blocks gathered into one RGB page.
 
     Each lit face's block (``smax x tmax`` luxels from ``lightofs``; of Quake 1 and II, the blocks of its
@@ -840,6 +842,8 @@ def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corne
     lighting = record.lump_bytes('lighting_day' if game == 'ufoai' else 'lighting')
     per_luxel = LUXEL_BYTES[game]
     offsets = (faces['lightofs'][:, 1] if game == 'ufoai' else faces['lightofs']).astype(np.int64)
+    if coloured is not None:  # a .lit's RGB luxels: three bytes for each of the lump's, at three times the offsets
+        lighting, per_luxel, offsets = coloured, 3, offsets * 3
     n = len(faces)
     # Each face's block size from its corners' places in luxels (CalcSurfaceExtents: the extents / spacing + 1).
     size = np.zeros((n, 2), np.int64)
@@ -913,6 +917,26 @@ STYLE_LETTERS = {0: 'm', 1: 'm', 2: 'a', 3: 'm', 4: 'm', 5: 'j', 6: 'n', 7: 'm',
 #: What a style no lightstyle string sets is worth, relative to 'm': Quake's R_AnimateLight 256 of 264,
 #: Quake II's CL_RunLightStyles 1.0.
 UNSET_STYLE = {'bsp29': 256 / 264, 'bsp2': 256 / 264, 'quake2': 1.0}
+
+
+#: A Quake 1 map's coloured light beside it (FitzQuake's and QuakeSpasm's ``maps/NAME.lit``): ident, version 1.
+LIT_IDENT = b'QLIT'
+
+
+def lit_lightmaps(record: BSPFile, entities: list[dict[str, str]], data: bytes, source: str) -> np.ndarray | None:
+    """The lightmap page of a Quake 1 level from its ``.lit`` file: RGB luxels, three bytes for each of the
+    lighting lump's, placed as the grey ones (the same cells and coordinates).
+
+    ``None`` (and a warning) for a file the engines ignore: another ident or version, or a size that is not
+    8 bytes and three times the lighting lump (QuakeSpasm: "Corrupt .lit file (old version?), ignoring").
+    """
+    expected = 8 + 3 * record.lumps['lighting'][1]
+    version = int(np.frombuffer(data, '<i4', 1, 4)[0]) if len(data) >= 8 else None
+    if data[:4] != LIT_IDENT or version != 1 or len(data) != expected:
+        warn_external(f'{source}: not a coloured light file of this map (ident {data[:4]!r}, version {version}, {len(data)} bytes, '
+                      f'{expected} expected); the map\'s own grey light is used')  # fmt: skip
+        return None
+    return _edge_faces(record, entities, coloured=data[8:])[1].lightmaps
 
 
 def style_values(game: str, entities: list[dict[str, str]]) -> np.ndarray:

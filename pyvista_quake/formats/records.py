@@ -435,6 +435,9 @@ class LevelData:
         player's eyes, UFO: AI).
     spawn_classes : tuple of str
         The entity classes a player starts at, in the order a picture chooses among them.
+    side_light : str or None
+        The suffix of a file beside the map whose coloured light replaces the stored grey one
+        (``'.lit'``: Quake 1's ``maps/NAME.lit``, as FitzQuake and QuakeSpasm find it).
     """
 
     game: str
@@ -445,6 +448,7 @@ class LevelData:
     light_scale: float = 4.0
     view_height: float | None = None
     spawn_classes: tuple[str, ...] = ()
+    side_light: str | None = None
 
 
 # -- skeletal models (IQM, Doom 3's MD5) -------------------------------------------------

@@ -33,6 +33,7 @@ from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats import wal
 from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
+from pyvista_quake.formats.bsp import lit_lightmaps
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
@@ -234,17 +235,25 @@ class SurfacesModel(ModelFacade):
             return None
         if level.lightmaps is None and level.external_lightmaps:
             return self._external_lightmaps(level)
+        if level.lightmaps is not None and level.side_light is not None:
+            found, _ = self.search.find(f'{self._map_stem()}{level.side_light}')
+            if found is not None:
+                coloured = lit_lightmaps(self.data.file, level.entities, found.data, found.location)
+                if coloured is not None:
+                    return coloured
         return level.lightmaps
 
-    def _external_lightmaps(self, level: LevelData) -> np.ndarray | None:
-        """q3map2's ``maps/NAME/lm_NNNN.tga`` pages, found as the game finds files (``None`` if page 0 is missing)."""
-        # The map's own name in the game's files: the archive member, or the file's path from its maps/ folder.
+    def _map_stem(self) -> str:
+        """The map's name in the game's files without its ``.bsp``: ``maps/NAME``, from the archive member or its path."""
         where = self.search.member if self.search.archive is not None and self.search.member else Path(self.source).as_posix()
         stem = where[: -len('.bsp')] if where.lower().endswith('.bsp') else where
         if '/maps/' in stem:
-            stem = 'maps/' + stem.rsplit('/maps/', 1)[1]
-        elif not stem.startswith('maps/'):
-            stem = 'maps/' + stem.rsplit('/', 1)[-1]
+            return 'maps/' + stem.rsplit('/maps/', 1)[1]
+        return stem if stem.startswith('maps/') else 'maps/' + stem.rsplit('/', 1)[-1]
+
+    def _external_lightmaps(self, level: LevelData) -> np.ndarray | None:
+        """q3map2's ``maps/NAME/lm_NNNN.tga`` pages, found as the game finds files (``None`` if page 0 is missing)."""
+        stem = self._map_stem()
         step = 2 if lightmap_pages_are_deluxe(level) else 1  # a deluxe map's odd pages are light directions
         pages: list[np.ndarray] = []
         for number in range(0, 10000, step):
