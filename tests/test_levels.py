@@ -1006,3 +1006,32 @@ def test_a_lit_file_the_engines_ignore_leaves_the_grey_light_with_a_warning(tmp_
         pages = level.lightmaps
     assert any('not a coloured light file' in str(w.message) for w in caught)
     np.testing.assert_array_equal(pages[0, ..., 0], np.arange(10, 25).reshape(5, 3))
+
+
+def test_engine_patch_normals_are_made_from_the_grid_as_make_mesh_normals_does():
+    from pyvista_quake.formats.bsp import _mesh_normals  # noqa: PLC0415
+
+    # A tilted plane: every normal is the plane's, whatever the control normals.
+    u, v = np.meshgrid(np.arange(5.0), np.arange(3.0))
+    plane = np.stack([u * 10, v * 10, u * 5], axis=-1).astype(np.float32)
+    expected = np.cross([10, 0, 5], [0, 10, 0]) / np.linalg.norm(np.cross([10, 0, 5], [0, 10, 0]))
+    np.testing.assert_allclose(_mesh_normals(plane).reshape(-1, 3), np.tile(expected, (15, 1)), atol=1e-6)
+    # A square prism closed on itself (its first and last columns meet): the seam's corner sees both of its
+    # faces, as the grid's middle corners do, and its normal points straight out between them.
+    ring = np.array([(1, 0), (0, 1), (-1, 0), (0, -1), (1, 0)], np.float32) * 10
+    prism = np.stack([np.broadcast_to(ring[None, :, 0], (3, 5)), np.broadcast_to(ring[None, :, 1], (3, 5)),
+                      np.broadcast_to(np.arange(3.0)[:, None] * 10, (3, 5))], axis=-1).astype(np.float32)  # fmt: skip
+    normals = _mesh_normals(prism)
+    for column, outward in ((0, (1, 0, 0)), (1, (0, 1, 0)), (4, (1, 0, 0))):
+        np.testing.assert_allclose(np.abs(normals[1, column] @ np.array(outward, np.float32)), 1, atol=1e-6)
+    turned = _mesh_normals(np.ascontiguousarray(prism.swapaxes(0, 1)))  # the seam between the first and last rows
+    np.testing.assert_allclose(np.abs(turned[0, 1] @ np.array([1, 0, 0], np.float32)), 1, atol=1e-6)
+    opened = prism.copy()
+    opened[:, 4, 0] += 2  # the ends 2 units apart: no seam, the end columns see one face each
+    np.testing.assert_allclose(np.abs(_mesh_normals(opened)[1, 0] @ np.array([1, 1, 0]) / np.sqrt(2)), 1, atol=1e-6)
+    # A point on top of its neighbour looks one step further.
+    doubled = plane.copy()
+    doubled[1, 2] = doubled[1, 3]
+    np.testing.assert_allclose(_mesh_normals(doubled)[1, 3], expected, atol=1e-6)
+    # Nothing around (a single column of one point): a zero normal, as the engine leaves it.
+    np.testing.assert_array_equal(_mesh_normals(np.zeros((1, 1, 3), np.float32)), np.zeros((1, 1, 3)))

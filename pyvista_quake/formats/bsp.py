@@ -582,7 +582,7 @@ def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
         out = {name: values.astype(np.float64) for name, values in _engine_grid(fields).items()}
         H, W = out['xyz'].shape[:2]
         positions, st, color = (out[name].reshape(H * W, -1) for name in ('xyz', 'st', 'color'))
-        normals = out['normal'].reshape(H * W, 3)  # the control normals interpolated (MakeMeshNormals is not done)
+        normals = _mesh_normals(out['xyz'].astype(np.float32)).reshape(H * W, 3).astype(np.float64)
         lightmap = out['lightmap'].reshape(H * W, 2) if lit else np.zeros((H * W, 2))
     else:
         assert isinstance(level, int)
@@ -675,6 +675,57 @@ def _engine_grid(fields: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     if f['xyz'].shape[0] > f['xyz'].shape[1]:  # "flip for longest tristrips": transposed, then each row reversed
         f = {name: values.swapaxes(0, 1)[:, ::-1] for name, values in f.items()}
     return f
+
+
+#: ``MakeMeshNormals``' eight neighbours of a grid point, ``(column, row)`` steps, in the order it walks them.
+_NEIGHBOURS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+
+
+def _unit32(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``VectorNormalize2`` in float32: ``(v / |v|, |v|)``, a zero vector left zero."""
+    x, y, z = v[..., 0], v[..., 1], v[..., 2]
+    length = np.sqrt(x * x + y * y + z * z)
+    scale = np.where(length > 0, np.float32(1) / np.where(length > 0, length, np.float32(1)), np.float32(0))
+    return v * scale[..., None], length
+
+
+def _mesh_normals(xyz: np.ndarray) -> np.ndarray:
+    """A subdivided patch's normals as ``MakeMeshNormals`` makes them (``tr_curve.c``), ``(height, width, 3)`` float32.
+
+    At each point, towards each of eight neighbours the first point up to 3 steps away that is not on top
+    of it (across the seam of a grid whose first and last columns, or rows, meet within 1 unit); the normal
+    is the sum of the unit cross products of each two neighbours found in turn, made unit.
+    """
+    height, width = xyz.shape[:2]
+    wrap_width = bool((((xyz[:, 0] - xyz[:, -1]) ** 2).sum(axis=1) <= 1.0).all())
+    wrap_height = bool((((xyz[0] - xyz[-1]) ** 2).sum(axis=1) <= 1.0).all())
+    rows, columns = np.meshgrid(np.arange(height), np.arange(width), indexing='ij')
+    around = np.zeros((8, height, width, 3), np.float32)
+    good = np.zeros((8, height, width), bool)
+    for k, (dx, dy) in enumerate(_NEIGHBOURS):
+        pending = np.ones((height, width), bool)
+        for dist in (1, 2, 3):
+            x, y = columns + dx * dist, rows + dy * dist
+            if wrap_width:
+                x = np.where(x < 0, width - 1 + x, np.where(x >= width, 1 + x - width, x))
+            if wrap_height:
+                y = np.where(y < 0, height - 1 + y, np.where(y >= height, 1 + y - height, y))
+            inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+            pending &= inside  # the edge of the patch: no neighbour this way
+            towards, length = _unit32(xyz[np.clip(y, 0, height - 1), np.clip(x, 0, width - 1)] - xyz)
+            found = pending & (length > 0)  # a point on top of this one: look further
+            around[k][found] = towards[found]
+            good[k] |= found
+            pending &= ~found
+    total = np.zeros((height, width, 3), np.float32)
+    for k in range(8):
+        a, b = around[(k + 1) & 7], around[k]
+        cross = np.stack([a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1], a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+                          a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]], axis=-1)  # fmt: skip
+        unit, length = _unit32(cross)
+        use = good[k] & good[(k + 1) & 7] & (length > 0)
+        total[use] += unit[use]
+    return _unit32(total)[0]
 
 
 @functools.lru_cache(maxsize=256)
