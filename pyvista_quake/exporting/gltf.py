@@ -36,7 +36,12 @@ class _Blob:
         self.parts: list[bytes] = []
         self.size = 0
         #: The material of each image embedded so far, by its PNG bytes: an image shared by parts is stored once.
-        self.materials: dict[object, int] = {}  # skin PNG bytes, ("lit", material) or "atlas"
+        #: What is stored once, by what it is made of: a material by (image bytes, lightmap texture),
+        #: a texture by its image bytes, a sampler by its use; and a level's lightmap atlas texture.
+        self.materials: dict[tuple[bytes, int | None], int] = {}
+        self.textures: dict[bytes, int] = {}
+        self.samplers: dict[str, int] = {}
+        self.atlas: int | None = None
 
     def view(self, data: bytes, target: int | None = None) -> int:
         padding = (-self.size) % 4
@@ -297,19 +302,19 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray, light: int | None =
     encoded, mime = found if found is not None else (png_bytes(skin), 'image/png')
     if (encoded, light) in blob.materials:
         return blob.materials[encoded, light]
-    if ('texture', encoded) not in blob.materials:  # an image lit and unlit is stored once
+    if encoded not in blob.textures:  # an image lit and unlit is stored once
         gltf.images.append(gl.Image(bufferView=blob.view(encoded), mimeType=mime))
-        if 'skin sampler' not in blob.materials:
+        if 'skin' not in blob.samplers:
             # Nearest texels, repeated: the look of the games' skins.
             gltf.samplers.append(gl.Sampler(magFilter=gl.NEAREST, minFilter=gl.NEAREST, wrapS=gl.REPEAT, wrapT=gl.REPEAT))
-            blob.materials['skin sampler'] = len(gltf.samplers) - 1
-        gltf.textures.append(gl.Texture(sampler=blob.materials['skin sampler'], source=len(gltf.images) - 1))
-        blob.materials['texture', encoded] = len(gltf.textures) - 1
+            blob.samplers['skin'] = len(gltf.samplers) - 1
+        gltf.textures.append(gl.Texture(sampler=blob.samplers['skin'], source=len(gltf.images) - 1))
+        blob.textures[encoded] = len(gltf.textures) - 1
     mode = alpha_mode(skin)
     cut_out = mode == 'mask'
     gltf.materials.append(_lit(
         gl.Material(
-            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=blob.materials['texture', encoded]),
+            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=blob.textures[encoded]),
                                                          metallicFactor=0.0, roughnessFactor=1.0),
             alphaMode={'mask': gl.MASK, 'blend': gl.BLEND}.get(mode, gl.OPAQUE),
             alphaCutoff=0.5 if cut_out else None,
@@ -325,12 +330,12 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray, light: int | None =
 
 def _atlas_texture(gltf: gl.GLTF2, blob: _Blob, atlas: np.ndarray) -> int:
     """The level's lightmap atlas as a texture (added once), filtered linearly and clamped as the engines do."""
-    if 'atlas' not in blob.materials:
+    if blob.atlas is None:
         gltf.images.append(gl.Image(bufferView=blob.view(png_bytes(atlas)), mimeType='image/png', name='lightmaps'))
         gltf.samplers.append(gl.Sampler(magFilter=gl.LINEAR, minFilter=gl.LINEAR, wrapS=gl.CLAMP_TO_EDGE, wrapT=gl.CLAMP_TO_EDGE))
         gltf.textures.append(gl.Texture(sampler=len(gltf.samplers) - 1, source=len(gltf.images) - 1, name='lightmaps'))
-        blob.materials['atlas'] = len(gltf.textures) - 1
-    return blob.materials['atlas']
+        blob.atlas = len(gltf.textures) - 1
+    return blob.atlas
 
 
 def _lit(material: gl.Material, light: int | None) -> gl.Material:
