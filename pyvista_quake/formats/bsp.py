@@ -87,7 +87,6 @@ SURF_TRANS = 0x10 | 0x20
 #: (shifted left ``r_mapOverBrightBits`` 2), Quake 1's ``R_BuildLightMap`` (style 0 at ``'m'``, 264 in 8.8 fixed
 #: point, shifted right 7), Quake II's and UFO: AI's as stored.
 LIGHT_SCALE = {'quake3': 4.0, 'bsp29': 264 / 128, 'bsp2': 264 / 128, 'quake2': 1.0, 'ufoai': 1.0}
-#: Bytes a luxel: Quake 1's grey, Quake II's RGB, UFO: AI's RGB and a light direction.
 #: How far above its origin a player's eye is: Quake III's DEFAULT_VIEWHEIGHT (bg_public.h), Quake's
 #: view_ofs (client.qc PutClientInServer) and Quake II's pmove viewheight; UFO: AI is seen from above.
 VIEW_HEIGHT = {'quake3': 26.0, 'bsp29': 22.0, 'bsp2': 22.0, 'quake2': 22.0, 'ufoai': None}
@@ -97,6 +96,7 @@ SPAWN_CLASSES = {'quake3': ('info_player_deathmatch', 'info_player_start'), 'bsp
                  'ufoai': ()}  # fmt: skip
 #: The widest lightmap block a face may have, in luxels a side; wider (or not finite) is drawn unlit.
 MAX_BLOCK_LUXELS = 256
+#: Bytes a luxel: Quake 1's grey, Quake II's RGB, UFO: AI's RGB and a light direction.
 LUXEL_BYTES = {'bsp29': 1, 'bsp2': 1, 'quake2': 3, 'ufoai': 6}
 
 # -- Quake 1, Quake II, UFO: AI: faces over edges ---------------------------------------------

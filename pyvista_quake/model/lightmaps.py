@@ -1,9 +1,9 @@
 """A level's lightmap pages in one image, and each surface's coordinates in it: what pictures and glTF draw.
 
-The engines bind one lightmap page a face (and light a face without one by its vertex colours); a picture (one VTK texture unit) and a glTF
-material (one texture a slot) take one image for all of a surface's faces instead, so the
-pages go into a grid, then a white page for the faces lit by their vertices (Quake III's
-``lightmapNum`` below 0).  The pages are brightened as the engine draws them
+The engines bind one lightmap page a face (and light a face without one by its vertex
+colours); a picture (one VTK texture unit) and a glTF material (one texture a slot) take
+one image for all of a surface's faces instead, so the pages go into a grid, then a white
+page for the faces lit by their vertices (Quake III's ``lightmapNum`` below 0).  The pages are brightened as the engine draws them
 (:func:`pyvista_quake.game.skins.shifted_lighting`, by the level's ``light_scale``).
 """
 
@@ -44,12 +44,11 @@ def place_in_atlas(block: pv.PolyData, count: int, scale: float = 4.0) -> None:
     if 'lightmap' not in block.point_data or 'lightmap_page' not in block.point_data:
         return
     page = np.asarray(block.point_data['lightmap_page'])
+    unlit = (page < 0) | (page >= count)  # vertex-lit (or a page the map lacks): the white page
     if 'color' in block.point_data:
         colour = np.asarray(block.point_data['color'], np.uint8)[:, :3]
-        by_vertex = ((page < 0) | (page >= count))[:, None]
-        block.point_data['vertex_light'] = np.where(by_vertex, shifted_lighting(colour, scale), np.uint8(255)).astype(np.uint8)
+        block.point_data['vertex_light'] = np.where(unlit[:, None], shifted_lighting(colour, scale), np.uint8(255)).astype(np.uint8)
     st = np.clip(np.asarray(block.point_data['lightmap'], np.float64), 0.0, 1.0)
-    unlit = (page < 0) | (page >= count)  # vertex-lit (or a page the map lacks): the white page
     page = np.where(unlit, count, page)
     st = np.where(unlit[:, None], 0.5, st)
     columns, rows = atlas_grid(count)
