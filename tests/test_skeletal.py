@@ -389,6 +389,43 @@ def test_md5_config_with_a_relative_mesh_and_shared_anim_files(bar_md5, tmp_path
     np.testing.assert_array_equal(model.animations['a'].frames, model.animations['b'].frames)
 
 
+def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5, tmp_path, monkeypatch):
+    from pyvista_quake.model import loading
+
+    mesh_path, anim_path = bar_md5
+    for name in ('one', 'two', 'three'):
+        (tmp_path / f'{name}.md5anim').write_text(anim_path.read_text())
+    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a one.md5anim\nmd5anim b two.md5anim\n'
+                                      'md5anim c three.md5anim\nmd5anim d two.md5anim\n')  # fmt: skip
+    read: list[str] = []
+    real = loading.read_animation
+    monkeypatch.setattr(loading, 'read_animation', lambda source, strict=False: read.append(Path(source).name) or real(source, strict))
+    model = pq.load(tmp_path)
+    assert read == []  # loading reads the config, not its animations
+    bent = model.blocks(2)  # the last frame of the first file
+    assert read == ['one.md5anim'] and model.frame_name(2) == 'one 2'
+    assert model.frame_name(3) == 'two 0' and read == ['one.md5anim', 'two.md5anim']
+    assert len(model) == 12 and read == ['one.md5anim', 'two.md5anim', 'three.md5anim']  # two.md5anim once, played twice
+    fresh = pq.load(tmp_path)
+    np.testing.assert_array_equal(bent[0].points, fresh.blocks(2)[0].points)
+    np.testing.assert_array_equal(model.positions(range(12)), np.concatenate([fresh.positions(range(3))] * 4))
+    assert model.frame_names == [f'{n} {k}' for n in ('one', 'two', 'three', 'two') for k in range(3)]
+    assert model.joint_poses([11]).shape == (1, 2, 10) and model.frame_name(-1) == 'two 2'
+    with pytest.raises(IndexError):
+        model.blocks(12)
+
+
+def test_a_broken_animation_file_of_a_config_fails_when_its_frames_are_wanted(bar_md5, tmp_path):
+    mesh_path, anim_path = bar_md5
+    (tmp_path / 'good.md5anim').write_text(anim_path.read_text())
+    (tmp_path / 'bad.md5anim').write_text(anim_path.read_text().replace('numFrames 3', 'numFrames x'))
+    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a good.md5anim\nmd5anim b bad.md5anim\n')
+    model = pq.load(tmp_path)
+    assert model.blocks(0).n_blocks == 1
+    with pytest.raises(pq.QuakeFormatError, match='bad.md5anim'):
+        len(model)
+
+
 def _png() -> bytes:
     import io
 

@@ -25,6 +25,8 @@ import numpy as np
 from scipy import sparse
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.data.poses import FramePoses
+from pyvista_quake.data.poses import Indexed
 from pyvista_quake.formats._joints import compose
 from pyvista_quake.formats._joints import inverse
 from pyvista_quake.formats._joints import normalised
@@ -61,19 +63,20 @@ class Skinning:
     ----------
     data : SkeletonData
         The model.
-    poses : numpy.ndarray
+    poses : numpy.ndarray or FramePoses
         ``(frames, joints, 10)`` parent-relative transforms of every frame (see
-        :class:`~pyvista_quake.formats.records.SkeletalAnimationData`).
+        :class:`~pyvista_quake.formats.records.SkeletalAnimationData`); indexed by frames, so
+        :class:`~pyvista_quake.data.poses.FramePoses` reads only the files of the frames skinned.
     blend : str
         ``'matrix'`` (IQM) or ``'slerp'`` (MD5): how frames are blended and composed.
-    pose_parents : numpy.ndarray, optional
+    pose_parents : numpy.ndarray or indexable, optional
         ``(frames, joints)``: the parent each frame's pose names (IQM files of poses may name
         others than the mesh's); the frame's matrix is pre-composed with that parent's bind
         pose, then chained down the mesh's own hierarchy.  The joints' parents by default.
 
     """
 
-    def __init__(self, data: SkeletonData, poses: np.ndarray, blend: str, pose_parents: np.ndarray | None = None) -> None:
+    def __init__(self, data: SkeletonData, poses: np.ndarray | FramePoses, blend: str, pose_parents: np.ndarray | Indexed | None = None) -> None:
         self.data = data
         self.poses = poses
         self.blend = blend

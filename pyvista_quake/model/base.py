@@ -74,6 +74,10 @@ class ModelFacade:
         """Name of each frame, such as ``'stand01'``."""
         return self.data.decoded_frame_names()
 
+    def frame_name(self, index: int) -> str:
+        """Name of one frame."""
+        return self.frame_names[index]
+
     @property
     def times(self) -> np.ndarray:
         """Start time in seconds of every frame over the whole file (strictly increasing)."""

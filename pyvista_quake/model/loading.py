@@ -11,12 +11,14 @@ import dataclasses
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
+from typing import Callable
 
 import pyvista as pv
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.options import check_option_names
+from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import attach
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
@@ -145,31 +147,44 @@ def _config_source(path: Path) -> tuple[model_configs.ResolvedConfig, Path]:
     return config, config.mesh
 
 
-def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None, opts: LoadOptions, path: Any) -> list:
-    """Each animation file the config and ``animations=`` name, read once, checked against the skeleton, with its names."""
-    wanted: list[tuple[Any, list[Played]]] = []
+def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None, opts: LoadOptions, path: Any) -> list[PoseRun]:
+    """Each animation file the config and ``animations=`` name, with the names it plays under.
+
+    A config's file is read (and checked against the skeleton) when a frame of it is first
+    wanted, once however many runs name it: a picture of frame 0 reads the first file only.
+    The files ``animations=`` gives are read now, so that a wrong one fails where it is given.
+    """
+    wanted: list[tuple[Any, list[Played], bool]] = []
     if config is not None:
         for played, file in config.animations:
-            wanted.append((file, list(played)))
+            wanted.append((file, list(played), False))
     if opts.animations is not None and not isinstance(opts.animations, dict):
-        files = [opts.animations] if isinstance(opts.animations, (str, Path)) else list(opts.animations)
-        wanted += [(f, []) for f in files]
-    out: list[tuple[SkeletalAnimationData, list[Played]]] = []
-    read: dict[str, SkeletalAnimationData] = {}
-    own = Path(path).resolve() if path is not None else None
-    for file, names in wanted:
+        given = [opts.animations] if isinstance(opts.animations, (str, Path)) else list(opts.animations)
+        wanted += [(f, [], True) for f in given]
+    out: list[PoseRun] = []
+    runs: dict[str, PoseRun] = {}
+    own = str(Path(path).resolve()) if path is not None else None
+    for file, names, now in wanted:
         key = str(Path(file).resolve()) if isinstance(file, (str, Path)) else str(id(file))
-        if own is not None and key == str(own) and data.animation is not None:
-            animation = data.animation  # the mesh's own frames, named by the config
-        elif key in read:
-            animation = read[key]
+        if key == own and data.animation is not None:
+            run = runs.setdefault(key, PoseRun([], animation=data.animation, key=key))  # the mesh's own frames, named by the config
+        elif key in runs:
+            run = PoseRun([], read=runs[key].loaded, key=key)  # the same file again, later in the frames: read once
         else:
-            animation = read[key] = attach(data, read_animation(file, opts.strict), _name(file))
-        if out and out[-1][0] is animation:
-            out[-1][1].extend(names)
+            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict), key=key)
+        if out and out[-1].key == key:
+            out[-1].played.extend(names)
         else:
-            out.append((animation, list(names)))
+            run.played.extend(names)
+            out.append(run)
+        if now:
+            run.loaded()
     return out
+
+
+def _reader(data: SkeletonData, file: Any, strict: bool | str) -> Callable[[], SkeletalAnimationData]:
+    """Reads one animation file for a skeleton, checked against it."""
+    return lambda: attach(data, read_animation(file, strict), _name(file))
 
 
 def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimationData:

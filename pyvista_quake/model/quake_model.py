@@ -273,10 +273,7 @@ class QuakeModel:
 
     def frame_name(self, index: int) -> str:
         """Name of one frame."""
-        engine = self._engine
-        if isinstance(engine, OneSurfaceModel):
-            return engine.frame_name(index)  # decodes that name only
-        return self.frame_names[index]
+        return self._engine.frame_name(index)  # the name only: an MD2's decoded alone, a skeletal model's files read up to it
 
     @property
     def times(self) -> np.ndarray:

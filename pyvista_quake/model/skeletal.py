@@ -28,15 +28,14 @@ from pyvista_quake.data import animation as anim
 from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.data.poses import FramePoses
+from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import Skinning
 from pyvista_quake.data.skinning import quaternion_of
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats._joints import rotation_matrices
-from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.model_cfg import frames_played
-from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
-from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
@@ -64,8 +63,9 @@ class SkeletalModel(SurfacesModel):
         How the model is read.
     search : GameFiles, optional
         Where its images are found.
-    animations : list of (SkeletalAnimationData, list of Played)
-        Attached animations (each checked against the skeleton), each with the names, rates and frames it plays under.
+    animations : list of PoseRun
+        Attached animations, each read (and checked against the skeleton) when a frame of it is first wanted, with
+        the names, rates and frames it plays under.
     config : ResolvedConfig, optional
         The Cube 2 config the model was assembled from: its skins, animations and tags.
 
@@ -74,7 +74,7 @@ class SkeletalModel(SurfacesModel):
     data: SkeletonData
 
     def __init__(self, data: SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
-                 animations: list[tuple[SkeletalAnimationData, list[Played]]] | None = None,
+                 animations: list[PoseRun] | None = None,
                  config: ResolvedConfig | None = None) -> None:  # fmt: skip
         self.config = config
         self._attached = list(animations or [])
@@ -92,66 +92,56 @@ class SkeletalModel(SurfacesModel):
         return list(self.data.joints)
 
     @cached_property
-    def _frames(self) -> tuple[np.ndarray, list[tuple[Clip, int, list[Played]]]]:
-        """Every frame's joint poses, and each clip with its first frame and how the config plays it."""
-        parts: list[np.ndarray] = []
-        clips: list[tuple[Clip, int, list[Played]]] = []
-        offset = 0
+    def _poses(self) -> FramePoses:
+        """Every frame's joint poses: the file's own frames, then each attached file's, each file read when first wanted."""
         own = self.data.animation
-        own_played = [p for a, played in self._attached if a is own for p in played]
-        sources = ([(own, own_played)] if own is not None and own.num_frames else []) + [(a, p) for a, p in self._attached if a is not own]
-        for animation, played in sources:
-            parts.append(animation.poses)
-            for k, clip in enumerate(animation.clips):
-                # A config plays a file's first animation, or the one it names (file.iqm:name).
-                clips.append((clip, offset, [p for p in played if (p.clip == clip.name if p.clip else k == 0)]))
-            offset += animation.num_frames
-        if not parts:
-            return np.zeros((0, len(self.data.joints), 10)), []
-        return np.concatenate(parts), clips
+        runs = [PoseRun([p for r in self._attached if r.animation is own for p in r.played], animation=own)] if own is not None and own.num_frames else []
+        runs += [r for r in self._attached if own is None or r.animation is not own]
+        return FramePoses(runs, [j.parent for j in self.data.joints])
 
     @cached_property
     def _skinning(self) -> Skinning:
-        poses = self._frames[0]
-        return Skinning(self.data, poses, self.data.animation_blend, self._pose_parents)
-
-    @cached_property
-    def _pose_parents(self) -> np.ndarray | None:
-        """``(frames, joints)``: the parent each frame's pose names, in the order of :attr:`_frames` (``None``: the joints' own)."""
-        own = self.data.animation
-        sources = ([own] if own is not None and own.num_frames else []) + [a for a, _ in self._attached if a is not own]
-        if not any(a.pose_parents is not None for a in sources):
-            return None
-        mesh = np.array([j.parent for j in self.data.joints], np.int64)
-        parts = [np.broadcast_to(a.pose_parents if a.pose_parents is not None else mesh, (a.num_frames, len(mesh))) for a in sources]
-        return np.concatenate(parts) if parts else None
+        poses = self._poses
+        return Skinning(self.data, poses, self.data.animation_blend, poses.pose_parents)
 
     def _matrices(self, frames: FrameSelection) -> np.ndarray:
-        rows = frame_indices(frames, len(self))
-        if not len(self._frames[0]):
+        rows = self._frame_rows(frames)
+        if not self._poses.any:
             return np.repeat(self._skinning.rest(), len(rows), axis=0)
         return self._skinning.matrices(rows)
 
+    def _frame_rows(self, frames: FrameSelection) -> np.ndarray:
+        """Frame numbers; frames from 0 that exist need no more than the files up to them read."""
+        if isinstance(frames, (list, tuple)) and all(type(f) is int and f >= 0 for f in frames) and self._poses.has(max(frames, default=0)):
+            return np.asarray(frames, np.int64)
+        return frame_indices(frames, len(self))
+
     def __len__(self) -> int:
         """Return the number of frames (1, the bind pose, for a model with no animation)."""
-        return max(len(self._frames[0]), 1)
+        return max(len(self._poses), 1)
 
     @cached_property
     def frame_names(self) -> list[str]:
         """Each frame's name: its animation's and its number in it (``idle 3``); ``bind`` for a model with no animation."""
-        poses, clips = self._frames
-        names = [f'frame {k}' for k in range(len(poses))] or [BIND_POSE]
-        for clip, first, _ in clips:
+        names = [f'frame {k}' for k in range(len(self._poses))] or [BIND_POSE]
+        for clip, first, _ in self._poses.clips():
             for k in range(clip.count):
                 names[first + clip.first + k] = f'{clip.name} {k}'
         return names
+
+    def frame_name(self, index: int) -> str:
+        """Name of one frame (reading no animation file past it)."""
+        if 'frame_names' in self.__dict__ or not (type(index) is int and index >= 0 and self._poses.has(index)):
+            return self.frame_names[index]
+        found = self._poses.clip_of(index)
+        return f'{found[0].name} {found[1]}' if found is not None else f'frame {index}'
 
     # -- animations --------------------------------------------------------------------
     @cached_property
     def animations(self) -> dict[str, Animation]:
         """Animations by name: the file's own, each attached file (named after it, or as the config names it), the caller's."""
         out: dict[str, Animation] = {}
-        for clip, first, played in self._frames[1]:
+        for clip, first, played in self._poses.clips():
             start = first + clip.first
             if not clip.count:
                 continue
@@ -191,13 +181,13 @@ class SkeletalModel(SurfacesModel):
 
     def _skinned(self, frames: FrameSelection) -> tuple[list[np.ndarray], np.ndarray]:
         """Positions of the frames and their joint matrices; the last answer is kept (``normals()`` after ``positions()`` skins once)."""
-        rows = frame_indices(frames, len(self))
+        rows = self._frame_rows(frames)
         key = rows.tobytes()
         last = self.__dict__.get('_last_skinned')
         if last is not None and last[0] == key:
             return last[1]
         matrices = self._matrices(rows)
-        if not len(self._frames[0]):  # no animation: every frame is the bind pose, as stored
+        if not self._poses.any:  # no animation: every frame is the bind pose, as stored
             points = [np.broadcast_to(s.positions, (len(rows),) + s.positions.shape).copy() for s in self.data.surfaces]
         else:
             points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
@@ -235,13 +225,13 @@ class SkeletalModel(SurfacesModel):
 
     def frame(self, index: int = 0) -> pv.MultiBlock:
         """Return one frame: a MultiBlock with a ``PolyData`` per mesh (see :meth:`SurfacesModel.frame <pyvista_quake.model.surfaces_model.SurfacesModel.frame>`)."""
-        frame = int(frame_indices([index], len(self))[0])
-        return self._blocks(frame, *self._posed(self._matrices([frame]) if len(self._frames[0]) else None))
+        frame = int(self._frame_rows([index])[0])
+        return self._blocks(frame, *self._posed(self._matrices([frame]) if self._poses.any else None))
 
     def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
         """Frames ``first`` and ``second`` blended as the engine blends joints (IQM: matrices; MD5: slerp), then skinned."""
-        a, b = (int(i) for i in frame_indices([first, second], len(self)))
-        if not len(self._frames[0]):
+        a, b = (int(i) for i in self._frame_rows([first, second]))
+        if not self._poses.any:
             return self.frame(a)
         return self._blocks(a if alpha < 0.5 else b, *self._posed(self._skinning.between(a, b, alpha)))
 
@@ -267,10 +257,10 @@ class SkeletalModel(SurfacesModel):
 
         A model with no animation gives its rest pose (:meth:`rest_locals`).
         """
-        rows = frame_indices(frames, len(self))
-        if not len(self._frames[0]):
+        rows = self._frame_rows(frames)
+        if not self._poses.any:
             return np.repeat(self.rest_locals()[None], len(rows), axis=0)
-        return np.array(self._frames[0][rows])
+        return np.array(self._poses[rows])
 
     def inverse_bind(self) -> np.ndarray:
         """``(joints, 4, 4)``: the inverse of each joint's bind pose (a joint scaled to nothing: its pseudo-inverse)."""

@@ -408,7 +408,7 @@ class SurfacesModel(ModelFacade):
     def _frame_fields(self, frame: int) -> dict[str, Any]:
         return {
             keys.FORMAT: [self.format],
-            keys.FRAME_NAME: [self.frame_names[frame]],
+            keys.FRAME_NAME: [self.frame_name(frame)],
             keys.FRAME_INDEX: np.array([frame], np.int32),
             **({keys.SOURCE: [self.source]} if not self.source.startswith('<') else {}),
         }
