@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import json as json_module
 from pathlib import Path
 import sys
@@ -45,7 +46,7 @@ CLI_APP = App(
 )
 
 
-#: ``--search-path`` (repeatable) and ``--palette``: the load options every command that reads models takes.
+#: ``--search-path`` (repeatable): a game folder or archive to find files in.
 SearchPaths = Annotated[list[Path] | None, Parameter(name='--search-path', negative='')]
 
 
@@ -53,15 +54,47 @@ SearchPaths = Annotated[list[Path] | None, Parameter(name='--search-path', negat
 AnimationFiles = Annotated[list[Path] | None, Parameter(name='--animations', negative='', consume_multiple=True)]
 
 
-def load_options(search_path: list[Path] | None, palette: Path | None, animations: list[Path] | None = None) -> dict:
+@Parameter(name='*')
+@dataclass
+class GameFlags:
+    """Where the game's files are: the flags of every command that reads models.
+
+    Parameters
+    ----------
+    search_path
+        A game folder or PAK/PK3 file to find skins in (repeatable).
+    palette
+        A palette.lmp for MDL skins.
+    """
+
+    search_path: SearchPaths = None
+    palette: Path | None = None
+
+
+@Parameter(name='*')
+@dataclass
+class ModelFlags(GameFlags):
+    """The game's files, and animation files for a skeletal model: the flags of the commands on one model.
+
+    Parameters
+    ----------
+    animations
+        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
+    """
+
+    animations: AnimationFiles = None
+
+
+def load_options(game: GameFlags | None) -> dict:
     """The load options the command-line flags give (the environment's PYVISTA_QUAKE_PATH still counts)."""
     options: dict = {}
+    animations = getattr(game, 'animations', None)
     if animations:
         options['animations'] = list(animations)
-    if search_path:
-        options['search_paths'] = list(search_path)
-    if palette is not None:
-        options['palette'] = read_palette(palette)  # read (and refused) once for the run, not once per model
+    if game is not None and game.search_path:
+        options['search_paths'] = list(game.search_path)
+    if game is not None and game.palette is not None:
+        options['palette'] = read_palette(game.palette)  # read (and refused) once for the run, not once per model
     return options
 
 

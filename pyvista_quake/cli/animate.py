@@ -7,8 +7,7 @@ from pathlib import Path
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
-from pyvista_quake.cli._app import AnimationFiles
-from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import load_options
 
 
@@ -22,9 +21,7 @@ def animate(
     fps: float | None = None,
     interpolate: bool = False,
     size: int = 320,
-    search_path: SearchPaths = None,
-    palette: Path | None = None,
-    animations: AnimationFiles = None,
+    game: ModelFlags | None = None,
 ) -> int:
     """A GIF or MP4 of an animation, timed by its own frame times.
 
@@ -42,14 +39,8 @@ def animate(
         Blend between frames as the engines do.
     size
         Width and height in pixels.
-    search_path
-        A game folder or PAK/PK3 file to find skins in (repeatable).
-    palette
-        A palette.lmp for MDL skins.
-    animations
-        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     """
     count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size),
-                       **load_options(search_path, palette, animations))  # fmt: skip
+                       **load_options(game))  # fmt: skip
     CONSOLE.print(f'wrote {output} ({count} pictures)')
     return 0

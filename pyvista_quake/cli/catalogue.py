@@ -11,7 +11,7 @@ import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
 from pyvista_quake.cli._app import ERRORS
-from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import GameFlags
 from pyvista_quake.cli._app import load_options
 
 
@@ -24,8 +24,7 @@ def catalogue(
     jobs: int = 1,
     size: int = 192,
     title: str | None = None,
-    search_path: SearchPaths = None,
-    palette: Path | None = None,
+    game: GameFlags | None = None,
 ) -> int:
     """A static site of every model: an index to search and filter, a page per model with the viewer.
 
@@ -43,12 +42,8 @@ def catalogue(
         Pixels of each picture.
     title
         The index's title.
-    search_path
-        A game folder or PAK/PK3 file to find skins in (repeatable).
-    palette
-        A palette.lmp for MDL skins.
     """
-    report = pq.catalogue(models, output, jobs=jobs, size=(size, size), title=title, **load_options(search_path, palette))
+    report = pq.catalogue(models, output, jobs=jobs, size=(size, size), title=title, **load_options(game))
     CONSOLE.print(f'{len(report.made) + len(report.kept)} models in {output / "index.html"}: {len(report.made)} made, '
                   f'{len(report.kept)} unchanged, {len(report.failed)} failed', markup=False, highlight=False)  # fmt: skip
     for source, error in report.failed.items():

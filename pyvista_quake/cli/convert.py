@@ -8,8 +8,7 @@ import sys
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
-from pyvista_quake.cli._app import AnimationFiles
-from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import load_options
 
 
@@ -23,9 +22,7 @@ def convert(
     animation: str | None = None,
     time: float | None = None,
     overwrite_skins: bool = False,
-    search_path: SearchPaths = None,
-    palette: Path | None = None,
-    animations: AnimationFiles = None,
+    game: ModelFlags | None = None,
     quantize: bool = False,
 ) -> int:
     """Export to another format: .obj, .ply, .stl, .vtp, .glb, .pvd, .xdmf, .md2, .mdl, .md3, .html (a page that plays it), meshio's.
@@ -44,18 +41,12 @@ def convert(
         The pose at this time of ``--animation``.
     overwrite_skins
         Let an .md2's skin image (named after it) replace a file that holds another image.
-    search_path
-        A game folder or PAK/PK3 file to find skins in (repeatable).
-    palette
-        A palette.lmp for MDL skins.
-    animations
-        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     quantize
         glTF (.glb, .gltf): positions and their morph displacements as int16, normals as bytes
         (KHR_mesh_quantization), about half the size. Pages (.html) are quantised always.
     """
     extra = {'quantize': True} if quantize else {}
     pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins,
-              progress=sys.stderr.isatty(), **extra, **load_options(search_path, palette, animations))  # fmt: skip
+              progress=sys.stderr.isatty(), **extra, **load_options(game))  # fmt: skip
     CONSOLE.print(f'wrote {output}')
     return 0

@@ -10,8 +10,7 @@ from rich.table import Table
 
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
-from pyvista_quake.cli._app import AnimationFiles
-from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import each
 from pyvista_quake.cli._app import load_options
 from pyvista_quake.cli._app import plain
@@ -20,7 +19,7 @@ from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 
 @CLI_APP.command
-def info(models: list[str], /, *, json: bool = False, search_path: SearchPaths = None, palette: Path | None = None, animations: AnimationFiles = None, verbose: bool = False) -> int:
+def info(models: list[str], /, *, json: bool = False, game: ModelFlags | None = None, verbose: bool = False) -> int:
     """Format, header fields, frames, animations and skins of each model.
 
     Exit code 1 when a model cannot be read (the others are still shown).
@@ -31,16 +30,10 @@ def info(models: list[str], /, *, json: bool = False, search_path: SearchPaths =
         Model files, folders (their PAK/PK3 files too), PAK/PK3 files, ARCHIVE:MEMBER paths or glob patterns.
     json
         Print one JSON document: a list with an entry per model.
-    search_path
-        A game folder or PAK/PK3 file to find skins in (repeatable).
-    palette
-        A palette.lmp for MDL skins.
-    animations
-        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     verbose
         Name the models whose skin is missing in the summary.
     """
-    options = load_options(search_path, palette, animations)
+    options = load_options(game)
     return each(models, lambda path: _info(path, options), _info_table, json, 'info', verbose)
 
 

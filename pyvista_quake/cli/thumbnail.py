@@ -12,8 +12,7 @@ import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
 from pyvista_quake.cli._app import ERRORS
-from pyvista_quake.cli._app import AnimationFiles
-from pyvista_quake.cli._app import SearchPaths
+from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import load_options
 
 
@@ -28,9 +27,7 @@ def thumbnail(
     transparent: bool = False,
     frame: int | None = None,
     animation: str | None = None,
-    search_path: SearchPaths = None,
-    palette: Path | None = None,
-    animations: AnimationFiles = None,
+    game: ModelFlags | None = None,
     verbose: bool = False,
 ) -> int:
     """Thumbnails of models, folders or glob patterns, with a progress bar.
@@ -51,18 +48,12 @@ def thumbnail(
         This frame (of ``--animation`` when given) instead of the rest pose.
     animation
         This animation's first frame (or ``--frame``) instead of the rest pose.
-    search_path
-        A game folder or PAK/PK3 file to find skins in (repeatable).
-    palette
-        A palette.lmp for MDL skins.
-    animations
-        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     verbose
         Name the models whose skin is missing.
     """
     pose = {k: v for k, v in (('frame', frame), ('animation', animation)) if v is not None}
     report = pq.thumbnails(models, output, jobs=jobs, size=(size, size), progress=sys.stderr.isatty(), transparent=transparent,
-                           **pose, **load_options(search_path, palette, animations))  # fmt: skip
+                           **pose, **load_options(game))  # fmt: skip
     missing = [r.source for r in report.written if r.skin_missing]
     line = f'{len(report.written)} thumbnails in {output}, {len(report.failed)} failed, {len(missing)} with a skin missing'
     line += ': ' + ', '.join(missing) if verbose and missing else ''

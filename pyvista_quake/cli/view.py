@@ -11,9 +11,8 @@ from cyclopts import Parameter
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
-from pyvista_quake.cli._app import AnimationFiles
+from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import NoDisplayError
-from pyvista_quake.cli._app import SearchPaths
 from pyvista_quake.cli._app import load_options
 from pyvista_quake.render.plotting import has_display
 
@@ -27,9 +26,7 @@ def view(
     animation: str | None = None,
     screenshot: Path | None = None,
     lighting: Annotated[str, Parameter(name=['--lighting', '--normals'])] = 'auto',
-    search_path: SearchPaths = None,
-    palette: Path | None = None,
-    animations: AnimationFiles = None,
+    game: ModelFlags | None = None,
 ) -> int:
     """Show a model textured in a window (or write ``--screenshot`` offscreen).
 
@@ -45,14 +42,8 @@ def view(
         Write this PNG offscreen instead of opening a window.
     lighting
         auto, stored or computed normals to light by (``--normals``, its old name, works too).
-    search_path
-        A game folder or PAK/PK3 file to find skins in (repeatable).
-    palette
-        A palette.lmp for MDL skins.
-    animations
-        Animation files (.md5anim, IQM poses) to attach to a skeletal model, after its own.
     """
-    options = load_options(search_path, palette, animations)
+    options = load_options(game)
     if screenshot is None and not has_display():
         raise NoDisplayError('no display: use --screenshot FILE or pyvista-quake thumbnail')
     if screenshot is not None:
