@@ -1,8 +1,11 @@
-"""What the two model facades share: the file's data and options, its frame names, timeline and animations.
+"""What every model shares: the file's data and options, its frame names, timeline and animations, and its poses.
 
-:class:`~pyvista_quake.QuakeModel` (one surface: MD2, MDL) and
-:class:`~pyvista_quake.SurfaceModel` (several: MD3) both build on
-:class:`ModelFacade`; each adds its frames, geometry and skins.
+The engines behind :class:`~pyvista_quake.QuakeModel` (one surface of packed
+bytes: MD2, MDL; surfaces: MD3 and levels; skinned surfaces: IQM, MD5) build on
+:class:`ModelFacade`.  A pose is made here once for all of them: each engine
+gives its surfaces' points and normals at a frame, or between two
+(:meth:`ModelFacade._frame_points`, :meth:`ModelFacade._between_points`), and
+builds its meshes from them (:meth:`ModelFacade._pose`).
 """
 
 from __future__ import annotations
@@ -11,12 +14,18 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+import pyvista as pv
 
+from pyvista_quake._base import fields as keys
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake.data import animation as anim
 from pyvista_quake.data.animation import Animation
+from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import Tag
+from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.model.mesh import ascii_text
 
 
 class ModelFacade:
@@ -34,6 +43,113 @@ class ModelFacade:
     def __len__(self) -> int:
         """Return the number of frames."""
         raise NotImplementedError
+
+    # -- what each engine gives --------------------------------------------------------
+    @property
+    def surface_names(self) -> list[str]:
+        """Name of each surface, in file order."""
+        raise NotImplementedError
+
+    def point_counts(self) -> list[int]:
+        """Points of each surface's meshes."""
+        raise NotImplementedError
+
+    def per_surface_positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's point positions, ``float32`` ``(frames, points, 3)``."""
+        raise NotImplementedError
+
+    def per_surface_normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's unit point normals, ``float32`` ``(frames, points, 3)``."""
+        raise NotImplementedError
+
+    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s point positions, ``float32`` ``(frames, points, 3)``."""
+        return self.per_surface_positions(frames)[index]
+
+    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s unit point normals, ``float32`` ``(frames, points, 3)``."""
+        return self.per_surface_normals(frames)[index]
+
+    def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Positions of the file's vertices, every surface's in turn (of a format that stores points, its points)."""
+        every = self.per_surface_positions(frames)
+        return np.concatenate(every, axis=1) if every else np.zeros((len(frame_indices(frames, len(self))), 0, 3), np.float32)
+
+    def surface_skin(self, index: int) -> FoundSkin | None:
+        """The image file surface ``index`` shows, or ``None``."""
+        raise NotImplementedError
+
+    def surface_image(self, index: int) -> np.ndarray | None:
+        """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
+        raise NotImplementedError
+
+    def brush_model(self, index: int) -> int:
+        """The level's brush model surface ``index`` belongs to (0, the world, for a model)."""
+        return 0
+
+    @property
+    def level(self) -> LevelData | None:
+        """A level's own part, or ``None`` for a model."""
+        return getattr(self.data, 'level', None)
+
+    @property
+    def level_lightmaps(self) -> np.ndarray | None:
+        """A level's lightmap pages (``None`` for a model)."""
+        return None
+
+    def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock | pv.PolyData:
+        """The meshes of a pose: each surface's ``(points, 3)`` positions and normals, with frame ``frame``'s field data."""
+        raise NotImplementedError
+
+    def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each surface's positions and normals at one frame (a number in range)."""
+        rows = [frame]
+        return [p[0] for p in self.per_surface_positions(rows)], [n[0] for n in self.per_surface_normals(rows)]
+
+    def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each surface's positions and normals ``alpha`` of the way between two frames, as the renderers blend
+        stored vertices: positions linearly, normals renormalised."""
+        pair = [first, second]
+        blended = [anim.blend(p, n, alpha) for p, n in zip(self.per_surface_positions(pair), self.per_surface_normals(pair))]
+        return [b[0] for b in blended], [b[1] for b in blended]
+
+    def _frame_number(self, index: int) -> int:
+        """A frame number in range (negative numbers count from the end)."""
+        n = len(self)
+        # A plain int in range (the common case) needs no array round trip.
+        return index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
+
+    # -- poses, the same for every engine -------------------------------------------------
+    def frame(self, index: int = 0) -> pv.MultiBlock | pv.PolyData:
+        """Return one frame, as the engine builds its meshes (a MultiBlock of surfaces; MD2 and MDL one PolyData)."""
+        frame = self._frame_number(index)
+        return self._pose(frame, *self._frame_points(frame))
+
+    def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock | pv.PolyData:
+        """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the engine blends them."""
+        a, b = self._frame_number(first), self._frame_number(second)
+        return self._pose(a if alpha < 0.5 else b, *self._between_points(a, b, alpha))
+
+    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock | pv.PolyData:
+        """The pose at ``t`` seconds of ``animation`` (the whole file by default), blended between two frames.
+
+        Looping, time wraps and the last frame blends into the first; else it is clamped.
+        """
+        clip = self.animation(animation)
+        k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
+        pose = self.between(int(clip.frames[k]), int(clip.frames[k_next]), alpha)
+        pose.field_data[keys.TIME] = np.array([t], np.float64)
+        return pose
+
+    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
+        """Every frame (of one animation, or the file) as a MultiBlock of frames, timed in field data."""
+        clip = self.animation(animation)
+        out = pv.MultiBlock()
+        for k, frame in enumerate(clip.frames):
+            pose = self.frame(int(frame))
+            pose.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
+            out.append(pose, ascii_text(self.frame_names[frame] or f'frame{frame}'))
+        return out
 
     @property
     def tags(self) -> dict[str, Tag]:

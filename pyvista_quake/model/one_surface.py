@@ -27,7 +27,6 @@ from pyvista_quake.data import animation as anim
 from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.decode import FrameDecoder
 from pyvista_quake.data.decode import FrameSelection
-from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.topology import Topology
 from pyvista_quake.data.topology import gl_topology
 from pyvista_quake.data.topology import triangle_topology
@@ -43,6 +42,7 @@ from pyvista_quake.model.base import ModelFacade
 from pyvista_quake.model.mesh import FrameTemplate
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
+from pyvista_quake.model.mesh import model_name
 from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.saving import save
 
@@ -231,6 +231,31 @@ class OneSurfaceModel(ModelFacade):
         """
         return self._decoder.normals(frames)
 
+    @property
+    def surface_names(self) -> list[str]:
+        """The one surface's name: the model's file name (``tris`` for ``tris.md2``)."""
+        return [model_name(self.source)]
+
+    def point_counts(self) -> list[int]:
+        """Points of the one surface's meshes."""
+        return [len(self.topology.point_vertex)]
+
+    def per_surface_positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """The one surface's point positions (see :meth:`positions`)."""
+        return [self.positions(frames)]
+
+    def per_surface_normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """The one surface's point normals (see :meth:`normals`)."""
+        return [self.normals(frames)]
+
+    def surface_skin(self, index: int) -> FoundSkin | None:
+        """The chosen skin's image file (``None`` with ``skin=None``)."""
+        return self.skin_file(self.skin) if self.skin is not None else None
+
+    def surface_image(self, index: int) -> np.ndarray | None:
+        """The chosen skin as an RGB(A) ``uint8`` image (``None`` with ``skin=None``)."""
+        return self.skin_image(self.skin) if self.skin is not None else None
+
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
         pos = self.vertex_positions(frames)
@@ -302,61 +327,15 @@ class OneSurfaceModel(ModelFacade):
     def _timeline(self) -> tuple[np.ndarray, float]:
         return anim.timeline(len(self), self.data.frame_groups, self.fps, self.options.group_timing)
 
-    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.PolyData:
-        """Return the pose at time ``t`` seconds, as the engines draw it between two frames.
-
-        Positions are interpolated linearly, normals interpolated and
-        renormalised.  Looping, time wraps and the last frame blends into the first.
-
-        Parameters
-        ----------
-        t : float
-            Seconds from the animation's start.
-        animation : str, optional
-            Name of an animation in :attr:`animations`; the whole file by default.
-        loop : bool, default: True
-            Wrap time around the animation's duration (otherwise clamp).
-
-        """
-        clip = self.animation(animation)
-        k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
-        pair = [int(clip.frames[k]), int(clip.frames[k_next])]
-        points, normals = anim.blend(self.positions(pair), self.normals(pair), alpha)
-        mesh = self._polydata(pair[0] if alpha < 0.5 else pair[1], points, normals)
-        mesh.field_data[keys.TIME] = np.array([t], np.float64)
-        return mesh
-
-    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
-        """Every frame (of one animation, or the file) as a :class:`pyvista.MultiBlock`, timed in field data."""
-        clip = self.animation(animation)
-        positions = self.positions(clip.frames)
-        normals = self.normals(clip.frames)
-        blocks = pv.MultiBlock()
-        for k, frame in enumerate(clip.frames):
-            mesh = self._polydata(int(frame), positions[k], normals[k])
-            mesh.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
-            blocks.append(mesh, self.frame_names[frame])
-        return blocks
-
     # -- PolyData -----------------------------------------------------------------
-    def frame(self, index: int = 0) -> pv.PolyData:
-        """Return one frame as a :class:`pyvista.PolyData`.
-
-        Points are float32 in Quake's axes (x forward, y left, z up); the mesh has
-        point normals, texture coordinates, ``point_data['vertex_index']`` and the
-        model's metadata in ``field_data``.
-
-        Parameters
-        ----------
-        index : int, default: 0
-            Frame number; negative numbers count from the end.
-
-        """
-        n = len(self)
-        # A plain int in range (the common case) needs no array round trip.
-        frame = index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
+    def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
         points, normals = self._decoder.frame(frame)
-        return self._polydata(frame, points, normals)
+        return [points], [normals]
+
+    def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.PolyData:
+        """One PolyData: points are float32 in Quake's axes (x forward, y left, z up), with point normals,
+        texture coordinates, ``point_data['vertex_index']`` and the model's metadata in ``field_data``."""
+        return self._polydata(frame, points[0], normals[0])
 
     def _polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:
         return build_polydata(points, normals, self._frame_template(frame))
@@ -416,11 +395,21 @@ class OneSurfaceModel(ModelFacade):
             Normals of the same shape; computed from the geometry by default.
 
         """
-        self._set_data(edit.set_frames(self.data, self.topology, [index], [points], None if normals is None else [normals]))
+        self._set_data(edit.set_frames(self.data, self.topology, [index], [self._one_surface(points)], None if normals is None else [normals]))
 
     def add_frames(self, points: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
         """Insert frames (``(frames, vertices or points, 3)`` or PolyData) before frame ``at`` (default: at the end)."""
-        self._set_data(edit.add_frames(self.data, self.topology, points, names, at))
+        self._set_data(edit.add_frames(self.data, self.topology, [self._one_surface(p) for p in points], names, at))
+
+    def _one_surface(self, frame: Any) -> Any:
+        """A frame as an edit takes it: an array or a PolyData (a MultiBlock of one block, or a list of one array, is its one surface)."""
+        if isinstance(frame, pv.MultiBlock):
+            if frame.n_blocks != 1:
+                raise ValueError(f'{self.source}: an {self.format.upper()} has one surface; the MultiBlock has {frame.n_blocks} blocks')
+            return frame[0]
+        if isinstance(frame, (list, tuple)) and len(frame) == 1 and np.ndim(frame[0]) == 2:
+            return frame[0]
+        return frame
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Remove frames; frame groups lose those members (and go when empty)."""

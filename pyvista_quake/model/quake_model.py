@@ -26,11 +26,8 @@ from pyvista_quake._base import fields as keys
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.animation import Animation
-from pyvista_quake.data.animation import blend
 from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
-from pyvista_quake.data.decode import surface_normals
-from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats._common import FormatSpec
@@ -83,8 +80,7 @@ class Surface:
     @property
     def brush_model(self) -> int:
         """A level's brush model the surface belongs to: 0 for the world, N for the entity model ``*N`` (0 for a model)."""
-        data = self.model.data
-        return data.surfaces[self.index].brush_model if isinstance(data, ModelData) else 0
+        return self.model._engine.brush_model(self.index)
 
     @property
     def num_points(self) -> int:
@@ -103,35 +99,19 @@ class Surface:
 
     def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Point positions over the given frames (all by default), ``float32`` ``(frames, points, 3)``."""
-        engine = self.model._engine
-        if isinstance(engine, SkeletalModel):
-            return engine.positions(frames)[self.index]
-        if isinstance(engine, SurfacesModel):
-            return surface_positions(engine.data.surfaces[self.index], engine._rows(frames))
-        return engine.positions(frames)
+        return self.model._engine.surface_positions(self.index, frames)
 
     def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals over the given frames, ``float32`` ``(frames, points, 3)``."""
-        engine = self.model._engine
-        if isinstance(engine, SkeletalModel):
-            return engine.normals(frames)[self.index]
-        if isinstance(engine, SurfacesModel):
-            return surface_normals(engine.data.surfaces[self.index], engine._rows(frames))
-        return engine.normals(frames)
+        return self.model._engine.surface_normals(self.index, frames)
 
     def image_file(self) -> FoundSkin | None:
         """The image file the surface shows (the model's chosen skin), or ``None``."""
-        engine = self.model._engine
-        if isinstance(engine, SurfacesModel):
-            return engine.surface_skin(self.index)  # no image names with skin=None
-        return engine.skin_file(engine.skin) if engine.skin is not None else None
+        return self.model._engine.surface_skin(self.index)  # none with skin=None
 
     def image(self) -> np.ndarray | None:
         """The image the surface shows as RGB(A) ``uint8``, rows from the top; ``None`` without one."""
-        engine = self.model._engine
-        if isinstance(engine, SurfacesModel):
-            return engine.surface_image(self.index)
-        return engine.skin_image(engine.skin) if engine.skin is not None else None
+        return self.model._engine.surface_image(self.index)
 
 
 class QuakeModel:
@@ -312,8 +292,7 @@ class QuakeModel:
     @property
     def level(self) -> LevelData | None:
         """A level's own part (entities, lightmaps), or ``None`` for a model."""
-        data = self.data
-        return data.level if isinstance(data, ModelData) else None
+        return self._engine.level
 
     @property
     def entities(self) -> list[dict[str, str]]:
@@ -336,8 +315,7 @@ class QuakeModel:
         (shifted left 2 bits with the default ``r_mapOverBrightBits 2``, scaled back as a
         whole where a channel passes 255) before it multiplies the texture.
         """
-        engine = self._engine
-        return engine.level_lightmaps if isinstance(engine, SurfacesModel) else None
+        return self._engine.level_lightmaps
 
     def point_entities(self) -> pv.PolyData:
         """The entities that stand at an ``"origin"`` as points, their keys as string point arrays.
@@ -369,17 +347,12 @@ class QuakeModel:
     @property
     def surface_names(self) -> list[str]:
         """Each surface's name: an MD3's own (names may repeat); the model's file name for MD2 and MDL."""
-        engine = self._engine
-        if isinstance(engine, SurfacesModel):
-            return engine.surface_names
-        return [_model_name(self.source)]
+        return self._engine.surface_names
 
     @property
     def _offsets(self) -> np.ndarray:
         """Where each surface's points start in :meth:`positions` (and the total at the end)."""
-        engine = self._engine
-        counts = [s.num_vertices for s in engine.data.surfaces] if isinstance(engine, SurfacesModel) else [len(engine.topology.point_vertex)]
-        return np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+        return np.concatenate([[0], np.cumsum(self._engine.point_counts(), dtype=np.int64)])
 
     # -- geometry ---------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
@@ -387,21 +360,18 @@ class QuakeModel:
 
         The points of every surface in turn, in the order of :meth:`mesh`'s points.
         """
-        return _joined(self._engine.positions(frames), self, frames)
+        return _joined(self._engine.per_surface_positions(frames), self, frames)
 
     def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``, in the order of :meth:`positions`."""
-        return _joined(self._engine.normals(frames), self, frames)
+        return _joined(self._engine.per_surface_normals(frames), self, frames)
 
     def vertex_positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Positions of the file's vertices (not the meshes' points), ``float32`` ``(frames, vertices, 3)``.
 
         Every surface's vertices in turn; for an MD3 they are its points.
         """
-        engine = self._engine
-        if isinstance(engine, SurfacesModel):
-            return self.positions(frames)
-        return engine.vertex_positions(frames)
+        return self._engine.vertex_positions(frames)
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
@@ -460,7 +430,7 @@ class QuakeModel:
         normals, texture coordinates, ``point_data['vertex_index']`` and the
         model's metadata in ``field_data``.
         """
-        if isinstance(self._engine, SurfacesModel):
+        if self.spec.output == 'MultiBlock':
             return self._engine.frame(index)
         _deprecated('frame() of an MD2 or MDL returning a PolyData', 'call mesh(i) for the PolyData, or blocks(i) for the MultiBlock every format gives')
         return self._engine.frame(index)
@@ -472,26 +442,21 @@ class QuakeModel:
         frame blends into the first), else it is clamped.  A MultiBlock (MD2
         and MDL: a PolyData, deprecated; call :meth:`mesh` with ``time=``).
         """
-        if isinstance(self._engine, SurfacesModel):
+        if self.spec.output == 'MultiBlock':
             return self._engine.at(t, animation, loop=loop)
         _deprecated('at() of an MD2 or MDL returning a PolyData', 'call mesh(time=t, animation=...) for the PolyData, or blocks(time=t, ...)')
         return self._engine.at(t, animation, loop=loop)
 
     def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
         """One pose, as :meth:`blocks` (MD2 and MDL: as :meth:`mesh`, deprecated)."""
-        if isinstance(self._engine, SurfacesModel):
+        if self.spec.output == 'MultiBlock':
             return self.blocks(frame, animation, time)
         _deprecated('pose() of an MD2 or MDL returning a PolyData', 'call mesh(...) for the PolyData, or blocks(...)')
         return self.mesh(frame, animation, time)
 
     def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
         """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the engines blend them, as a MultiBlock."""
-        engine = self._engine
-        if isinstance(engine, SurfacesModel):
-            return engine.between(first, second, alpha)
-        pair = frame_indices([first, second], len(self))
-        points, normals = blend(engine.positions(pair), engine.normals(pair), alpha)
-        return self._as_blocks(engine._polydata(int(pair[0] if alpha < 0.5 else pair[1]), points, normals))
+        return self._as_blocks(self._engine.between(first, second, alpha))
 
     def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
         """Every frame (of one animation, or the file) as a MultiBlock of frames, each as :meth:`frame` gives it, timed in field data."""
@@ -546,22 +511,14 @@ class QuakeModel:
             Normals of the same shape; computed from the geometry by default.
 
         """
-        engine = self._engine
-        if isinstance(engine, SurfacesModel):
-            engine.set_frame(index, self._per_surface(points), None if normals is None else self._per_surface(normals))
-        else:
-            engine.set_frame(index, self._one_surface(points), normals)
+        self._engine.set_frame(index, points, normals)
 
     def add_frames(self, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
         """Insert frames (each as :meth:`set_frame` takes it) before frame ``at``, by default at the end.
 
         New frames of an MD3 keep the tags of the frame before them.
         """
-        engine = self._engine
-        if isinstance(engine, SurfacesModel):
-            engine.add_frames([self._per_surface(f) for f in frames], names, at)
-        else:
-            engine.add_frames([self._one_surface(f) for f in frames], names, at)
+        self._engine.add_frames(list(frames), names, at)
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Remove frames (MDL frame groups lose them, MD3 tags go with them)."""
@@ -570,27 +527,6 @@ class QuakeModel:
     def rename_frame(self, index: int, name: str) -> None:
         """Rename one frame (at most 15 bytes of Latin-1)."""
         self._engine.rename_frame(index, name)
-
-    def _per_surface(self, frame: Any) -> Any:
-        """A frame as an MD3 edit takes it: a MultiBlock or a list of arrays, one per surface."""
-        if isinstance(frame, pv.PolyData):
-            frame = frame.points
-        if isinstance(frame, (pv.MultiBlock, list, tuple)):
-            return frame
-        array = np.asarray(frame)
-        if array.ndim != 2 or len(array) != self._offsets[-1]:
-            raise ValueError(f'{self.source}: a frame of {self._offsets[-1]} points, (points, 3), not {array.shape}')
-        return [array[a:b] for a, b in zip(self._offsets[:-1], self._offsets[1:])]
-
-    def _one_surface(self, frame: Any) -> Any:
-        """A frame as an MD2/MDL edit takes it: an array or a PolyData."""
-        if isinstance(frame, pv.MultiBlock):
-            if frame.n_blocks != 1:
-                raise ValueError(f'{self.source}: an {self.format.upper()} has one surface; the MultiBlock has {frame.n_blocks} blocks')
-            return frame[0]
-        if isinstance(frame, (list, tuple)) and len(frame) == 1 and np.ndim(frame[0]) == 2:
-            return frame[0]
-        return frame
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: str | Path, *, sync: bool = True, overwrite_skins: bool = False) -> None:
@@ -603,10 +539,9 @@ class QuakeModel:
         failure leaves the old file untouched; ``sync=False`` skips flushing
         it to disk first.
         """
-        engine = self._engine
-        if isinstance(engine, SkeletalModel):
+        if self.spec.kind == 'skeletal':
             if format_for_path(str(path)).kind == 'skeletal':
-                engine.save(path, sync=sync)  # its own format, as read
+                self._engine.save(path, sync=sync)  # its own format, as read
             else:  # its skinned frames, as an MD3 or any format of surfaces
                 baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
                 baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
@@ -665,18 +600,12 @@ def joined_mesh(blocks: pv.MultiBlock) -> pv.PolyData:
     return out
 
 
-def _joined(per_surface: np.ndarray | list[np.ndarray], model: QuakeModel, frames: FrameSelection) -> np.ndarray:
-    if isinstance(per_surface, np.ndarray):
-        return per_surface
+def _joined(per_surface: list[np.ndarray], model: QuakeModel, frames: FrameSelection) -> np.ndarray:
+    if len(per_surface) == 1:
+        return np.ascontiguousarray(per_surface[0])  # an MD3's decode is a view of four-wide rows
     if not per_surface:
         return np.zeros((len(frame_indices(frames, len(model))), 0, 3), np.float32)
     return np.concatenate(per_surface, axis=1)
-
-
-def _model_name(source: str) -> str:
-    """A one-surface model's surface name: its file's stem (``tris`` for ``tris.md2``)."""
-    stem = Path(source.replace('\\', '/').split(':')[-1]).stem if source and not source.startswith('<') else ''
-    return stem or 'model'
 
 
 class _SurfaceModelMeta(type):

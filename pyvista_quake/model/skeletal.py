@@ -223,21 +223,27 @@ class SkeletalModel(SurfacesModel):
                 cache[index] = self._skinning.normals(index, self._skinning.rest(), surface.positions[None])
         return cache[index]
 
-    def frame(self, index: int = 0) -> pv.MultiBlock:
-        """Return one frame: a MultiBlock with a ``PolyData`` per mesh (see :meth:`SurfacesModel.frame <pyvista_quake.model.surfaces_model.SurfacesModel.frame>`)."""
-        frame = int(self._frame_rows([index])[0])
-        return self._blocks(frame, *self._posed(self._matrices([frame]) if self._poses.any else None))
+    def _frame_number(self, index: int) -> int:
+        return int(self._frame_rows([index])[0])
 
-    def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
-        """Frames ``first`` and ``second`` blended as the engine blends joints (IQM: matrices; MD5: slerp), then skinned."""
-        a, b = (int(i) for i in self._frame_rows([first, second]))
-        if not self._poses.any:
-            return self.frame(a)
-        return self._blocks(a if alpha < 0.5 else b, *self._posed(self._skinning.between(a, b, alpha)))
+    def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        return self._posed(self._matrices([frame]) if self._poses.any else None)
+
+    def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The joints blended as the engine blends them (IQM: matrices; MD5: slerp), then skinned."""
+        return self._posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
+
+    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Mesh ``index``'s skinned positions (the joints' matrices are made for every mesh at once)."""
+        return self.positions(frames)[index]
+
+    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Mesh ``index``'s unit normals."""
+        return self.normals(frames)[index]
 
     def bind_pose(self) -> pv.MultiBlock:
         """The rest pose, as :meth:`frame` gives a frame (a MultiBlock of the meshes)."""
-        return self._blocks(-1, *self._posed(None))
+        return self._pose(-1, *self._posed(None))
 
     def _frame_fields(self, frame: int) -> dict[str, Any]:
         out = super()._frame_fields(max(frame, 0))

@@ -278,6 +278,30 @@ class SurfacesModel(ModelFacade):
         rows = self._rows(frames)
         return [surface_normals(s, rows) for s in self.data.surfaces]
 
+    def per_surface_positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's point positions (see :meth:`positions`)."""
+        return self.positions(frames)
+
+    def per_surface_normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's unit point normals (see :meth:`normals`)."""
+        return self.normals(frames)
+
+    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s point positions, decoding that surface only."""
+        return surface_positions(self.data.surfaces[index], self._rows(frames))
+
+    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s unit point normals, decoding that surface only."""
+        return surface_normals(self.data.surfaces[index], self._rows(frames))
+
+    def point_counts(self) -> list[int]:
+        """Points of each surface (a point per stored vertex)."""
+        return [s.num_vertices for s in self.data.surfaces]
+
+    def brush_model(self, index: int) -> int:
+        """The level's brush model surface ``index`` belongs to: 0 the world, N the entity model ``*N`` (0 for a model)."""
+        return self.data.surfaces[index].brush_model if self.level is not None else 0
+
     def _rows(self, frames: FrameSelection) -> np.ndarray | slice:
         """Frame numbers, or a slice for a run of consecutive frames (a view of the file, no gather)."""
         index = frame_indices(frames, len(self))
@@ -312,46 +336,13 @@ class SurfacesModel(ModelFacade):
         return anim.timeline(len(self), [], self.fps)
 
     # -- MultiBlocks --------------------------------------------------------------------
-    def frame(self, index: int = 0) -> pv.MultiBlock:
-        """Return one frame: a :class:`pyvista.MultiBlock` with a ``PolyData`` per surface, in file order.
+    def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
+        """A MultiBlock with a ``PolyData`` per surface, in file order, named after it.
 
-        Each block has float32 points, ``Normals``, texture coordinates
-        (``u = s``, ``v = 1 - t``), ``point_data['vertex_index']`` and, in field
-        data, the model's metadata, the surface's name and its image
-        (``block.quake.texture``).
+        Each block has float32 points, ``Normals``, texture coordinates (``u = s``,
+        ``v = 1 - t``), ``point_data['vertex_index']`` and, in field data, the model's
+        metadata, the surface's name and its image (``block.quake.texture``).
         """
-        n = len(self)
-        # A plain int in range (the common case) needs no array round trip.
-        frame = index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
-        rows = slice(frame, frame + 1)
-        surfaces = self.data.surfaces
-        return self._blocks(frame, [surface_positions(s, rows)[0] for s in surfaces], [surface_normals(s, rows)[0] for s in surfaces])
-
-    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock:
-        """The pose at ``t`` seconds, as the renderer blends two frames: positions linearly, normals renormalised."""
-        clip = self.animation(animation)
-        k, k_next, alpha = anim.sample(clip.times, clip.duration, t, loop=loop)
-        blocks = self.between(int(clip.frames[k]), int(clip.frames[k_next]), alpha)
-        blocks.field_data[keys.TIME] = np.array([t], np.float64)
-        return blocks
-
-    def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
-        """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the renderer blends them."""
-        pair = [first, second]
-        blended = [anim.blend(pos, nrm, alpha) for pos, nrm in zip(self.positions(pair), self.normals(pair))]
-        return self._blocks(pair[0] if alpha < 0.5 else pair[1], [b[0] for b in blended], [b[1] for b in blended])
-
-    def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
-        """Every frame (of one animation, or the file) as a MultiBlock of frames, timed in field data."""
-        clip = self.animation(animation)
-        out = pv.MultiBlock()
-        for k, frame in enumerate(clip.frames):
-            blocks = self.frame(int(frame))
-            blocks.field_data[keys.TIME] = np.array([clip.times[k]], np.float64)
-            out.append(blocks, ascii_text(self.frame_names[frame] or f'frame{frame}'))
-        return out
-
-    def _blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
         templates, frame_fields = self._frame_templates(frame)
         blocks = pv.MultiBlock()
         blocks.SetNumberOfBlocks(len(templates))
@@ -442,16 +433,30 @@ class SurfacesModel(ModelFacade):
         (computed from the geometry unless given), so what the model shows is
         what :meth:`save` writes.
         """
-        points, carried = edit.surface_arrays(points, len(self.data.surfaces))
+        points, carried = edit.surface_arrays(self._per_surface(points), len(self.data.surfaces))
         frame = int(frame_indices([index], len(self))[0])
-        self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=[normals if normals is not None else carried]))
+        given = self._per_surface(normals) if normals is not None else carried
+        self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=[given]))
 
     def add_frames(self, frames, names=None, at: int | None = None) -> None:
         """Insert frames (each a MultiBlock of the surfaces, or a list of ``(vertices, 3)`` arrays) at ``at``, the end by default.
 
         Tags keep the values of the frame before the insertion.
         """
-        self._set_data(edit.add_surface_frames(self.data, list(frames), names, at))
+        self._set_data(edit.add_surface_frames(self.data, [self._per_surface(f) for f in frames], names, at))
+
+    def _per_surface(self, frame: Any) -> Any:
+        """A frame as an edit takes it: a MultiBlock or a list of arrays, one per surface (a PolyData or an array of
+        every surface's points in turn is cut at the surfaces)."""
+        if isinstance(frame, pv.PolyData):
+            frame = frame.points
+        if isinstance(frame, (pv.MultiBlock, list, tuple)):
+            return frame
+        array = np.asarray(frame)
+        offsets = np.concatenate([[0], np.cumsum(self.point_counts(), dtype=np.int64)])
+        if array.ndim != 2 or len(array) != offsets[-1]:
+            raise ValueError(f'{self.source}: a frame of {offsets[-1]} points, (points, 3), not {array.shape}')
+        return [array[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Drop frames (their tags with them)."""
