@@ -36,7 +36,6 @@ from pyvista_quake.exporting.gltf import Keys
 from pyvista_quake.exporting.gltf import Node
 from pyvista_quake.exporting.gltf import Part
 from pyvista_quake.exporting.gltf import SkinnedPart
-from pyvista_quake.exporting.gltf import build_gltf
 from pyvista_quake.exporting.gltf import build_gltf_nodes
 from pyvista_quake.exporting.gltf import build_gltf_parts
 from pyvista_quake.exporting.gltf import build_gltf_skinned
@@ -137,7 +136,9 @@ def export(
         legs, torso = player_animations(animation)
         posed = flattened(model.pose(legs, torso, time or 0.0))
         model, given, animation, time = None, posed, None, None
-    if (model is not None and model.spec.output == 'MultiBlock') or isinstance(given, pv.MultiBlock):
+    if suffix in ('.glb', '.gltf') and isinstance(given, pv.PolyData):
+        given = pv.MultiBlock([given])  # one glTF writer for every model: a frame is a surface
+    if (model is not None and model.spec.output == 'MultiBlock') or isinstance(given, pv.MultiBlock) or suffix in ('.glb', '.gltf'):
         _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress, quantize)
         return
 
@@ -154,10 +155,8 @@ def export(
         with staged(path.parent) as stage:
             if suffix == '.pvd':
                 _write_pvd(model, given, clips, stage / path.name, progress)
-            elif suffix == '.xdmf':
-                _write_xdmf(model, given, clips, stage / path.name, progress)
             else:
-                _write_gltf(model, given, clips, stage / path.name, quantize)
+                _write_xdmf(model, given, clips, stage / path.name, progress)
         return
     mesh = given if model is None else model.mesh(frame, animation, time)
     if model is None and (frame is not None or animation is not None or time is not None):
@@ -608,18 +607,6 @@ def _xdmf_writer(target: Path) -> Iterator[meshio.xdmf.TimeSeriesWriter]:
         yield writer
     finally:
         writer.__exit__()
-
-
-def _write_gltf(model, given, clips, target: Path, quantize: bool = False) -> None:
-    skin = skin_of(model, given)
-    if model is None:
-        gltf = build_gltf(np.asarray(given.points)[None], np.asarray(given.point_data['Normals'])[None], given, [], skin, quantize)
-    else:
-        clip_list = list(model.animations.values()) if clips[0].source == 'file' and model.animations else clips
-        frames = np.unique(np.concatenate([c.frames for c in clip_list]))
-        first = model.mesh(int(frames[0]))
-        gltf = build_gltf(model.positions(frames), model.normals(frames), first, [(c, frames) for c in clip_list], skin, quantize)
-    _save_gltf(gltf, target)
 
 
 # -- meshio -------------------------------------------------------------------------------
