@@ -26,8 +26,8 @@ points = model.vertex_positions(0)[0]
 points[:, 2] *= 0.5
 model.set_frame(0, points)
 model.rename_frame(0, 'squashed')
-skin = model.skin_image(0)
-model.set_skin(0, np.ascontiguousarray(skin[..., ::-1]))  # colour channels swapped
+skin = model.alias.skin_image(0)
+model.alias.set_skin(0, np.ascontiguousarray(skin[..., ::-1]))  # colour channels swapped
 model.save('edited' + path.suffix)
 
 edited = pq.load('edited' + path.suffix)

@@ -18,14 +18,14 @@ from pyvista_quake import examples
 
 model = pq.load(sys.argv[1]) if len(sys.argv) > 1 else examples.load_eye()
 print(model)
-print('joints:', [(joint.name, joint.parent) for joint in model.joints])
+print('joints:', [(joint.name, joint.parent) for joint in model.skeletal.joints])
 print('animations:', ', '.join(model.animations))
 
 # %%
 # The bind pose with the skeleton over it: a point per joint and a line to its
 # parent, the joints' names as point data.
-rest = model.bind_pose()
-skeleton = model.skeleton()
+rest = model.skeletal.bind_pose()
+skeleton = model.skeletal.skeleton()
 plotter = pv.Plotter(off_screen=True)
 for block in rest:
     plotter.add_mesh(block, texture=block.quake.texture, opacity=0.6)

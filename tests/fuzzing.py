@@ -126,10 +126,10 @@ def exercise(data: bytes) -> str:
                 model.lightmaps  # noqa: B018
                 pq.check(data)
             if model.format in ('iqm', 'md5'):
-                model.bind_pose()
-                model.skeleton(len(model) - 1)
+                model.skeletal.bind_pose()
+                model.skeletal.skeleton(len(model) - 1)
             if model.format == 'md2':
-                commands = model.gl_commands
+                commands = model.alias.gl_commands
                 if commands:
                     pq.load(data, glcmds=True).frame(0)
             check_written_back(model, data)

@@ -76,9 +76,9 @@ def test_a_missing_image_names_every_place_up_to_the_limit(recwarn):
 
 def test_an_md3_surface_whose_image_is_missing_draws_opaque(tmp_path):
     model = pq.load(tetra_md3())  # its images are nowhere
-    assert model.surface_alpha(0) == 'opaque' and model.surface_alpha(1) == 'opaque'
+    assert model.surfaces[0].alpha == 'opaque' and model.surfaces[1].alpha == 'opaque'
     model.skin = None
-    assert model.surface_alpha(0) == 'opaque'
+    assert model.surfaces[0].alpha == 'opaque'
 
 
 def test_thumbnail_names_the_models_whose_skin_is_missing_only_when_verbose(tmp_path, capsys):

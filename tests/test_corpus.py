@@ -62,7 +62,7 @@ def test_large_animation_and_tall_skins():
     body = pq.load(CORPUS / 'md2/ufoai/models/soldiers/male/body.md2')
     assert len(body) == 1007
     spider = pq.load(CORPUS / 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2')
-    assert spider.skin_size[1] > 480
+    assert spider.alias.skin_size[1] > 480
     with pytest.raises(pq.QuakeFormatError, match='strict'):
         pq.load(CORPUS / 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2', strict=True)
 
@@ -73,13 +73,13 @@ def test_empty_sections_anywhere():
         model = pq.load(CORPUS / 'md2/ufoai/models' / name)
         assert model.header['num_glcmds'] == 0
         assert model.header['ofs_glcmds'] < model.header['ofs_st']
-        assert model.gl_commands == []
+        assert model.alias.gl_commands == []
         assert model.mesh(0).n_cells == model.header['num_tris']
 
 
 def test_gl_command_mesh_on_a_real_model():
     model = pq.load(CORPUS / 'md2/assimp/sydney.md2', glcmds=True)
-    assert len(model.gl_commands) > 0
+    assert len(model.alias.gl_commands) > 0
     mesh = model.mesh(0)
     assert len(mesh.cell_data['glcmd']) == mesh.n_cells
     mesh.cell_data.clear()  # VTK's triangle filter does not carry cell data of strips over
@@ -95,7 +95,7 @@ def test_gl_command_mesh_on_a_real_model():
              'assimp/steg.mdl', 'assimp/tekmechbot.MDL'],
 )  # fmt: skip
 def test_qmex_trailers_are_kept(name):
-    assert pq.load(CORPUS / 'mdl' / name).trailing[:4] == b'QMEX'
+    assert pq.load(CORPUS / 'mdl' / name).alias.trailing[:4] == b'QMEX'
 
 
 def test_mdl_groups_and_flags():
@@ -170,12 +170,12 @@ UFO_MODELS = [p for p in MODELS if 'ufoai' in p.parts]
 @pytest.mark.parametrize('path', UFO_MODELS, ids=_id)
 def test_every_existing_ufo_skin_is_found_and_attached(path):
     model = pq.load(path)
-    for index, name in enumerate(model.skin_names):
+    for index, name in enumerate(model.alias.skin_names):
         assert name.startswith('.')
         on_disk = [p for p in path.parent.iterdir() if p.stem == name[1:] and p.suffix.lower() in ('.png', '.jpg', '.tga', '.pcx')]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('always')
-            found = model.skin_file(index)
+            found = model.alias.skin_file(index)
         beside = [p for p in path.parent.iterdir() if p.stem == path.stem and p.suffix.lower() in ('.png', '.jpg', '.tga', '.pcx')]
         if on_disk:
             assert found is not None and Path(found.location).stem == name[1:], (name, found)
@@ -186,7 +186,7 @@ def test_every_existing_ufo_skin_is_found_and_attached(path):
         else:
             assert found is None
             assert any('not found' in str(w.message) for w in caught)
-    if model.skin_names and model.skin_file(0) is not None:
+    if model.alias.skin_names and model.alias.skin_file(0) is not None:
         mesh = pv.read(path)
         texture = mesh.quake.texture
         assert isinstance(texture, pv.Texture)
@@ -197,10 +197,10 @@ def test_every_existing_ufo_skin_is_found_and_attached(path):
 def test_bloodspider_missing_skins_fall_back_to_its_own_image_with_a_warning():
     model = pq.load(CORPUS / 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2')
     fallbacks = []
-    for index in range(len(model.skin_names)):
+    for index in range(len(model.alias.skin_names)):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('always')
-            found = model.skin_file(index)
+            found = model.alias.skin_file(index)
         assert found is not None
         if any('not found; using' in str(w.message) for w in caught):
             fallbacks.append(Path(found.location).name)
@@ -227,6 +227,6 @@ def test_mdl_skins_equal_their_palette_decode(path):
     model = pq.load(path)
     for index, entry in enumerate(model.data.skins):
         for picture in range(len(entry.pictures)):
-            np.testing.assert_array_equal(model.skin_image(index, picture), palette[entry.pictures[picture]])
+            np.testing.assert_array_equal(model.alias.skin_image(index, picture), palette[entry.pictures[picture]])
     mesh = pv.read(path)
     np.testing.assert_array_equal(mesh.quake.image(), palette[model.data.skins[0].pictures[0]])

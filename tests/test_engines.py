@@ -67,7 +67,7 @@ def test_md2_gl_commands_past_the_end_of_the_file_load():
 def test_md2_negative_skin_width_loads():
     # ref_gl never uses skinwidth; the software renderer would.
     model = pq.load(tetra_md2(skinwidth=-64))
-    assert model.skin_size[0] == -64 and len(model) == 3
+    assert model.alias.skin_size[0] == -64 and len(model) == 3
 
 
 def test_mdl_with_no_skins_loads_but_quake_engines_refuse_it():
@@ -260,12 +260,12 @@ def test_mf_holey_makes_index_255_transparent():
     picture = np.full((8, 8), 7, np.uint8)
     picture[:, :4] = 255
     data = torch_mdl(skins=[picture], flags=1 << 14)
-    image = pq.load(data).skin_image()
+    image = pq.load(data).alias.skin_image()
     assert image.shape == (8, 8, 4)
     assert (image[:, :4, 3] == 0).all() and (image[:, 4:, 3] == 255).all()
     assert pq.load(data).mesh(0).quake.image().shape == (8, 8, 4)  # the accessor too
-    assert pq.load(data, holey=False).skin_image().shape == (8, 8, 3)
-    assert pq.load(torch_mdl(skins=[picture])).skin_image().shape == (8, 8, 3)  # no flag: opaque
+    assert pq.load(data, holey=False).alias.skin_image().shape == (8, 8, 3)
+    assert pq.load(torch_mdl(skins=[picture])).alias.skin_image().shape == (8, 8, 3)  # no flag: opaque
 
 
 def test_external_replacement_skin_wins_over_the_embedded_one(tmp_path):
@@ -276,12 +276,12 @@ def test_external_replacement_skin_wins_over_the_embedded_one(tmp_path):
     replacement[..., 0] = 200
     Image.fromarray(replacement).save(progs / 'torch.mdl_0.png')
     model = pq.load(progs / 'torch.mdl')
-    np.testing.assert_array_equal(model.skin_image(), replacement)
+    np.testing.assert_array_equal(model.alias.skin_image(), replacement)
     assert model.mesh(0).quake.skin_location.endswith('torch.mdl_0.png')
-    embedded = pq.load(progs / 'torch.mdl', external_skins=False).skin_image()
+    embedded = pq.load(progs / 'torch.mdl', external_skins=False).alias.skin_image()
     np.testing.assert_array_equal(embedded, QUAKE_PALETTE[np.zeros((8, 8), np.uint8)])
     Image.fromarray(replacement // 2).save(progs / 'torch.mdl_0_glow.png')
-    assert model.skins.external_map(0, 'glow') is not None and model.skins.external_map(0, 'pants') is None
+    assert model.alias.skins.external_map(0, 'glow') is not None and model.alias.skins.external_map(0, 'pants') is None
 
 
 def test_anm_beside_the_model_inside_a_pk3(tmp_path):
@@ -298,7 +298,7 @@ def test_open_file_finds_skins_beside_it(tmp_path):
     Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(tmp_path / 'tris.png')
     with open(tmp_path / 'tris.md2', 'rb') as handle, pytest.warns(pq.QuakeWarning, match='using'):
         model = pq.load(handle)
-        assert model.skin_file(0) is not None
+        assert model.alias.skin_file(0) is not None
 
 
 def test_reader_takes_every_load_option(tmp_path):

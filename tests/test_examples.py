@@ -52,21 +52,21 @@ def test_sample_models_are_the_shipped_real_ones_and_synthetic_without_any(tmp_p
         assert examples.sample_model(fmt) == examples.SHIPPED_MODELS[fmt]
         model = pq.load(examples.sample_model(fmt))
         assert model.format == fmt and len(model) > 1 and len(model.animations) >= 1
-        assert model.skin_image(0) is not None
+        assert model.alias.skin_image(0) is not None
     assert pq.check(examples.sample_model('mdl')) == []
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(examples.CORPUS_VARIABLE, str(tmp_path / 'absent'))
     monkeypatch.setattr(examples, 'corpus', lambda: None)
     monkeypatch.setattr(examples, 'SHIPPED_MODELS', {f: tmp_path / 'absent' / f'x.{f}' for f in ('md2', 'mdl')})
     synthetic = pq.load(examples.sample_model('md2'))
-    assert list(synthetic.animations) == ['breathe'] and synthetic.skin_image(0).shape == (64, 64, 3)
+    assert list(synthetic.animations) == ['breathe'] and synthetic.alias.skin_image(0).shape == (64, 64, 3)
 
 
 def test_synthetic_model_is_animated_and_textured():
     model = examples.synthetic_model('md2', frames=4)
     assert len(model) == 4 and list(model.animations) == ['breathe']
     assert not np.allclose(model.positions(0), model.positions(1))
-    assert model.skin_image(0).shape == (64, 64, 3)
+    assert model.alias.skin_image(0).shape == (64, 64, 3)
 
 
 def test_readme_quick_start_runs_as_written(tmp_path, monkeypatch):
@@ -86,9 +86,9 @@ def test_readme_quick_start_runs_as_written(tmp_path, monkeypatch):
 
 def test_shipped_models_load_with_their_skins_and_licences():
     dolphin, wizard = examples.load_dolphin(), examples.load_wizard()
-    assert dolphin.format == 'md2' and len(dolphin) == 59 and dolphin.skin_file(0).location.endswith('dolphin_f.bmp')
-    assert dolphin.skin_image(0).ndim == 3 and dolphin.mesh(0).quake.texture is not None
-    assert wizard.format == 'mdl' and len(wizard) == 54 and wizard.skin_image(0) is not None
+    assert dolphin.format == 'md2' and len(dolphin) == 59 and dolphin.alias.skin_file(0).location.endswith('dolphin_f.bmp')
+    assert dolphin.alias.skin_image(0).ndim == 3 and dolphin.mesh(0).quake.texture is not None
+    assert wizard.format == 'mdl' and len(wizard) == 54 and wizard.alias.skin_image(0) is not None
     assert examples.load_wizard(skin=None).skin is None  # options pass through
     eye = examples.load_eye()
     assert eye.format == 'iqm' and len(eye) == 5 and {'idle', 'crouch'} <= set(eye.animations)

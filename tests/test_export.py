@@ -43,7 +43,7 @@ def test_vtp_keeps_everything_and_the_skin(torch, tmp_path):
     np.testing.assert_array_equal(mesh.point_data['Normals'], expected.point_data['Normals'])
     np.testing.assert_array_equal(mesh.active_texture_coordinates, expected.active_texture_coordinates)
     assert mesh.quake.frame_name == 'torch2'
-    np.testing.assert_array_equal(mesh.quake.image(), torch.skin_image())
+    np.testing.assert_array_equal(mesh.quake.image(), torch.alias.skin_image())
 
 
 @pytest.mark.parametrize('suffix', ['.vtk', '.vtu'])
@@ -52,7 +52,7 @@ def test_legacy_and_unstructured_keep_field_data(torch, tmp_path, suffix):
     mesh = pv.read(tmp_path / f'torch{suffix}')
     np.testing.assert_allclose(mesh.points, torch.mesh(0).points)
     assert str(mesh.field_data['frame_name'][0]) == 'torch1'
-    np.testing.assert_array_equal(mesh.quake.image(), torch.skin_image())
+    np.testing.assert_array_equal(mesh.quake.image(), torch.alias.skin_image())
 
 
 def test_ply_keeps_normals_texcoords_and_names_its_skin(torch, tmp_path):
@@ -65,7 +65,7 @@ def test_ply_keeps_normals_texcoords_and_names_its_skin(torch, tmp_path):
     np.testing.assert_allclose(mesh.points, expected.points)
     np.testing.assert_allclose(mesh.point_data['Normals'], expected.point_data['Normals'], atol=1e-6)
     np.testing.assert_allclose(mesh.active_texture_coordinates, expected.active_texture_coordinates)
-    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'torch.png')), torch.skin_image())
+    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'torch.png')), torch.alias.skin_image())
 
 
 def test_obj_with_mtl_and_png(torch, tmp_path):
@@ -73,7 +73,7 @@ def test_obj_with_mtl_and_png(torch, tmp_path):
     text = (tmp_path / 'torch.obj').read_text()
     assert 'mtllib torch.mtl' in text
     assert 'map_Kd torch.png' in (tmp_path / 'torch.mtl').read_text()
-    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'torch.png')), torch.skin_image())
+    np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'torch.png')), torch.alias.skin_image())
     mesh = pv.read(tmp_path / 'torch.obj')
     expected = torch.mesh(1)
     assert mesh.n_cells == expected.n_cells
@@ -270,7 +270,7 @@ def test_real_model_exports_reread(tmp_path, suffix):
     mesh = pv.read(tmp_path / f'sydney{suffix}')
     assert mesh.n_cells == model.mesh(0).n_cells
     if suffix in ('.ply', '.obj'):
-        np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'sydney.png').convert('RGB')), model.skin_image()[..., :3])
+        np.testing.assert_array_equal(np.asarray(Image.open(tmp_path / 'sydney.png').convert('RGB')), model.alias.skin_image()[..., :3])
 
 
 def test_series_write_the_skin_once_beside_them(tmp_path):

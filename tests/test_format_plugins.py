@@ -355,7 +355,7 @@ def test_a_frame_carries_its_skin_into_a_model_made_from_it(tmp_path):
     Image.new('RGB', (4, 4), (10, 200, 30)).save(folder / 'skin.png')
     mesh = pq.load(folder / 'tris.md2').mesh(0)
     made = pq.QuakeModel.from_frames(mesh, 'md2')
-    assert tuple(made.skin_image(0)[0, 0, :3]) == (10, 200, 30)
+    assert tuple(made.alias.skin_image(0)[0, 0, :3]) == (10, 200, 30)
     made.save(tmp_path / 'made.md3')  # an MD2's one surface is named after its file in an MD3
     assert pq.load(tmp_path / 'made.md3').surface_names == ['model']
     pq.load(folder / 'tris.md2').save(tmp_path / 'tris.md3')

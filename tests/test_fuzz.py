@@ -50,7 +50,7 @@ def required_length(data: bytes) -> int:
         ends += [s.offset + int(s.header[0]['ofsEnd']) for s in record.surfaces]
         return max(ends + [start + records.nbytes for start, records in parts])
     if model.format == 'mdl':
-        return len(data) - len(model.trailing)
+        return len(data) - len(model.alias.trailing)
     if model.format == 'iqm':
         return model.header['filesize']
     h = model.header
@@ -205,7 +205,7 @@ def _exercise_archive(tmp_path, data: bytes) -> None:
             model = pq.load(path, member='models/m/tris.md2')
         except pq.QuakeFormatError:  # a missing member too (MissingMemberError)
             return
-        image = model.skin_image()
+        image = model.alias.skin_image()
         assert image is None or image.ndim == 3
         mesh = model.frame(0)
         texture = mesh.quake.texture

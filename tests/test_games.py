@@ -83,8 +83,8 @@ def test_split_member_needs_an_archive_before_the_colon(game):
 def test_later_archives_override_earlier_ones(game):
     """The skin of pak0's model is found in pak1, which the game loads later and which wins."""
     model = pq.load(f'{game}/pak0.pak:models/a/tris.md2')
-    assert tuple(model.skin_image(0)[0, 0, :3]) == (0, 200, 0)
-    assert 'pak1.pak' in model.skin_file(0).location
+    assert tuple(model.alias.skin_image(0)[0, 0, :3]) == (0, 200, 0)
+    assert 'pak1.pak' in model.alias.skin_file(0).location
     assert load_order(['pak10.pak', 'pak2.pak', 'pak1.pak', 'Zz.pk3', 'a.pk3']) == ['a.pk3', 'pak1.pak', 'pak2.pak', 'pak10.pak', 'Zz.pk3']
 
 

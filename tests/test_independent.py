@@ -292,15 +292,15 @@ def test_count_messages_say_negative_or_the_minimum():
 def test_a_second_skin_must_have_the_first_ones_size():
     model = pq.load(torch_mdl())
     with pytest.raises(ValueError, match='every skin of a model has one size'):
-        model.set_skin(1, np.zeros((16, 16), np.uint8))
-    model.set_skin(0, np.zeros((16, 16), np.uint8))  # the only skin may change size
-    assert model.skin_size == (16, 16)
+        model.alias.set_skin(1, np.zeros((16, 16), np.uint8))
+    model.alias.set_skin(0, np.zeros((16, 16), np.uint8))  # the only skin may change size
+    assert model.alias.skin_size == (16, 16)
 
 
 @pytest.mark.parametrize('shape', [(8,), (8, 8, 2), (2, 8, 8, 3)])
 def test_skin_images_of_other_shapes_are_refused(shape):
     with pytest.raises(ValueError, match='a skin image is'):
-        pq.load(torch_mdl()).set_skin(0, np.zeros(shape, np.uint8))
+        pq.load(torch_mdl()).alias.set_skin(0, np.zeros(shape, np.uint8))
 
 
 @pytest.mark.parametrize('name', ['/etc/passwd', '\\\\server\\share\\x.pcx', 'c:/models/x.pcx', 'models/../../x.pcx', ''])
@@ -320,7 +320,7 @@ def test_facesfront_of_triangles_without_a_seam_vertex_is_kept_when_seams_are_en
     uv = mesh.active_texture_coordinates.copy()
     moved = np.flatnonzero(~np.isin(mesh.point_data['vertex_index'], seam_vertices))[0]
     uv[moved] += (1 / 8, 0)  # one pixel: the texture coordinates are encoded again
-    model.set_texcoords(uv)
+    model.alias.set_texcoords(uv)
     after = model.data.file.triangles['facesfront']
     vertindex = model.data.file.triangles['vertindex']
     no_seam = ~np.isin(vertindex, seam_vertices).any(axis=1)
@@ -347,7 +347,7 @@ def test_a_frame_group_after_single_frames_survives_an_edit_and_groups_may_not_o
     assert [(g.start, g.count) for g in again.data.frame_groups] == [(2, 2)]
     assert again.data.file.frame_types.tolist() == [0, 0, 1, 0]
     with pytest.raises(ValueError, match='does not fit the frames'):
-        model.set_frame_groups([(0, 3, [0.1, 0.2, 0.3]), (2, 2, [0.1, 0.2])])
+        model.alias.set_frame_groups([(0, 3, [0.1, 0.2, 0.3]), (2, 2, [0.1, 0.2])])
 
 
 def mdl_write(model) -> bytes:

@@ -24,8 +24,8 @@ def test_header_fields_are_kept():
     assert (h['num_xyz'], h['num_st'], h['num_tris'], h['num_frames'], h['num_skins']) == (4, 5, 4, 3, 1)
     assert h['framesize'] == 40 + 4 * 4
     assert h['ofs_skins'] == 68
-    assert model.skin_names == ['models/test/skin.pcx']
-    assert model.skin_size == (128, 96)
+    assert model.alias.skin_names == ['models/test/skin.pcx']
+    assert model.alias.skin_size == (128, 96)
     assert model.frame_names == ['stand01', 'stand02', 'run1']
     assert len(model) == 3
 
@@ -51,7 +51,7 @@ def test_worked_example_fan_of_three():
     first = header['ofs_glcmds'] // 4
     assert words[first] == -3  # FD FF FF FF
     assert data[4 * first + 4 : 4 * first + 16] == bytes.fromhex('0000003F0000803E00000000')
-    commands = pq.load(data).gl_commands
+    commands = pq.load(data).alias.gl_commands
     assert len(commands) == 1
     assert commands[0].kind == 'fan'
     np.testing.assert_array_equal(commands[0].vertices, [0, 1, 2])
@@ -92,11 +92,11 @@ def test_glcmds_without_their_zero_word_and_past_the_end():
     assert header['num_glcmds'] == 1 + 3 * 3 + 1
     unended = bytearray(data)
     struct.pack_into('<i', unended, 36, 1 + 3 * 3)  # the zero word left outside the list
-    assert [len(c.vertices) for c in pq.load(bytes(unended)).gl_commands] == [3]
+    assert [len(c.vertices) for c in pq.load(bytes(unended)).alias.gl_commands] == [3]
     away = bytearray(data)
     struct.pack_into('<i', away, 60, len(data) + 400)  # ofs_glcmds
     model = pq.load(bytes(away))
-    assert model.gl_commands == [] and len(model.topology.point_vertex) == 3
+    assert model.alias.gl_commands == [] and len(model.alias.topology.point_vertex) == 3
 
 
 def test_write_refuses_records_that_disagree_with_their_header():
@@ -122,9 +122,9 @@ def test_glcmds_stop_at_zero_word_and_accept_empty_list():
     header = np.frombuffer(data, md2.HEADER, 1)[0]
     patched = bytearray(data)
     struct.pack_into('<i', patched, 36, int(header['num_glcmds']) + 2)
-    assert len(pq.load(bytes(patched)).gl_commands) == 1
+    assert len(pq.load(bytes(patched)).alias.gl_commands) == 1
     empty = pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]))
-    assert empty.header['num_glcmds'] == 0 and empty.gl_commands == []
+    assert empty.header['num_glcmds'] == 0 and empty.alias.gl_commands == []
     with pytest.raises(pq.QuakeFormatError, match='num_glcmds = 0: the model has no OpenGL commands'):
         pq.load(build_md2(verts, [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]), glcmds=True).mesh(0)
 
@@ -141,8 +141,8 @@ def test_section_orders(order):
     reference = pq.load(tetra_md2())
     model = pq.load(tetra_md2(order=order, glcmds=[('fan', [(0, 0, 0), (0, 0, 1), (0, 0, 2)])]))
     np.testing.assert_array_equal(model.positions(), reference.positions())
-    assert model.skin_names == reference.skin_names
-    assert len(model.gl_commands) == 1
+    assert model.alias.skin_names == reference.alias.skin_names
+    assert len(model.alias.gl_commands) == 1
 
 
 def test_frame_padding_beyond_framesize_minimum():
@@ -161,13 +161,13 @@ def test_frames_stay_packed_views():
 
 def test_trailing_data_is_kept():
     model = pq.load(tetra_md2(trailing=b'JUNK1234'))
-    assert model.trailing == b'JUNK1234'
+    assert model.alias.trailing == b'JUNK1234'
 
 
 def test_skin_name_junk_after_zero_is_dropped():
     data = bytearray(tetra_md2())
     data[68 + 25 : 68 + 30] = b'XXXXX'  # after the name's zero byte
-    assert pq.load(bytes(data)).skin_names == ['models/test/skin.pcx']
+    assert pq.load(bytes(data)).alias.skin_names == ['models/test/skin.pcx']
 
 
 # -- structural checks: one test each ---------------------------------------------
@@ -219,11 +219,11 @@ def test_indices_at_the_edges_of_their_range():
     """The last index of each column loads; one past it, or a negative one, is refused -- also where the
     count is beyond what a short holds (an index from 32768 up reads as negative)."""
     model = pq.load(tetra_md2(tris_st=[[0, 1, 2], [0, 3, 1], [4, 2, 3], [1, 3, 2]]))  # st 4 is the last of 5
-    assert len(model.topology.point_vertex) == 5
+    assert len(model.alias.topology.point_vertex) == 5
     with pytest.raises(pq.QuakeFormatError, match='index_st = 5'):
         pq.load(tetra_md2(tris_st=[[0, 1, 2], [0, 3, 1], [5, 2, 3], [1, 3, 2]]))
     many_st = np.zeros((40000, 2), int)
-    assert len(pq.load(tetra_md2(st=many_st, tris_st=[[0, 1, 2], [0, 3, 1], [32767, 2, 3], [1, 3, 2]])).topology.point_vertex) == 5
+    assert len(pq.load(tetra_md2(st=many_st, tris_st=[[0, 1, 2], [0, 3, 1], [32767, 2, 3], [1, 3, 2]])).alias.topology.point_vertex) == 5
     for negative in (-1, -32768):
         with pytest.raises(pq.QuakeFormatError, match=f'index_st = {negative}'):
             pq.load(tetra_md2(st=many_st, tris_st=[[0, 1, 2], [0, 3, 1], [negative, 2, 3], [1, 3, 2]]))
@@ -296,7 +296,7 @@ def test_limits_no_quake2_loader_checks_are_not_refused():
 
 def test_unterminated_skin_name_loads():
     data = tetra_md2(skins=['x' * 64])
-    assert pq.load(data, strict=True).skin_names == ['x' * 64]
+    assert pq.load(data, strict=True).alias.skin_names == ['x' * 64]
 
 
 @pytest.mark.parametrize('index', [162, 200], ids=['first-past', 'far-past'])
@@ -334,7 +334,7 @@ def test_a_built_command_list_is_its_commands_and_one_zero_word(tmp_path):
     words a vertex for each command, one zero word, nothing more."""
     pq.load(torch_mdl()).save(tmp_path / 'torch.md2')
     model = pq.load(tmp_path / 'torch.md2')
-    commands = model.gl_commands
+    commands = model.alias.gl_commands
     assert commands and sum(len(c.vertices) - 2 for c in commands) == len(model.data.triangle_vertices)
     assert model.header['num_glcmds'] == sum(1 + 3 * len(c.vertices) for c in commands) + 1
     words = model.data.file.glcmds

@@ -189,19 +189,19 @@ def test_skins_as_the_game_finds_them(tmp_path):
         model = pq.load(model_path)
         blocks = model.frame(0)
         model.frame(1)
-    assert model.image_names == ['models/test/blue.png', 'models/test/flag']  # .skin line; a surface without one: its shader
+    assert [s.image_name for s in model.surfaces] == ['models/test/blue.png', 'models/test/flag']  # .skin line; a surface without one: its shader
     assert model.skin_definition.endswith('model_default.skin')
     assert tuple(blocks['body'].quake.image()[0, 0, :3]) == (0, 0, 255)
     missing = [w for w in caught if 'models/test/flag' in str(w.message)]
     assert len(missing) == 1  # once per image, not per frame
     red = pq.load(model_path, skin='red')
-    assert red.image_names == ['models/test/body.tga', 'models/test/blue.png']
+    assert [s.image_name for s in red.surfaces] == ['models/test/body.tga', 'models/test/blue.png']
     red_pixel = red.frame(0)['body'].quake.image()[0, 0, :3].astype(int)
     assert red_pixel[0] > 240 and red_pixel[1:].max() < 15  # the .jpg stands in for the named .tga
-    assert pq.load(model_path, skin=str(model_path.parent / 'model_red.skin')).image_names[0] == 'models/test/body.tga'
+    assert pq.load(model_path, skin=str(model_path.parent / 'model_red.skin')).surfaces[0].image_name == 'models/test/body.tga'
     assert pq.load(model_path, skin=None).frame(0)['body'].quake.texture is None
     shader = pq.load(tetra_md3())  # no file: no .skin, the shaders
-    assert shader.image_names == ['models/test/body.tga', 'models/test/flag']
+    assert [s.image_name for s in shader.surfaces] == ['models/test/body.tga', 'models/test/flag']
 
 
 @requires_corpus
@@ -231,11 +231,11 @@ def test_corpus_models_read_equal_to_an_independent_decoder_and_save_byte_for_by
 def test_sarge_skins_and_levels_of_detail():
     folder = OPENARENA / 'models' / 'players' / 'sarge'
     upper = pq.load(folder / 'upper.md3')
-    assert upper.image_names == ['models/players/grism/enkiskin.tga']  # upper_default.skin names another player's image
-    assert upper.surface_image(0).shape[2] in (3, 4)
+    assert [s.image_name for s in upper.surfaces] == ['models/players/grism/enkiskin.tga']  # upper_default.skin names another player's image
+    assert upper.surfaces[0].image().shape[2] in (3, 4)
     assert pq.load(folder / 'upper.md3', skin='red').skin_definition.endswith('upper_red.skin')
     coarse = pq.load(folder / 'upper.md3', lod=2)
-    assert coarse.source.endswith('upper_2.md3') and coarse.image_names == upper.image_names  # upper_2 uses upper's skins
+    assert coarse.source.endswith('upper_2.md3') and [s.image_name for s in coarse.surfaces] == [s.image_name for s in upper.surfaces]  # upper_2 uses upper's skins
     assert coarse.frame(0)[0].n_points < upper.frame(0)[0].n_points
     with pytest.raises(ValueError, match='level of detail'):
         pq.load(CORPUS / 'md2' / 'assimp' / 'dolphin.md2', lod=1)
@@ -525,9 +525,9 @@ def test_a_shader_named_with_an_extension_matches_its_script(tmp_path):
     (root / 'scripts').mkdir()
     (root / 'scripts' / 'glow.shader').write_text('models/test/glow\n{\n{\nmap models/test/lamp.tga\n}\n}\n')
     Image.fromarray(np.full((2, 2, 3), 90, np.uint8)).save(folder / 'lamp.tga')
-    assert pq.load(folder / 'm.md3').surface_image(0)[0, 0, 0] == 90
+    assert pq.load(folder / 'm.md3').surfaces[0].image()[0, 0, 0] == 90
     bare = tmp_path / 'bare' / 'models' / 'test' / 'm.md3'
     bare.parent.mkdir(parents=True)
     bare.write_bytes(build_md3([surface]))
     with pytest.warns(pq.QuakeWarning, match=r'tried .*glow\.png'):  # the places tried, named
-        pq.load(bare).surface_image(0)
+        pq.load(bare).surfaces[0].image()

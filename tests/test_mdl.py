@@ -109,7 +109,7 @@ def test_skin_single_and_group():
 
 def test_trailing_qmex_block_is_kept():
     model = pq.load(torch_mdl(trailing=b'QMEX' + bytes(20)))
-    assert model.trailing.startswith(b'QMEX') and len(model.trailing) == 24
+    assert model.alias.trailing.startswith(b'QMEX') and len(model.alias.trailing) == 24
     assert len(model) == 2
 
 
@@ -257,7 +257,7 @@ SPEC_FLAGS = [(1, 'EF_ROCKET'), (2, 'EF_GRENADE'), (4, 'EF_GIB'), (8, 'EF_ROTATE
 
 @pytest.mark.parametrize(('value', 'name'), SPEC_FLAGS)
 def test_each_effect_flag_alone_is_named_as_the_spec_names_it(value, name):
-    assert pq.load(torch_mdl(flags=value)).metadata['flag_names'] == [name]
+    assert pq.load(torch_mdl(flags=value)).alias.metadata['flag_names'] == [name]
 
 
 def test_a_frame_number_of_any_integer_type():

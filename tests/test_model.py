@@ -183,8 +183,8 @@ def test_frames_are_independent(tetra):
     assert (tetra.mesh(0).point_data['vertex_index'] >= 0).all()
     first.active_texture_coordinates[:] = 7
     first.regular_faces[:] = 0  # in place, through VTK's connectivity array
-    np.testing.assert_array_equal(second.active_texture_coordinates, tetra.topology.texcoords)
-    np.testing.assert_array_equal(tetra.mesh(0).regular_faces, tetra.topology.triangles)
+    np.testing.assert_array_equal(second.active_texture_coordinates, tetra.alias.topology.texcoords)
+    np.testing.assert_array_equal(tetra.mesh(0).regular_faces, tetra.alias.topology.triangles)
     assert first.n_cells == second.n_cells and not (first.regular_faces == second.regular_faces).all()
 
 
@@ -226,11 +226,11 @@ def test_mdl_frames(tmp_path):
 
 
 def test_topology_is_shared_and_built_once(tetra):
-    assert tetra.topology is tetra.topology
+    assert tetra.alias.topology is tetra.alias.topology
     tetra.mesh(0)
-    topology = tetra.topology
+    topology = tetra.alias.topology
     tetra.mesh(1)
-    assert tetra.topology is topology
+    assert tetra.alias.topology is topology
 
 
 def test_repr(tetra):
@@ -250,7 +250,7 @@ def test_choosing_another_skin_reaches_the_frames():
     model.skin = 2
     after = model.mesh(0)
     assert before.field_data['skin_index'][0] == 0 and after.field_data['skin_index'][0] == 2
-    np.testing.assert_array_equal(after.quake.image(), model.skin_image(2))
+    np.testing.assert_array_equal(after.quake.image(), model.alias.skin_image(2))
     assert not np.array_equal(before.quake.image(), after.quake.image())
     model.skin = None
     assert 'skin_index' not in model.mesh(0).field_data
@@ -279,9 +279,9 @@ def test_positions_and_normals_of_every_frame_from_the_spec(corner_st, small, mo
     scale = rng.uniform(0.01, 2, (frames, 3)).astype(np.float32)
     translate = rng.uniform(-50, 50, (frames, 3)).astype(np.float32)
     model = pq.load(build_md2(verts, tris, tris_st, st, scale=scale, translate=translate))
-    vertex = model.topology.point_vertex
+    vertex = model.alias.topology.point_vertex
     assert (len(vertex) > 3 * vertices) == corner_st
-    assert model._decoder.per_vertex == corner_st  # each path of the decoder
+    assert model.alias._decoder.per_vertex == corner_st  # each path of the decoder
     expected = verts[:, vertex, :3] * scale[:, None, :] + translate[:, None, :]
     np.testing.assert_allclose(model.positions(), expected, rtol=1e-6)
     np.testing.assert_array_equal(model.normals(), VERTEX_NORMALS[verts[:, vertex, 3]])
@@ -320,8 +320,8 @@ def test_threaded_decoding_gives_the_single_threaded_values(corner_st, monkeypat
     scale = rng.uniform(0.01, 2, (frames, 3)).astype(np.float32)
     translate = rng.uniform(-50, 50, (frames, 3)).astype(np.float32)
     model = pq.load(build_md2(verts, tris, tris_st, st, scale=scale, translate=translate))
-    vertex = model.topology.point_vertex
-    assert model._decoder.per_vertex == corner_st  # each path of the decoder
+    vertex = model.alias.topology.point_vertex
+    assert model.alias._decoder.per_vertex == corner_st  # each path of the decoder
     # Small thresholds, so this small model takes the threaded path, with shares of unequal size.
     monkeypatch.setattr(decode, 'PARALLEL_FROM', 64)
     monkeypatch.setattr(decode, 'CHUNK', 500)
@@ -415,7 +415,7 @@ def test_computed_normals_of_a_degenerate_triangle_fall_back_to_the_table():
     tris = [[0, 1, 2], [3, 4, 5]]  # the second: three vertices at one place
     model = pq.load(build_md2(verts, tris, tris, np.zeros((6, 2), int)), normals='computed')
     normals = model.normals()[0]
-    vertex = model.topology.point_vertex
+    vertex = model.alias.topology.point_vertex
     assert np.isfinite(normals).all()
     degenerate = vertex >= 3
     np.testing.assert_array_equal(normals[degenerate], VERTEX_NORMALS[verts[0, vertex[degenerate], 3]])

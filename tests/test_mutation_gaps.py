@@ -18,7 +18,7 @@ from pyvista_quake.render.plotting import add_model
 
 def test_a_skin_index_counts_from_either_end_and_no_further():
     model = pq.load(tetra_md2(skins=['a.png', 'b.png', 'c.png']))
-    count = model.num_skins
+    count = model.alias.num_skins
     model.skin = -count  # the first, from the end
     assert model.skin == 0
     model.skin = count - 1
@@ -30,11 +30,11 @@ def test_a_skin_index_counts_from_either_end_and_no_further():
 
 def test_a_frame_group_may_end_at_the_last_frame_and_not_past_it(tmp_path):
     model = pq.load(torch_mdl())  # two frames, one group of both
-    model.set_frame_groups([(1, 1, [0.1])])  # ends exactly at the last frame
+    model.alias.set_frame_groups([(1, 1, [0.1])])  # ends exactly at the last frame
     model.save(tmp_path / 'ok.mdl')
     assert [(g.start, g.count) for g in pq.load(tmp_path / 'ok.mdl').data.frame_groups] == [(1, 1)]
     with pytest.raises(ValueError, match=r'frame group 0 \(1, 2\) does not fit'):
-        model.set_frame_groups([(1, 2, [0.1, 0.2])])  # one past it
+        model.alias.set_frame_groups([(1, 2, [0.1, 0.2])])  # one past it
         model.save(tmp_path / 'bad.mdl')
 
 

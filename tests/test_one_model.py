@@ -9,6 +9,7 @@ from builders import build_md3
 from builders import tetra_md2
 from builders import tetra_md3
 from builders import torch_mdl
+from builders import two_joint_iqm
 import numpy as np
 from PIL import Image
 import pytest
@@ -144,12 +145,12 @@ def test_surface_images(tmp_path):
     model.skin = None
     assert surface.image() is None and surface.image_file() is None
     mdl = pq.load(torch_mdl())
-    np.testing.assert_array_equal(mdl.surfaces[0].image(), mdl.skin_image(0))
+    np.testing.assert_array_equal(mdl.surfaces[0].image(), mdl.alias.skin_image(0))
 
 
 def test_format_extras_hang_off_the_model_and_others_are_clear_errors():
-    assert [c.kind for c in pq.load(tetra_md2(glcmds=[('fan', [(0, 0, 0), (0.5, 0, 1), (0, 0.5, 2)])])).gl_commands] == ['fan']
-    assert pq.load(torch_mdl()).palette.shape == (256, 3)
+    assert [c.kind for c in pq.load(tetra_md2(glcmds=[('fan', [(0, 0, 0), (0.5, 0, 1), (0, 0.5, 2)])])).alias.gl_commands] == ['fan']
+    assert pq.load(torch_mdl()).alias.palette.shape == (256, 3)
     with pytest.raises(AttributeError, match="QuakeModel of an MD3 has no attribute 'palette'"):
         pq.load(tetra_md3()).palette  # noqa: B018
 
@@ -242,7 +243,7 @@ def test_surface_model_is_a_deprecated_alias():
     with pytest.warns(DeprecationWarning, match="from_frames\\(frames, 'md3'\\)"):
         SurfaceModel.from_frames(md3.blocks(0))
     with pytest.warns(DeprecationWarning, match='skin_definition'):
-        assert md3.skin_file is None
+        assert md3.alias.skin_file is None
 
 
 def test_models_pickle_for_the_workers(any_model):
@@ -257,3 +258,31 @@ def test_readers_give_the_type_their_class_names(tmp_path):
     assert isinstance(pv.read(tmp_path / 'a.md3'), pv.MultiBlock) and isinstance(pv.read(tmp_path / 'a.md2'), pv.PolyData)
     assert MD3Reader.__orig_bases__[0].__args__ == (pv.MultiBlock,)
     assert MD2Reader.__orig_bases__[0].__args__ == (pv.PolyData,)
+
+
+def test_what_one_kind_of_format_has_is_a_typed_part_none_on_the_others():
+    md2, md3, iqm = pq.load(tetra_md2(skins=['a.png'])), pq.load(tetra_md3()), pq.load(two_joint_iqm())
+    assert md2.alias is not None and md2.skeletal is None and md2.alias.skin_names == ['a.png']
+    assert md3.alias is None and md3.skeletal is None
+    assert iqm.alias is None and iqm.skeletal is not None and [j.name for j in iqm.skeletal.joints] == ['root', 'child']
+    assert iqm.skeletal.bind_pose().n_blocks == len(iqm.surfaces)
+    with pytest.warns(DeprecationWarning, match=r'model.gl_commands is deprecated .* use model.alias.gl_commands'):
+        assert md2.gl_commands == md2.alias.gl_commands
+    with pytest.warns(DeprecationWarning, match=r'model.joints is deprecated .* use model.skeletal.joints'):
+        assert iqm.joints == iqm.skeletal.joints
+    with pytest.warns(DeprecationWarning, match=r'model.image_names is deprecated .* \[s.image_name for s in model.surfaces\]'):
+        assert md3.image_names == [s.image_name for s in md3.surfaces]
+    with pytest.warns(DeprecationWarning, match=r'model._templates is deprecated .* _templates is internal'):
+        md3._templates  # noqa: B018 - the warning is what is tested
+    with pytest.raises(AttributeError, match='has no attribute'):
+        md3.gl_commands  # noqa: B018
+
+
+def test_each_surface_names_its_image_and_how_its_alpha_is_drawn(tmp_path):
+    md2 = pq.load(tetra_md2(skins=['models/x/skin.png']))
+    assert md2.surfaces[0].image_name == 'models/x/skin.png' and md2.surfaces[0].alpha == 'opaque'
+    md2.skin = None
+    assert md2.surfaces[0].image_name is None
+    holey = pq.load(torch_mdl(flags=0x4000))  # MF_HOLEY: index 255 is see-through
+    assert holey.surfaces[0].alpha == 'cutout' and holey.surfaces[0].image_name is None
+    assert pq.load(torch_mdl()).surfaces[0].alpha == 'opaque'

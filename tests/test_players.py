@@ -232,9 +232,9 @@ def test_player_skins_search_paths_and_archives(tmp_path):
     assert not is_player_folder(f'{pk3}:models/players/other') and not is_player_folder(tmp_path)
     red = load_player(f'{pk3}:models/players/test', skin='red', search_paths=[tmp_path / 'images'])
     assert red.parts['lower'].skin_definition.endswith('lower_red.skin')
-    assert tuple(red.parts['lower'].surface_image(0)[0, 0, :3]) == (250, 0, 0)
+    assert tuple(red.parts['lower'].surfaces[0].image()[0, 0, :3]) == (250, 0, 0)
     plain = load_player(folder, search_paths=[tmp_path / 'images'])
-    assert tuple(plain.parts['lower'].surface_image(0)[0, 0, :3]) == (0, 0, 250)
+    assert tuple(plain.parts['lower'].surfaces[0].image()[0, 0, :3]) == (0, 0, 250)
     series = plain.series('LEGS_RUN', 'TORSO_STAND')
     series.set_active_time_point(0)
     assert series.active_time_value == 0.0

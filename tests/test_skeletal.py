@@ -49,13 +49,13 @@ def test_iqm_reads_joints_meshes_and_frames_as_the_demo_skins_them():
     data = two_joint_iqm()
     model = pq.load(data)
     assert type(model) is pq.QuakeModel and model.format == 'iqm'
-    assert [(j.name, j.parent) for j in model.joints] == [('root', -1), ('child', 0)]
+    assert [(j.name, j.parent) for j in model.skeletal.joints] == [('root', -1), ('child', 0)]
     assert model.surface_names == ['bar'] and model.surfaces[0].num_points == 8 and model.surfaces[0].num_triangles == 6
     assert len(model) == 3 and list(model.animations) == ['bend'] and model.animations['bend'].fps == 10
     expected = np.array(ref.iqm_positions(data, ref.iqm_frames(data)))
     np.testing.assert_allclose(model.positions(), expected, atol=1e-5)
     # frame 0 is the bind pose; frame 2 has the child turned by 60 degrees and moved 1 along x
-    np.testing.assert_allclose(model.positions(0)[0], model.bind_pose()[0].points, atol=1e-5)
+    np.testing.assert_allclose(model.positions(0)[0], model.skeletal.bind_pose()[0].points, atol=1e-5)
     assert not np.allclose(model.positions(2), model.positions(0))
 
 
@@ -70,7 +70,7 @@ def test_a_vertex_with_no_weight_follows_joint_0_as_cube2_binds_it():
     model = pq.load(two_joint_iqm(zero_weight_vertex=True))
     moving = model.positions()[:, 7]
     # joint 0 never moves: the vertex stays at its bind position in every frame (the demo would send it to the origin)
-    np.testing.assert_allclose(moving, np.broadcast_to(model.bind_pose()[0].points[7], moving.shape), atol=1e-6)
+    np.testing.assert_allclose(moving, np.broadcast_to(model.skeletal.bind_pose()[0].points[7], moving.shape), atol=1e-6)
 
 
 def test_iqm_texture_coordinates_and_winding_as_vtk_wants_them():
@@ -101,14 +101,14 @@ def test_between_blends_the_demos_matrices_and_at_times_frames_at_the_rate():
 
 def test_bind_pose_is_a_frame_and_skeleton_is_ready_to_plot():
     model = pq.load(two_joint_iqm())
-    assert type(model.bind_pose()) is type(model.frame(0)) is pv.MultiBlock
-    assert model.bind_pose().field_data['frame_name'][0] == 'bind'
-    skeleton = model.skeleton()
+    assert type(model.skeletal.bind_pose()) is type(model.frame(0)) is pv.MultiBlock
+    assert model.skeletal.bind_pose().field_data['frame_name'][0] == 'bind'
+    skeleton = model.skeletal.skeleton()
     assert skeleton.n_points == 2 and skeleton.n_lines == 1
     assert list(skeleton.point_data['joint_name']) == ['root', 'child']
     np.testing.assert_allclose(skeleton.points, [[0, 0, 0], [4, 0, 0]], atol=1e-6)
     np.testing.assert_array_equal(skeleton.lines, [2, 0, 1])
-    moved = model.skeleton(frame=2)
+    moved = model.skeletal.skeleton(frame=2)
     np.testing.assert_allclose(moved.points[1], [5, 0, 0], atol=1e-4)  # tx 4 + 0.5 * 2
 
 
@@ -145,7 +145,7 @@ def _static_bar() -> dict:
 def test_a_mesh_with_no_animation_has_one_frame_its_bind_pose():
     model = pq.load(build_iqm(**_static_bar()))
     assert len(model) == 1 and model.frame_names == ['bind'] and model.animations == {}
-    np.testing.assert_allclose(model.positions()[0], model.bind_pose()[0].points)
+    np.testing.assert_allclose(model.positions()[0], model.skeletal.bind_pose()[0].points)
 
 
 # -- IQM: bad input ----------------------------------------------------------------------------
@@ -226,12 +226,12 @@ def test_md5_mesh_and_anim_skin_as_doom3(bar_md5):
     mesh_path, anim_path = bar_md5
     model = pq.load(mesh_path, animations=[anim_path])
     assert model.format == 'md5' and model.surface_names == ['bar']
-    assert [(j.name, j.parent) for j in model.joints] == [('root', -1), ('child', 0)]
+    assert [(j.name, j.parent) for j in model.skeletal.joints] == [('root', -1), ('child', 0)]
     assert list(model.animations) == ['bend'] and len(model) == 3
     expected = np.array(ref.md5_positions(mesh_path.read_text(), anim_path.read_text()))
     np.testing.assert_allclose(model.positions(), expected, atol=1e-5)
     bind = np.array(ref.md5_positions(mesh_path.read_text()))[0]
-    np.testing.assert_allclose(model.bind_pose()[0].points, bind, atol=1e-5)
+    np.testing.assert_allclose(model.skeletal.bind_pose()[0].points, bind, atol=1e-5)
 
 
 def test_md5_loops_last_frame_to_first_with_no_blend_and_slerps(bar_md5):
@@ -410,7 +410,7 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
     np.testing.assert_array_equal(bent[0].points, fresh.blocks(2)[0].points)
     np.testing.assert_array_equal(model.positions(range(12)), np.concatenate([fresh.positions(range(3))] * 4))
     assert model.frame_names == [f'{n} {k}' for n in ('one', 'two', 'three', 'two') for k in range(3)]
-    assert model.joint_poses([11]).shape == (1, 2, 10) and model.frame_name(-1) == 'two 2'
+    assert model.skeletal.joint_poses([11]).shape == (1, 2, 10) and model.frame_name(-1) == 'two 2'
     with pytest.raises(IndexError):
         model.blocks(12)
 
@@ -590,7 +590,7 @@ def _one_rule(data: bytes) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             model = pq.load(data)
-            model.positions(), model.normals(), model.blocks(len(model) - 1), model.skeleton()
+            model.positions(), model.normals(), model.blocks(len(model) - 1), model.skeletal.skeleton()
     except pq.QuakeFormatError as error:
         assert str(error)
 
@@ -641,7 +641,7 @@ def test_real_md5_models_equal_the_reference_at_every_frame(mesh, animations):
     size = np.ptp(expected.reshape(-1, 3), axis=0).max()
     # Joints turned by 180 degrees: w is the root of a rounding error, and readers differ by up to 0.2% of the size.
     np.testing.assert_allclose(model.positions(), expected, atol=2e-3 * size)
-    np.testing.assert_allclose(model.bind_pose()[0].points, np.array(ref.md5_positions(text))[0][: model.surfaces[0].num_points], atol=2e-3 * size)
+    np.testing.assert_allclose(model.skeletal.bind_pose()[0].points, np.array(ref.md5_positions(text))[0][: model.surfaces[0].num_points], atol=2e-3 * size)
 
 
 @requires_corpus
@@ -859,7 +859,7 @@ def test_a_model_with_no_animation_poses_and_lights_its_one_frame():
     model = pq.load(build_iqm(**_static_bar()))
     assert model.normals().shape == model.positions().shape == (1, 8, 3)
     assert model.normals([0, 0]).shape == (2, 8, 3)
-    np.testing.assert_allclose(model.skeleton(frame=0).points, model.skeleton().points)
+    np.testing.assert_allclose(model.skeletal.skeleton(frame=0).points, model.skeletal.skeleton().points)
 
 
 def test_md5_index_errors_name_their_own_line(tmp_path):
@@ -892,7 +892,7 @@ def test_frames_carry_their_names_and_the_bind_pose_its_own():
     model = pq.load(two_joint_iqm())
     assert [model.frame(k).field_data['frame_name'][0] for k in range(3)] == ['bend 0', 'bend 1', 'bend 2']
     assert model.frame(0).field_data['frame_index'][0] == 0
-    assert model.bind_pose().field_data['frame_index'][0] == -1
+    assert model.skeletal.bind_pose().field_data['frame_index'][0] == -1
 
 
 def test_the_package_save_takes_skeletal_models(tmp_path):
@@ -931,7 +931,7 @@ def test_a_mesh_without_joints_has_an_empty_skeleton():
     bar = _static_bar()
     del bar['joints']
     model = pq.load(build_iqm(**bar))
-    assert model.joints == [] and model.skeleton().n_points == 0 and model.skeleton(frame=0).n_points == 0
+    assert model.skeletal.joints == [] and model.skeletal.skeleton().n_points == 0 and model.skeletal.skeleton(frame=0).n_points == 0
     np.testing.assert_allclose(model.positions()[0], iqm.parse(build_iqm(**bar)).arrays[0])
 
 
@@ -957,7 +957,7 @@ def test_a_header_only_iqm_is_an_empty_model_and_one_byte_less_is_refused():
     header = struct.pack('<16s27I', b'INTERQUAKEMODEL\0', 2, 124, *([0] * 25))
     assert len(header) == 124
     model = pq.load(header)
-    assert model.surfaces == [] and model.joints == [] and len(model) == 1
+    assert model.surfaces == [] and model.skeletal.joints == [] and len(model) == 1
     with pytest.raises(pq.QuakeFormatError, match=r'header = 123: file shorter than the 124-byte IQM header'):
         pq.load(header[:123])
 
@@ -966,7 +966,7 @@ def test_an_md5_mesh_with_no_joints(tmp_path):
     text = md5_mesh_text([], [{'shader': 'x', 'verts': [(0, 0, 0, 0)] * 3, 'tris': [(0, 1, 2)], 'weights': []}])
     (tmp_path / 'n.md5mesh').write_text(text)
     model = pq.load(tmp_path / 'n.md5mesh')
-    assert model.joints == [] and model.joint_matrices().shape == (0, 4, 4) and model.inverse_bind().shape == (0, 4, 4)
+    assert model.skeletal.joints == [] and model.skeletal.joint_matrices().shape == (0, 4, 4) and model.skeletal.inverse_bind().shape == (0, 4, 4)
     np.testing.assert_array_equal(model.positions(0)[0], np.zeros((3, 3)))  # no weight: Doom 3's sum of nothing
 
 

@@ -56,7 +56,7 @@ def write_pak(path: Path, members: dict[str, bytes]) -> Path:
 def found(model) -> str | None:
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', pq.QuakeWarning)
-        skin = model.skin_file(0)
+        skin = model.alias.skin_file(0)
     return None if skin is None else skin.location
 
 
@@ -75,7 +75,7 @@ def test_a_found_skin_shows_its_name_place_and_size_not_its_bytes(tmp_path):
     (tmp_path / 'game/models/skins').mkdir(parents=True)
     data = encode(quadrant_image(), 'PCX')
     (tmp_path / 'game/models/skins/tank.pcx').write_bytes(data)
-    skin = pq.load(model).skin_file(0)
+    skin = pq.load(model).alias.skin_file(0)
     assert skin.data == data
     text = repr(skin)
     assert text == f"FoundSkin(name='models/skins/tank.pcx', location={str(tmp_path / 'game/models/skins/tank.pcx')!r}, {len(data):,} bytes)"
@@ -91,7 +91,7 @@ def test_other_extension(tmp_path):
     model = write_model(tmp_path / 'game/models/m/tris.md2', skins=['models/m/skin.pcx'])
     (tmp_path / 'game/models/m/skin.tga').write_bytes(encode(quadrant_image(), 'TGA'))
     assert found(pq.load(model)).endswith('skin.tga')
-    np.testing.assert_array_equal(pq.load(model).skin_image(), quadrant_image())
+    np.testing.assert_array_equal(pq.load(model).alias.skin_image(), quadrant_image())
 
 
 def test_exact_name_wins_over_other_extension(tmp_path):
@@ -112,7 +112,7 @@ def test_no_skin_named_takes_the_model_stem(tmp_path):
     (tmp_path / 'sydney.bmp').write_bytes(encode(quadrant_image(), 'BMP'))
     loaded = pq.load(model)
     assert found(loaded).endswith('sydney.bmp')
-    np.testing.assert_array_equal(loaded.skin_image(), quadrant_image())
+    np.testing.assert_array_equal(loaded.alias.skin_image(), quadrant_image())
 
 
 def test_letter_case_is_ignored(tmp_path):
@@ -139,7 +139,7 @@ def test_pak_in_a_search_root_and_in_the_game_root(tmp_path):
     assert found(pq.load(model)) == f'{(tmp_path / "game/pak0.pak").resolve()}:models/m/skin.png'
     elsewhere = write_model(tmp_path / 'loose/tris.md2', skins=['models/m/skin.pcx'])
     assert found(pq.load(elsewhere, search_paths=[tmp_path / 'game/pak0.pak'])).endswith('pak0.pak:models/m/skin.png')
-    np.testing.assert_array_equal(pq.load(elsewhere, search_paths=[tmp_path / 'game']).skin_image(), quadrant_image())
+    np.testing.assert_array_equal(pq.load(elsewhere, search_paths=[tmp_path / 'game']).alias.skin_image(), quadrant_image())
 
 
 def test_pk3(tmp_path):
@@ -148,7 +148,7 @@ def test_pk3(tmp_path):
     model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/skin.pcx'])
     loaded = pq.load(model, search_paths=[tmp_path / 'textures.pk3'])
     assert found(loaded).endswith('textures.pk3:models/m/skin.tga')
-    np.testing.assert_array_equal(loaded.skin_image(), quadrant_image())
+    np.testing.assert_array_equal(loaded.alias.skin_image(), quadrant_image())
 
 
 def test_models_inside_archives_take_skins_from_the_same_archive(tmp_path):
@@ -157,13 +157,13 @@ def test_models_inside_archives_take_skins_from_the_same_archive(tmp_path):
                                              'progs/torch.mdl': torch_mdl()})  # fmt: skip
     model = pq.load(pak, member='models/m/tris.md2')
     assert model.source == f'{pak}:models/m/tris.md2'
-    np.testing.assert_array_equal(model.skin_image(), quadrant_image())
+    np.testing.assert_array_equal(model.alias.skin_image(), quadrant_image())
     assert pq.load(pak, member='PROGS/Torch.MDL').format == 'mdl'
     with zipfile.ZipFile(tmp_path / 'pak1.pk3', 'w') as archive:
         archive.writestr('models/m/tris.md2', tetra_md2(skins=['.skin']))
         archive.writestr('models/m/skin.png', encode(quadrant_image()))
     model = pq.load(tmp_path / 'pak1.pk3', member='models/m/tris.md2')
-    np.testing.assert_array_equal(model.skin_image(), quadrant_image())
+    np.testing.assert_array_equal(model.alias.skin_image(), quadrant_image())
     with pytest.raises(KeyError):
         pq.load(pak, member='progs/missing.mdl')
 
@@ -172,10 +172,10 @@ def test_traversal_is_refused(tmp_path):
     (tmp_path / 'secret.png').write_bytes(encode(quadrant_image()))
     model = write_model(tmp_path / 'game/models/m/tris.md2', skins=['../../../secret.png'])
     with pytest.warns(pq.QuakeWarning, match='leaves the game folder'):
-        assert pq.load(model).skin_file(0) is None
+        assert pq.load(model).alias.skin_file(0) is None
     absolute = write_model(tmp_path / 'game/models/m/abs.md2', skins=[str(tmp_path / 'secret.png')])
     with pytest.warns(pq.QuakeWarning, match='not found'):
-        assert pq.load(absolute).skin_file(0) is None  # only its last component, inside the roots
+        assert pq.load(absolute).alias.skin_file(0) is None  # only its last component, inside the roots
 
 
 def test_someone_elses_absolute_disk_path_falls_back_to_its_last_component(tmp_path):
@@ -190,7 +190,7 @@ def test_zip_and_pak_names_that_escape_are_ignored(tmp_path):
         archive.writestr('../models/m/skin.png', encode(quadrant_image()))
     model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/skin.png'])
     with pytest.warns(pq.QuakeWarning, match='not found'):
-        assert pq.load(model, search_paths=[tmp_path / 'evil.pk3']).skin_file(0) is None
+        assert pq.load(model, search_paths=[tmp_path / 'evil.pk3']).alias.skin_file(0) is None
     pak = PakArchive(write_pak(tmp_path / 'evil.pak', {'../up.png': b'x', 'ok.png': b'y'}))
     assert pak.names() == ['ok.png']
 
@@ -201,7 +201,7 @@ def test_broken_pak_directory(tmp_path):
         PakArchive(tmp_path / 'bad.pak')
     model = write_model(tmp_path / 'm/tris.md2', skins=['models/m/skin.png'])
     with pytest.warns(pq.QuakeWarning, match='skipped'):
-        pq.load(model, search_paths=[tmp_path / 'bad.pak']).skin_file(0)
+        pq.load(model, search_paths=[tmp_path / 'bad.pak']).alias.skin_file(0)
 
 
 def test_missing_skin_warns_with_places_tried_and_mesh_loads(tmp_path):
@@ -222,7 +222,7 @@ def test_broken_image_warns(tmp_path):
     model = write_model(tmp_path / 'm/tris.md2', skins=['skin.png'])
     (tmp_path / 'm/skin.png').write_bytes(b'\x89PNG\r\n\x1a\n' + b'\0' * 40)
     with pytest.warns(pq.QuakeWarning, match='not decoded'):
-        assert pq.load(model).skin_image() is None
+        assert pq.load(model).alias.skin_image() is None
 
 
 def test_decompression_bomb_is_refused(tmp_path):
@@ -231,7 +231,7 @@ def test_decompression_bomb_is_refused(tmp_path):
     struct.pack_into('>II', header, 16, 100_000, 100_000)  # IHDR claims 10^10 pixels
     (tmp_path / 'm/skin.png').write_bytes(bytes(header))
     with pytest.warns(pq.QuakeWarning, match='not decoded'):
-        assert pq.load(model).skin_image() is None
+        assert pq.load(model).alias.skin_image() is None
 
 
 # -- decoding ------------------------------------------------------------------------------
@@ -247,14 +247,14 @@ def test_pcx_with_its_own_palette(tmp_path):
     model = write_model(tmp_path / 'm/tris.md2', skins=['skin.pcx'])
     (tmp_path / 'm/skin.pcx').write_bytes(out.getvalue())
     expected = np.array(palette[:12], np.uint8).reshape(4, 3)[indices]
-    np.testing.assert_array_equal(pq.load(model).skin_image(), expected)
+    np.testing.assert_array_equal(pq.load(model).alias.skin_image(), expected)
 
 
 def test_mdl_skin_through_the_palette():
     picture = np.arange(64, dtype=np.uint8).reshape(8, 8) * 4
     model = pq.load(torch_mdl(skins=[picture]))
-    np.testing.assert_array_equal(model.skin_image(), QUAKE_PALETTE[picture])
-    np.testing.assert_array_equal(model.fullbright(), picture >= 224)
+    np.testing.assert_array_equal(model.alias.skin_image(), QUAKE_PALETTE[picture])
+    np.testing.assert_array_equal(model.alias.fullbright(), picture >= 224)
     mesh = model.mesh(0)
     np.testing.assert_array_equal(mesh.quake.image(), QUAKE_PALETTE[picture])
     np.testing.assert_array_equal(mesh.quake.fullbright, picture >= 224)
@@ -264,28 +264,28 @@ def test_mdl_palette_argument_and_game_palette(tmp_path):
     picture = np.full((8, 8), 7, np.uint8)
     custom = np.zeros((256, 3), np.uint8)
     custom[7] = (1, 2, 3)
-    assert tuple(pq.load(torch_mdl(skins=[picture]), palette=custom).skin_image()[0, 0]) == (1, 2, 3)
+    assert tuple(pq.load(torch_mdl(skins=[picture]), palette=custom).alias.skin_image()[0, 0]) == (1, 2, 3)
     # A float palette in 0..1 (matplotlib's convention) means value / 255.
     as_floats = np.arange(768, dtype=np.float64).reshape(256, 3) % 256 / 255
     expected = (np.arange(768).reshape(256, 3) % 256).astype(np.uint8)
     picture_all = np.arange(256, dtype=np.uint8).reshape(16, 16)
-    np.testing.assert_array_equal(pq.load(torch_mdl(skins=[picture_all], skinwidth=16, skinheight=16), palette=as_floats).skin_image(),
+    np.testing.assert_array_equal(pq.load(torch_mdl(skins=[picture_all], skinwidth=16, skinheight=16), palette=as_floats).alias.skin_image(),
                                   expected[picture_all])  # fmt: skip
     halves = np.full((256, 3), 0.5)
-    assert tuple(pq.load(torch_mdl(skins=[picture]), palette=halves).skin_image()[0, 0]) == (128, 128, 128)
+    assert tuple(pq.load(torch_mdl(skins=[picture]), palette=halves).alias.skin_image()[0, 0]) == (128, 128, 128)
     (tmp_path / 'gfx').mkdir()
     (tmp_path / 'gfx/palette.lmp').write_bytes(custom.tobytes())
     (tmp_path / 'progs').mkdir()
     (tmp_path / 'progs/torch.mdl').write_bytes(torch_mdl(skins=[picture]))
-    assert tuple(pq.load(tmp_path / 'progs/torch.mdl').skin_image()[0, 0]) == (1, 2, 3)
-    assert tuple(pq.load(torch_mdl(skins=[picture]), search_paths=[tmp_path]).skin_image()[0, 0]) == (1, 2, 3)
-    assert tuple(pq.load(torch_mdl(skins=[picture])).skin_image()[0, 0]) == tuple(QUAKE_PALETTE[7])
+    assert tuple(pq.load(tmp_path / 'progs/torch.mdl').alias.skin_image()[0, 0]) == (1, 2, 3)
+    assert tuple(pq.load(torch_mdl(skins=[picture]), search_paths=[tmp_path]).alias.skin_image()[0, 0]) == (1, 2, 3)
+    assert tuple(pq.load(torch_mdl(skins=[picture])).alias.skin_image()[0, 0]) == tuple(QUAKE_PALETTE[7])
 
 
 def test_mdl_skin_group_keeps_every_picture_with_its_time():
     pictures = np.stack([np.full((8, 8), 1, np.uint8), np.full((8, 8), 2, np.uint8)])
     model = pq.load(torch_mdl(skins=[(np.array([0.1, 0.3], np.float32), pictures)]))
-    np.testing.assert_array_equal(model.skin_image(0, picture=1), QUAKE_PALETTE[pictures[1]])
+    np.testing.assert_array_equal(model.alias.skin_image(0, picture=1), QUAKE_PALETTE[pictures[1]])
     mesh = model.mesh(0)
     np.testing.assert_allclose(mesh.quake.skin_times, [0.1, 0.3])
     np.testing.assert_array_equal(mesh.quake.image(1), QUAKE_PALETTE[pictures[1]])
@@ -373,7 +373,7 @@ def test_the_named_file_wins_over_another_extension_of_the_same_stem(tmp_path):
     named[..., 0] = 200
     Image.fromarray(named).save(folder / 'skin.tga')
     Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(folder / 'skin.pcx')  # .pcx is tried first among alternates
-    found = pq.load(folder / 'tris.md2').skin_file(0)
+    found = pq.load(folder / 'tris.md2').alias.skin_file(0)
     assert found.location.endswith('skin.tga')
 
 
@@ -406,13 +406,13 @@ def test_search_paths_find_a_dot_named_skin_away_from_its_folder(tmp_path, monke
     model = away / 'body.md2'
     model.write_bytes(tetra_md2(skins=['.body']))
     with pytest.warns(pq.QuakeWarning, match='not found') as caught:
-        assert pq.load(model).skin_image(0) is None
+        assert pq.load(model).alias.skin_image(0) is None
     message = str(caught[0].message)
     places = message.split('tried ', 1)[1].split(', ')
     assert len(places) == len(set(places))  # each place once
-    np.testing.assert_array_equal(pq.load(model, search_paths=[skins]).skin_image(0), quadrant_image())
+    np.testing.assert_array_equal(pq.load(model, search_paths=[skins]).alias.skin_image(0), quadrant_image())
     monkeypatch.setenv('PYVISTA_QUAKE_PATH', str(skins))
-    np.testing.assert_array_equal(pq.load(model).skin_image(0), quadrant_image())
+    np.testing.assert_array_equal(pq.load(model).alias.skin_image(0), quadrant_image())
 
 
 def test_a_missing_dot_named_skin_names_the_search_paths_tried(tmp_path):
@@ -421,7 +421,7 @@ def test_a_missing_dot_named_skin_names_the_search_paths_tried(tmp_path):
     model = tmp_path / 'body.md2'
     model.write_bytes(tetra_md2(skins=['.body']))
     with pytest.warns(pq.QuakeWarning) as caught:
-        pq.load(model, search_paths=[elsewhere]).skin_image(0)
+        pq.load(model, search_paths=[elsewhere]).alias.skin_image(0)
     message = str(caught[0].message)
     # The first places by name, the rest counted with the folders they were in (the search path among them).
     assert str(tmp_path / 'body.png') in message and f'more in {tmp_path}, {elsewhere}' in message

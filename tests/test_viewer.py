@@ -127,7 +127,7 @@ def test_a_model_with_several_skins_has_a_skin_picker(browser, tmp_path):
     folder = tmp_path / 'models' / 'test'
     folder.mkdir(parents=True)
     model = pq.QuakeModel.from_frames(pq.load(examples.sample_model('md2')).mesh(0), 'md2', skin=np.full((8, 8, 3), (200, 30, 30), np.uint8))
-    model.set_skin(1, np.full((8, 8, 3), (30, 30, 200), np.uint8))
+    model.alias.set_skin(1, np.full((8, 8, 3), (30, 30, 200), np.uint8))
     model.save(folder / 'two.md2')
     page = Page(browser, pq.exporting.html.write_page(folder / 'two.md2', tmp_path / 'two.html'))
     assert page.page.locator('.pq-skin option').count() == 2

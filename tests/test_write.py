@@ -183,7 +183,7 @@ def test_rename_add_and_remove_frames(tmp_path):
 def test_mdl_groups_survive_edits_with_their_intervals(tmp_path):
     model = pq.load(torch_mdl())
     model.add_frames([model.vertex_positions(0)[0]], names=['after'])
-    model.set_frame_groups([(0, 2, [0.25, 0.5])])
+    model.alias.set_frame_groups([(0, 2, [0.25, 0.5])])
     reread = pq.load(saved(model, tmp_path, 'm.mdl'))
     group = reread.data.frame_groups[0]
     assert (group.start, group.count) == (0, 2)
@@ -192,7 +192,7 @@ def test_mdl_groups_survive_edits_with_their_intervals(tmp_path):
     model.remove_frames([0])
     assert model.data.frame_groups[0].count == 1
     with pytest.raises(ValueError, match='only MDL'):
-        pq.load(tetra_md2()).set_frame_groups([(0, 2, [0.1, 0.2])])
+        pq.load(tetra_md2()).alias.set_frame_groups([(0, 2, [0.1, 0.2])])
 
 
 def test_saving_a_saved_edit_is_byte_identical(tmp_path):
@@ -205,34 +205,34 @@ def test_saving_a_saved_edit_is_byte_identical(tmp_path):
 
 def test_mdl_skin_from_rgb_is_matched_to_the_palette(tmp_path):
     model = pq.load(torch_mdl())
-    palette = model.palette
+    palette = model.alias.palette
     indices = np.arange(64, dtype=np.uint8).reshape(8, 8) + 100
-    model.set_skin(0, palette[indices])
+    model.alias.set_skin(0, palette[indices])
     reread = pq.load(saved(model, tmp_path, 'm.mdl'))
     # Quake's palette repeats a few colours: the colour is what must survive.
     np.testing.assert_array_equal(palette[reread.data.skins[0].pictures[0]], palette[indices])
     assert (reread.data.skins[0].pictures[0] == indices).mean() > 0.9
-    model.set_skin(1, indices)  # palette indices given directly: a second skin
-    assert model.num_skins == 2
+    model.alias.set_skin(1, indices)  # palette indices given directly: a second skin
+    assert model.alias.num_skins == 2
 
 
 def test_md2_skin_image_is_written_beside_the_model(tmp_path):
     model = pq.load(tetra_md2())
     image = np.zeros((64, 64, 3), np.uint8)
     image[:32, :32] = (255, 0, 0)
-    model.set_skin(0, image)
-    assert model.skin_names == ['models/test/skin.png']
+    model.alias.set_skin(0, image)
+    assert model.alias.skin_names == ['models/test/skin.png']
     model.save(tmp_path / 'tris.md2')
     assert (tmp_path / 'skin.png').is_file()
-    np.testing.assert_array_equal(pq.load(tmp_path / 'tris.md2').skin_image(), image)
+    np.testing.assert_array_equal(pq.load(tmp_path / 'tris.md2').alias.skin_image(), image)
 
 
 def test_a_skin_of_another_size_scales_the_texture_coordinates(tmp_path):
     model = pq.load(tetra_md2())  # a 64 x 64 skin
     before = model.mesh(0).active_texture_coordinates.copy()
     st = np.array(model.data.triangle_st)
-    model.set_skin(0, np.zeros((32, 128, 3), np.uint8))  # twice as wide, half as tall
-    assert model.skin_size == (128, 32)
+    model.alias.set_skin(0, np.zeros((32, 128, 3), np.uint8))  # twice as wide, half as tall
+    assert model.alias.skin_size == (128, 32)
     np.testing.assert_array_equal(model.data.triangle_st, np.rint(st * [2, 0.5]).astype(np.int32))
     np.testing.assert_allclose(model.mesh(0).active_texture_coordinates, before, atol=0.5 / 32)
     reread = pq.load(saved(model, tmp_path, 'm.md2'))
@@ -248,7 +248,7 @@ def test_an_md2_skin_found_beside_it_goes_into_the_converted_mdl(tmp_path):
     Image.fromarray(image).save(tmp_path / 'tris.png')  # the image named after the model
     model = quiet_load(tmp_path / 'tris.md2')
     model.save(tmp_path / 'tris.mdl')
-    skin = pq.load(tmp_path / 'tris.mdl').skin_image()
+    skin = pq.load(tmp_path / 'tris.mdl').alias.skin_image()
     assert skin.shape == (64, 64, 3) and skin[:, :32].max() < 40 and skin[:, 32:].min() > 200  # through the palette
 
 
@@ -264,8 +264,8 @@ def test_an_md2_skin_image_of_another_size_than_the_header_converts_to_mdl(tmp_p
     model = quiet_load(tmp_path / 'tris.md2')
     model.save(tmp_path / 'tris.mdl')
     mdl = pq.load(tmp_path / 'tris.mdl')
-    assert mdl.skin_size == (64, 64)
-    skin = mdl.skin_image()
+    assert mdl.alias.skin_size == (64, 64)
+    skin = mdl.alias.skin_image()
     assert skin.shape == (64, 64, 3) and skin[:, :30].max() < 40 and skin[:, 34:].min() > 200  # the halves kept
     np.testing.assert_array_equal(mdl.data.triangle_st, model.data.triangle_st)  # each corner's skin pixel
 
@@ -275,7 +275,7 @@ def test_texture_coordinates_edit_md2(tmp_path):
     mesh = model.mesh(0)
     uv = mesh.active_texture_coordinates.copy()
     uv[:, 0] = 1 - uv[:, 0]
-    model.set_texcoords(uv)
+    model.alias.set_texcoords(uv)
 
     def pairs(frame, texcoords):  # (vertex, u, v) of every point, in a stable order
         rows = np.column_stack([frame.point_data['vertex_index'], texcoords])
@@ -293,7 +293,7 @@ def test_mdl_seams_survive_a_texture_coordinate_round_trip():
     tris = model.data.file.triangles.copy()
     stverts = model.data.file.stverts.copy()
     # Setting the same coordinates from scratch: seams found again, same records.
-    encoded = mdl.encode_seams(model.data.triangle_vertices, st_before, model.skin_size[0])
+    encoded = mdl.encode_seams(model.data.triangle_vertices, st_before, model.alias.skin_size[0])
     np.testing.assert_array_equal(encoded[0], stverts)
     np.testing.assert_array_equal(encoded[1]['vertindex'], tris['vertindex'])
     # facesfront only matters where a seam vertex is used.
@@ -395,7 +395,7 @@ def test_md2_trailing_bytes_are_only_those_after_the_last_section():
     data[56:60] = np.int32(start + 4).tobytes()  # ofs_frames
     model = pq.load(bytes(data))
     assert model.frame_names == ['stand01', 'stand02', 'run1']
-    assert model.trailing == b'TAIL'
+    assert model.alias.trailing == b'TAIL'
 
 
 # -- GL commands ----------------------------------------------------------------------------
@@ -403,9 +403,9 @@ def test_md2_trailing_bytes_are_only_those_after_the_last_section():
 
 def covered_triangles(model: pq.QuakeModel) -> list[tuple]:
     """Every triangle the GL commands draw, as (vertex, s, t) corners in file winding, rotated to a canonical start."""
-    width, height = model.skin_size
+    width, height = model.alias.skin_size
     found = []
-    for command in model.gl_commands:
+    for command in model.alias.gl_commands:
         corners = [(int(v), round(s * width - 0.5), round(t * height - 0.5)) for v, (s, t) in zip(command.vertices, command.texcoords)]
         for k in range(len(corners) - 2):
             if command.kind == 'fan':
@@ -436,7 +436,7 @@ def test_fresh_gl_commands_cover_each_triangle_once(mesh):
 
 def test_gl_commands_stripped_long():
     model = pq.QuakeModel.from_frames(pv.Plane(i_resolution=20, j_resolution=20), 'md2')
-    assert len(model.gl_commands) < model.header['num_tris'] / 4  # strips and fans, not one command per triangle
+    assert len(model.alias.gl_commands) < model.header['num_tris'] / 4  # strips and fans, not one command per triangle
 
 
 # -- any mesh in ----------------------------------------------------------------------------
@@ -455,7 +455,7 @@ def test_from_frames_round_trip(fmt, tmp_path):
     for k, frame in enumerate(frames):
         assert (np.abs(reread.vertex_positions(k)[0] - frame.points) <= steps[k] / 2 + 1e-4).all()
     mesh = reread.mesh(0)
-    width, height = reread.skin_size
+    width, height = reread.alias.skin_size
     # Each mesh point's texture coordinate is the point's own, to a pixel.
     expected = base.active_texture_coordinates[mesh.point_data['vertex_index']]
     np.testing.assert_allclose(mesh.active_texture_coordinates, expected, atol=0.51 / min(width, height))
@@ -525,7 +525,7 @@ def test_save_in_the_other_format(tmp_path):
     other = pq.load(tmp_path / 'torch.md2')
     assert other.format == 'md2' and other.frame_names == model.frame_names
     np.testing.assert_allclose(other.vertex_positions(), model.vertex_positions(), atol=np.max(other.data.frame_scale) / 2 + 1e-4)
-    np.testing.assert_array_equal(other.skin_image(), model.skin_image())
+    np.testing.assert_array_equal(other.alias.skin_image(), model.alias.skin_image())
 
 
 # -- safe writing ---------------------------------------------------------------------------
@@ -592,7 +592,7 @@ def test_a_model_the_format_cannot_hold_writes_nothing(tmp_path):
     target.write_bytes(b'old')
     model = pq.load(tetra_md2())
     with pytest.raises(ValueError, match='longer than 63'):
-        model.set_skin(0, np.zeros((64, 64, 3), np.uint8), name='x' * 80)
+        model.alias.set_skin(0, np.zeros((64, 64, 3), np.uint8), name='x' * 80)
     model.save(target)  # the failed edit left the model as it was
     assert target.read_bytes() == tetra_md2()
 
@@ -678,9 +678,9 @@ def test_converting_two_models_into_one_folder_keeps_each_skin(tmp_path):
     assert cli_main(['convert', str(ogre), str(out / 'ogre.md2')]) == 0
     assert cli_main(['convert', str(zombie), str(out / 'zombie.md2')]) == 0
     first, second = pq.load(out / 'ogre.md2'), pq.load(out / 'zombie.md2')
-    assert first.skin_names == ['ogre.png'] and second.skin_names == ['zombie.png']
-    np.testing.assert_array_equal(first.skin_image(0), pq.load(ogre).skin_image(0))
-    np.testing.assert_array_equal(second.skin_image(0), pq.load(zombie).skin_image(0))
+    assert first.alias.skin_names == ['ogre.png'] and second.alias.skin_names == ['zombie.png']
+    np.testing.assert_array_equal(first.alias.skin_image(0), pq.load(ogre).alias.skin_image(0))
+    np.testing.assert_array_equal(second.alias.skin_image(0), pq.load(zombie).alias.skin_image(0))
     assert sorted(p.name for p in out.iterdir()) == ['ogre.md2', 'ogre.png', 'zombie.md2', 'zombie.png']
 
 
@@ -717,12 +717,12 @@ def test_frames_read_without_their_skin_keep_its_size_and_the_header(tmp_path):
     for frame in frames:
         frame.field_data.pop('skin_pixels', None)  # as read with skin=None
     rebuilt = pq.QuakeModel.from_frames(frames, 'mdl')
-    assert rebuilt.skin_size == (120, 40)
+    assert rebuilt.alias.skin_size == (120, 40)
     np.testing.assert_allclose(rebuilt.mesh(0).active_texture_coordinates, source.mesh(0).active_texture_coordinates, atol=1 / 120)
     assert rebuilt.header['flags'] == 8 and rebuilt.header['synctype'] == 1
     np.testing.assert_allclose(rebuilt.header['eyeposition'], (1.0, 2.0, 24.0))
     read = pq.load(torch_mdl(skinwidth=120, skinheight=40, skins=skins), skin=None)
-    assert pq.QuakeModel.from_frames(read.mesh(0), 'md2').skin_size == (120, 40)
+    assert pq.QuakeModel.from_frames(read.mesh(0), 'md2').alias.skin_size == (120, 40)
 
 
 def test_from_frames_of_any_dataset_warns_nothing():

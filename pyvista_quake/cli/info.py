@@ -44,12 +44,12 @@ def _info(path: Path, options: dict) -> dict:
         skins = _skins(model)
     spec = model.spec
     counts: dict = {'vertices': int(model.vertex_positions(0).shape[1]), 'triangles': sum(s.num_triangles for s in model.surfaces)}
-    if spec.output == 'MultiBlock':  # surfaces of their own
+    if model.alias is None:  # surfaces of their own
         counts |= {'surfaces': model.surface_names, 'tags': list(model.tags), 'skin_size': None}
     else:
-        counts['skin_size'] = list(model.skin_size)
-    if spec.kind == 'skeletal':
-        counts['joints'] = [joint.name for joint in model.joints]
+        counts['skin_size'] = list(model.alias.skin_size)
+    if model.skeletal is not None:
+        counts['joints'] = [joint.name for joint in model.skeletal.joints]
     if not counts['triangles']:
         counts['nothing_to_draw'] = why_nothing_to_draw(model)
     level = model.level
@@ -116,12 +116,13 @@ def _info_table(record: dict) -> Table:
 
 
 def _skins(model: pq.QuakeModel) -> list[dict]:
-    if model.spec.output == 'MultiBlock':
-        return [{'name': f'{surface}: {name}', 'location': found.location if (found := model.surface_skin(k)) else None}
-                for k, (surface, name) in enumerate(zip(model.surface_names, model.image_names)) if name is not None]  # fmt: skip
+    alias = model.alias
+    if alias is None:
+        return [{'name': f'{s.name}: {s.image_name}', 'location': found.location if (found := s.image_file()) else None}
+                for s in model.surfaces if s.image_name is not None]  # fmt: skip
     if model.spec.palette:
         pictures = getattr(model.data, 'skins', [])  # the pictures the file embeds
         embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(pictures)]
         return embedded or [{'name': 'none (Quake refuses this)', 'location': None}]
-    names = model.skin_names or ["(none named: an image with the model's name)"]
-    return [{'name': name, 'location': found.location if (found := model.skin_file(k)) else None} for k, name in enumerate(names)]
+    names = alias.skin_names or ["(none named: an image with the model's name)"]
+    return [{'name': name, 'location': found.location if (found := alias.skin_file(k)) else None} for k, name in enumerate(names)]

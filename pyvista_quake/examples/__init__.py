@@ -89,7 +89,7 @@ def load_eye(**options) -> QuakeModel:
     --------
     >>> from pyvista_quake import examples
     >>> model = examples.load_eye()
-    >>> model.format, [joint.name for joint in model.joints]
+    >>> model.format, [joint.name for joint in model.skeletal.joints]
     ('iqm', ['base', 'inner'])
 
     """

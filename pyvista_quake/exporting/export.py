@@ -49,6 +49,7 @@ from pyvista_quake.model.lightmaps import lit_blocks
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import flattened
+from pyvista_quake.model.parts import SkeletalPart
 from pyvista_quake.model.players import QuakePlayer
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
@@ -276,8 +277,8 @@ def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame
             raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
         with staged(path.parent) as stage:
             target = stage / path.name
-            if suffix in ('.glb', '.gltf') and model is not None and model.spec.kind == 'skeletal':
-                _write_skeletal_gltf(model, animation, target, quantize)
+            if suffix in ('.glb', '.gltf') and model is not None and model.skeletal is not None:
+                _write_skeletal_gltf(model, model.skeletal, animation, target, quantize)
             elif suffix in ('.glb', '.gltf'):
                 _write_gltf_surfaces(model, given, animation, target, quantize)
             else:
@@ -445,25 +446,25 @@ def _write_gltf_surfaces(model, given, animation, target: Path, quantize: bool =
     _save_gltf(gltf, target)
 
 
-def _write_skeletal_gltf(model, animation, target: Path, quantize: bool = False) -> None:
+def _write_skeletal_gltf(model: QuakeModel, skeletal: SkeletalPart, animation, target: Path, quantize: bool = False) -> None:
     """A skeletal model's glTF: its bind pose skinned by its joints, each animation keyed on them."""
-    first = model.bind_pose()
+    first = skeletal.bind_pose()
     parts = []
-    for _k, (block, surface) in enumerate(zip(first, model.data.surfaces)):
+    for _k, (block, surface) in enumerate(zip(first, skeletal.data.surfaces)):
         if block.n_cells:
             joints, weights = four_weights(surface.joints, surface.weights)
             parts.append(SkinnedPart(block, joints, weights, block.quake.image()))
     clips = [model.animation(animation)] if animation is not None else list(model.animations.values())
     animations = []
     for clip in clips:
-        poses = model.joint_poses(clip.frames)
+        poses = skeletal.joint_poses(clip.frames)
         times = np.asarray(clip.times, np.float64)
         if clip.duration > times[-1]:  # the loop blends back into its first frame, as the engines loop
             times = np.append(times, clip.duration)
             poses = np.concatenate([poses, poses[:1]])
         animations.append((clip.name, times, poses))
-    names = [j.name for j in model.joints]
-    gltf = build_gltf_skinned(parts, names, [j.parent for j in model.joints], model.rest_locals(), model.inverse_bind(),
+    names = [j.name for j in skeletal.joints]
+    gltf = build_gltf_skinned(parts, names, [j.parent for j in skeletal.joints], skeletal.rest_locals(), skeletal.inverse_bind(),
                               animations, Path(model.source).stem or 'model', quantize)  # fmt: skip
     _save_gltf(gltf, target)
 

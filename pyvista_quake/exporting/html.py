@@ -204,14 +204,14 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         raise NothingToDrawError(f'{getattr(model, "source", source)}: nothing to play: {why_nothing_to_draw(model)}')
     models = []
     skins: list[str] = []
-    count = getattr(model, 'num_skins', 0) if not is_player(model) and model.spec.kind == 'alias' else 0
-    if count > 1:  # a skin picker: a glb per skin, made one model and its skins' images below
+    alias = model.alias if not is_player(model) else None
+    if alias is not None and alias.num_skins > 1:  # a skin picker: a glb per skin, made one model and its skins' images below
         chosen = model.skin
         try:
-            for k in range(count):
+            for k in range(alias.num_skins):
                 model.skin = k
                 models.append(_glb(model, animation, quantize))
-                skins.append(model.skin_names[k] if model.skin_names else f'skin {k}')
+                skins.append(alias.skin_names[k] if alias.skin_names else f'skin {k}')
         finally:
             model.skin = chosen
     elif is_player(model) and len(model.skins) > 1:  # a skin picker: a glb per skin set, made one below

@@ -83,6 +83,19 @@ class ModelFacade:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
         raise NotImplementedError
 
+    def image_name(self, index: int) -> str | None:
+        """The image (or shader) name surface ``index`` shows, or ``None``."""
+        raise NotImplementedError
+
+    def surface_alpha(self, index: int) -> str:
+        """How surface ``index``'s image alpha is drawn (``'opaque'``, ``'cutout'``, ``'blend'``, ``'add'``)."""
+        return 'opaque'
+
+    @property
+    def skin_definition(self) -> Any:
+        """The file the surfaces' images are assigned in (a ``.skin``, a config), or ``None``."""
+        return None
+
     def brush_model(self, index: int) -> int:
         """The level's brush model surface ``index`` belongs to (0, the world, for a model)."""
         return 0

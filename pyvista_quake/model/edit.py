@@ -676,7 +676,7 @@ def one_surface_to_md3(model, skin_name: str) -> tuple[ModelData, dict]:
         For a coordinate outside what an MD3 holds (about ±512).
 
     """
-    picture = model.skin_image(model.skin) if model.skin is not None else None
+    picture = model.surfaces[0].image()
     name = Path(model.source.split(':')[-1]).stem if not model.source.startswith('<') else 'model'
     frames = [pv.MultiBlock({name or 'model': model.mesh(k)}) for k in range(len(model))]
     tags = {t.name: (t.origins, t.axes) for t in model.tags.values()}
@@ -712,4 +712,4 @@ def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[AliasData, d
         raise ValueError(f'{model.source}: an {format.upper()} holds one surface and this MD3 has {count} '
                          f'({", ".join(model.surface_names) or "none"}); save it as .md3')  # fmt: skip
     frames = [model.frame(k)[0] for k in range(len(model))]
-    return from_frames(frames, format, skin=model.surface_image(0), names=model.frame_names, skin_name=skin_name)
+    return from_frames(frames, format, skin=model.surfaces[0].image(), names=model.frame_names, skin_name=skin_name)

@@ -250,7 +250,7 @@ def skin_of(model, mesh=None):
     ``None`` when there is no skin (or ``skin=None`` was asked for).
     """
     if model is not None:
-        return model.skin_image(model.skin) if model.skin is not None else None
+        return model.alias.skin_image(model.skin) if model.alias is not None and model.skin is not None else None
     pictures = carried_pictures(mesh)
     return None if pictures is None else pictures[0]
 

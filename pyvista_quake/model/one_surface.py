@@ -252,6 +252,14 @@ class OneSurfaceModel(ModelFacade):
         """The chosen skin's image file (``None`` with ``skin=None``)."""
         return self.skin_file(self.skin) if self.skin is not None else None
 
+    def image_name(self, index: int) -> str | None:
+        """The chosen skin's name (an MD2's; ``None`` for an MDL's embedded pictures, or with ``skin=None``)."""
+        return self.data.skin_names[self.skin] if self.skin is not None and self.skin < len(self.data.skin_names) else None
+
+    def surface_alpha(self, index: int) -> str:
+        """``'cutout'`` for an MDL whose flags make index 255 see-through (``MF_HOLEY``), else ``'opaque'``."""
+        return 'cutout' if self.skins.is_holey else 'opaque'
+
     def surface_image(self, index: int) -> np.ndarray | None:
         """The chosen skin as an RGB(A) ``uint8`` image (``None`` with ``skin=None``)."""
         return self.skin_image(self.skin) if self.skin is not None else None

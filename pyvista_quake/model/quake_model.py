@@ -41,6 +41,8 @@ from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.one_surface import OneSurfaceModel
+from pyvista_quake.model.parts import AliasPart
+from pyvista_quake.model.parts import SkeletalPart
 from pyvista_quake.model.saving import save
 from pyvista_quake.model.skeletal import SkeletalModel
 from pyvista_quake.model.surfaces_model import SurfacesModel
@@ -105,6 +107,17 @@ class Surface:
         """Unit point normals over the given frames, ``float32`` ``(frames, points, 3)``."""
         return self.model._engine.surface_normals(self.index, frames)
 
+    @property
+    def image_name(self) -> str | None:
+        """The image (or shader) name the surface shows: its ``.skin`` line, config skin, material or shader, or an
+        MD2's chosen skin name; ``None`` without one (``skin=None``, an MDL's embedded pictures)."""
+        return self.model._engine.image_name(self.index)
+
+    @property
+    def alpha(self) -> str:
+        """How the image's alpha is drawn: ``'opaque'``, ``'cutout'``, ``'blend'`` or ``'add'``, as the game's shader (or an MDL's ``MF_HOLEY``) says."""
+        return self.model._engine.surface_alpha(self.index)
+
     def image_file(self) -> FoundSkin | None:
         """The image file the surface shows (the model's chosen skin), or ``None``."""
         return self.model._engine.surface_skin(self.index)  # none with skin=None
@@ -167,15 +180,17 @@ class QuakeModel:
         object.__setattr__(model, '_engine', engine)
         return model
 
-    # The format's extras: whatever the engine has that this class does not define.
+    # A format's extras reached as the model's own attributes: deprecated for the typed parts.
     def __getattr__(self, name: str) -> Any:
-        """Return a format's extra (an MD2's ``gl_commands``, an MDL's ``palette``, an MD3's ``shaders``...)."""
+        """Return a format's extra the old way (``model.gl_commands``), with a warning naming its typed part."""
         if name.startswith('__') or name == '_engine':
             raise AttributeError(name)
         try:
-            return getattr(self._engine, name)
+            value = getattr(self._engine, name)
         except AttributeError:
             raise AttributeError(f'{type(self).__name__} of an {self.format.upper()} has no attribute {name!r}') from None
+        warn_external(f'model.{name} is deprecated and changes in pyvista-quake 0.4 (it goes); use {_replacement(self, name)}', DeprecationWarning)
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Set a setting of the model, such as :attr:`skin` (an engine's own settings pass through)."""
@@ -287,6 +302,24 @@ class QuakeModel:
     def tag(self, name: str, frame: int | None = None, time: float | None = None, animation: str | Animation | None = None) -> np.ndarray:
         """A tag as a 4 x 4 matrix at a frame, or at a time of an animation (see :meth:`ModelFacade.tag <pyvista_quake.model.base.ModelFacade.tag>`)."""
         return self._engine.tag(name, frame, time, animation)
+
+    # -- the parts only some formats have (see pyvista_quake.model.parts) -------------------
+    @property
+    def alias(self) -> AliasPart | None:
+        """An MD2's or MDL's own part: its skins, palette, OpenGL commands, topology and frame-group edits (``None`` for other formats)."""
+        engine = self._engine
+        return engine if isinstance(engine, OneSurfaceModel) else None
+
+    @property
+    def skeletal(self) -> SkeletalPart | None:
+        """An IQM's or MD5's own part: its joints, bind pose, skeleton and config (``None`` for other formats)."""
+        engine = self._engine
+        return engine if isinstance(engine, SkeletalModel) else None
+
+    @property
+    def skin_definition(self) -> Path | str | None:
+        """The ``.skin`` file (or Cube 2 config) the surfaces' images come from, if any."""
+        return self._engine.skin_definition
 
     # -- levels -------------------------------------------------------------------------
     @property
@@ -606,6 +639,21 @@ def _joined(per_surface: list[np.ndarray], model: QuakeModel, frames: FrameSelec
     if not per_surface:
         return np.zeros((len(frame_indices(frames, len(model))), 0, 3), np.float32)
     return np.concatenate(per_surface, axis=1)
+
+
+#: The part each format's extra now lives on, for the warning of the old way.
+_SURFACE_EXTRAS = {'image_names': '[s.image_name for s in model.surfaces]', 'surface_alpha': 'model.surfaces[k].alpha',
+                   'surface_skin': 'model.surfaces[k].image_file()', 'surface_image': 'model.surfaces[k].image()'}  # fmt: skip
+
+
+def _replacement(model: QuakeModel, name: str) -> str:
+    if name in _SURFACE_EXTRAS:
+        return _SURFACE_EXTRAS[name]
+    if model.skeletal is not None and hasattr(model.skeletal, name):
+        return f'model.skeletal.{name}'
+    if model.alias is not None and hasattr(model.alias, name):
+        return f'model.alias.{name}'
+    return f'the model\'s own attributes or its parts (model.alias, model.skeletal, model.level); {name} is internal'
 
 
 class _SurfaceModelMeta(type):

@@ -18,7 +18,6 @@ from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats.anm import AnmLine
-from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import REFUSES
@@ -83,9 +82,9 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     skin_name = f'{path.stem}.png'
     own_kind = own.kind if own is not None else 'alias'
     if data.format == spec.name:
-        images = model.skins.images if isinstance(data, AliasData) else {}
+        images = model.alias.skins.images if model.alias is not None else {}
     elif spec.kind == 'alias':  # one surface of packed bytes
-        data, images = md3_to_one_surface(model, spec.name, skin_name) if own_kind == 'surfaces' else convert(data, model.skins, spec.name, skin_name=skin_name)
+        data, images = md3_to_one_surface(model, spec.name, skin_name) if own_kind == 'surfaces' else convert(data, model.alias.skins, spec.name, skin_name=skin_name)
     elif own_kind == 'alias':
         data, images = one_surface_to_md3(model, skin_name)
     elif not spec.third_party and any(s.positions.dtype != np.int16 for s in data.surfaces):

@@ -146,6 +146,10 @@ class SurfacesModel(ModelFacade):
         """The image (or shader) name each surface shows: its ``.skin`` line, else its first shader."""
         return self._surface_images[0]
 
+    def image_name(self, index: int) -> str | None:
+        """The image (or shader) name surface ``index`` shows (see :attr:`image_names`)."""
+        return self.image_names[index]
+
     def surface_skin(self, index: int) -> FoundSkin | None:
         """Find surface ``index``'s image file (other image extensions tried, as ``R_FindImageFile`` does).
 

@@ -147,8 +147,8 @@ class QuakeAccessor:
         for name in keys.SKIN_KEYS:
             if name in self._mesh.field_data:
                 del self._mesh.field_data[name]
-        if model.skin is not None:
-            for key, value in model.skin_field_data(model.skin).items():
+        if model.alias is not None and model.skin is not None:
+            for key, value in model.alias.skin_field_data(model.skin).items():
                 self._mesh.field_data[key] = value
         self.__dict__.pop('_pictures', None)
         return self._mesh

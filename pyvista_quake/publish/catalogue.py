@@ -141,7 +141,7 @@ def _summary(model: Any, source: Path, base: Path) -> dict:
         'animations': list(model.animations),
         'skins': _images([model], base),
         'tags': list(model.tags),
-        'joints': [j.name for j in model.joints] if model.spec.kind == 'skeletal' else [],
+        'joints': [j.name for j in model.skeletal.joints] if model.skeletal is not None else [],
         'header': {k: str(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
         'findings': [_finding(f) for f in findings],
         'verdicts': verdicts(findings, model.format),
