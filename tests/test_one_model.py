@@ -242,8 +242,8 @@ def test_surface_model_is_a_deprecated_alias():
     assert type(made) is pq.QuakeModel
     with pytest.warns(DeprecationWarning, match="from_frames\\(frames, 'md3'\\)"):
         SurfaceModel.from_frames(md3.blocks(0))
-    with pytest.warns(DeprecationWarning, match='skin_definition'):
-        assert md3.alias.skin_file is None
+    with pytest.warns(DeprecationWarning, match='skin_definition'), pytest.warns(DeprecationWarning, match=r'model.skin_file is deprecated .* use model.skin_definition'):
+        assert md3.skin_file is None
 
 
 def test_models_pickle_for_the_workers(any_model):

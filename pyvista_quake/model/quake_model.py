@@ -653,6 +653,8 @@ def _replacement(model: QuakeModel, name: str) -> str:
         return f'model.skeletal.{name}'
     if model.alias is not None and hasattr(model.alias, name):
         return f'model.alias.{name}'
+    if name == 'skin_file':  # an MD3's: its .skin file
+        return 'model.skin_definition, or model.surfaces[k].image_file() for each surface\'s image'
     return f'the model\'s own attributes or its parts (model.alias, model.skeletal, model.level); {name} is internal'
 
 
