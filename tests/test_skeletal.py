@@ -1167,3 +1167,32 @@ def test_an_iqm_name_at_the_end_of_the_text_without_its_nul():
     assert _text_at(b'root\0tip', 5, 'x.iqm', 'name') == 'tip'
     assert _text_at(b'root\0tip\0', 5, 'x.iqm', 'name') == 'tip'
     assert _text_at(b'root\0tip\0', 0, 'x.iqm', 'name') == 'root'
+
+
+def test_frame_poses_read_a_run_when_its_frames_are_wanted_and_name_frames_out_of_range():
+    from pyvista_quake.data.poses import FramePoses
+    from pyvista_quake.data.poses import PoseRun
+    from pyvista_quake.formats.records import Clip
+    from pyvista_quake.formats.records import Joint
+    from pyvista_quake.formats.records import SkeletalAnimationData
+
+    def run(count: int, base: float, clips: list) -> tuple[PoseRun, list]:
+        read: list[int] = []
+        poses = base + np.arange(count * 2 * 10, dtype=np.float64).reshape(count, 2, 10)
+        animation = SkeletalAnimationData('x', [Joint('a', -1), Joint('b', 0)], poses, clips, 'matrix')
+        return PoseRun([], read=lambda: read.append(1) or animation), read
+
+    one, read_one = run(1, 0.0, [Clip('first', 0, 1, 0.0)])
+    two, read_two = run(3, 1000.0, [Clip('go', 0, 1, 0.0), Clip('stop', 2, 1, 0.0)])
+    poses = FramePoses([one, two], [-1, 0])
+    assert poses[np.array([], np.int64)].shape == (0, 2, 10) and read_one == [1] and read_two == []
+    assert poses.has(0) and not read_two
+    assert poses[0][0, 0] == 0 and poses[1][0, 0] == 1000 and read_two == [1]
+    assert np.asarray(poses, np.float32).dtype == np.float32 and np.asarray(poses).shape == poses.shape == (4, 2, 10)
+    assert poses.clip_of(1)[0].name == 'go' and poses.clip_of(2) is None and poses.clip_of(3) == (two.animation.clips[1], 0)
+    with pytest.raises(IndexError, match=r'^frame 12 is out of range 0\.\.3$'):
+        poses[np.array([0, 2, 12])]
+    with pytest.raises(IndexError, match=r'^frame -1 is out of range 0\.\.3$'):
+        poses[np.array([-1, 2])]
+    with pytest.raises(IndexError, match=r'^frame 4 is out of range'):
+        poses[np.array([1, 4])]

@@ -8,7 +8,6 @@ reads a run's file when a frame of it, or the number of frames after it, is aske
 from __future__ import annotations
 
 from dataclasses import dataclass
-from dataclasses import field
 from typing import Callable
 from typing import Protocol
 
@@ -43,7 +42,7 @@ class PoseRun:
     played: list[Played]
     read: Callable[[], SkeletalAnimationData] | None = None
     animation: SkeletalAnimationData | None = None
-    key: str = field(default='', repr=False)
+    key: str = ""
 
     def loaded(self) -> SkeletalAnimationData:
         """The run's animation, read now if it is not yet."""
