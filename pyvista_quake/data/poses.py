@@ -130,8 +130,7 @@ class FramePoses:
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         """Every frame's poses as one array (reading every run)."""
-        out = self[np.arange(len(self))]
-        return out.astype(dtype) if dtype is not None else out
+        return self[np.arange(len(self))]  # numpy casts it to a dtype asked for
 
     @property
     def pose_parents(self) -> _PoseParents:
