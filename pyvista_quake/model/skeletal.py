@@ -42,6 +42,7 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig
+from pyvista_quake.model.base import ModelFacade
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.surfaces_model import SurfacesModel
 
@@ -233,13 +234,10 @@ class SkeletalModel(SurfacesModel):
         """The joints blended as the engine blends them (IQM: matrices; MD5: slerp), then skinned."""
         return self._posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
 
-    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
-        """Mesh ``index``'s skinned positions (the joints' matrices are made for every mesh at once)."""
-        return self.positions(frames)[index]
-
-    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
-        """Mesh ``index``'s unit normals."""
-        return self.normals(frames)[index]
+    # One mesh's positions are the skinning's of every mesh (its joints' matrices are made for all at once),
+    # not an MD3's decode of that surface alone.
+    surface_positions = ModelFacade.surface_positions
+    surface_normals = ModelFacade.surface_normals
 
     def bind_pose(self) -> pv.MultiBlock:
         """The rest pose, as :meth:`frame` gives a frame (a MultiBlock of the meshes)."""
