@@ -548,3 +548,60 @@ def test_gltf_embeds_a_png_or_jpeg_skin_as_the_game_found_it(tmp_path, suffix, m
     assert (stored == (folder / f'skin{suffix}').read_bytes()) == kept
     np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(stored)).convert('RGB')),
                                   np.asarray(Image.open(folder / f'skin{suffix}').convert('RGB')))  # fmt: skip
+
+
+# -- one writer for every model -----------------------------------------------------------
+
+
+@pytest.mark.parametrize('kind', ['md2', 'md3'])
+def test_every_model_writes_the_same_xdmf_arrays(tmp_path, kind):
+    model = pq.load(tetra_md2() if kind == 'md2' else md3_with_images(tmp_path))
+    pq.export(model, tmp_path / 'all.xdmf')
+    with meshio.xdmf.TimeSeriesReader(tmp_path / 'all.xdmf') as reader:
+        points, _cells = reader.read_points_cells()
+        steps = [reader.read_data(k) for k in range(reader.num_steps)]
+    assert len(steps) == len(model)
+    for k, (_t, point_data, cell_data) in enumerate(steps):
+        np.testing.assert_allclose(point_data['positions'], model.positions(k)[0], atol=1e-5)
+        np.testing.assert_allclose(point_data['displacement'], model.positions(k)[0] - points, atol=1e-5)
+        np.testing.assert_allclose(point_data['TextureCoordinates'], model.mesh(0).active_texture_coordinates)
+        np.testing.assert_array_equal(cell_data['surface'][0], model.mesh(k).cell_data.get('surface_index', np.zeros(model.mesh(k).n_cells)))
+
+
+def test_one_obj_writer_an_object_and_material_per_surface_for_every_model(torch, tmp_path):
+    pq.export(torch, tmp_path / 'torch.obj', frame=1)
+    mesh, text = torch.mesh(1), (tmp_path / 'torch.obj').read_text()
+    assert text.count('\no ') == 1 and text.count('usemtl') == 1
+    back = meshio.read(tmp_path / 'torch.obj')
+    np.testing.assert_allclose(back.points, mesh.points, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(back.cells[0].data, mesh.regular_faces)
+    np.testing.assert_allclose(back.point_data['obj:vn'], mesh.point_data['Normals'], atol=1e-5)
+    np.testing.assert_allclose(back.point_data['obj:vt'], mesh.active_texture_coordinates, atol=1e-5)
+    assert sorted(p.name for p in tmp_path.glob('*.png')) == ['torch.png']
+
+
+def test_obj_of_an_empty_surface_has_no_rows(tmp_path):
+    blocks = pv.MultiBlock({'empty': pv.PolyData(), 'one': pv.PolyData.from_regular_faces(np.eye(3, dtype=np.float32), [[0, 1, 2]])})
+    pq.export(blocks, tmp_path / 'x.obj')
+    text = (tmp_path / 'x.obj').read_text()
+    assert '\n\n' not in text and text.count('\nv ') == 3 and text.count('\nf ') == 1 and 'f 1/1/1 2/2/2 3/3/3' in text
+
+
+def test_surfaces_sharing_an_image_write_it_once(tmp_path):
+    image = np.full((4, 4, 3), 90, np.uint8)
+    one = pq.QuakeModel.from_frames(pv.Plane().triangulate(), 'md2', skin=image).mesh(0)
+    blocks = pv.MultiBlock({'a': one, 'b': one.copy()})
+    pq.export(blocks, tmp_path / 'x.obj')
+    assert sorted(p.name for p in tmp_path.glob('*.png')) == ['x_0.png']
+    assert (tmp_path / 'x.mtl').read_text().count('map_Kd x_0.png') == 2
+
+
+def test_a_joined_pose_keeps_the_field_data_its_surfaces_share(tmp_path):
+    model = pq.load(md3_with_images(tmp_path))
+    mesh = model.mesh(1)
+    assert list(mesh.field_data['surface_names']) == ['body', 'flag']
+    assert mesh.field_data['frame_index'][0] == 1 and 'surface_name' not in mesh.field_data
+    assert mesh.quake.image() is None  # the two surfaces have different images: the joined mesh claims neither
+    np.testing.assert_array_equal(mesh.cell_data['surface_index'], [0, 0, 0, 0, 1])
+    single = pq.model.mesh.joined(pv.MultiBlock({'flag': model.blocks(1)['flag']}))
+    assert single.quake.image() is not None and single.field_data['surface_name'][0] == 'flag'

@@ -110,9 +110,9 @@ def test_frame_of_an_md3_is_its_multiblock_without_warning():
 def test_between_blends_every_format_as_the_engines_do(any_model):
     last = len(any_model) - 1
     ends = [any_model.mesh(0).points, any_model.mesh(last).points]
-    half = pq.model.quake_model.joined_mesh(any_model.between(0, last, 0.5)).points
+    half = pq.model.mesh.joined(any_model.between(0, last, 0.5)).points
     np.testing.assert_allclose(half, (ends[0] + ends[1]) / 2, atol=1e-5)
-    np.testing.assert_array_equal(pq.model.quake_model.joined_mesh(any_model.between(0, last, 0.0)).points, ends[0])
+    np.testing.assert_array_equal(pq.model.mesh.joined(any_model.between(0, last, 0.0)).points, ends[0])
 
 
 def test_mesh_and_blocks_choose_the_pose_like_export():

@@ -41,6 +41,7 @@ SKIN_KEYS = (SKIN_INDEX, SKIN_NAME, SKIN_LOCATION, SKIN_FILE, SKIN_PIXELS, SKIN_
 #: Which surface of an MD3 a block is: its name and number.
 SURFACE_NAME = 'surface_name'
 SURFACE_INDEX = 'surface_index'
+SURFACE_NAMES = 'surface_names'
 #: A level surface's brush model: 0 the world, N the entity model ``*N``.
 BRUSH_MODEL = 'brush_model'
 

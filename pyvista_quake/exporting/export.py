@@ -1,16 +1,19 @@
-"""Export: frames and whole animations to the formats other tools open, with their skins.
+"""Export: frames and whole animations to the formats other tools open, with their images.
 
-One frame goes through the writer that keeps the most: VTK's own (``.vtp``,
-``.vtk``, ``.vtu``, ``.ply`` with the skin named in its header, ``.obj``
-with a ``.mtl`` and the skin as PNG, ``.stl``) or meshio (every other mesh
-format it writes).  A whole animation goes to a ParaView ``.pvd`` series, an
-XDMF time series (meshio's ``TimeSeriesWriter``, its arrays in an HDF5 file
-beside it) or glTF 2.0 with each
-animation as morph-target weights (pygltflib).  ``.md2``/``.mdl`` go through
-:mod:`pyvista_quake.model.saving`.  Every file is written under a temporary name
-and renamed into place; a bad request writes nothing.
+Every model is written the same way: a pose is its surfaces (``blocks()``),
+joined into one mesh for the formats of one mesh (``cell_data['surface']``
+numbering each cell's surface).  One frame goes through the writer that
+keeps the most: VTK's own (``.vtp``, ``.vtk``, ``.vtu``, ``.ply`` with the
+image named in its header, ``.stl``), our ``.obj`` (an object, a material
+and a PNG per surface) or meshio (every other mesh format it writes).  A
+whole animation goes to a ParaView ``.pvd`` series, an XDMF time series
+(meshio's ``TimeSeriesWriter``, its arrays in an HDF5 file beside it) or
+glTF 2.0 (pygltflib: morph targets, or joints for a skeletal model).  A
+model format's own extension goes through :mod:`pyvista_quake.model.saving`.
+Every file is written under a temporary name and renamed into place; a bad
+request writes nothing.
 
-Importing this module registers ``md2`` and ``mdl`` with meshio.
+Importing this module registers the model formats with meshio.
 """
 
 from __future__ import annotations
@@ -31,7 +34,6 @@ import pyvista as pv
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.files import staged
 from pyvista_quake._base.options import split_options
-from pyvista_quake.data.animation import Animation
 from pyvista_quake.exporting.gltf import Keys
 from pyvista_quake.exporting.gltf import Node
 from pyvista_quake.exporting.gltf import Part
@@ -47,8 +49,8 @@ from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.lightmaps import lit_blocks
 from pyvista_quake.model.loading import load
-from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import flattened
+from pyvista_quake.model.mesh import joined as joined_mesh
 from pyvista_quake.model.parts import SkeletalPart
 from pyvista_quake.model.players import QuakePlayer
 from pyvista_quake.model.players import is_player
@@ -137,47 +139,83 @@ def export(
         legs, torso = player_animations(animation)
         posed = flattened(model.pose(legs, torso, time or 0.0))
         model, given, animation, time = None, posed, None, None
-    if suffix in ('.glb', '.gltf') and isinstance(given, pv.PolyData):
-        given = pv.MultiBlock([given])  # one glTF writer for every model: a frame is a surface
-    if (model is not None and model.spec.output == 'MultiBlock') or isinstance(given, pv.MultiBlock) or suffix in ('.glb', '.gltf'):
-        _export_surfaces(model, given, path, suffix, meshio_format, frame, animation, time, binary, progress, quantize)
-        return
-
+    if model is None and (frame is not None or animation is not None or time is not None):
+        raise ValueError('frame=, animation= and time= choose from a model; this source is one frame')
     if suffix in model_extensions():
         if model is None or frame is not None or time is not None:
-            chosen = given if model is None else model.mesh(frame, animation, time)
+            if model is not None and len(model.surfaces) > 1:
+                raise ValueError(f'{path}: a model of surfaces is saved whole, as a model; give the model, not frame= or time=')
+            chosen = (given if isinstance(given, pv.PolyData) else joined_mesh(given)) if model is None else model.mesh(frame, animation, time)
             model = QuakeModel.from_frames(chosen, suffix[1:], names=[chosen.quake.frame_name or 'frame000'], skin_name=f'{path.stem}.png')
         save(model, path, overwrite_skins=overwrite_skins)
         return
     if suffix in SERIES_FORMATS:
         if frame is not None or time is not None:
             raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
-        clips = _clips(model, animation) if model is not None else None
         with staged(path.parent) as stage:
-            if suffix == '.pvd':
-                _write_pvd(model, given, clips, stage / path.name, progress)
+            target = stage / path.name
+            if suffix in ('.glb', '.gltf') and model is not None and model.skeletal is not None:
+                _write_skeletal_gltf(model, model.skeletal, animation, target, quantize)
+            elif suffix in ('.glb', '.gltf'):
+                _write_gltf_surfaces(model, None if model is not None else _blocks_of(given), animation, target, quantize)
             else:
-                _write_xdmf(model, given, clips, stage / path.name, progress)
+                _write_series(model, given, animation, target, progress)
         return
-    mesh = given if model is None else model.mesh(frame, animation, time)
-    if model is None and (frame is not None or animation is not None or time is not None):
-        raise ValueError('frame=, animation= and time= choose from a model; this source is one frame')
-    skin = skin_of(model, mesh)
+    blocks = _blocks_of(given) if model is None else model.blocks(frame, animation, time)
     with staged(path.parent) as stage:
         target = stage / path.name
-        if suffix in VTK_FORMATS:
-            _write_vtk(mesh, target, suffix, skin, binary)
+        if suffix == '.obj':
+            _write_obj(blocks, target)
+        elif suffix in VTK_FORMATS:
+            _write_vtk(joined(blocks), target, suffix, _one_image(blocks), binary)
         else:
             assert meshio_format is not None  # checked on the way in
-            _write_meshio(mesh, target, meshio_format)
+            _write_meshio(joined(blocks), target, meshio_format)
 
 
 # -- choosing what to write ---------------------------------------------------------------
 
 
-def _clips(model, animation: str | None) -> list[Animation]:
-    """What a series holds: the one animation asked for, or every frame as one (glTF then takes every animation)."""
-    return [model.animation(animation)]
+def _blocks_of(given: pv.PolyData | pv.MultiBlock) -> pv.MultiBlock:
+    """A frame given as a mesh (or a pose's MultiBlock) as the surfaces a model's ``blocks()`` gives."""
+    if isinstance(given, pv.MultiBlock):
+        return given
+    out = pv.MultiBlock()
+    name = given.field_data[keys.SURFACE_NAME][0] if keys.SURFACE_NAME in given.field_data else ''
+    out.append(given, str(name))
+    return out
+
+
+def joined(blocks: pv.MultiBlock) -> pv.PolyData:
+    """A pose as one mesh for a file: its surfaces joined (:func:`~pyvista_quake.model.mesh.joined`), each
+    cell's surface number in ``cell_data['surface']``."""
+    out = joined_mesh(blocks)
+    out.cell_data['surface'] = out.cell_data.pop(keys.SURFACE_INDEX)
+    return out
+
+
+def _one_image(blocks: pv.MultiBlock) -> np.ndarray | None:
+    """The image of a pose of one surface (a file of one mesh names one texture); ``None`` for several."""
+    images = [block.quake.image() for block in blocks if block is not None]
+    return images[0] if len(images) == 1 else None
+
+
+def _write_images(blocks: pv.MultiBlock, target: Path) -> list[str]:
+    """Each surface's image as a PNG beside ``target``, an image several share once: their file names
+    (``''`` for a surface without one).  One surface's is ``<name>.png``, several ``<name>_<k>.png``."""
+    images = [block.quake.image() for block in blocks if block is not None]
+    names: list[str] = []
+    written: dict[bytes, str] = {}
+    for k, image in enumerate(images):
+        if image is None:
+            names.append('')
+            continue
+        encoded = png_bytes(image)
+        if encoded not in written:
+            written[encoded] = f'{target.stem}.png' if len(images) == 1 else f'{target.stem}_{k}.png'
+            (target.parent / written[encoded]).write_bytes(encoded)
+        names.append(written[encoded])
+    return names
 
 
 def _plain(mesh: pv.PolyData) -> pv.PolyData:
@@ -235,130 +273,46 @@ def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | 
         if skin is not None:
             writer.AddComment(f'TextureFile {texture_name}')  # read by VTK and MeshLab
         writer.Write()
-    else:  # .obj
-        writer = vtk.vtkOBJWriter()
-        writer.SetFileName(str(target))
-        writer.SetInputData(0, _plain(mesh))
-        if skin is not None:
-            writer.SetTextureFileName(texture_name)  # writes the .mtl naming it
-        writer.Write()
-    if skin is not None and suffix in ('.ply', '.obj'):
+    if skin is not None and suffix == '.ply':
         (target.parent / texture_name).write_bytes(png_bytes(skin))
 
 
-# -- models of several surfaces (MD3) -------------------------------------------------------
-
-
-def merged(blocks: pv.MultiBlock) -> pv.PolyData:
-    """A frame's surfaces as one PolyData, with ``cell_data['surface']`` the number of each cell's surface
-    and ``field_data['surface_names']`` their names."""
-    parts = []
-    for k, block in enumerate(blocks):
-        part = _plain(block)
-        part.cell_data['surface'] = np.full(part.n_cells, k, np.int32)
-        parts.append(part)
-    out = pv.merge(parts, merge_points=False) if parts else pv.PolyData()
-    for key in list(out.field_data.keys()):
-        del out.field_data[key]
-    out.field_data['surface_names'] = list(blocks.keys()) or ['']
-    return out
-
-
-def _export_surfaces(model, given, path: Path, suffix: str, meshio_format, frame, animation, time, binary: bool, progress: bool,
-                     quantize: bool = False) -> None:
-    """Export an MD3 (or a frame of one): each surface with its own image where the format can say it."""
-    if suffix in model_extensions():
-        if model is None or frame is not None or time is not None:
-            raise ValueError(f'{path}: a model of surfaces is saved whole, as a model; give the model, not frame= or time=')
-        model.save(path)  # its own format as read, or converted (an MD2 or MDL holds one surface)
-        return
-    if suffix in SERIES_FORMATS:
-        if frame is not None or time is not None:
-            raise ValueError(f'{path}: {suffix} holds a whole animation; give animation=, not frame= or time=')
-        with staged(path.parent) as stage:
-            target = stage / path.name
-            if suffix in ('.glb', '.gltf') and model is not None and model.skeletal is not None:
-                _write_skeletal_gltf(model, model.skeletal, animation, target, quantize)
-            elif suffix in ('.glb', '.gltf'):
-                _write_gltf_surfaces(model, given, animation, target, quantize)
-            else:
-                clip = model.animation(animation) if model is not None else None
-                blocks = model.to_multiblock(clip) if model is not None else [given]
-                times = clip.times if clip is not None else np.zeros(1)
-                _write_surface_series(blocks, times, target, progress)
-        return
-    blocks = given if model is None else model.blocks(frame, animation, time)
-    with staged(path.parent) as stage:
-        target = stage / path.name
-        if suffix == '.obj':
-            _write_obj(blocks, target)
-        elif suffix in VTK_FORMATS:
-            merged(blocks).save(target, binary=binary)
-        else:
-            _write_meshio(merged(blocks), target, meshio_format)
-
-
-def _surface_images(blocks: pv.MultiBlock) -> list[np.ndarray | None]:
-    return [block.quake.image() for block in blocks]
+# -- OBJ ------------------------------------------------------------------------------------
 
 
 def _write_obj(blocks: pv.MultiBlock, target: Path) -> None:
-    """OBJ with one material (and PNG) per surface: VTK's writer knows one texture only."""
+    """OBJ with one object and material per surface, each with its image (VTK's writer knows one texture only)."""
     lines = [f'mtllib {target.stem}.mtl']
     materials = []
     offset = 1
-    textures: dict[bytes, str] = {}  # an image several surfaces share is written once
-    for k, (name, block, image) in enumerate(zip(blocks.keys(), blocks, _surface_images(blocks))):
+    surfaces = [(name, block) for name, block in zip(blocks.keys(), blocks) if block is not None]
+    for k, ((name, block), texture) in enumerate(zip(surfaces, _write_images(blocks, target))):
         material = f'surface{k}'
         materials.append(f'newmtl {material}\nKa 1 1 1\nKd 1 1 1')
-        if image is not None:
-            encoded = png_bytes(image)
-            texture = textures.setdefault(encoded, f'{target.stem}_{k}.png')
-            if texture == f'{target.stem}_{k}.png':
-                (target.parent / texture).write_bytes(encoded)
+        if texture:
             materials[-1] += f'\nmap_Kd {texture}'
-            if has_cut_out(image):
+            if has_cut_out(block.quake.image()):
                 materials[-1] += f'\nmap_d {texture}'  # the cut-out mask, from the image's alpha
-        points = np.asarray(block.points)
+        points = np.asarray(block.points, np.float64).reshape(-1, 3)
         uv = block.active_texture_coordinates
         normals = block.point_data.get('Normals')
+        faces = np.asarray(block.regular_faces, np.int64).reshape(-1, 3) + offset if block.n_cells else np.empty((0, 3), np.int64)
         lines.append(f'o {name or material}')
-        lines += [f'v {x:.6g} {y:.6g} {z:.6g}' for x, y, z in points]
-        lines += [f'vt {u:.6g} {v:.6g}' for u, v in (uv if uv is not None else np.zeros((len(points), 2)))]
-        lines += [f'vn {x:.6g} {y:.6g} {z:.6g}' for x, y, z in (normals if normals is not None else np.zeros((len(points), 3)))]
+        lines.append(_rows('v %.6g %.6g %.6g', points))
+        lines.append(_rows('vt %.6g %.6g', np.zeros((len(points), 2)) if uv is None else np.asarray(uv, np.float64)))
+        lines.append(_rows('vn %.6g %.6g %.6g', np.zeros((len(points), 3)) if normals is None else np.asarray(normals, np.float64)))
         lines.append(f'usemtl {material}')
-        faces = np.asarray(block.regular_faces) + offset if block.n_cells else np.empty((0, 3), int)
-        lines += ['f ' + ' '.join(f'{i}/{i}/{i}' for i in face) for face in faces]
+        lines.append(_rows('f %d/%d/%d %d/%d/%d %d/%d/%d', np.repeat(faces, 3, axis=1)))
         offset += len(points)
-    target.write_text('\n'.join(lines) + '\n')
+    target.write_text('\n'.join(line for line in lines if line) + '\n')
     (target.parent / f'{target.stem}.mtl').write_text('\n\n'.join(materials) + '\n')
 
 
-def _write_surface_series(blocks, times, target: Path, progress: bool) -> None:
-    """A series of merged frames (``surface`` cell data), each surface's image once beside it."""
-    frames = list(blocks)
-    textures = []
-    for k, image in enumerate(_surface_images(frames[0])):
-        if image is not None:
-            textures.append(f'{target.stem}_{k}.png')
-            (target.parent / textures[-1]).write_bytes(png_bytes(image))
-        else:
-            textures.append('')
-    if target.suffix.lower() == '.xdmf':
-        first = merged(frames[0])
-        with _xdmf_writer(target) as writer:
-            writer.write_points_cells(np.asarray(first.points), [('triangle', np.asarray(first.regular_faces))])
-            for frame, t in _steps(list(zip(frames, times)), progress, f'{target.name}: frames'):
-                mesh = merged(frame)
-                writer.write_data(float(t), point_data={'positions': np.asarray(mesh.points), 'Normals': np.asarray(mesh.point_data['Normals'])},
-                                  cell_data={'surface': [np.asarray(mesh.cell_data['surface'])]})  # fmt: skip
-        return
-    def frame_mesh(frame: pv.MultiBlock) -> pv.PolyData:
-        mesh = merged(frame)
-        mesh.field_data[keys.TEXTURE_FILE] = textures
-        return mesh
-
-    _write_collection(frames, frame_mesh, times, target, progress)
+def _rows(row: str, values: np.ndarray) -> str:
+    """``row % values[i]`` for every row, newline-joined, in one formatting call (no loop over the rows)."""
+    if not len(values):
+        return ''
+    return '\n'.join([row] * len(values)) % tuple(values.ravel().tolist())
 
 
 def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any, frozenset]], target: Path, quantize: bool = False) -> None:
@@ -433,7 +387,7 @@ def _save_gltf(gltf, target: Path) -> None:
 
 def _write_gltf_surfaces(model, given, animation, target: Path, quantize: bool = False) -> None:
     if model is None:
-        parts = [Part(np.asarray(b.points)[None], np.asarray(b.point_data['Normals'])[None], b, b.quake.image()) for b in given]
+        parts = [Part(np.asarray(b.points)[None], np.asarray(b.point_data['Normals'])[None], b, b.quake.image()) for b in given if b is not None]
         gltf = build_gltf_parts(parts, [], quantize=quantize)
     else:
         clip_list = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
@@ -488,24 +442,34 @@ def four_weights(joints: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
 # -- whole animations ---------------------------------------------------------------------
 
 
-def _series(model, given: pv.PolyData | None, clips) -> tuple[list[pv.PolyData], np.ndarray]:
-    """The frames of a series and their times."""
+def _write_series(model, given, animation, target: Path, progress: bool) -> None:
+    """A ParaView ``.pvd`` collection or an XDMF time series of an animation (or of the one frame given),
+    every pose joined as :func:`joined` joins it, each surface's image written once beside it."""
     if model is None:
-        assert given is not None  # one frame or a model
-        return [given], np.zeros(1)
-    clip = clips[0]
-    meshes = model.to_multiblock(clip)
-    return list(meshes), np.asarray(clip.times, np.float64)
+        first, frames, times = _blocks_of(given), [0], np.zeros(1)
+    else:
+        clip = model.animation(animation)
+        first, frames, times = model.blocks(int(clip.frames[0])), clip.frames, np.asarray(clip.times, np.float64)
+    textures = _write_images(first, target)
 
+    def pose(k: int) -> pv.PolyData:  # one at a time: a long animation is never held whole
+        return _plain(joined(first if k == 0 else model.blocks(int(frames[k]))))
 
-def _series_skin(model, given, target: Path) -> str | None:
-    """Write the series' skin once, as ``<name>.png`` beside it; its file name, or ``None`` without a skin."""
-    skin = skin_of(model, given)
-    if skin is None:
-        return None
-    name = f'{target.stem}.png'
-    (target.parent / name).write_bytes(png_bytes(skin))
-    return name
+    steps = _steps(list(enumerate(times)), progress, f'{target.name}: frames')
+    if target.suffix.lower() == '.pvd':
+        _write_collection(pose, steps, textures, target)
+        return
+    base = pose(0)
+    uv = base.active_texture_coordinates
+    with _xdmf_writer(target) as writer:
+        writer.write_points_cells(np.asarray(base.points), [('triangle', np.asarray(base.regular_faces))])
+        for k, t in steps:
+            mesh = base if k == 0 else pose(k)
+            point_data = {'positions': np.asarray(mesh.points), 'displacement': np.asarray(mesh.points) - np.asarray(base.points),
+                          'Normals': np.asarray(mesh.point_data['Normals'])}  # fmt: skip
+            if uv is not None:
+                point_data['TextureCoordinates'] = np.asarray(uv)
+            writer.write_data(float(t), point_data=point_data, cell_data={'surface': [np.asarray(mesh.cell_data['surface'])]})
 
 
 def _steps(items: list, progress: bool, what: str):
@@ -522,51 +486,21 @@ def _steps(items: list, progress: bool, what: str):
             bar.advance(task)
 
 
-def _write_pvd(model, given, clips, target: Path, progress: bool = False) -> None:
-    meshes, times = _series(model, given, clips)
-    texture = _series_skin(model, given, target)
-
-    def frame_mesh(mesh: pv.PolyData) -> pv.PolyData:
-        # The skin is written once beside the series; each frame names it instead of holding it.
-        mesh = _plain(mesh)
-        if texture is not None:
-            mesh.field_data[keys.TEXTURE_FILE] = [texture]
-        return mesh
-
-    _write_collection(meshes, frame_mesh, times, target, progress)
-
-
-def _write_collection(frames: list, frame_mesh, times, target: Path, progress: bool) -> None:
-    """A ParaView collection: ``frame_mesh(frame)`` as a ``.vtp`` per frame (made one at a time) in a folder
-    named after ``target``, and the ``.pvd`` timing them."""
+def _write_collection(pose, steps, textures: list[str], target: Path) -> None:
+    """A ParaView collection: ``pose(k)`` as a ``.vtp`` per step (made one at a time, naming its images
+    instead of holding them) in a folder named after ``target``, and the ``.pvd`` timing them."""
     folder = target.parent / target.stem
     folder.mkdir()
     collection = ElementTree.Element('VTKFile', type='Collection', version='0.1', byte_order='LittleEndian')
     datasets = ElementTree.SubElement(collection, 'Collection')
-    for k, (frame, t) in _steps(list(enumerate(zip(frames, times))), progress, f'{target.name}: frames'):
+    for k, t in steps:
         name = f'{target.stem}_{k:04d}.vtp'
-        frame_mesh(frame).save(folder / name)
+        mesh = pose(k)
+        if any(textures):
+            mesh.field_data[keys.TEXTURE_FILE] = textures
+        mesh.save(folder / name)
         ElementTree.SubElement(datasets, 'DataSet', timestep=repr(float(t)), group='', part='0', file=f'{target.stem}/{name}')
     ElementTree.ElementTree(collection).write(target, xml_declaration=True, encoding='utf-8')
-
-
-def _write_xdmf(model, given, clips, target: Path, progress: bool = False) -> None:
-    meshes, times = _series(model, given, clips)
-    _series_skin(model, given, target)
-    base = np.asarray(meshes[0].points)
-    cells = [('triangle', np.asarray(meshes[0].regular_faces))]
-    uv = meshes[0].active_texture_coordinates
-    with _xdmf_writer(target) as writer:
-        writer.write_points_cells(base, cells)
-        for mesh, t in _steps(list(zip(meshes, times)), progress, f'{target.name}: frames'):
-            point_data = {
-                'positions': np.asarray(mesh.points),
-                'displacement': np.asarray(mesh.points) - base,
-                'Normals': np.asarray(mesh.point_data['Normals']),
-            }
-            if uv is not None:
-                point_data['TextureCoordinates'] = np.asarray(uv)
-            writer.write_data(float(t), point_data=point_data)
 
 
 class _SharedArrays:

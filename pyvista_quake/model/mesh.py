@@ -179,6 +179,49 @@ def flattened(blocks: pv.MultiBlock) -> pv.MultiBlock:
     return out
 
 
+def joined(blocks: pv.MultiBlock) -> pv.PolyData:
+    """The surfaces of a pose joined into one PolyData: points in block order, ``cell_data['surface_index']``
+    the number of each cell's surface and ``field_data['surface_names']`` their names.
+
+    Point and cell arrays every surface has are kept, and so is the field data
+    every surface carries with the same value: all of it for one surface (its
+    image included), the model's metadata for several (an image of one surface
+    only stays with its block).
+    """
+    names = [name or '' for name, block in zip(blocks.keys(), blocks) if block is not None]
+    meshes = [b for b in blocks if b is not None]
+    if not meshes:
+        return pv.PolyData()
+    first = meshes[0]
+    if len(meshes) == 1:
+        out = pv.PolyData()  # not copy(): a block VTK hands back under a new wrapper lacks PyVista's own attributes
+        out.shallow_copy(first)
+    else:
+        points = np.concatenate([np.asarray(m.points, np.float32).reshape(-1, 3) for m in meshes])
+        offsets = np.cumsum([0] + [m.n_points for m in meshes])
+        faces = np.concatenate([np.asarray(m.regular_faces, np.int64).reshape(-1, 3) + o for m, o in zip(meshes, offsets[:-1])])
+        out = pv.PolyData.from_regular_faces(points, faces)
+        for name in set.intersection(*(set(m.point_data.keys()) for m in meshes)):
+            out.point_data[name] = np.concatenate([np.asarray(m.point_data[name]) for m in meshes])
+        if first.point_data.active_normals_name in out.point_data:
+            out.point_data.active_normals_name = first.point_data.active_normals_name
+        if first.point_data.active_texture_coordinates_name in out.point_data:
+            out.point_data.active_texture_coordinates_name = first.point_data.active_texture_coordinates_name
+        for name in first.field_data.keys():
+            if name not in (keys.SURFACE_NAME, keys.SURFACE_INDEX) and all(_same_field(m, first, name) for m in meshes[1:]):
+                out.field_data[name] = first.field_data[name]
+    out.cell_data[keys.SURFACE_INDEX] = np.repeat(np.arange(len(meshes), dtype=np.int32), [m.n_cells for m in meshes])
+    out.field_data[keys.SURFACE_NAMES] = names
+    return out
+
+
+def _same_field(mesh: pv.PolyData, first: pv.PolyData, name: str) -> bool:
+    if name not in mesh.field_data:
+        return False
+    a, b = mesh.field_data[name], first.field_data[name]
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
 def spawn_view(level: Any) -> tuple[np.ndarray, float] | None:
     """Where a player first stands in a level, as a picture shows it: ``(eye, yaw)``, the eye the game's view
     height above the first start in file order (``level.spawn_classes``) and the way it faces in degrees

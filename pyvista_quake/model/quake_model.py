@@ -22,7 +22,6 @@ import numpy.typing as npt
 import pyvista as pv
 from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
 
-from pyvista_quake._base import fields as keys
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.animation import Animation
@@ -40,6 +39,7 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import entity_points
+from pyvista_quake.model.mesh import joined
 from pyvista_quake.model.one_surface import OneSurfaceModel
 from pyvista_quake.model.parts import AliasPart
 from pyvista_quake.model.parts import SkeletalPart
@@ -526,7 +526,7 @@ class QuakeModel:
     def _as_mesh(self, pose: pv.MultiBlock | pv.PolyData) -> pv.PolyData:
         if isinstance(pose, pv.PolyData):
             return pose
-        return joined_mesh(pose)
+        return joined(pose)
 
     # -- editing ----------------------------------------------------------------------
     def set_frame(self, index: int, points: Any, normals: Any = None) -> None:
@@ -598,39 +598,8 @@ class QuakeModel:
             blocks = [f if isinstance(f, pv.MultiBlock) else pv.MultiBlock([f]) for f in many]
             return cls._of(SurfacesModel.from_frames(blocks, fps=fps, **kwargs))
         if isinstance(frames, (list, tuple)):
-            frames = [joined_mesh(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
+            frames = [joined(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
         return cls._of(OneSurfaceModel.from_frames(frames, format, fps=fps, **kwargs))
-
-
-def joined_mesh(blocks: pv.MultiBlock) -> pv.PolyData:
-    """The blocks of a frame joined into one PolyData, points in block order, ``cell_data['surface_index']`` naming each cell's block.
-
-    Point and cell arrays every block has are kept; field data comes from the
-    first block (the model's metadata; each surface's own image stays with its block).
-    """
-    meshes = [b for b in blocks if b is not None]
-    if not meshes:
-        return pv.PolyData()
-    if len(meshes) == 1:
-        out = meshes[0].copy(deep=False)
-        out.cell_data[keys.SURFACE_INDEX] = np.zeros(out.n_cells, np.int32)
-        return out
-    points = np.concatenate([np.asarray(m.points, np.float32).reshape(-1, 3) for m in meshes])
-    offsets = np.cumsum([0] + [m.n_points for m in meshes])
-    faces = np.concatenate([np.asarray(m.regular_faces, np.int64).reshape(-1, 3) + o for m, o in zip(meshes, offsets[:-1])])
-    out = pv.PolyData.from_regular_faces(points, faces)
-    for name in set.intersection(*(set(m.point_data.keys()) for m in meshes)):
-        out.point_data[name] = np.concatenate([np.asarray(m.point_data[name]) for m in meshes])
-    out.cell_data[keys.SURFACE_INDEX] = np.repeat(np.arange(len(meshes), dtype=np.int32), [m.n_cells for m in meshes])
-    first = meshes[0]
-    if first.point_data.active_normals_name is not None and first.point_data.active_normals_name in out.point_data:
-        out.point_data.active_normals_name = first.point_data.active_normals_name
-    if first.point_data.active_texture_coordinates_name in out.point_data:
-        out.point_data.active_texture_coordinates_name = first.point_data.active_texture_coordinates_name
-    for name in first.field_data.keys():
-        if name not in (keys.SURFACE_NAME, keys.SURFACE_INDEX):
-            out.field_data[name] = first.field_data[name]
-    return out
 
 
 def _joined(per_surface: list[np.ndarray], model: QuakeModel, frames: FrameSelection) -> np.ndarray:
