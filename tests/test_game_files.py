@@ -88,3 +88,28 @@ def test_a_batch_of_the_game_renders_the_player_once_and_no_stray_part(game, tmp
     report = pq.thumbnails([game], tmp_path / 'thumbs')
     assert len(report.written) == 1 and not report.failed
     assert [p.name for p in (tmp_path / 'thumbs').rglob('*.png')] == ['liz.png']
+
+
+@pytest.mark.parametrize(('member', 'path', 'file_name', 'stem'), [
+    ('models/a/tris.md2', None, 'tris.md2', 'tris'),
+    ('models\\a\\b.x.md3', None, 'b.x.md3', 'b.x'),
+    (None, Path('/q/progs/player.mdl'), 'player.mdl', 'player'),
+    (None, Path('/q/.hidden'), '.hidden', '.hidden'),
+    (None, Path('/q/noext'), 'noext', 'noext'),
+    (None, None, None, ''),
+])  # fmt: skip
+def test_a_location_names_its_file_once_parsed(member, path, file_name, stem):
+    from pyvista_quake.game.sources import Location
+
+    where = Location('shown', path, None, member)
+    assert where.file_name == file_name and where.stem == stem and str(where) == 'shown'
+
+
+def test_a_model_in_an_archive_is_named_after_its_member(tmp_path):
+    from builders import tetra_md2
+
+    with zipfile.ZipFile(tmp_path / 'pak0.pk3', 'w') as pk3:
+        pk3.writestr('models/tank/tris.md2', tetra_md2())
+    model = pq.load(f'{tmp_path / "pak0.pk3"}:models/tank/tris.md2', skin=None)
+    assert model.surface_names == ['tris'] and model.source.endswith('pak0.pk3:models/tank/tris.md2')
+    assert pq.load(tetra_md2(), skin=None).surface_names == ['model']

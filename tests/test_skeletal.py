@@ -1196,3 +1196,14 @@ def test_frame_poses_read_a_run_when_its_frames_are_wanted_and_name_frames_out_o
         poses[np.array([-1, 2])]
     with pytest.raises(IndexError, match=r'^frame 4 is out of range'):
         poses[np.array([1, 4])]
+
+
+def test_an_md5anim_clip_is_named_after_its_file_wherever_it_lies(bar_md5, tmp_path):
+    import zipfile
+
+    mesh, anim = bar_md5
+    with zipfile.ZipFile(tmp_path / 'pak.pk3', 'w') as pk3:
+        pk3.write(anim, 'models/bar/walk.cycle.md5anim')
+    inside = pq.load(mesh, animations=[f'{tmp_path / "pak.pk3"}:models/bar/walk.cycle.md5anim'])
+    assert list(inside.animations) == ['walk.cycle']
+    assert list(pq.load(mesh, animations=[anim.read_bytes()]).animations) == ['anim']  # bytes name nothing

@@ -36,7 +36,8 @@ def check(models: list[str], /, *, json: bool = False) -> int:
 
 
 def _check(path: Path) -> dict:
-    buffer, name, _ = read_source(path)  # read once: the magic bytes name the format, the records the findings
+    buffer, location = read_source(path)  # read once: the magic bytes name the format, the records the findings
+    name = location.name
     spec = spec_for(buffer, name)
     fmt = spec.name
     found = findings(parse_buffer(buffer, name, spec), len(buffer), spec)

@@ -619,8 +619,11 @@ def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> 
     return SkinnedMesh(block.name or f'mesh{index}', [block.shader], block.tris.astype(np.int32).reshape(-1, 3), texcoords, positions, None, joints, biases, offsets)
 
 
-def decode_anim(record: MD5AnimFile) -> SkeletalAnimationData:
-    """Each joint's parent-relative transform at each frame: the baseframe with the frame's numbers in the flagged places."""
+def decode_anim(record: MD5AnimFile, name: str = 'anim') -> SkeletalAnimationData:
+    """Each joint's parent-relative transform at each frame: the baseframe with the frame's numbers in the flagged places.
+
+    ``name`` names its one clip (the loader gives the file's stem: ``walk`` for ``walk.md5anim``).
+    """
     num_frames, num_joints = len(record.frames), len(record.joints)
     values = np.broadcast_to(record.baseframe, (num_frames, num_joints, 6)).copy()
     bits = (record.flags[:, None] >> np.arange(COMPONENT_BITS)) & 1
@@ -634,7 +637,6 @@ def decode_anim(record: MD5AnimFile) -> SkeletalAnimationData:
     poses[..., 7:] = 1
     fps = float(record.header['frameRate'])
     bounds = record.bounds.reshape(-1, 2, 3).astype(np.float32)
-    name = re.split(r'[\\/]', record.source.split(':')[-1])[-1].rsplit('.', 1)[0] or 'anim'
     return SkeletalAnimationData(record.source, list(record.joints), poses, [Clip(name, 0, num_frames, fps, True)], 'slerp', bounds)
 
 

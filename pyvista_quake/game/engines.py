@@ -137,7 +137,8 @@ def check(source: Any, **options: Any) -> list[Finding]:
     ...     print(finding)
 
     """
-    buffer, name, _ = read_source(source, options.pop('member', None))
+    buffer, location = read_source(source, options.pop('member', None))
+    name = location.name
     spec = spec_for(buffer, name)
     return findings(parse_buffer(buffer, name, spec), len(buffer), spec)
 

@@ -276,6 +276,11 @@ class GameFiles:
             return PurePosixPath(self.member).name
         return self._model_file.name if self.model_path is not None else None
 
+    def model_stem(self) -> str:
+        """The model's file name without its extension (``player`` for ``player.mdl``); ``''`` for a model of bytes."""
+        name = self.model_file_name()
+        return PurePosixPath(name).stem if name else ''
+
     def find_beside_model(self) -> tuple[FoundSkin | None, list[str]]:
         """For a model that names no skin: an image with the model's own stem beside it."""
         tried: list[str] = []

@@ -6,9 +6,11 @@ bytes, a name for messages, and where the file lies (for its skins).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import mmap
 import os
 from pathlib import Path
+from pathlib import PurePosixPath
 from typing import Any
 from typing import BinaryIO
 
@@ -25,8 +27,46 @@ Source = str | Path | bytes | bytearray | memoryview | BinaryIO
 MAP_FROM_BYTES = 1 << 25
 
 
-def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tuple[str | Path | None, Any, str | None]]:
-    """The bytes of a model, its name for messages, and where it lies (path, archive, member).
+@dataclass(frozen=True)
+class Location:
+    """Where a file's bytes came from, parsed once where input enters and carried from there.
+
+    Parameters
+    ----------
+    name : str
+        How messages name it: the path, ``ARCHIVE:MEMBER``, or ``<bytes>``.
+    path : str or pathlib.Path, optional
+        The file on disk.
+    archive : optional
+        The open archive it is a member of.
+    member : str, optional
+        Its name inside ``archive``.
+    """
+
+    name: str
+    path: str | Path | None = None
+    archive: Any = None
+    member: str | None = None
+
+    @property
+    def file_name(self) -> str | None:
+        """The file's own name (``player.mdl``), on disk or in its archive; ``None`` for bytes."""
+        if self.member is not None:
+            return PurePosixPath(self.member.replace('\\', '/')).name
+        return Path(self.path).name if self.path is not None else None
+
+    @property
+    def stem(self) -> str:
+        """The file's name without its extension (``player``); ``''`` for bytes."""
+        name = self.file_name
+        return name.rsplit('.', 1)[0] if name and '.' in name[1:] else (name or '')
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def read_source(source: Source, member: str | None = None) -> tuple[Any, Location]:
+    """The bytes of a model and where they lie (a :class:`Location`: the name for messages, path, archive, member).
 
     A binary file object with a ``.name`` on disk counts as that path, so its
     skins are looked for beside it.  A path ``ARCHIVE:MEMBER`` that is no file
@@ -43,17 +83,17 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, str, tu
             raise TypeError(f'member= names a model inside an archive file; give the archive\'s path, not {type(source).__name__}')
         archive = open_archive(source)
         note(source)
-        return archive.read(member), f'{source}:{member}', (None, archive, member)
+        return archive.read(member), Location(f'{source}:{member}', None, archive, member)
     if isinstance(source, (str, Path)):
         note(source)
-        return _read_file(source), str(source), (source, None, None)
+        return _read_file(source), Location(str(source), source)
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), '<bytes>', (None, None, None)
+        return bytes(source), Location('<bytes>')
     if hasattr(source, 'read'):
         name = getattr(source, 'name', None)
         if isinstance(name, (str, Path)) and Path(name).is_file():
             path = Path(name)
-        return source.read(), str(name or '<file>'), (path, None, None)
+        return source.read(), Location(str(name or '<file>'), path)
     raise TypeError(f'cannot load a model from {type(source).__name__}; give a path, bytes or a binary file')
 
 

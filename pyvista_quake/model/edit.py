@@ -677,7 +677,7 @@ def one_surface_to_md3(model, skin_name: str) -> tuple[ModelData, dict]:
 
     """
     picture = model.surfaces[0].image()
-    name = Path(model.source.split(':')[-1]).stem if not model.source.startswith('<') else 'model'
+    name = model.search.model_stem() or 'model'
     frames = [pv.MultiBlock({name or 'model': model.mesh(k)}) for k in range(len(model))]
     tags = {t.name: (t.origins, t.axes) for t in model.tags.values()}
     data = surfaces_from_frames(frames, model.frame_names, tags, shader=skin_name if picture is not None else '')

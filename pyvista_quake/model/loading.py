@@ -95,7 +95,8 @@ def load(source: Source, *, member: str | None = None, **options: Any) -> QuakeM
     config = None
     if member is None and isinstance(source, (str, Path)) and (Path(source).is_dir() or str(source).lower().endswith('.cfg')):
         config, source = _config_source(Path(source))
-    buffer, name, (path, archive, member) = read_source(source, member)
+    buffer, location = read_source(source, member)
+    name, path, archive, member = location.name, location.path, location.archive, location.member
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
     enforce(record, len(buffer), opts.strict, name, spec)
@@ -198,12 +199,13 @@ def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimat
         For a file with no animation in it, or one the ``strict`` engines refuse.
 
     """
-    buffer, name, _ = read_source(source)
+    buffer, location = read_source(source)
+    name = location.name
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
     enforce(record, len(buffer), strict, name, spec)
     if isinstance(record, md5.MD5AnimFile):
-        return md5.decode_anim(record)
+        return md5.decode_anim(record, location.stem or 'anim')
     if isinstance(record, iqm.IQMFile):
         animation = iqm.animation_of(record)
         if animation is not None:

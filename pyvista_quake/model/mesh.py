@@ -8,7 +8,6 @@ kept alive by the VTK array that uses it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Any
 from typing import Mapping
 
@@ -318,9 +317,3 @@ def carried_pictures(mesh: pv.DataSet) -> np.ndarray | None:
     palette = np.asarray(field_value(mesh, keys.SKIN_PALETTE), np.uint8).reshape(256, 3)
     holey = field_value(mesh, keys.SKIN_HOLEY)
     return np.stack([palette_image(p, palette, holey is not None and bool(holey[0])) for p in indices])
-
-
-def model_name(source: str) -> str:
-    """A one-surface model's surface name: its file's stem (``tris`` for ``tris.md2``)."""
-    stem = PurePath(source.replace('\\', '/').split(':')[-1]).stem if source and not source.startswith('<') else ''
-    return stem or 'model'

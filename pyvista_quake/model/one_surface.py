@@ -42,7 +42,6 @@ from pyvista_quake.model.base import ModelFacade
 from pyvista_quake.model.mesh import FrameTemplate
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
-from pyvista_quake.model.mesh import model_name
 from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.saving import save
 
@@ -234,7 +233,7 @@ class OneSurfaceModel(ModelFacade):
     @property
     def surface_names(self) -> list[str]:
         """The one surface's name: the model's file name (``tris`` for ``tris.md2``)."""
-        return [model_name(self.source)]
+        return [self.search.model_stem() or 'model']
 
     def point_counts(self) -> list[int]:
         """Points of the one surface's meshes."""

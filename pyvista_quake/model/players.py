@@ -340,8 +340,8 @@ def load_player(path: str | Path, skin: str | int = 'default', search_paths: lis
     for part in PARTS:
         source, member = where(f'{part}.md3')
         parts[part] = load(source, member=member, skin=skin, search_paths=search_paths or [], **options)
-    buffer, name, _ = read_source(*where('animation.cfg'))
-    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), name), str(path), skin=str(skin),
+    buffer, location = read_source(*where('animation.cfg'))
+    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), location.name), str(path), skin=str(skin),
                        skins=skins if skin in skins else [str(skin), *skins], options={'search_paths': search_paths, **options})  # fmt: skip
 
 
