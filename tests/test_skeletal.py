@@ -1207,3 +1207,18 @@ def test_an_md5anim_clip_is_named_after_its_file_wherever_it_lies(bar_md5, tmp_p
     inside = pq.load(mesh, animations=[f'{tmp_path / "pak.pk3"}:models/bar/walk.cycle.md5anim'])
     assert list(inside.animations) == ['walk.cycle']
     assert list(pq.load(mesh, animations=[anim.read_bytes()]).animations) == ['anim']  # bytes name nothing
+
+
+def test_iqm_names_at_many_offsets_are_each_name():
+    record = iqm.parse(two_joint_iqm())
+    record.text = b'\0root\0caf\xe9\0tail'  # the last name has no terminator: it runs to the block's end
+    offsets = [0, 1, 6, 11, 2, 13]
+    assert record.names(offsets) == [record.name(k) for k in offsets] == ['', 'root', 'café', 'tail', 'oot', 'il']
+    assert record.names([]) == [] and record.names(np.zeros(0, np.uint32)) == []
+
+
+def test_a_skeleton_composes_its_bind_pose_when_first_read():
+    data = iqm.decode(iqm.parse(two_joint_iqm()))
+    assert callable(data._bind)
+    bind = data.bind
+    assert bind.shape == (2, 4, 4) and data.bind is bind and not callable(data._bind)

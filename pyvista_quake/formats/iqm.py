@@ -135,6 +135,16 @@ class IQMFile:
         """A string of the text block at ``offset`` (checked by :func:`parse`)."""
         return _text_at(self.text, int(offset), self.source, field)
 
+    def names(self, offsets: np.ndarray | list) -> list[str]:
+        """The strings of the text block at many ``offsets`` at once (each checked by :func:`parse`)."""
+        offsets = np.asarray(offsets, np.int64)
+        if not len(offsets):
+            return []
+        ends = np.flatnonzero(np.frombuffer(self.text, np.uint8) == 0)
+        at = np.searchsorted(ends, offsets)
+        stops = np.append(ends, len(self.text))[at]  # a last name with no terminator runs to the block's end
+        return [_decoded(self.text[a:b]) for a, b in zip(offsets.tolist(), stops.tolist())]
+
 
 def header_fields(header: np.ndarray) -> dict:
     """A :data:`HEADER` record's fields by name, as Python values."""
@@ -154,7 +164,10 @@ def _text_at(text: bytes, offset: int, source: str, field: str) -> str:
     if not 0 <= offset < len(text) and not (offset == 0 and not text):
         raise Bounds(source, len(text)).error(field, offset, f'name offset outside the text block ({len(text)} bytes)')
     end = text.find(b'\0', offset)  # not a copy of the rest of the block for each name
-    raw = text[offset : end if end >= 0 else len(text)]
+    return _decoded(text[offset : end if end >= 0 else len(text)])
+
+
+def _decoded(raw: bytes) -> str:
     try:
         return raw.decode('utf-8')
     except UnicodeDecodeError:
@@ -341,9 +354,9 @@ def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
 def decode(record: IQMFile) -> SkeletonData:
     """The format-neutral view of an IQM's records: joints, bind pose, meshes and its own frames."""
     h = record.header_fields()
-    joints = [Joint(record.name(j['name']), int(j['parent'])) for j in record.joints]
+    parents = record.joints['parent'].tolist() if len(record.joints) else []
+    joints = [Joint(name, parent) for name, parent in zip(record.names(record.joints['name'] if parents else []), parents)]
     local = np.concatenate([record.joints['translate'], record.joints['rotate'], record.joints['scale']], axis=1) if joints else np.zeros((0, 10))
-    bind = compose(trs_matrices(local), [j.parent for j in joints])
     n = h['num_vertexes']
     arrays = record.arrays
     positions = _column(arrays.get(IQM_POSITION), 3, n)
@@ -380,7 +393,7 @@ def decode(record: IQMFile) -> SkeletonData:
     animation = animation_of(record) if joints else None
     if animation is not None:
         animation.joints = [Joint(j.name, j.parent) for j in joints]
-    return SkeletonData('iqm', record.source, h, joints, bind, meshes, animation, record)
+    return SkeletonData('iqm', record.source, h, joints, lambda: compose(trs_matrices(local), parents), meshes, animation, record)
 
 
 # -- what the engines check ---------------------------------------------------------------

@@ -597,7 +597,9 @@ class SkeletonData:
     joints : list of Joint
         The skeleton, in file order (parents first).
     bind : numpy.ndarray
-        ``float64`` ``(joints, 4, 4)``: each joint's bind pose in object space.
+        ``float64`` ``(joints, 4, 4)``: each joint's bind pose in object space.  A
+        decoder may give a function making it instead: it is called when first read
+        (a mesh shown in its bind pose never composes its joints).
     surfaces : list of SkinnedMesh
         The meshes, in file order.
     animation : SkeletalAnimationData or None
@@ -611,7 +613,7 @@ class SkeletonData:
     source: str
     header: dict[str, Any]
     joints: list[Joint]
-    bind: np.ndarray
+    _bind: np.ndarray | Callable[[], np.ndarray]
     surfaces: list[SkinnedMesh]
     animation: SkeletalAnimationData | None = None
     file: Any = None
@@ -621,6 +623,13 @@ class SkeletonData:
         """How the animations of this skeleton blend (:attr:`SkeletalAnimationData.blend`): ``'matrix'`` for an IQM
         (whose vertices move by their joints' change from the bind pose), ``'slerp'`` for an MD5."""
         return 'matrix' if self.format == 'iqm' else 'slerp'
+
+    @property
+    def bind(self) -> np.ndarray:
+        """``float64`` ``(joints, 4, 4)``: each joint's bind pose in object space (see the attribute above)."""
+        if callable(self._bind):
+            self._bind = self._bind()
+        return self._bind
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
