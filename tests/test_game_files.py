@@ -113,3 +113,17 @@ def test_a_model_in_an_archive_is_named_after_its_member(tmp_path):
     model = pq.load(f'{tmp_path / "pak0.pk3"}:models/tank/tris.md2', skin=None)
     assert model.surface_names == ['tris'] and model.source.endswith('pak0.pk3:models/tank/tris.md2')
     assert pq.load(tetra_md2(), skin=None).surface_names == ['model']
+
+
+def test_real_path_is_realpath_through_cached_folders(tmp_path, monkeypatch):
+    import os
+
+    from pyvista_quake.game.filesystem import real_path
+
+    (tmp_path / 'game' / 'models').mkdir(parents=True)
+    (tmp_path / 'game' / 'models' / 'a.iqm').write_bytes(b'x')
+    (tmp_path / 'link').symlink_to(tmp_path / 'game')  # a linked folder
+    (tmp_path / 'game' / 'b.iqm').symlink_to(tmp_path / 'game' / 'models' / 'a.iqm')  # a linked file
+    monkeypatch.chdir(tmp_path)
+    for path in ('link/models/a.iqm', tmp_path / 'game' / 'b.iqm', 'link/models/missing.iqm', 'link/models', 'link/', tmp_path / 'link'):
+        assert real_path(path) == os.path.realpath(path), path

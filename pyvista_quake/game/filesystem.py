@@ -378,6 +378,15 @@ def _real(folder: str) -> str:
         return os.path.realpath(folder)
 
 
+def real_path(path: str | Path) -> str:
+    """``os.path.realpath(path)`` through the cached real path of its folder (one ``lstat``, not one a component)."""
+    path = os.path.abspath(path)
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    parent, name = os.path.split(path)
+    return os.path.join(_real(parent), name) if name else _real(parent)
+
+
 def _archives_in(folder: Path) -> list[Archive]:
     """The PAK/PK3 files directly in a folder, the one that overrides the others first
     (the games load them in :func:`load_order` and the last loaded wins)."""

@@ -17,6 +17,7 @@ from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_cfg
 from pyvista_quake.formats import model_extensions
+from pyvista_quake.game.filesystem import real_path
 from pyvista_quake.game.inputs import note
 
 #: The image extensions Cube 2 engines try for a texture (``textureload``), in order.
@@ -76,9 +77,9 @@ def _file(folder: Path, config_folder: Path, name: str) -> Path:
     """A file the config names: in the model's directory, else from the game's root."""
     near = Path(folder) / name
     if near.is_file():
-        return near.resolve()
+        return Path(real_path(near))
     found = from_root(config_folder, name)
-    return found.resolve() if found is not None else near
+    return Path(real_path(found)) if found is not None else near
 
 
 def _image(folder: Path, config_folder: Path, name: str) -> Path | None:
@@ -118,7 +119,7 @@ def resolve(path: Path) -> ResolvedConfig:
 
     """
     path = Path(path)
-    config_folder = path.parent.resolve()
+    config_folder = Path(real_path(path.parent))
 
     roots: list[Path] = []  # the folders an exec's names are relative to: the game's (models') root
 

@@ -33,6 +33,7 @@ from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.game import model_configs
 from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.game.filesystem import real_path
 from pyvista_quake.game.skins import read_palette
 from pyvista_quake.game.sources import Source
 from pyvista_quake.game.sources import read_source
@@ -114,7 +115,7 @@ def load(source: Source, *, member: str | None = None, **options: Any) -> QuakeM
         if config is None and path is not None:
             beside = model_configs.find_config(Path(path), data.format)
             config = model_configs.resolve(beside) if beside is not None else None
-            if config is not None and config.mesh is not None and config.mesh != Path(path).resolve():
+            if config is not None and config.mesh is not None and config.mesh != Path(real_path(path)):
                 config = None  # the config beside it assembles another mesh
         if config is None and opts.animations is None:
             opts = dataclasses.replace(opts, animations=_own_name_animations(search, spec))
@@ -164,9 +165,9 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
         wanted += [(f, [], True) for f in given]
     out: list[PoseRun] = []
     runs: dict[str, PoseRun] = {}
-    own = str(Path(path).resolve()) if path is not None else None
+    own = real_path(path) if path is not None else None
     for file, names, now in wanted:
-        key = str(Path(file).resolve()) if isinstance(file, (str, Path)) else str(id(file))
+        key = real_path(file) if isinstance(file, (str, Path)) else str(id(file))
         if key == own and data.animation is not None:
             run = runs.setdefault(key, PoseRun([], animation=data.animation, key=key))  # the mesh's own frames, named by the config
         elif key in runs:
