@@ -12,7 +12,9 @@ image bytes.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 import functools
+import hashlib
 import io
 from pathlib import Path
 from pathlib import PurePosixPath
@@ -38,13 +40,36 @@ from pyvista_quake.game.filesystem import warn_missing
 # -- decoding ---------------------------------------------------------------------------
 
 
+#: Decoded images by their file's bytes, the most recently used last: an image is decoded once however
+#: many frames, surfaces, pictures and exports show it.  Bounded in entries and in pixel bytes.
+_DECODED: OrderedDict[tuple[int, bytes], np.ndarray] = OrderedDict()
+DECODED_IMAGES = 64
+DECODED_BYTES = 256 << 20
+
+
 def decode_image(data: bytes, label: str = '<image>') -> np.ndarray | None:
     """Decode an image file's bytes to ``uint8`` ``(height, width, 3 or 4)``, rows from the top.
 
     PCX and other paletted images go through their own palette.  A file that
     Pillow cannot read (or that is over its decompression-bomb limit) gives a
-    warning and ``None``.
+    warning and ``None``.  The same bytes again give a copy of the image decoded
+    the first time (kept while among the last :data:`DECODED_IMAGES` decoded).
     """
+    key = (len(data), hashlib.blake2b(data, digest_size=16).digest())
+    cached = _DECODED.get(key)
+    if cached is not None:
+        _DECODED.move_to_end(key)
+        return cached.copy()
+    image = _decoded(data, label)
+    if image is not None:
+        _DECODED[key] = image
+        while len(_DECODED) > DECODED_IMAGES or (len(_DECODED) > 1 and sum(a.nbytes for a in _DECODED.values()) > DECODED_BYTES):
+            _DECODED.popitem(last=False)
+        return image.copy()
+    return None
+
+
+def _decoded(data: bytes, label: str) -> np.ndarray | None:
     from PIL import Image  # noqa: PLC0415 - Pillow is only needed once a skin is decoded
 
     data = _without_tga_attributes(data)
