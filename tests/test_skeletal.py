@@ -1222,3 +1222,41 @@ def test_a_skeleton_composes_its_bind_pose_when_first_read():
     assert callable(data._bind)
     bind = data.bind
     assert bind.shape == (2, 4, 4) and data.bind is bind and not callable(data._bind)
+
+
+def _bits(values) -> list[int]:
+    return np.asarray(values, np.float64).view(np.int64).tolist()
+
+
+def test_md5_numbers_read_bit_for_bit_as_float_reads_them():
+    rng = np.random.default_rng(5)
+    written = [f'{v:.{int(p)}f}'.encode() for v, p in zip(rng.uniform(-2e4, 2e4, 3000), rng.integers(0, 11, 3000))]
+    written += [b'-0', b'-0.0', b'+5', b'.5', b'5.', b'-.25', b'0', b'00012', b'9007199254740991', b'0.1234567890123456', b'123456789.0123456']
+    written += [repr(float(v)).encode() for v in rng.standard_normal(500)]  # shortest round-trip forms, some with exponents
+    assert len(written) >= md5.VECTOR_FROM
+    assert _bits(md5.numbers_of(written)) == _bits([float(w) for w in written])
+    assert md5._decimals(written[:3000]) is not None  # plain decimals: the vectorised pass, not the fallback
+    for off_the_fast_path in ([b'1e5'], [b'12345678901234567'], [b'9007199254740993'], [b'1_000'], [b'1.5'] * 3 + [b'2.5e-3']):
+        column = off_the_fast_path * md5.VECTOR_FROM
+        assert md5._decimals(column) is None
+        assert _bits(md5.numbers_of(column)) == _bits([float(w) for w in column])
+
+
+@pytest.mark.parametrize('bad', [b'-', b'.', b'1-2', b'1.2.3', b'--1', b'x', b'nan', b'inf', b'-inf', b'1e999', b'', b'1 2'])
+def test_md5_numbers_of_anything_else_is_none(bad):
+    for count in (1, md5.VECTOR_FROM - 1, md5.VECTOR_FROM, md5.VECTOR_FROM + 1):
+        assert md5.numbers_of([b'1.5'] * (count - 1) + [bad]) is None
+
+
+def test_md5_a_long_anim_frame_is_read_at_once_and_a_bad_number_named(bar_md5, tmp_path):
+    mesh_path, _ = bar_md5
+    components = md5.VECTOR_FROM + 2
+    values = np.round(np.random.default_rng(1).uniform(-3, 3, (2, components)), 6)
+    hierarchy = [('root', -1, 63, 0), ('child', 0, 63, 6)] + [(f'j{k}', 1, 1, 12 + k) for k in range(components - 12)]
+    anim = md5_anim_text(hierarchy, [((0, 0, 0), (0, 0, 0))] * len(hierarchy), values.tolist())
+    record = md5.parse_anim(anim.encode())
+    assert _bits(record.frames) == _bits(values)
+    broken = anim.replace(f'{values[1, 5]}', 'five', 1)
+    assert broken != anim
+    with pytest.raises(pq.QuakeFormatError, match=r"= 'five': frame 1 line 0: expected a finite number"):
+        md5.parse_anim(broken.encode())
