@@ -1260,3 +1260,24 @@ def test_md5_a_long_anim_frame_is_read_at_once_and_a_bad_number_named(bar_md5, t
     assert broken != anim
     with pytest.raises(pq.QuakeFormatError, match=r"= 'five': frame 1 line 0: expected a finite number"):
         md5.parse_anim(broken.encode())
+
+
+def test_md5_strings_and_comments_are_cut_as_the_pattern_cuts_them():
+    import random
+
+    rng = random.Random(3)
+    pieces = [b'"', b'/', b'*', b'\n', b'a', b' ', b'1', b'//', b'/*', b'*/', b'"x"', b'"a/b"']
+
+    def cut(match):
+        return b'<' + match.group(0)[:3] + b'>'
+
+    for _ in range(2000):
+        text = b''.join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        assert md5._lexed(text, cut) == md5._LEXED.sub(cut, text), text
+
+
+def test_md5_rows_of_several_number_columns_keep_their_order():
+    tokens = md5.Tokens(b'vert 0 ( 0.5 0.25 ) 3 1\nvert 1 ( 1.5 -2 ) 4 2', 'x')
+    index, s, t, first, count = tokens.rows(md5.VERT_ROW, 2, 'vert')
+    assert [index.tolist(), s.tolist(), t.tolist(), first.tolist(), count.tolist()] == [[0, 1], [0.5, 1.5], [0.25, -2], [3, 4], [1, 2]]
+    assert tokens.done() and [c.tolist() for c in md5.Tokens(b'', 'x').rows(md5.VERT_ROW, 0, 'vert')] == [[]] * 5
