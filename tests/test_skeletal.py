@@ -1281,3 +1281,25 @@ def test_md5_rows_of_several_number_columns_keep_their_order():
     index, s, t, first, count = tokens.rows(md5.VERT_ROW, 2, 'vert')
     assert [index.tolist(), s.tolist(), t.tolist(), first.tolist(), count.tolist()] == [[0, 1], [0.5, 1.5], [0.25, -2], [3, 4], [1, 2]]
     assert tokens.done() and [c.tolist() for c in md5.Tokens(b'', 'x').rows(md5.VERT_ROW, 0, 'vert')] == [[]] * 5
+
+
+def test_normals_of_a_frame_summed_by_place_are_the_sparse_products():
+    from pyvista_quake.data import skinning
+
+    rng = np.random.default_rng(2)
+    places = rng.normal(size=(12, 3)).astype(np.float32)
+    group = rng.integers(0, 12, 40)  # 40 vertices at 12 places: seams everywhere
+    positions = np.stack([places[group], places[group] * 2])
+    triangles = rng.integers(0, 40, (60, 3))
+    triangles[0] = [3, 3, 5]  # corners at one place: the triangle counts once for it
+    triangles[1] = [4, 6, 4]
+    triangles[2] = [7, 8, 8]
+    group[[9, 10]] = group[11]
+    triangles[3] = [9, 10, 11]  # all three corners at one place
+    # A posed frame moves the vertices of one place apart (their weights differ): such triangles have an area.
+    positions = np.stack([places[group], places[group] * 2 + rng.normal(scale=0.1, size=(40, 3)).astype(np.float32)])
+    expected = skinning.triangle_normals(positions, triangles, skinning.incidence(triangles, 40, group))
+    np.testing.assert_allclose(skinning.grouped_normals(positions, triangles, group), expected, atol=2e-6)
+    assert skinning.grouped_normals(positions, triangles[:0], group).tolist() == np.zeros((2, 40, 3)).tolist()
+    assert skinning.grouped_normals(positions, triangles, None).shape == (2, 40, 3)
+    assert skinning.grouped_normals(positions[:, :0], triangles[:0], group[:0]).shape == (2, 0, 3)

@@ -178,6 +178,8 @@ class Skinning:
         """``float32`` ``(frames, vertices, 3)`` unit normals of surface ``index`` at ``positions``."""
         surface = self.data.surfaces[index]
         if surface.normals is None:
+            if len(positions) <= DIRECT_FRAMES and '_seams' not in self.__dict__:  # a picture: no sparse matrix made
+                return grouped_normals(positions, surface.triangles, self._groups[index])
             return triangle_normals(positions, surface.triangles, self._seams[index])
         if not self._moves(surface):
             out = np.broadcast_to(surface.normals, positions.shape).copy()
@@ -190,9 +192,9 @@ class Skinning:
         return _unit(out)
 
     @cached_property
-    def _seams(self) -> list[sparse.csr_matrix | None]:
-        """For each surface, which triangles each vertex takes its normal from: those of every vertex at its bind position."""
-        out: list[sparse.csr_matrix | None] = []
+    def _groups(self) -> list[np.ndarray | None]:
+        """For each surface, the number of each vertex's bind position: vertices at one place share their normal."""
+        out: list[np.ndarray | None] = []
         for surface in self.data.surfaces:
             if not surface.num_vertices or not len(surface.triangles):
                 out.append(None)
@@ -200,8 +202,14 @@ class Skinning:
             # Rows of three floats as one 12-byte value each: one sort finds the vertices sharing a place.
             rows = np.ascontiguousarray(surface.positions, np.float32) + np.float32(0)  # -0.0 is 0.0
             _, group = np.unique(rows.view(np.dtype((np.void, 12))).reshape(-1), return_inverse=True)
-            out.append(incidence(surface.triangles, surface.num_vertices, group.reshape(-1)))
+            out.append(group.reshape(-1))
         return out
+
+    @cached_property
+    def _seams(self) -> list[sparse.csr_matrix | None]:
+        """For each surface, which triangles each vertex takes its normal from: those of every vertex at its bind position."""
+        return [None if group is None else incidence(surface.triangles, surface.num_vertices, group)
+                for surface, group in zip(self.data.surfaces, self._groups)]  # fmt: skip
 
 
 def _linear(surface: SkinnedMesh, normals: bool, num_joints: int) -> sparse.csr_matrix | None:
@@ -274,6 +282,32 @@ def incidence(triangles: np.ndarray, num_vertices: int, groups: np.ndarray | Non
                                 shape=(int(group.max(initial=-1)) + 1, len(tri)))  # fmt: skip
     touches.data[:] = 1  # a triangle counts once for a group, however many of its corners are there
     return touches[group]
+
+
+def grouped_normals(positions: np.ndarray, triangles: np.ndarray, group: np.ndarray | None) -> np.ndarray:
+    """:func:`triangle_normals` of a frame or two, summed by ``bincount`` instead of a sparse product made first.
+
+    ``group`` numbers each vertex's place (``None``: a surface with no triangles or vertices); a
+    triangle counts once for a place however many of its corners are there.
+    """
+    frames, n = positions.shape[:2]
+    if group is None or not len(triangles) or not n:
+        return np.zeros((frames, n, 3), np.float32)
+    tri = np.asarray(triangles, np.int64).reshape(-1, 3)
+    corners = group[tri]
+    once = np.ones(corners.shape, bool)
+    once[:, 1] = corners[:, 1] != corners[:, 0]
+    once[:, 2] = (corners[:, 2] != corners[:, 0]) & (corners[:, 2] != corners[:, 1])
+    places, of = corners[once], np.nonzero(once)[0]
+    count = int(group.max()) + 1
+    out = np.empty((frames, n, 3), np.float32)
+    for f in range(frames):
+        p = np.asarray(positions[f], np.float32)
+        a = p[tri[:, 0]]
+        faces = np.cross(p[tri[:, 2]] - a, p[tri[:, 1]] - a)  # clockwise seen from outside: u x v points out
+        summed = np.stack([np.bincount(places, faces[of, k], count) for k in range(3)], axis=1)
+        out[f] = summed[group]
+    return _unit(out)
 
 
 def triangle_normals(positions: np.ndarray, triangles: np.ndarray, touches: sparse.csr_matrix | None = None) -> np.ndarray:
