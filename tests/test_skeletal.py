@@ -1254,8 +1254,13 @@ def test_md5_a_long_anim_frame_is_read_at_once_and_a_bad_number_named(bar_md5, t
     values = np.round(np.random.default_rng(1).uniform(-3, 3, (2, components)), 6)
     hierarchy = [('root', -1, 63, 0), ('child', 0, 63, 6)] + [(f'j{k}', 1, 1, 12 + k) for k in range(components - 12)]
     anim = md5_anim_text(hierarchy, [((0, 0, 0), (0, 0, 0))] * len(hierarchy), values.tolist())
-    record = md5.parse_anim(anim.encode())
+    calls = []
+    rows = md5.Tokens.rows
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(md5.Tokens, 'rows', lambda self, layout, count, what: (calls.append(what), rows(self, layout, count, what))[1])
+        record = md5.parse_anim(anim.encode())
     assert _bits(record.frames) == _bits(values)
+    assert not [what for what in calls if what.startswith('frame')]  # each frame read as one row, not token by token
     broken = anim.replace(f'{values[1, 5]}', 'five', 1)
     assert broken != anim
     with pytest.raises(pq.QuakeFormatError, match=r"= 'five': frame 1 line 0: expected a finite number"):

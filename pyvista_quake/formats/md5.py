@@ -222,7 +222,7 @@ class Tokens:
             else:
                 numeric += column
                 columns.append(None)
-        numbers = numbers_of(numeric) if numeric else np.zeros(0)
+        numbers = numbers_of(numeric)
         if numbers is None:
             return self._rows_named(layout, count, what)
         number_columns = iter(numbers.reshape(-1, count) if count else [np.zeros(0)] * sum(c is None for c in columns))
@@ -232,7 +232,7 @@ class Tokens:
     def numbers(self, count: int, what: str) -> np.ndarray:
         """Take ``count`` numbers written as one row (a frame of an ``.md5anim``), as ``float64``."""
         numbers = numbers_of(self.values[self.position : self.position + count]) if self.position + count <= len(self.values) else None
-        if numbers is None or len(numbers) != count:
+        if numbers is None:
             return np.concatenate(self.rows(('n',) * count, 1, what))  # names the first bad token
         self.position += count
         return numbers
