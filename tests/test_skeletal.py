@@ -1308,3 +1308,12 @@ def test_normals_of_a_frame_summed_by_place_are_the_sparse_products():
     assert skinning.grouped_normals(positions, triangles[:0], group).tolist() == np.zeros((2, 40, 3)).tolist()
     assert skinning.grouped_normals(positions, triangles, None).shape == (2, 40, 3)
     assert skinning.grouped_normals(positions[:, :0], triangles[:0], group[:0]).shape == (2, 0, 3)
+
+
+def test_md5_numbers_take_the_vectorised_pass_from_its_threshold(monkeypatch):
+    seen = []
+    real = md5._decimals
+    monkeypatch.setattr(md5, '_decimals', lambda tokens: (seen.append(len(tokens)), real(tokens))[1])
+    for count in (md5.VECTOR_FROM - 1, md5.VECTOR_FROM, md5.VECTOR_FROM + 1):
+        assert md5.numbers_of([b'2.5'] * count).tolist() == [2.5] * count
+    assert seen == [md5.VECTOR_FROM, md5.VECTOR_FROM + 1]  # below it, float() costs less than the pass's fixed cost
