@@ -605,3 +605,11 @@ def test_a_joined_pose_keeps_the_field_data_its_surfaces_share(tmp_path):
     np.testing.assert_array_equal(mesh.cell_data['surface_index'], [0, 0, 0, 0, 1])
     single = pq.model.mesh.joined(pv.MultiBlock({'flag': model.blocks(1)['flag']}))
     assert single.quake.image() is not None and single.field_data['surface_name'][0] == 'flag'
+
+
+def test_a_frame_of_a_model_of_several_surfaces_is_not_saved_as_a_model(tmp_path):
+    model = pq.load(md3_with_images(tmp_path))
+    assert len(model.surfaces) == 2
+    with pytest.raises(ValueError, match='saved whole'):
+        pq.export(model, tmp_path / 'one.md3', frame=1)
+    assert not (tmp_path / 'one.md3').exists()

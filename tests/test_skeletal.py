@@ -1317,3 +1317,50 @@ def test_md5_numbers_take_the_vectorised_pass_from_its_threshold(monkeypatch):
     for count in (md5.VECTOR_FROM - 1, md5.VECTOR_FROM, md5.VECTOR_FROM + 1):
         assert md5.numbers_of([b'2.5'] * count).tolist() == [2.5] * count
     assert seen == [md5.VECTOR_FROM, md5.VECTOR_FROM + 1]  # below it, float() costs less than the pass's fixed cost
+
+
+def test_md5_an_anim_cut_short_in_a_long_frame_says_the_file_ends(bar_md5):
+    components = md5.VECTOR_FROM + 2
+    hierarchy = [('root', -1, 63, 0), ('child', 0, 63, 6)] + [(f'j{k}', 1, 1, 12 + k) for k in range(components - 12)]
+    anim = md5_anim_text(hierarchy, [((0, 0, 0), (0, 0, 0))] * len(hierarchy), [[0.5] * components] * 2)
+    cut = anim[: anim.rindex('frame 1 {')] + 'frame 1 {\n' + ' 0.5' * (components - 3)
+    with pytest.raises(pq.QuakeFormatError, match='end of file'):
+        md5.parse_anim(cut.encode())
+
+
+def test_sparse_skinning_matrices_hold_each_weight_at_its_place():
+    from pyvista_quake.data import skinning
+    from pyvista_quake.formats.records import SkinnedMesh
+
+    joints = np.array([[1, 0, 2], [2, 2, 0], [0, 1, 1]])
+    weights = np.array([[0.5, 0.0, 0.5], [1.0, 0.0, 0.0], [0.25, 0.25, 0.5]], np.float32)
+    positions = np.arange(9, dtype=np.float32).reshape(3, 3) + 1
+    surface = SkinnedMesh('s', [''], np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions, positions / 10, joints, weights)
+    matrices = np.random.default_rng(4).normal(size=(2, 3, 3, 4))
+    for normals in (False, True):
+        product = skinning._linear(surface, normals, 3)
+        expected = np.zeros((2, 3, 3))
+        for v in range(3):
+            for j, w in zip(joints[v], weights[v]):
+                point = surface.normals[v] if normals else positions[v]
+                expected[:, v] += w * (matrices[:, j, :, :3] @ point + (0 if normals else matrices[:, j, :, 3]))
+        np.testing.assert_allclose(skinning._apply(product, matrices, 3), expected, rtol=1e-5)
+        assert product.nnz == 3 * 6 * (3 if normals else 4)  # no entry for a weight of 0
+
+
+def test_sparse_skinning_of_md5_weights_takes_each_weight_s_own_position():
+    from pyvista_quake.data import skinning
+    from pyvista_quake.formats.records import SkinnedMesh
+
+    joints = np.array([[1, 0], [2, 2]])
+    weights = np.array([[0.75, 0.25], [0.0, 1.0]], np.float32)
+    offsets = np.random.default_rng(6).normal(size=(2, 2, 3)).astype(np.float32)
+    surface = SkinnedMesh('s', [''], np.zeros((0, 3), np.int32), np.zeros((2, 2), np.float32), np.zeros((2, 3), np.float32), None,
+                          joints, weights, offsets)  # fmt: skip
+    matrices = np.random.default_rng(7).normal(size=(1, 3, 3, 4))
+    expected = np.zeros((1, 2, 3))
+    for v in range(2):
+        for k in range(2):
+            j, w = joints[v, k], weights[v, k]
+            expected[:, v] += w * (matrices[:, j, :, :3] @ offsets[v, k] + matrices[:, j, :, 3])
+    np.testing.assert_allclose(skinning._apply(skinning._linear(surface, False, 3), matrices, 2), expected, rtol=1e-5)

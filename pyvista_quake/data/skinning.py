@@ -223,25 +223,26 @@ def _linear(surface: SkinnedMesh, normals: bool, num_joints: int) -> sparse.csr_
     n, k = joints.shape
     if not k or not num_joints or not n:
         return None
+    vertex, slot = np.nonzero(weights)  # each weight that adds something, vertex by vertex, in slot order
+    used = np.count_nonzero(weights, axis=1)
+    before = np.concatenate([[0], np.cumsum(used)[:-1]])  # weights of the vertices before
+    rank = np.arange(len(vertex)) - before[vertex]  # the weight's place among its vertex's
     if surface.offsets is not None and not normals:
-        points = surface.offsets.astype(np.float32)
+        points = surface.offsets[vertex, slot].astype(np.float32)
     else:
-        base = surface.normals if normals else surface.positions
-        points = np.broadcast_to(np.asarray(base, np.float32)[:, None, :], (n, k, 3))
+        points = np.asarray(surface.normals if normals else surface.positions, np.float32)[vertex]
     width = 3 if normals else 4  # a normal has no translation to pick up
-    homogeneous = np.concatenate([points, np.ones((n, k, 1), np.float32)], axis=2)[..., :width]
-    # (vertex, i, weight, m): the row is (vertex, i); its entries run over the weights and m.
-    i = np.arange(3)[None, :, None, None]
-    m = np.arange(width)[None, None, None, :]
-    columns = joints.astype(np.int32)[:, None, :, None] * 12 + i * 4 + m
-    values = weights.astype(np.float32)[:, None, :, None] * homogeneous[:, None, :, :]
-    shape = (n, 3, k, width)
-    used = np.broadcast_to((weights != 0)[:, None, :, None], shape)  # a weight of 0 adds nothing: no entry
-    columns = np.broadcast_to(columns, shape)[used]
-    values = np.broadcast_to(values, shape)[used]
-    per_row = np.repeat(np.count_nonzero(weights, axis=1) * width, 3)
-    starts = np.concatenate([[0], np.cumsum(per_row, dtype=np.int64)])
-    return sparse.csr_matrix((values, columns, starts), shape=(3 * n, 12 * num_joints))
+    homogeneous = np.concatenate([points, np.ones((len(vertex), 1), np.float32)], axis=1)[:, :width]
+    values = weights[vertex, slot].astype(np.float32)[:, None] * homogeneous
+    columns = joints[vertex, slot].astype(np.int32)[:, None] * 12 + np.arange(width, dtype=np.int32)
+    data = np.empty(3 * values.size, np.float32)
+    indices = np.empty(3 * values.size, np.int32)
+    for i in range(3):  # row 3 v + i starts after the rows before it: 3 rows of each earlier vertex, i of this one
+        at = ((3 * before[vertex] + i * used[vertex] + rank) * width)[:, None] + np.arange(width)
+        data[at] = values
+        indices[at] = columns + 4 * i
+    starts = np.concatenate([[0], np.cumsum(np.repeat(used * width, 3), dtype=np.int64)])
+    return sparse.csr_matrix((data, indices, starts), shape=(3 * n, 12 * num_joints))
 
 
 def _direct(surface: SkinnedMesh, matrices: np.ndarray, normals: bool) -> np.ndarray:
