@@ -613,3 +613,23 @@ def test_a_frame_of_a_model_of_several_surfaces_is_not_saved_as_a_model(tmp_path
     with pytest.raises(ValueError, match='saved whole'):
         pq.export(model, tmp_path / 'one.md3', frame=1)
     assert not (tmp_path / 'one.md3').exists()
+
+
+def test_a_given_frame_exports_as_a_model_of_one_frame(tmp_path):
+    model = pq.load(md3_with_images(tmp_path))
+    for given, name in ((model.blocks(1), 'blocks.md2'), (model.mesh(1), 'mesh.md2')):
+        pq.export(given, tmp_path / name)
+        back = pq.load(tmp_path / name, skin=None)
+        assert len(back) == 1 and back.surfaces[0].num_triangles == 5
+        np.testing.assert_allclose(np.sort(back.positions(0)[0], axis=0), np.sort(model.positions(1)[0], axis=0), atol=0.1)
+
+
+def test_a_given_surface_keeps_its_name_in_an_obj(tmp_path):
+    flag = pq.load(md3_with_images(tmp_path)).blocks(1)['flag']
+    pq.export(flag, tmp_path / 'flag.obj')
+    assert '\no flag\n' in (tmp_path / 'flag.obj').read_text()
+
+
+def test_a_frame_given_takes_no_frame_choice(tmp_path):
+    with pytest.raises(ValueError, match='frame=, animation= and time= choose from a model; this source is one frame'):
+        pq.export(pv.Sphere(), tmp_path / 'x.vtp', frame=1)

@@ -1364,3 +1364,8 @@ def test_sparse_skinning_of_md5_weights_takes_each_weight_s_own_position():
             j, w = joints[v, k], weights[v, k]
             expected[:, v] += w * (matrices[:, j, :, :3] @ offsets[v, k] + matrices[:, j, :, 3])
     np.testing.assert_allclose(skinning._apply(skinning._linear(surface, False, 3), matrices, 2), expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize('odd', [b'1:5', b'/3', b'3/', b'1,5'])
+def test_md5_numbers_with_a_byte_next_to_the_digits_are_refused(odd):
+    assert md5.numbers_of([b'1.5'] * md5.VECTOR_FROM + [odd]) is None  # as float() refuses them
