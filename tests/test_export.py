@@ -633,3 +633,13 @@ def test_a_given_surface_keeps_its_name_in_an_obj(tmp_path):
 def test_a_frame_given_takes_no_frame_choice(tmp_path):
     with pytest.raises(ValueError, match='frame=, animation= and time= choose from a model; this source is one frame'):
         pq.export(pv.Sphere(), tmp_path / 'x.vtp', frame=1)
+
+
+def test_a_joined_pose_drops_a_field_one_surface_lacks():
+    a = pv.PolyData.from_regular_faces(np.eye(3, dtype=np.float32), [[0, 1, 2]])
+    b = a.copy()
+    a.field_data['only_a'] = [1]
+    a.field_data['both'] = [2]
+    b.field_data['both'] = [2]
+    out = pq.model.mesh.joined(pv.MultiBlock({'a': a, 'b': b}))
+    assert 'only_a' not in out.field_data and out.field_data['both'][0] == 2

@@ -127,3 +127,17 @@ def test_real_path_is_realpath_through_cached_folders(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for path in ('link/models/a.iqm', tmp_path / 'game' / 'b.iqm', 'link/models/missing.iqm', 'link/models', 'link/', tmp_path / 'link'):
         assert real_path(path) == os.path.realpath(path), path
+
+
+def test_a_location_of_bytes_or_a_file_object_names_it(tmp_path):
+    from builders import tetra_md2
+
+    from pyvista_quake.game.sources import Location
+    from pyvista_quake.game.sources import read_source
+
+    assert read_source(tetra_md2())[1] == Location('<bytes>')
+    (tmp_path / 'x.md2').write_bytes(tetra_md2())
+    with open(tmp_path / 'x.md2', 'rb') as handle:
+        _, where = read_source(handle)
+    assert where.name == str(tmp_path / 'x.md2') and where.stem == 'x'
+    assert Location('n', None, None, 'models/a/x.md2').stem == 'x'

@@ -1369,3 +1369,27 @@ def test_sparse_skinning_of_md5_weights_takes_each_weight_s_own_position():
 @pytest.mark.parametrize('odd', [b'1:5', b'/3', b'3/', b'1,5'])
 def test_md5_numbers_with_a_byte_next_to_the_digits_are_refused(odd):
     assert md5.numbers_of([b'1.5'] * md5.VECTOR_FROM + [odd]) is None  # as float() refuses them
+
+
+def test_whole_animation_normals_share_a_place_s_triangles(bar_md5):
+    from pyvista_quake.data import skinning
+
+    model = pq.load(bar_md5[0], animations=[bar_md5[1]])
+    engine = model._engine._skinning
+    surface = model.skeletal.data.surfaces[0]
+    group = engine._groups[0]
+    assert group is not None and len(np.unique(group)) == surface.num_vertices  # the bar has no seams
+    np.testing.assert_array_equal(engine._seams[0].toarray(), skinning.incidence(surface.triangles, surface.num_vertices, group).toarray())
+    np.testing.assert_allclose(model.normals()[0], model.blocks(0)[0].point_data['Normals'], atol=1e-6)  # sparse path = a frame's
+
+
+def test_a_config_finds_its_mesh_from_the_game_root(tmp_path):
+    from pyvista_quake.game import model_configs
+
+    folder = tmp_path / 'game' / 'models' / 'a'
+    folder.mkdir(parents=True)
+    (tmp_path / 'game' / 'models' / 'b').mkdir()
+    (tmp_path / 'game' / 'models' / 'b' / 'mesh.iqm').write_bytes(two_joint_iqm())
+    (folder / 'iqm.cfg').write_text('iqmload "models/b/mesh.iqm"\n')
+    resolved = model_configs.resolve(folder / 'iqm.cfg')
+    assert resolved.mesh == (tmp_path / 'game' / 'models' / 'b' / 'mesh.iqm').resolve()
