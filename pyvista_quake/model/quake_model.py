@@ -1,13 +1,16 @@
 """The one model class, for every format: a list of surfaces and the frames that move them.
 
-:class:`QuakeModel` is what :func:`pyvista_quake.load` returns for an MD2, an
-MDL or an MD3.  Every name it defines means one thing and returns one type
-for every format.  What belongs to one format only (an MD2's GL commands, an
-MDL's frame groups, palette and fullbright masks, an MD3's shaders) hangs off
-the model as that format's extras: they are the attributes of the engine
-underneath, :class:`~pyvista_quake.model.one_surface.OneSurfaceModel` or
-:class:`~pyvista_quake.model.surfaces_model.SurfacesModel`, reached as
-attributes of the model.
+:class:`QuakeModel` is what :func:`pyvista_quake.load` returns for every
+format.  Every name it defines means one thing and returns one type for
+every format.  What belongs to some formats only is a typed part of the
+model: ``model.alias`` (MD2, MDL: GL commands, frame groups, palette skins)
+and ``model.skeletal`` (IQM, MD5: joints, bind pose), ``None`` elsewhere.
+Underneath, the frames come from one of three engines:
+:class:`~pyvista_quake.model.one_surface.OneSurfaceModel` (packed bytes),
+:class:`~pyvista_quake.model.surfaces_model.SurfacesModel` (MD3 shorts, a
+level's floats) or :class:`~pyvista_quake.model.skeletal.SkeletalModel`
+(skinned joints); the last two share
+:class:`~pyvista_quake.model.surfaces_model.SurfacesBase`.
 """
 
 from __future__ import annotations

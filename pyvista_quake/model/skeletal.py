@@ -1,8 +1,8 @@
 """How a skeletal model (IQM, Doom 3's MD5) answers :class:`~pyvista_quake.QuakeModel`.
 
 :class:`SkeletalModel` is the engine behind a model read from an ``.iqm`` or
-an ``.md5mesh``: the same several-surface model as an MD3's
-(:class:`~pyvista_quake.model.surfaces_model.SurfacesModel`), whose frames
+an ``.md5mesh``: surfaces with their own images, as an MD3's
+(:class:`~pyvista_quake.model.surfaces_model.SurfacesBase`), whose frames
 come from skinning its joints (:mod:`pyvista_quake.data.skinning`) instead of
 stored vertices.  Its extras: :attr:`~SkeletalModel.joints`,
 :meth:`~SkeletalModel.bind_pose` and :meth:`~SkeletalModel.skeleton`.
@@ -42,15 +42,14 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig
-from pyvista_quake.model.base import ModelFacade
 from pyvista_quake.model.mesh import ascii_text
-from pyvista_quake.model.surfaces_model import SurfacesModel
+from pyvista_quake.model.surfaces_model import SurfacesBase
 
 #: The name of a model's one frame when it has no animation: its bind pose.
 BIND_POSE = 'bind'
 
 
-class SkeletalModel(SurfacesModel):
+class SkeletalModel(SurfacesBase):
     """An Inter-Quake Model (``.iqm``) or a Doom 3 model (``.md5mesh``): meshes skinned by joints.
 
     Use :func:`pyvista_quake.load` to read one (``animations=[files]`` attaches
@@ -79,7 +78,7 @@ class SkeletalModel(SurfacesModel):
                  config: ResolvedConfig | None = None) -> None:  # fmt: skip
         self.config = config
         self._attached = list(animations or [])
-        super().__init__(data, options, search=search)  # type: ignore[arg-type]  # its surfaces answer what an MD3's do
+        super().__init__(data, options, search=search)
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
@@ -233,11 +232,6 @@ class SkeletalModel(SurfacesModel):
     def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """The joints blended as the engine blends them (IQM: matrices; MD5: slerp), then skinned."""
         return self._posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
-
-    # One mesh's positions are the skinning's of every mesh (its joints' matrices are made for all at once),
-    # not an MD3's decode of that surface alone.
-    surface_positions = ModelFacade.surface_positions
-    surface_normals = ModelFacade.surface_normals
 
     def bind_pose(self) -> pv.MultiBlock:
         """The rest pose, as :meth:`frame` gives a frame (a MultiBlock of the meshes)."""

@@ -36,6 +36,7 @@ from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
 from pyvista_quake.formats.bsp import lit_lightmaps
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.shader import Shader
 from pyvista_quake.game.filesystem import FoundSkin
@@ -59,30 +60,24 @@ from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.saving import save_surfaces
 
 
-class SurfacesModel(ModelFacade):
-    """A Quake III model (``.md3``): several surfaces, each with its own image, and per-frame tags.
+class SurfacesBase(ModelFacade):
+    """What every model of several surfaces, each with its own image, shares: an MD3, a level or a skeletal mesh.
 
-    Use :func:`pyvista_quake.load` to read one.
+    The images (a ``.skin`` file, shaders, the game's files), the meshes of a pose
+    (a MultiBlock of a ``PolyData`` per surface) and the frames' field data.  A
+    subclass gives the surfaces' points: :meth:`positions` and :meth:`normals`.
 
     Parameters
     ----------
-    data : ModelData
+    data : ModelData or SkeletonData
         The parsed content of the file.
     options : LoadOptions, optional
         How the model is read.
     search : GameFiles, optional
         Where to look for its ``.skin`` file and images.
-
-    Examples
-    --------
-    >>> import pyvista_quake
-    >>> model = pyvista_quake.load('models/players/sarge/upper.md3')  # doctest: +SKIP
-    >>> blocks = model.frame(0)  # a MultiBlock: one PolyData per surface  # doctest: +SKIP
-    >>> model.tag('tag_head', frame=0)  # a 4 x 4 matrix  # doctest: +SKIP
-
     """
 
-    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
+    def __init__(self, data: ModelData | SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else GameFiles()
         self.data = data
@@ -105,37 +100,17 @@ class SurfacesModel(ModelFacade):
         """Return the number of frames."""
         return self.data.num_frames
 
-    def __repr__(self) -> str:
-        """Return a one-line summary."""
-        if getattr(self.data, 'level', None) is not None:  # a skeleton's data (SkeletonData) has no level part
-            return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
-                    f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(self.data.level.entities)} entities)')  # fmt: skip
-        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
-                f'{len(self.tags)} tags)')  # fmt: skip
-
     # -- what users ask about -------------------------------------------------
     @property
     def surface_names(self) -> list[str]:
         """Name of each surface, in file order (names may repeat)."""
         return [s.name for s in self.data.surfaces]
 
-    @property
-    def tags(self) -> dict[str, Tag]:
-        """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored."""
-        return self.data.tags
-
     # -- skins ----------------------------------------------------------------------
     @cached_property
     def skin_definition(self) -> Path | str | None:
         """The ``.skin`` file the surfaces' images come from, if any (see :func:`~pyvista_quake.game.skins.surface_images`)."""
         return self._surface_images[1]
-
-    @property
-    def skin_file(self) -> Path | str | None:
-        """Deprecated: :attr:`skin_definition` (``skin_file`` names an image file's :class:`FoundSkin` for every format from 0.3)."""
-        warn_external('skin_file of an MD3 is deprecated and changes in pyvista-quake 0.3; use skin_definition for its .skin file, '
-                      'or surfaces[k].image_file() for each surface\'s image', DeprecationWarning)  # fmt: skip
-        return self.skin_definition
 
     @cached_property
     def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
@@ -230,57 +205,13 @@ class SurfacesModel(ModelFacade):
         found = self.surface_skin(index)
         return decode_image(found.data, found.location) if found is not None else None
 
-    # -- a level's lightmaps ------------------------------------------------------------
-    @cached_property
-    def level_lightmaps(self) -> np.ndarray | None:
-        """A level's lightmap pages (see :attr:`QuakeModel.lightmaps <pyvista_quake.QuakeModel.lightmaps>`), found once."""
-        level = getattr(self.data, 'level', None)
-        if level is None:
-            return None
-        if level.lightmaps is None and level.external_lightmaps:
-            return self._external_lightmaps(level)
-        if level.lightmaps is not None and level.side_light is not None:
-            found, _ = self.search.find(f'{self._map_stem()}{level.side_light}')
-            if found is not None:
-                coloured = lit_lightmaps(self.data.file, level.entities, found.data, found.location)
-                if coloured is not None:
-                    return coloured
-        return level.lightmaps
-
-    def _map_stem(self) -> str:
-        """The map's name in the game's files without its ``.bsp``: ``maps/NAME``, from the archive member or its path."""
-        where = self.search.member if self.search.archive is not None and self.search.member else Path(self.source).as_posix()
-        stem = where[: -len('.bsp')] if where.lower().endswith('.bsp') else where
-        if '/maps/' in stem:
-            return 'maps/' + stem.rsplit('/maps/', 1)[1]
-        return stem if stem.startswith('maps/') else 'maps/' + stem.rsplit('/', 1)[-1]
-
-    def _external_lightmaps(self, level: LevelData) -> np.ndarray | None:
-        """q3map2's ``maps/NAME/lm_NNNN.tga`` pages, found as the game finds files (``None`` if page 0 is missing)."""
-        stem = self._map_stem()
-        step = 2 if lightmap_pages_are_deluxe(level) else 1  # a deluxe map's odd pages are light directions
-        pages: list[np.ndarray] = []
-        for number in range(0, 10000, step):
-            found, _ = self.search.find(f'{stem}/lm_{number:04d}.tga')
-            image = decode_image(found.data, found.location) if found is not None else None
-            if image is None or (pages and image.shape[:2] != pages[0].shape[:2]):
-                break
-            pages.append(np.ascontiguousarray(image[..., :3]))
-        if not pages:
-            warn_external(f'{self.source}: the lightmaps are outside the map and {stem}/lm_0000.tga was not found')
-            return None
-        return np.stack(pages)
-
-    # -- geometry -------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
-        rows = self._rows(frames)
-        return [surface_positions(s, rows) for s in self.data.surfaces]
+        """Point positions of each surface, ``float32`` ``(frames, points, 3)``."""
+        raise NotImplementedError
 
     def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
-        rows = self._rows(frames)
-        return [surface_normals(s, rows) for s in self.data.surfaces]
+        """Unit point normals of each surface, ``float32`` ``(frames, points, 3)``."""
+        raise NotImplementedError
 
     def per_surface_positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Each surface's point positions (see :meth:`positions`)."""
@@ -290,28 +221,9 @@ class SurfacesModel(ModelFacade):
         """Each surface's unit point normals (see :meth:`normals`)."""
         return self.normals(frames)
 
-    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
-        """Surface ``index``'s point positions, decoding that surface only."""
-        return surface_positions(self.data.surfaces[index], self._rows(frames))
-
-    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
-        """Surface ``index``'s unit point normals, decoding that surface only."""
-        return surface_normals(self.data.surfaces[index], self._rows(frames))
-
     def point_counts(self) -> list[int]:
         """Points of each surface (a point per stored vertex)."""
         return [s.num_vertices for s in self.data.surfaces]
-
-    def brush_model(self, index: int) -> int:
-        """The level's brush model surface ``index`` belongs to: 0 the world, N the entity model ``*N`` (0 for a model)."""
-        return self.data.surfaces[index].brush_model if self.level is not None else 0
-
-    def _rows(self, frames: FrameSelection) -> np.ndarray | slice:
-        """Frame numbers, or a slice for a run of consecutive frames (a view of the file, no gather)."""
-        index = frame_indices(frames, len(self))
-        if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
-            return slice(int(index[0]), int(index[0]) + len(index))
-        return index
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
@@ -324,20 +236,10 @@ class SurfacesModel(ModelFacade):
             out[:, 1::2] = every.max(axis=1)
         return out
 
-    # -- animations -------------------------------------------------------------------
-    @cached_property
-    def animations(self) -> dict[str, Animation]:
-        """Animations by name: from frame names and the caller's ``animations``."""
-        return anim.model_animations(self.frame_names, [], self.fps, None, _user_animations(self.options), self.source)
-
     @property
     def entries(self) -> list[range]:
         """The frames as the game numbers them: one entry a frame."""
         return [range(k, k + 1) for k in range(len(self))]
-
-    @cached_property
-    def _timeline(self) -> tuple[np.ndarray, float]:
-        return anim.timeline(len(self), [], self.fps)
 
     # -- MultiBlocks --------------------------------------------------------------------
     def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
@@ -421,6 +323,135 @@ class SurfacesModel(ModelFacade):
             if found is not None or alpha != 'opaque':  # with no image, a blending shader still says so
                 out[keys.SKIN_ALPHA] = [alpha]
         return out
+
+
+
+class SurfacesModel(SurfacesBase):
+    """A Quake III model (``.md3``) or a level: several surfaces, each with its own image, their frames from the file.
+
+    Use :func:`pyvista_quake.load` to read one.
+
+    Parameters
+    ----------
+    data : ModelData
+        The parsed content of the file.
+    options : LoadOptions, optional
+        How the model is read.
+    search : GameFiles, optional
+        Where to look for its ``.skin`` file and images.
+
+    Examples
+    --------
+    >>> import pyvista_quake
+    >>> model = pyvista_quake.load('models/players/sarge/upper.md3')  # doctest: +SKIP
+    >>> blocks = model.frame(0)  # a MultiBlock: one PolyData per surface  # doctest: +SKIP
+    >>> model.tag('tag_head', frame=0)  # a 4 x 4 matrix  # doctest: +SKIP
+
+    """
+
+    data: ModelData
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        level = self.level
+        if level is not None:
+            return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
+                    f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)')  # fmt: skip
+        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
+                f'{len(self.tags)} tags)')  # fmt: skip
+
+    @property
+    def tags(self) -> dict[str, Tag]:
+        """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored."""
+        return self.data.tags
+
+    @property
+    def skin_file(self) -> Path | str | None:
+        """Deprecated: :attr:`skin_definition` (``skin_file`` names an image file's :class:`FoundSkin` for every format from 0.3)."""
+        warn_external('skin_file of an MD3 is deprecated and changes in pyvista-quake 0.3; use skin_definition for its .skin file, '
+                      'or surfaces[k].image_file() for each surface\'s image', DeprecationWarning)  # fmt: skip
+        return self.skin_definition
+
+    # -- a level's lightmaps ------------------------------------------------------------
+    @cached_property
+    def level_lightmaps(self) -> np.ndarray | None:
+        """A level's lightmap pages (see :attr:`QuakeModel.lightmaps <pyvista_quake.QuakeModel.lightmaps>`), found once."""
+        level = getattr(self.data, 'level', None)
+        if level is None:
+            return None
+        if level.lightmaps is None and level.external_lightmaps:
+            return self._external_lightmaps(level)
+        if level.lightmaps is not None and level.side_light is not None:
+            found, _ = self.search.find(f'{self._map_stem()}{level.side_light}')
+            if found is not None:
+                coloured = lit_lightmaps(self.data.file, level.entities, found.data, found.location)
+                if coloured is not None:
+                    return coloured
+        return level.lightmaps
+
+    def _map_stem(self) -> str:
+        """The map's name in the game's files without its ``.bsp``: ``maps/NAME``, from the archive member or its path."""
+        where = self.search.member if self.search.archive is not None and self.search.member else Path(self.source).as_posix()
+        stem = where[: -len('.bsp')] if where.lower().endswith('.bsp') else where
+        if '/maps/' in stem:
+            return 'maps/' + stem.rsplit('/maps/', 1)[1]
+        return stem if stem.startswith('maps/') else 'maps/' + stem.rsplit('/', 1)[-1]
+
+    def _external_lightmaps(self, level: LevelData) -> np.ndarray | None:
+        """q3map2's ``maps/NAME/lm_NNNN.tga`` pages, found as the game finds files (``None`` if page 0 is missing)."""
+        stem = self._map_stem()
+        step = 2 if lightmap_pages_are_deluxe(level) else 1  # a deluxe map's odd pages are light directions
+        pages: list[np.ndarray] = []
+        for number in range(0, 10000, step):
+            found, _ = self.search.find(f'{stem}/lm_{number:04d}.tga')
+            image = decode_image(found.data, found.location) if found is not None else None
+            if image is None or (pages and image.shape[:2] != pages[0].shape[:2]):
+                break
+            pages.append(np.ascontiguousarray(image[..., :3]))
+        if not pages:
+            warn_external(f'{self.source}: the lightmaps are outside the map and {stem}/lm_0000.tga was not found')
+            return None
+        return np.stack(pages)
+
+    # -- geometry -------------------------------------------------------------------
+    def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
+        rows = self._rows(frames)
+        return [surface_positions(s, rows) for s in self.data.surfaces]
+
+    def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
+        rows = self._rows(frames)
+        return [surface_normals(s, rows) for s in self.data.surfaces]
+
+    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s point positions, decoding that surface only."""
+        return surface_positions(self.data.surfaces[index], self._rows(frames))
+
+    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s unit point normals, decoding that surface only."""
+        return surface_normals(self.data.surfaces[index], self._rows(frames))
+
+    def brush_model(self, index: int) -> int:
+        """The level's brush model surface ``index`` belongs to: 0 the world, N the entity model ``*N`` (0 for a model)."""
+        return self.data.surfaces[index].brush_model if self.level is not None else 0
+
+    def _rows(self, frames: FrameSelection) -> np.ndarray | slice:
+        """Frame numbers, or a slice for a run of consecutive frames (a view of the file, no gather)."""
+        index = frame_indices(frames, len(self))
+        if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
+            return slice(int(index[0]), int(index[0]) + len(index))
+        return index
+
+    # -- animations -------------------------------------------------------------------
+    @cached_property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name: from frame names and the caller's ``animations``."""
+        return anim.model_animations(self.frame_names, [], self.fps, None, _user_animations(self.options), self.source)
+
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        return anim.timeline(len(self), [], self.fps)
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
     def _set_data(self, data: ModelData) -> None:
