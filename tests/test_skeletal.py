@@ -1393,3 +1393,16 @@ def test_a_config_finds_its_mesh_from_the_game_root(tmp_path):
     (folder / 'iqm.cfg').write_text('iqmload "models/b/mesh.iqm"\n')
     resolved = model_configs.resolve(folder / 'iqm.cfg')
     assert resolved.mesh == (tmp_path / 'game' / 'models' / 'b' / 'mesh.iqm').resolve()
+
+
+def test_md5_anim_frames_written_out_of_order_land_at_their_numbers():
+    components = md5.VECTOR_FROM + 2
+    hierarchy = [('root', -1, 63, 0), ('child', 0, 63, 6)] + [(f'j{k}', 1, 1, 12 + k) for k in range(components - 12)]
+    values = np.arange(3 * components, dtype=np.float64).reshape(3, components) / 4
+    text = md5_anim_text(hierarchy, [((0, 0, 0), (0, 0, 0))] * len(hierarchy), values.tolist())
+    head, *blocks = text.split('\nframe ')
+    reordered = head + ''.join('\nframe ' + blocks[k] for k in (2, 0, 1))
+    assert _bits(md5.parse_anim(reordered.encode()).frames) == _bits(values)
+    missing = reordered[: reordered.rindex('}')]  # the last frame loses its }
+    with pytest.raises(pq.QuakeFormatError, match=r"'end of file': expected '}'"):
+        md5.parse_anim(missing.encode())

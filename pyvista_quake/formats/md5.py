@@ -620,24 +620,52 @@ def parse_anim(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5AnimFi
     tokens.block('baseframe')
     base = tokens.rows(BASEFRAME_ROW, num_joints, 'baseframe')
     tokens.expect('}')
+    first_frame = tokens.position
+    try:
+        frames, seen = _frames(tokens, num_frames, num_components, at_once=True)
+    except QuakeFormatError:
+        frames = None
+    if frames is None:  # something is wrong: read again frame by frame, number by number, to name it
+        tokens.position = first_frame
+        frames, seen = _frames(tokens, num_frames, num_components, at_once=False)
+        assert frames is not None  # one at a time, a bad number raises
+    if not seen.all():
+        raise tokens.error(len(tokens.values), int(np.flatnonzero(~seen)[0]), f'frame missing: the file has {int(seen.sum())} of numFrames {num_frames}')
+    return MD5AnimFile(source, header, joints, flags, start, np.array(boxes).reshape(-1, 6), np.column_stack(base) if num_joints else np.zeros((0, 6)), frames)
+
+
+def _frames(tokens: Tokens, num_frames: int, num_components: int, at_once: bool) -> tuple[np.ndarray | None, np.ndarray]:
+    """Every ``frame k { ... }`` block: the frames' numbers and which frames were seen.
+
+    ``at_once``: the blocks' places checked here and every number converted in one pass after;
+    ``None`` for the frames if any number is not one (read again one at a time to name it).
+    """
     frames = np.zeros((num_frames, num_components))
     seen = np.zeros(num_frames, bool)
+    rows: list[tuple[int, int]] = []
     while not tokens.done():
-        at = tokens.position
         tokens.expect('frame')
         index = tokens.position
         k = int(tokens.number('frame number', integer=True))
         if not 0 <= k < num_frames or seen[k]:
             raise tokens.error(index, k, f'frames must be numbered 0 to {num_frames - 1}, each once')
         tokens.expect('{')
-        if num_components:
+        if num_components and at_once:
+            rows.append((k, tokens.position))
+            tokens.position += num_components
+        elif num_components:
             frames[k] = tokens.numbers(num_components, f'frame {k}')
         seen[k] = True
         tokens.expect('}')
-        del at
-    if not seen.all():
-        raise tokens.error(len(tokens.values), int(np.flatnonzero(~seen)[0]), f'frame missing: the file has {int(seen.sum())} of numFrames {num_frames}')
-    return MD5AnimFile(source, header, joints, flags, start, np.array(boxes).reshape(-1, 6), np.column_stack(base) if num_joints else np.zeros((0, 6)), frames)
+    if rows:
+        numeric: list[bytes] = []
+        for _, at in rows:
+            numeric += tokens.values[at : at + num_components]
+        numbers = numbers_of(numeric)
+        if numbers is None:
+            return None, seen
+        frames[[k for k, _ in rows]] = numbers.reshape(len(rows), num_components)
+    return frames, seen
 
 
 def write_anim(record: MD5AnimFile) -> bytes:
