@@ -30,6 +30,7 @@ import meshio
 import numpy as np
 from pygltflib import BufferFormat
 import pyvista as pv
+from vtkmodules.vtkIOPLY import vtkPLYWriter
 
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.files import staged
@@ -60,8 +61,8 @@ from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.model.quake_model import is_model
 from pyvista_quake.model.saving import save
 
-#: Formats whose writer is VTK's, through PyVista or directly.
-VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.obj', '.stl')
+#: Formats whose writer is VTK's, through PyVista or directly (``.obj`` is ours: a material per surface).
+VTK_FORMATS = ('.vtp', '.vtk', '.vtu', '.ply', '.stl')
 #: Formats that hold a whole animation.
 SERIES_FORMATS = ('.pvd', '.xdmf', '.glb', '.gltf')
 
@@ -119,7 +120,7 @@ def export(
     path = Path(path)
     suffix = path.suffix.lower()
     meshio_format = _meshio_format(suffix)
-    if suffix not in VTK_FORMATS + SERIES_FORMATS + model_extensions() and meshio_format is None:
+    if suffix not in (*VTK_FORMATS, '.obj', *SERIES_FORMATS, *model_extensions()) and meshio_format is None:
         raise ValueError(f'{path}: no writer for {suffix or "a file with no extension"!r}; see pyvista_quake.export')
     load_options, options = split_options(options)
     binary = bool(options.pop('binary', True))
@@ -255,8 +256,6 @@ def _write_meshio(mesh: pv.PolyData, target: Path, file_format: str) -> None:
 
 
 def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | None, binary: bool) -> None:
-    import vtk  # noqa: PLC0415 - the whole of VTK's Python package is heavy; only OBJ export needs it
-
     texture_name = f'{target.stem}.png'
     if suffix in ('.vtp', '.vtk'):
         mesh.save(target, binary=binary)
@@ -265,7 +264,7 @@ def _write_vtk(mesh: pv.PolyData, target: Path, suffix: str, skin: np.ndarray | 
     elif suffix == '.stl':
         mesh.save(target, binary=binary)
     elif suffix == '.ply':
-        writer = vtk.vtkPLYWriter()
+        writer = vtkPLYWriter()
         writer.SetFileName(str(target))
         writer.SetInputData(_plain(mesh))
         writer.SetFileTypeToBinary() if binary else writer.SetFileTypeToASCII()

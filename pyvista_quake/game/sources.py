@@ -59,7 +59,7 @@ class Location:
     def stem(self) -> str:
         """The file's name without its extension (``player``); ``''`` for bytes."""
         name = self.file_name
-        return name.rsplit('.', 1)[0] if name and '.' in name[1:] else (name or '')
+        return PurePosixPath(name).stem if name else ''
 
     def __str__(self) -> str:
         return self.name
