@@ -415,15 +415,24 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
         model.blocks(12)
 
 
-def test_a_broken_animation_file_of_a_config_fails_when_its_frames_are_wanted(bar_md5, tmp_path):
+def test_a_broken_or_missing_animation_file_of_a_config_is_left_out_as_cube_2_leaves_it(bar_md5, tmp_path):
     mesh_path, anim_path = bar_md5
     (tmp_path / 'good.md5anim').write_text(anim_path.read_text())
     (tmp_path / 'bad.md5anim').write_text(anim_path.read_text().replace('numFrames 3', 'numFrames x'))
-    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a good.md5anim\nmd5anim b bad.md5anim\n')
+    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a good.md5anim\nmd5anim b bad.md5anim\n'
+                                      'md5anim c gone.md5anim\nmd5anim d good.md5anim 5\n')
     model = pq.load(tmp_path)
     assert model.blocks(0).n_blocks == 1
-    with pytest.raises(pq.QuakeFormatError, match='bad.md5anim'):
-        len(model)
+    with pytest.warns(pq.QuakeWarning) as said:
+        frames = len(model)
+    messages = [str(w.message) for w in said]
+    assert any('bad.md5anim could not be loaded' in m and 'numFrames' in m for m in messages)
+    assert any('gone.md5anim could not be loaded' in m and str(tmp_path / 'md5.cfg') in m for m in messages)
+    assert frames == 2 * 3  # the good file's 3 frames twice (named again, played again), the others nothing
+    assert {'a', 'd'} <= set(model.animations) and not {'b', 'c'} & set(model.animations)
+    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a good.md5anim\n')
+    alone = pq.load(tmp_path)
+    np.testing.assert_array_equal(model.positions(), np.concatenate([alone.positions()] * 2))
 
 
 def _png() -> bytes:
@@ -1406,3 +1415,27 @@ def test_md5_anim_frames_written_out_of_order_land_at_their_numbers():
     missing = reordered[: reordered.rindex('}')]  # the last frame loses its }
     with pytest.raises(pq.QuakeFormatError, match=r"'end of file': expected '}'"):
         md5.parse_anim(missing.encode())
+
+
+def test_a_configs_files_are_found_as_before_the_folder_was_listed_once(tmp_path):
+    """Plain files come from one listing of their folder; links, subfolders, ``..`` and missing names as the file system finds them."""
+    from pyvista_quake.game import model_configs
+
+    root = tmp_path / 'game'
+    anims = root / 'actors' / 'shared'
+    anims.mkdir(parents=True)
+    (anims / 'sub').mkdir()
+    for name in ('plain.iqm', 'target.iqm', 'sub/deep.iqm'):
+        (anims / name).write_bytes(b'x')
+    (anims / 'linked.iqm').symlink_to(anims / 'target.iqm')
+    (anims / 'dir.iqm').mkdir()  # a folder named like a file is no file
+    (root / 'top.iqm').write_bytes(b'x')  # found from the game's root
+    model = root / 'actors' / 'one'
+    model.mkdir()
+    (model / 'mesh.iqm').write_bytes(two_joint_iqm())
+    names = ['plain.iqm', 'linked.iqm', 'sub/deep.iqm', '../shared/plain.iqm', 'dir.iqm', 'gone.iqm', 'top.iqm', 'plain.iqm']
+    (model / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmdir "actors/shared"\n' + ''.join(f'iqmanim a{k} "{n}"\n' for k, n in enumerate(names)))
+    files = [file for _, file in model_configs.resolve(model / 'iqm.cfg').animations]
+    real = anims.resolve()
+    assert files == [real / 'plain.iqm', real / 'target.iqm', real / 'sub' / 'deep.iqm', real / 'plain.iqm', anims / 'dir.iqm',
+                     anims / 'gone.iqm', (root / 'top.iqm').resolve(), real / 'plain.iqm']  # fmt: skip

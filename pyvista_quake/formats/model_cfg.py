@@ -79,6 +79,16 @@ def parse(text: str, source: str = '<cfg>') -> list[Command]:
         For a ``[`` never closed.
 
     """
+    return list(_parsed(text, source))
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str, source: str) -> tuple[Command, ...]:
+    """:func:`parse`, kept: every player of a game executes the same shared configs (Red Eclipse's 7 kB ``player.cfg``)."""
+    return tuple(_parse(text, source))
+
+
+def _parse(text: str, source: str) -> list[Command]:
     commands: list[Command] = []
     words: list[str] = []
     lines: list[int] = []  # the line each word starts on (a block's: the line of its "[")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+import os
 from pathlib import Path
 from pathlib import PurePosixPath
 
@@ -67,32 +68,78 @@ def from_root(folder: Path, name: str, want_dir: bool = False) -> Path | None:
     return None
 
 
-def _folder(config_folder: Path, written: str) -> Path:
-    if written.startswith('\0'):  # an *dir command's folder, from the game's root
-        return from_root(config_folder, written[1:], want_dir=True) or config_folder / written[1:]
-    return config_folder if written == '.' or not written else Path(written)
+class _Finder:
+    """The lookups of one config's files, each answered once.
 
+    A player's config names a hundred animation files in one folder: the folder is found
+    from the game's root once, and listed once, rather than walked up to for every file.
+    """
 
-def _file(folder: Path, config_folder: Path, name: str) -> Path:
-    """A file the config names: in the model's directory, else from the game's root."""
-    near = Path(folder) / name
-    if near.is_file():
-        return Path(real_path(near))
-    found = from_root(config_folder, name)
-    return Path(real_path(found)) if found is not None else near
+    def __init__(self, config_folder: Path) -> None:
+        self.config_folder = config_folder
+        self._from_root: dict[tuple[str, bool], Path | None] = {}
+        self._listings: dict[Path, dict[str, bool] | None] = {}
+        self._real: dict[Path, str] = {}
+        self._files: dict[tuple[Path, str], Path] = {}
 
+    def from_root(self, name: str, want_dir: bool = False) -> Path | None:
+        key = (name, want_dir)
+        if key not in self._from_root:
+            self._from_root[key] = from_root(self.config_folder, name, want_dir)
+        return self._from_root[key]
 
-def _image(folder: Path, config_folder: Path, name: str) -> Path | None:
-    """An image the config names, other extensions tried as the engine tries them (``.png``, ``.jpg``, ``.dds``...)."""
-    base = _file(folder, config_folder, name)
-    if base.is_file():
-        return base
-    stem = base.with_suffix('') if base.suffix.lower() in IMAGE_EXTENSIONS else base
-    for extension in IMAGE_EXTENSIONS:
-        for candidate in (stem.with_suffix(extension), stem.with_suffix(extension.upper())):
-            if candidate.is_file():
-                return candidate
-    return None
+    def folder(self, written: str) -> Path:
+        if written.startswith('\0'):  # an *dir command's folder, from the game's root
+            return self.from_root(written[1:], want_dir=True) or self.config_folder / written[1:]
+        return self.config_folder if written == '.' or not written else Path(written)
+
+    def _plain_file(self, folder: Path, name: str) -> bool | None:
+        """Whether ``name`` is a file in ``folder`` that is no link (``None``: ask the file system itself)."""
+        if '/' in name or '\\' in name or name in ('.', '..'):
+            return None
+        if folder not in self._listings:
+            try:
+                with os.scandir(folder) as entries:
+                    self._listings[folder] = {e.name: e.is_file(follow_symlinks=False) for e in entries}
+            except OSError:
+                self._listings[folder] = None
+        listing = self._listings[folder]
+        if listing is None:
+            return None
+        plain = listing.get(name)
+        return False if plain is None else (True if plain else None)
+
+    def file(self, folder: Path, name: str) -> Path:
+        """A file the config names: in the model's directory, else from the game's root (each asked once)."""
+        key = (folder, name)
+        found = self._files.get(key)
+        if found is None:
+            found = self._files[key] = self._find_file(folder if isinstance(folder, Path) else Path(folder), name)
+        return found
+
+    def _find_file(self, folder: Path, name: str) -> Path:
+        plain = self._plain_file(folder, name)
+        if plain:
+            if folder not in self._real:
+                self._real[folder] = real_path(folder)
+            return Path(self._real[folder], name)
+        near = folder / name
+        if plain is None and near.is_file():
+            return Path(real_path(near))
+        found = self.from_root(name)
+        return Path(real_path(found)) if found is not None else near
+
+    def image(self, folder: Path, name: str) -> Path | None:
+        """An image the config names, other extensions tried as the engine tries them (``.png``, ``.jpg``, ``.dds``...)."""
+        base = self.file(folder, name)
+        if base.is_file():
+            return base
+        stem = base.with_suffix('') if base.suffix.lower() in IMAGE_EXTENSIONS else base
+        for extension in IMAGE_EXTENSIONS:
+            for candidate in (stem.with_suffix(extension), stem.with_suffix(extension.upper())):
+                if candidate.is_file():
+                    return candidate
+        return None
 
 
 def find_config(mesh: Path, format: str) -> Path | None:
@@ -121,10 +168,11 @@ def resolve(path: Path) -> ResolvedConfig:
     path = Path(path)
     config_folder = Path(real_path(path.parent))
 
+    finder = _Finder(config_folder)
     roots: list[Path] = []  # the folders an exec's names are relative to: the game's (models') root
 
     def run(name: str) -> tuple[str, str] | None:
-        found = from_root(config_folder, name)
+        found = finder.from_root(name)
         if found is None:
             return None
         note(found)
@@ -144,12 +192,12 @@ def resolve(path: Path) -> ResolvedConfig:
     out = ResolvedConfig(path)
     if config.meshes:
         folder, name = config.meshes[0]
-        out.mesh = _file(_folder(config_folder, folder), config_folder, name)
+        out.mesh = finder.file(finder.folder(folder), name)
     for mesh, (folder, name) in config.skins.items():
-        out.skins[mesh] = _image(_folder(config_folder, folder), config_folder, name)
+        out.skins[mesh] = finder.image(finder.folder(folder), name)
         out.skin_names[mesh] = name
     for played, folder, name in config.animations:
-        out.animations.append((played, _file(_folder(config_folder, folder), config_folder, name)))
+        out.animations.append((played, finder.file(finder.folder(folder), name)))
     out.tags = list(config.tags)
     return out
 

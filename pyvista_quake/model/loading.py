@@ -8,16 +8,19 @@ applies ``strict`` (:mod:`.engines`) and wraps the data in a
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from pathlib import PurePosixPath
 from typing import Any
 from typing import Callable
 
+import numpy as np
 import pyvista as pv
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.options import check_option_names
+from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import attach
 from pyvista_quake.formats import iqm
@@ -167,13 +170,14 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
     runs: dict[str, PoseRun] = {}
     own = real_path(path) if path is not None else None
     for file, names, now in wanted:
-        key = real_path(file) if isinstance(file, (str, Path)) else str(id(file))
+        # A config's files are already resolved (their real paths, as the config found them).
+        key = (real_path(file) if now else os.fspath(file)) if isinstance(file, (str, Path)) else str(id(file))
         if key == own and data.animation is not None:
             run = runs.setdefault(key, PoseRun([], animation=data.animation, key=key))  # the mesh's own frames, named by the config
         elif key in runs:
             run = PoseRun([], read=runs[key].loaded, key=key)  # the same file again, later in the frames: read once
         else:
-            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict), key=key)
+            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict, None if now or config is None else config.path), key=key)
         if out and out[-1].key == key:
             out[-1].played.extend(names)
         else:
@@ -184,9 +188,25 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
     return out
 
 
-def _reader(data: SkeletonData, file: Any, strict: bool | str) -> Callable[[], SkeletalAnimationData]:
-    """Reads one animation file for a skeleton, checked against it."""
-    return lambda: attach(data, read_animation(file, strict), _name(file))
+def _reader(data: SkeletonData, file: Any, strict: bool | str, config: Path | None = None) -> Callable[[], SkeletalAnimationData]:
+    """Reads one animation file for a skeleton, checked against it.
+
+    A file a ``config`` names that cannot be read, or does not fit the skeleton, is left out
+    with a warning, as Cube 2 leaves it out ("could not load anim file"): its runs have no frames.
+    """
+    if config is None:
+        return lambda: attach(data, read_animation(file, strict), _name(file))
+
+    def read() -> SkeletalAnimationData:
+        try:
+            return attach(data, read_animation(file, strict), _name(file))
+        except (OSError, QuakeFormatError) as why:
+            reason = f'{why.strerror}' if isinstance(why, OSError) and why.strerror else str(why)
+            warn_external(f'{config}: animation file {_name(file)} could not be loaded ({reason}); its animations are left out, '
+                          'as the game leaves them out')  # fmt: skip
+            return SkeletalAnimationData(_name(file), list(data.joints), np.zeros((0, len(data.joints), 10)), [], data.animation_blend)
+
+    return read
 
 
 def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimationData:
