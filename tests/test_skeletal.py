@@ -1312,7 +1312,8 @@ def test_normals_of_a_frame_summed_by_place_are_the_sparse_products():
     triangles[3] = [9, 10, 11]  # all three corners at one place
     # A posed frame moves the vertices of one place apart (their weights differ): such triangles have an area.
     positions = np.stack([places[group], places[group] * 2 + rng.normal(scale=0.1, size=(40, 3)).astype(np.float32)])
-    expected = skinning.triangle_normals(positions, triangles, skinning.incidence(triangles, 40, group))
+    expected = skinning.triangle_normals(positions, triangles, group, skinning.incidence(triangles, 40, group))
+    np.testing.assert_array_equal(skinning.triangle_normals(positions, triangles, group), expected)  # the places' matrix made here
     np.testing.assert_allclose(skinning.grouped_normals(positions, triangles, group), expected, atol=2e-6)
     assert skinning.grouped_normals(positions, triangles[:0], group).tolist() == np.zeros((2, 40, 3)).tolist()
     assert skinning.grouped_normals(positions, triangles, None).shape == (2, 40, 3)
@@ -1439,3 +1440,20 @@ def test_a_configs_files_are_found_as_before_the_folder_was_listed_once(tmp_path
     real = anims.resolve()
     assert files == [real / 'plain.iqm', real / 'target.iqm', real / 'sub' / 'deep.iqm', real / 'plain.iqm', anims / 'dir.iqm',
                      anims / 'gone.iqm', (root / 'top.iqm').resolve(), real / 'plain.iqm']  # fmt: skip
+
+
+def test_places_number_vertices_at_one_position_alike_and_unit_keeps_zero_vectors():
+    from pyvista_quake.data import skinning
+
+    positions = np.array([[1, 2, 3], [0, 0, 0], [1, 2, 3], [-0.0, 0, -0.0], [1, 2, 4], [2, 1, 3], [1, 3, 3]], np.float32)
+    group = skinning.places(positions)
+    assert group.dtype == np.int64 and group[0] == group[2] and group[1] == group[3]  # -0.0 is 0.0
+    assert len(set(group[[0, 1, 4, 5, 6]].tolist())) == 5 and sorted(set(group.tolist())) == list(range(5))
+    assert skinning.places(np.zeros((0, 3), np.float32)).shape == (0,)
+    vectors = np.array([[[3, 0, 4], [0, 0, 0], [-0.0, 0, 0]]], np.float32)
+    out = skinning._unit(vectors.copy())
+    np.testing.assert_array_equal(out, np.array([[[0.6, 0, 0.8], [0, 0, 0], [0, 0, 0]]], np.float32))
+    np.testing.assert_array_equal(np.signbit(out[0, 2]), [True, False, False])
+    strided = np.array([[3, 9, 0, 9, 4]], np.float32)[:, ::2][None]  # not contiguous: a unit copy, the input kept
+    np.testing.assert_allclose(skinning._unit(strided), [[[0.6, 0, 0.8]]])
+    np.testing.assert_array_equal(strided, [[[3, 0, 4]]])
