@@ -1,6 +1,6 @@
 """IQM and MD5 speed: the bind-pose ``pv.read`` against assimp-py → PyVista, and skinning whole animations.
 
-    python benchmarks/skeletal.py [--rounds 15]
+    python benchmarks/skeletal.py [--rounds 15] [--meshes FOLDER]
 
 1. ``pv.read(x)`` of each corpus IQM and ``.md5mesh`` (a MultiBlock of its
    meshes in the bind pose, with normals, texture coordinates and images
@@ -16,6 +16,11 @@
    blend skinning: one batched matrix product over the frames of already
    blended per-vertex matrices (``(frames, vertices, 3, 4) @ (vertices, 4)``).
    Targets: no slower than MD3; close to the floor.
+3. With ``--meshes FOLDER``: the first ``pv.read`` of every IQM and ``.md5mesh``
+   under a folder (a game's, with its configs and images: Red Eclipse's
+   ``data/actors``) against the assimp path, for the files assimp reads; the
+   median and the worst ratio of each format.  Targets: median at most 1.0,
+   worst at most 3.
 """
 
 from __future__ import annotations
@@ -96,6 +101,21 @@ def read_ratios(rounds: int) -> list[tuple[Path, float, float, float]]:
     return rows
 
 
+def folder_ratios(folder: Path, rounds: int) -> dict[str, list[tuple[float, Path]]]:
+    """Each format's first-read ratios against assimp over a folder's meshes that assimp reads, sorted."""
+    out: dict[str, list[tuple[float, Path]]] = {'.iqm': [], '.md5mesh': []}
+    for path in sorted(p for p in folder.rglob('*') if p.suffix.lower() in out):
+        try:
+            reference = assimp_multiblock(path)
+        except Exception:  # noqa: BLE001 - assimp refuses some files (poses only, broken ones): not compared
+            continue
+        if not sum(b.n_cells for b in reference):
+            continue
+        theirs = median_time(lambda p=path: assimp_multiblock(p), rounds)
+        out[path.suffix.lower()].append((first_read_time(path, rounds) / theirs, path))
+    return {suffix: sorted(rows) for suffix, rows in out.items()}
+
+
 def _fresh(model) -> pq.QuakeModel:
     """The model anew from its parsed data: nothing derived kept (skinning matrices, templates), nothing parsed again."""
     engine = model._engine
@@ -155,6 +175,7 @@ def skinning(rounds: int) -> tuple[float, float, float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--rounds', type=int, default=15)
+    parser.add_argument('--meshes', type=Path, help='also the first reads of every IQM and .md5mesh under this folder')
     args = parser.parse_args()
     if not CORPUS.is_dir():
         print(f'the corpus is not at {CORPUS}; nothing to measure')
@@ -173,6 +194,12 @@ def main() -> int:
     for path, first, again, theirs in animated_reads(args.rounds):
         print(f'  {path.relative_to(CORPUS)}  {1e3 * first:7.3f} ms  {1e3 * again:7.3f} ms  {1e3 * theirs:7.3f} ms  '
               f'{first / theirs:5.2f} {again / theirs:5.2f}')  # fmt: skip
+    if args.meshes is not None:
+        for suffix, found in folder_ratios(args.meshes, args.rounds).items():
+            if found:
+                ratios = [r for r, _ in found]
+                print(f'\nFirst pv.read against assimp, the {len(found)} {suffix} files under {args.meshes} that assimp reads: '
+                      f'median {np.median(ratios):.2f}, worst {ratios[-1]:.2f} ({found[-1][1].relative_to(args.meshes)})')  # fmt: skip
     first, again, md3, floor = skinning(args.rounds)
     print(f'\nWhole animations, positions + normals of every frame, per vertex-frame: skinning {1e9 * first:.2f} ns '
           f'(a model made anew from its parsed file: its sparse matrices made too), {1e9 * again:.2f} ns (made before); '
