@@ -61,10 +61,11 @@ MODEL_FOLDERS = ('', 'packages/models', 'media/model', 'models')
 
 def from_root(folder: Path, name: str, want_dir: bool = False) -> Path | None:
     """``name`` under the first of ``folder`` and its parents that holds it (also under the engines' model folders)."""
-    for root in (folder, *folder.parents):
-        for candidate in (root / prefix / name if prefix else root / name for prefix in MODEL_FOLDERS):
-            if (candidate.is_dir() if want_dir else candidate.is_file()):
-                return candidate
+    exists = os.path.isdir if want_dir else os.path.isfile
+    for root in map(os.fspath, (folder, *folder.parents)):  # strings: a walk to the root asks up to 40 places
+        for candidate in (os.path.join(root, prefix, name) if prefix else os.path.join(root, name) for prefix in MODEL_FOLDERS):
+            if exists(candidate):
+                return Path(candidate)
     return None
 
 
