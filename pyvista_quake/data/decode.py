@@ -16,6 +16,7 @@ from typing import Sequence
 import numpy as np
 
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats import md3
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.formats.tables import LATLONG_NORMALS
@@ -75,8 +76,8 @@ def _executor(count: int) -> ThreadPoolExecutor:
     return _pool[2]
 
 
-#: MD3 positions are shorts of this many units.
-MD3_XYZ_SCALE = np.float32(1.0 / 64)
+#: MD3 positions are shorts of this many units (the format's own scale, as float32).
+MD3_XYZ_SCALE = np.float32(md3.XYZ_SCALE)
 
 
 def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
