@@ -404,8 +404,13 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
     assert read == []  # loading reads the config, not its animations
     bent = model.blocks(2)  # the last frame of the first file
     assert read == ['one.md5anim'] and model.frame_name(2) == 'one 2'
-    assert model.frame_name(3) == 'two 0' and read == ['one.md5anim', 'two.md5anim']
-    assert len(model) == 12 and read == ['one.md5anim', 'two.md5anim', 'three.md5anim']  # two.md5anim once, played twice
+    # Names and counts come from the files' headers: no frames read for them.
+    assert model.frame_name(3) == 'two 0' and read == ['one.md5anim']
+    assert len(model) == 12 and read == ['one.md5anim'] and len(model.animations) >= 4
+    model.blocks(3)
+    assert read == ['one.md5anim', 'two.md5anim']
+    model.positions()
+    assert read == ['one.md5anim', 'two.md5anim', 'three.md5anim']  # two.md5anim once, played twice
     fresh = pq.load(tmp_path)
     np.testing.assert_array_equal(bent[0].points, fresh.blocks(2)[0].points)
     np.testing.assert_array_equal(model.positions(range(12)), np.concatenate([fresh.positions(range(3))] * 4))
@@ -1457,3 +1462,47 @@ def test_places_number_vertices_at_one_position_alike_and_unit_keeps_zero_vector
     strided = np.array([[3, 9, 0, 9, 4]], np.float32)[:, ::2][None]  # not contiguous: a unit copy, the input kept
     np.testing.assert_allclose(skinning._unit(strided), [[[0.6, 0, 0.8]]])
     np.testing.assert_array_equal(strided, [[[3, 0, 4]]])
+
+
+def test_a_configs_frames_are_counted_from_headers_and_a_body_that_breaks_the_count_is_named(bar_md5, tmp_path):
+    from pyvista_quake.formats import md5 as md5_format
+    from pyvista_quake.model import loading
+
+    mesh_path, anim_path = bar_md5
+    text = anim_path.read_text()
+    (tmp_path / 'good.md5anim').write_text(text.replace('commandline ""', 'commandline "-hierarchy x"'))
+    last = text.rindex('frame ')
+    (tmp_path / 'short.md5anim').write_text(text[:last])  # the header promises a frame the body lacks
+    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a good.md5anim\nmd5anim b short.md5anim\n')
+    header = md5_format.anim_header((tmp_path / 'good.md5anim').read_bytes())  # "hierarchy" in a string: the whole file read
+    assert header['numFrames'] == 3 and header['commandline'] == '-hierarchy x'
+    mesh = pq.load(mesh_path).skeletal.data
+    count, clips = loading.read_outline(mesh, tmp_path / 'good.md5anim')
+    whole = loading.read_animation(tmp_path / 'good.md5anim')
+    assert count == whole.num_frames == 3 and clips == whole.clips
+    model = pq.load(tmp_path)
+    assert len(model) == 6 and model.frame_name(5) == 'short 2'  # counted, nothing read
+    with pytest.raises(pq.QuakeFormatError, match='short.md5anim'):
+        model.blocks(4)
+    with pytest.raises(pq.QuakeFormatError, match='frame missing'):
+        loading.read_outline(mesh, tmp_path / 'short.md5anim', strict=True)  # strict reads the whole file
+
+
+@requires_corpus
+def test_an_iqm_outline_gives_the_clips_of_the_whole_read_and_a_misfit_is_left_out(tmp_path):
+    from pyvista_quake.model import loading
+
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm())
+    mesh = pq.load(tmp_path / 'bar.iqm').skeletal.data
+    source = CORPUS / 'iqm' / 'redeclipse' / 'john' / 'target' / 'move.iqm'
+    with pytest.raises(pq.QuakeFormatError, match='num_poses'):
+        loading.read_outline(mesh, source)  # another skeleton's poses
+    own = pq.load(source).skeletal.data
+    count, clips = loading.read_outline(own, source)
+    whole = loading.read_animation(source)
+    assert count == whole.num_frames and clips == whole.clips and count > 1
+    (tmp_path / 'other.iqm').write_bytes(source.read_bytes())
+    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmanim a other.iqm\n')
+    model = pq.load(tmp_path)
+    with pytest.warns(pq.QuakeWarning, match='other.iqm could not be loaded'):
+        assert len(model) == len(pq.load(tmp_path / 'bar.iqm', animations=[]))  # left out: the mesh's own frames alone

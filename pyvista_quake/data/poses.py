@@ -2,7 +2,8 @@
 
 A Cube 2 player's config names about 140 animation files: a picture of frame 0
 needs the first of them only.  :class:`FramePoses` holds the runs in order and
-reads a run's file when a frame of it, or the number of frames after it, is asked for.
+reads a run's file when a frame of it is asked for; the number of frames after
+it, and the clips' names, come from the files' headers (a run's outline).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
+from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -36,6 +38,11 @@ class PoseRun:
         Reads the animation (checked against the skeleton) the first time it is wanted.
     animation : SkeletalAnimationData, optional
         The animation, when it is already read (the mesh's own frames).
+    key : str
+        What tells two runs of one file apart from runs of others.
+    outline : callable, optional
+        Gives the animation's frame count and clips without reading its poses (a file's header):
+        a timeline counts the frames of every run, a picture reads only the runs it shows.
 
     """
 
@@ -43,13 +50,43 @@ class PoseRun:
     read: Callable[[], SkeletalAnimationData] | None = None
     animation: SkeletalAnimationData | None = None
     key: str = ""
+    outline: Callable[[], tuple[int, list[Clip]]] | None = None
 
     def loaded(self) -> SkeletalAnimationData:
-        """The run's animation, read now if it is not yet."""
+        """The run's animation, read now if it is not yet.
+
+        Raises
+        ------
+        QuakeFormatError
+            When the animation read holds other frames than its outline promised (a file whose header
+            is sound and whose frames are not).
+
+        """
         if self.animation is None:
             assert self.read is not None  # a run is made with its animation or a way to read it
-            self.animation = self.read()
+            animation = self.read()
+            promised = self.__dict__.get('_promised')
+            if promised is not None and animation.num_frames != promised[0]:
+                raise QuakeFormatError(animation.source, 'frames', animation.num_frames,
+                                       f'its header gives {promised[0]} frames, which the model counted on')  # fmt: skip
+            self.animation = animation
         return self.animation
+
+    def _outlined(self) -> tuple[int, list[Clip]]:
+        if self.animation is not None or self.outline is None:
+            animation = self.loaded()
+            return animation.num_frames, animation.clips
+        if '_promised' not in self.__dict__:
+            self.__dict__['_promised'] = self.outline()
+        return self.__dict__['_promised']
+
+    def frame_count(self) -> int:
+        """The run's frames, from its outline when it is not read yet."""
+        return self._outlined()[0]
+
+    def clips(self) -> list[Clip]:
+        """The run's clips, from its outline when it is not read yet."""
+        return self._outlined()[1]
 
 
 class FramePoses:
@@ -76,7 +113,7 @@ class FramePoses:
         """Read runs until ``frame`` lies in one (``None``: every run)."""
         while len(self._starts) <= len(self.runs) and (frame is None or self._starts[-1] <= frame):
             run = self.runs[len(self._starts) - 1]
-            self._starts.append(self._starts[-1] + run.loaded().num_frames)
+            self._starts.append(self._starts[-1] + run.frame_count())
 
     def __len__(self) -> int:
         """Return the number of frames of every run (reading them all)."""
@@ -142,7 +179,7 @@ class FramePoses:
         self._extend(None)
         out = []
         for run, first in zip(self.runs, self._starts):
-            for k, clip in enumerate(run.loaded().clips):
+            for k, clip in enumerate(run.clips()):
                 # A config plays a file's first animation, or the one it names (file.iqm:name).
                 out.append((clip, first, [p for p in run.played if (p.clip == clip.name if p.clip else k == 0)]))
         return out
@@ -150,7 +187,7 @@ class FramePoses:
     def clip_of(self, frame: int) -> tuple[Clip, int] | None:
         """The clip frame ``frame`` lies in and the frame's number in it (reading the runs up to it); ``None`` for none."""
         run, local = (int(v[0]) for v in self._where(np.array([frame], np.int64)))
-        for clip in reversed(self.runs[run].loaded().clips):  # where clips overlap, the later one names the frame
+        for clip in reversed(self.runs[run].clips()):  # where clips overlap, the later one names the frame
             if clip.first <= local < clip.first + clip.count:
                 return clip, local - clip.first
         return None

@@ -404,6 +404,25 @@ def triangle_normals(positions: np.ndarray, triangles: np.ndarray, groups: np.nd
     return _unit(out)
 
 
+def check_fit(mesh: SkeletonData, blend: str, num_joints: int, source: str) -> None:
+    """Check that an animation of ``blend`` (``'slerp'`` an ``.md5anim``, ``'matrix'`` IQM poses) and ``num_joints``
+    joints can animate ``mesh`` (what its header tells; :func:`attach` checks an ``.md5anim``'s hierarchy too).
+
+    Raises
+    ------
+    QuakeFormatError
+        Naming the format or the count that differs.
+
+    """
+    if blend != mesh.animation_blend and blend == 'slerp':
+        raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
+    if blend != mesh.animation_blend:  # IQM poses on another skeleton
+        raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
+    if num_joints != len(mesh.joints):
+        field, what = ('numJoints', '') if blend == 'slerp' else ('num_poses', ' (num_joints)')
+        raise QuakeFormatError(source, field, num_joints, f'the mesh {mesh.source} has {len(mesh.joints)} joints{what}')
+
+
 def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) -> SkeletalAnimationData:
     """Check that ``animation`` fits ``mesh``'s skeleton, as the engines check it, and give it the mesh's joints.
 
@@ -419,19 +438,12 @@ def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) ->
 
     """
     joints = mesh.joints
-    if animation.blend != mesh.animation_blend and animation.blend == 'slerp':
-        raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
-    if animation.blend != mesh.animation_blend:  # IQM poses on another skeleton
-        raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
+    check_fit(mesh, animation.blend, len(animation.joints), source)
     if animation.blend == 'slerp':
-        if len(animation.joints) != len(joints):
-            raise QuakeFormatError(source, 'numJoints', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints')
         for k, (a, m) in enumerate(zip(animation.joints, joints)):
             if a.name != m.name or a.parent != m.parent:
                 raise QuakeFormatError(source, f'hierarchy joint {k}', f'{a.name} (parent {a.parent})',
                                        f'the mesh has {m.name} (parent {m.parent}) there (Doom 3\'s CheckModelHierarchy)')  # fmt: skip
-    elif len(animation.joints) != len(joints):
-        raise QuakeFormatError(source, 'num_poses', len(animation.joints), f'the mesh {mesh.source} has {len(joints)} joints (num_joints)')
     return SkeletalAnimationData(animation.source, list(joints), animation.poses, animation.clips, animation.blend, animation.bounds,
                                  animation.pose_parents)  # fmt: skip
 

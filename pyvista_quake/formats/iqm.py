@@ -330,6 +330,12 @@ def _column(values: np.ndarray | None, width: int, num: int, fill: float = 0.0) 
     return out
 
 
+def clips_of(record: IQMFile) -> list[Clip]:
+    """The file's anims as runs of its frames (names, counts, rates, looping), read without its poses."""
+    return [Clip(record.name(a['name']), int(a['first_frame']), int(a['num_frames']), float(a['framerate']), bool(a['flags'] & IQM_LOOP))
+            for a in record.anims]  # fmt: skip
+
+
 def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
     """The file's frames as each pose's local transform per frame, with its anims; ``None`` without poses."""
     h = record.header_fields()
@@ -342,8 +348,7 @@ def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
     if len(pose_of):
         scale = poses['channelscale'][pose_of, channel_of].astype(np.float64)
         values[:, pose_of, channel_of] += record.frames.astype(np.float64) * scale
-    clips = [Clip(record.name(a['name']), int(a['first_frame']), int(a['num_frames']), float(a['framerate']), bool(a['flags'] & IQM_LOOP))
-             for a in record.anims]  # fmt: skip
+    clips = clips_of(record)
     joints = [Joint('', int(p['parent'])) for p in poses]
     bounds = None
     if len(record.bounds):

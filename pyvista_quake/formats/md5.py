@@ -579,6 +579,44 @@ class MD5AnimFile:
         return dict(self.header)
 
 
+#: The header words of an ``.md5anim``, as :func:`parse_anim` reads them ('n' a number, 's' a string).
+ANIM_HEADER = {'MD5Version': 'n', 'commandline': 's', 'numFrames': 'n', 'numJoints': 'n', 'frameRate': 'n', 'numAnimatedComponents': 'n'}
+
+
+def anim_header(buffer: bytes | memoryview, source: str = '<bytes>') -> dict[str, Any]:
+    """An ``.md5anim``'s header words (``numFrames``, ``frameRate``, ``numJoints``...), the text before ``hierarchy`` only.
+
+    What a timeline needs without the frames; :func:`parse_anim` checks the rest.
+
+    Raises
+    ------
+    QuakeFormatError
+        For a header word missing or out of its range, as :func:`parse_anim` names it.
+
+    """
+    data = bytes(buffer)
+    cut = data.find(b'hierarchy')
+    if cut >= 0:
+        try:
+            # The file's tokens are not counted: its bytes bound them (a token is a byte at least).
+            return _anim_header(Tokens(data[: cut + len(b'hierarchy')], source), len(data))
+        except QuakeFormatError:
+            pass  # the word stood in a string or a comment: the whole file read, as parse_anim reads it
+    return parse_anim(data, source).header
+
+
+def _anim_header(tokens: Tokens, limit: int) -> dict[str, Any]:
+    """The header read from ``tokens``, each count at most ``limit`` (the file's tokens, or a bound of them)."""
+    header = _header(tokens, ANIM_HEADER)
+    for word in ('numFrames', 'numJoints', 'frameRate', 'numAnimatedComponents'):
+        if word not in header:
+            raise tokens.error(tokens.position, tokens.peek() or 'end of file', f'expected {word} before the hierarchy')
+        bound = (1 << 30) if word == 'frameRate' else limit
+        if not 0 <= header[word] <= bound:
+            raise tokens.error(0, header[word], f'{word} must be 0 to {bound}')
+    return header
+
+
 def parse_anim(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5AnimFile:
     """Parse an ``.md5anim``.
 
@@ -591,13 +629,7 @@ def parse_anim(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5AnimFi
     """
     tokens = Tokens(bytes(buffer), source)
     limit = len(tokens.values)
-    words = {'MD5Version': 'n', 'commandline': 's', 'numFrames': 'n', 'numJoints': 'n', 'frameRate': 'n', 'numAnimatedComponents': 'n'}
-    header = _header(tokens, words)
-    for word in ('numFrames', 'numJoints', 'frameRate', 'numAnimatedComponents'):
-        if word not in header:
-            raise tokens.error(tokens.position, tokens.peek() or 'end of file', f'expected {word} before the hierarchy')
-        if not 0 <= header[word] <= (limit if word != 'frameRate' else 1 << 30):
-            raise tokens.error(0, header[word], f'{word} must be 0 to {limit}')
+    header = _anim_header(tokens, limit)
     num_frames, num_joints, num_components = header['numFrames'], header['numJoints'], header['numAnimatedComponents']
     tokens.block('hierarchy')
     first = tokens.position

@@ -23,6 +23,7 @@ from pyvista_quake._base.options import check_option_names
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import attach
+from pyvista_quake.data.skinning import check_fit
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
@@ -30,6 +31,7 @@ from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.model_cfg import Played
+from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import SkeletonData
@@ -175,9 +177,12 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
         if key == own and data.animation is not None:
             run = runs.setdefault(key, PoseRun([], animation=data.animation, key=key))  # the mesh's own frames, named by the config
         elif key in runs:
-            run = PoseRun([], read=runs[key].loaded, key=key)  # the same file again, later in the frames: read once
+            first = runs[key]  # the same file again, later in the frames: read once
+            run = PoseRun([], read=first.loaded, key=key, outline=None if now else _outline_of(first))
         else:
-            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict, None if now or config is None else config.path), key=key)
+            named_in = None if now or config is None else config.path
+            outline = None if now else _outliner(data, file, opts.strict, named_in)
+            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict, named_in), key=key, outline=outline)
         if out and out[-1].key == key:
             out[-1].played.extend(names)
         else:
@@ -201,12 +206,68 @@ def _reader(data: SkeletonData, file: Any, strict: bool | str, config: Path | No
         try:
             return attach(data, read_animation(file, strict), _name(file))
         except (OSError, QuakeFormatError) as why:
-            reason = f'{why.strerror}' if isinstance(why, OSError) and why.strerror else str(why)
-            warn_external(f'{config}: animation file {_name(file)} could not be loaded ({reason}); its animations are left out, '
-                          'as the game leaves them out')  # fmt: skip
+            _left_out(config, file, why)
             return SkeletalAnimationData(_name(file), list(data.joints), np.zeros((0, len(data.joints), 10)), [], data.animation_blend)
 
     return read
+
+
+def _outline_of(run: PoseRun) -> Callable[[], tuple[int, list[Clip]]]:
+    """Another run's outline (a file played again gives the same frames)."""
+    return lambda: (run.frame_count(), run.clips())
+
+
+def _outliner(data: SkeletonData, file: Any, strict: bool | str, config: Path | None) -> Callable[[], tuple[int, list[Clip]]]:
+    """Gives one animation file's frame count and clips from its header, checked against the skeleton's joint count
+    (a config's file that fails is left out, as :func:`_reader` leaves it out)."""
+
+    def outline() -> tuple[int, list[Clip]]:
+        try:
+            return read_outline(data, file, strict)
+        except (OSError, QuakeFormatError) as why:
+            if config is None:
+                raise
+            _left_out(config, file, why)
+            return 0, []
+
+    return outline
+
+
+def _left_out(config: Path, file: Any, why: Exception) -> None:
+    reason = f'{why.strerror}' if isinstance(why, OSError) and why.strerror else str(why)
+    warn_external(f'{config}: animation file {_name(file)} could not be loaded ({reason}); its animations are left out, '
+                  'as the game leaves them out')  # fmt: skip
+
+
+def read_outline(mesh: SkeletonData, source: Source, strict: bool | str = False) -> tuple[int, list[Clip]]:
+    """An animation file's frame count and clips, as :func:`read_animation` would give them, without its poses.
+
+    Raises
+    ------
+    QuakeFormatError
+        As :func:`read_animation` raises for a file it refuses, and for one whose header does not fit ``mesh``.
+
+    """
+    if strict:  # what the engines refuse is in the whole file: read it all
+        animation = attach(mesh, read_animation(source, strict), _name(source))
+        return animation.num_frames, animation.clips
+    buffer, location = read_source(source)
+    name = location.name
+    head = bytes(buffer[:4096])
+    if md5.is_md5(head) and md5.is_anim(head):
+        header = md5.anim_header(buffer, name)
+        check_fit(mesh, 'slerp', int(header['numJoints']), name)
+        count = int(header['numFrames'])
+        return count, [Clip(location.stem or 'anim', 0, count, float(header['frameRate']), True)]
+    spec = spec_for(buffer, name)
+    record = parse_buffer(buffer, name, spec)
+    if isinstance(record, iqm.IQMFile):
+        h = record.header_fields()
+        if not h['num_poses']:
+            raise QuakeFormatError(name, 'num_poses', 0, 'an IQM with no poses animates nothing')
+        check_fit(mesh, 'matrix', h['num_poses'], name)
+        return h['num_frames'], iqm.clips_of(record)
+    raise QuakeFormatError(name, 'format', spec.name, 'not an animation: give an .md5anim or an .iqm of poses')
 
 
 def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimationData:
