@@ -1506,3 +1506,15 @@ def test_an_iqm_outline_gives_the_clips_of_the_whole_read_and_a_misfit_is_left_o
     model = pq.load(tmp_path)
     with pytest.warns(pq.QuakeWarning, match='other.iqm could not be loaded'):
         assert len(model) == len(pq.load(tmp_path / 'bar.iqm', animations=[]))  # left out: the mesh's own frames alone
+
+
+def test_a_frame_of_an_iqm_blends_its_joints_once_for_positions_and_normals(monkeypatch):
+    from pyvista_quake.data import skinning
+
+    model = pq.load(two_joint_iqm())
+    calls: list[int] = []
+    real = skinning._blend
+    monkeypatch.setattr(skinning, '_blend', lambda surface, matrices: calls.append(1) or real(surface, matrices))
+    block = model.blocks(1)[0]
+    assert len(calls) == len(model.surfaces) == 1  # the normals took the positions' blend
+    np.testing.assert_allclose(block.points, model.positions([1])[0], atol=1e-5)
