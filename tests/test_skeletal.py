@@ -1455,6 +1455,9 @@ def test_places_number_vertices_at_one_position_alike_and_unit_keeps_zero_vector
     assert group.dtype == np.int64 and group[0] == group[2] and group[1] == group[3]  # -0.0 is 0.0
     assert len(set(group[[0, 1, 4, 5, 6]].tolist())) == 5 and sorted(set(group.tolist())) == list(range(5))
     assert skinning.places(np.zeros((0, 3), np.float32)).shape == (0,)
+    tiny = skinning.places(np.array([[1e-8, 0, 0], [2e-8, 0, 0], [1e-8, 0, 0]], np.float32))
+    assert tiny[0] == tiny[2] != tiny[1]  # the bits themselves: nearby floats stay apart
+    assert skinning.incidence(np.zeros((0, 3), np.int64), 0).shape == (0, 0)
     vectors = np.array([[[3, 0, 4], [0, 0, 0], [-0.0, 0, 0]]], np.float32)
     out = skinning._unit(vectors.copy())
     np.testing.assert_array_equal(out, np.array([[[0.6, 0, 0.8], [0, 0, 0], [0, 0, 0]]], np.float32))
