@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+import re
 import struct
 import subprocess
 import sys
@@ -1521,3 +1522,25 @@ def test_a_frame_of_an_iqm_blends_its_joints_once_for_positions_and_normals(monk
     block = model.blocks(1)[0]
     assert len(calls) == len(model.surfaces) == 1  # the normals took the positions' blend
     np.testing.assert_allclose(block.points, model.positions([1])[0], atol=1e-5)
+
+
+def test_md5anim_header_counts_are_bounded_by_the_file_and_the_rate_by_2_to_the_30(bar_md5):
+    from pyvista_quake.formats import md5 as md5_format
+
+    text = bar_md5[1].read_text()
+    tokens = len(md5_format.Tokens(text.encode(), 'x').values)
+    with pytest.raises(pq.QuakeFormatError, match=rf'line 1 = {tokens + 1}: numAnimatedComponents must be 0 to {tokens}\b'):
+        md5_format.parse_anim(re.sub(r'numAnimatedComponents \d+', f'numAnimatedComponents {tokens + 1}', text).encode())
+    head = md5_format.anim_header(re.sub(r'frameRate \d+', f'frameRate {1 << 30}', text).encode())
+    assert head['frameRate'] == 1 << 30  # the rate's bound itself is allowed
+    with pytest.raises(pq.QuakeFormatError, match=rf'frameRate must be 0 to {1 << 30}\b'):
+        md5_format.anim_header(re.sub(r'frameRate \d+', f'frameRate {(1 << 30) + 1}', text).encode())
+    for extra in (0, 1):
+        padded = re.sub(r'numFrames \d+', 'numFrames NNNNNNNN', text)
+        size = len(padded.encode())
+        data = padded.replace('NNNNNNNN', f'{size + extra:08d}').encode()  # the same length: the file's bytes bound the count
+        if extra:
+            with pytest.raises(pq.QuakeFormatError, match=rf'numFrames must be 0 to {tokens}\b'):
+                md5_format.anim_header(data)  # past the head's bound: the whole file read, and its tokens bound it
+        else:
+            assert md5_format.anim_header(data)['numFrames'] == size
