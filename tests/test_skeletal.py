@@ -1442,7 +1442,11 @@ def test_a_configs_files_are_found_as_before_the_folder_was_listed_once(tmp_path
     (model / 'mesh.iqm').write_bytes(two_joint_iqm())
     names = ['plain.iqm', 'linked.iqm', 'sub/deep.iqm', '../shared/plain.iqm', 'dir.iqm', 'gone.iqm', 'top.iqm', 'plain.iqm']
     (model / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmdir "actors/shared"\n' + ''.join(f'iqmanim a{k} "{n}"\n' for k, n in enumerate(names)))
-    files = [file for _, file in model_configs.resolve(model / 'iqm.cfg').animations]
+    (model / 'skin.png').write_bytes(b'x')
+    (model / 'iqm.cfg').write_text('iqmskin * "skin.jpg"\n' + (model / 'iqm.cfg').read_text())
+    resolved = model_configs.resolve(model / 'iqm.cfg')
+    assert resolved.skins['*'] == model / 'skin.png'  # another extension, as the engine tries them
+    files = [file for _, file in resolved.animations]
     real = anims.resolve()
     assert files == [real / 'plain.iqm', real / 'target.iqm', real / 'sub' / 'deep.iqm', real / 'plain.iqm', anims / 'dir.iqm',
                      anims / 'gone.iqm', (root / 'top.iqm').resolve(), real / 'plain.iqm']  # fmt: skip
