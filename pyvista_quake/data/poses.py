@@ -116,7 +116,7 @@ class FramePoses:
             self._starts.append(self._starts[-1] + run.frame_count())
 
     def __len__(self) -> int:
-        """Return the number of frames of every run (reading them all)."""
+        """Return the number of frames of every run (counted from their outlines where they have one, else read)."""
         self._extend(None)
         return self._starts[-1]
 
