@@ -790,9 +790,13 @@ def decode_anim(record: MD5AnimFile, name: str = 'anim') -> SkeletalAnimationDat
     poses[..., :3] = values[..., :3]
     poses[..., 3:7] = doom3_quaternions(values[..., 3:6]) if values.size else 0
     poses[..., 7:] = 1
-    fps = float(record.header['frameRate'])
     bounds = record.bounds.reshape(-1, 2, 3).astype(np.float32)
-    return SkeletalAnimationData(record.source, list(record.joints), poses, [Clip(name, 0, num_frames, fps, True)], 'slerp', bounds)
+    return SkeletalAnimationData(record.source, list(record.joints), poses, [anim_clip(record.header, name)], 'slerp', bounds)
+
+
+def anim_clip(header: dict[str, Any], name: str) -> Clip:
+    """An ``.md5anim``'s one clip, from its header: every frame at ``frameRate``, looping (Doom 3 loops its animations)."""
+    return Clip(name, 0, int(header['numFrames']), float(header['frameRate']), True)
 
 
 def is_md5(head: bytes) -> bool:
@@ -804,6 +808,12 @@ def is_md5(head: bytes) -> bool:
 def is_anim(head: bytes) -> bool:
     """Whether an MD5 file is an ``.md5anim`` (it has ``numFrames`` before ``joints``)."""
     return bool(re.search(rb'\bnumFrames\b|\bhierarchy\b', head))
+
+
+def is_anim_file(buffer: bytes | memoryview) -> bool:
+    """Whether a file's bytes are an ``.md5anim`` (MD5 grammar, and its keywords in the first 4 kB)."""
+    head = bytes(buffer[:4096])
+    return is_md5(head) and is_anim(head)
 
 
 def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5MeshFile | MD5AnimFile:

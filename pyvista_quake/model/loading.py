@@ -253,21 +253,14 @@ def read_outline(mesh: SkeletonData, source: Source, strict: bool | str = False)
         return animation.num_frames, animation.clips
     buffer, location = read_source(source)
     name = location.name
-    head = bytes(buffer[:4096])
-    if md5.is_md5(head) and md5.is_anim(head):
+    if md5.is_anim_file(buffer):
         header = md5.anim_header(buffer, name)
         check_fit(mesh, 'slerp', int(header['numJoints']), name)
-        count = int(header['numFrames'])
-        return count, [Clip(location.stem or 'anim', 0, count, float(header['frameRate']), True)]
-    spec = spec_for(buffer, name)
-    record = parse_buffer(buffer, name, spec)
-    if isinstance(record, iqm.IQMFile):
-        h = record.header_fields()
-        if not h['num_poses']:
-            raise QuakeFormatError(name, 'num_poses', 0, 'an IQM with no poses animates nothing')
-        check_fit(mesh, 'matrix', h['num_poses'], name)
-        return h['num_frames'], iqm.clips_of(record)
-    raise QuakeFormatError(name, 'format', spec.name, 'not an animation: give an .md5anim or an .iqm of poses')
+        return int(header['numFrames']), [md5.anim_clip(header, location.stem or 'anim')]
+    record = _animation_record(buffer, name, strict)
+    assert isinstance(record, iqm.IQMFile)  # an .md5anim is told apart above, as md5.parse tells it
+    check_fit(mesh, 'matrix', int(record.header_fields()['num_poses']), name)
+    return int(record.header_fields()['num_frames']), iqm.clips_of(record)
 
 
 def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimationData:
@@ -282,18 +275,24 @@ def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimat
 
     """
     buffer, location = read_source(source)
-    name = location.name
+    record = _animation_record(buffer, location.name, strict)
+    if isinstance(record, md5.MD5AnimFile):
+        return md5.decode_anim(record, location.stem or 'anim')
+    animation = iqm.animation_of(record)
+    assert animation is not None  # _animation_record refuses an IQM without poses
+    return animation
+
+
+def _animation_record(buffer: Any, name: str, strict: bool | str) -> md5.MD5AnimFile | iqm.IQMFile:
+    """The parsed records of an animation file (an ``.md5anim``, or an IQM with poses), ``strict`` applied."""
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
     enforce(record, len(buffer), strict, name, spec)
-    if isinstance(record, md5.MD5AnimFile):
-        return md5.decode_anim(record, location.stem or 'anim')
-    if isinstance(record, iqm.IQMFile):
-        animation = iqm.animation_of(record)
-        if animation is not None:
-            return animation
+    if isinstance(record, iqm.IQMFile) and not len(record.poses):
         raise QuakeFormatError(name, 'num_poses', 0, 'an IQM with no poses animates nothing')
-    raise QuakeFormatError(name, 'format', spec.name, 'not an animation: give an .md5anim or an .iqm of poses')
+    if not isinstance(record, (md5.MD5AnimFile, iqm.IQMFile)):
+        raise QuakeFormatError(name, 'format', spec.name, 'not an animation: give an .md5anim or an .iqm of poses')
+    return record
 
 
 def _name(source: Source) -> str:
