@@ -62,9 +62,9 @@ def test_info_names_each_skin_where_found_and_missing(models, capsys):
 
 
 def test_a_missing_image_names_every_place_up_to_the_limit(recwarn):
-    warn_missing('m.md2', 'skin 0', [f'p{k}' for k in range(SHOWN_PLACES)])
-    warn_missing('m.md2', 'skin 0', [f'p{k}' for k in range(SHOWN_PLACES + 3)] + ['p0'])
-    folders = [f'd{k}/x.png' for k in range(SHOWN_PLACES * 3)]
+    warn_missing('m.md2', 'skin 0', [(f'p{k}', '.') for k in range(SHOWN_PLACES)])
+    warn_missing('m.md2', 'skin 0', [(f'p{k}', '.') for k in range(SHOWN_PLACES + 3)] + [('p0', '.')])
+    folders = [(f'd{k}/x.png', f'd{k}') for k in range(SHOWN_PLACES * 3)]
     warn_missing('m.md2', 'skin 0', folders[:SHOWN_PLACES] + folders[: SHOWN_PLACES * 2 + 1])
     first, second, third = (str(w.message) for w in recwarn)
     assert first.endswith(f'p{SHOWN_PLACES - 1}') and 'more' not in first
@@ -72,6 +72,25 @@ def test_a_missing_image_names_every_place_up_to_the_limit(recwarn):
     # Past the limit the folders are named up to the limit too, the others counted.
     assert third.endswith('d3/x.png and 5 more in d4, d5, d6, d7 and 1 others')
     assert SHOWN_PLACES == 4
+    # Members are counted by their archive, as the lookup recorded it (not split from the name again).
+    warn_missing('m.md2', 'skin 0', [(f'a.pk3:t/{k}.tga', 'a.pk3') for k in range(SHOWN_PLACES + 2)])
+    assert str(recwarn[-1].message).endswith('t/3.tga and 2 more in a.pk3')
+
+
+def test_a_lookup_records_the_archive_or_folder_of_each_place_it_tried(tmp_path):
+    from test_games import write_pk3
+
+    from pyvista_quake.game.archives import open_archive
+    from pyvista_quake.game.filesystem import _read_place
+
+    archive = open_archive(write_pk3(tmp_path / 'x.pk3', {'t/a.tga': b'a'}))
+    assert _read_place(archive, 't/a.tga') == ((f'{archive.path}:t/a.tga', str(archive.path)), b'a')
+    assert _read_place(archive, 't/b.tga') == ((f'{archive.path}:t/b.tga', str(archive.path)), None)
+    (tmp_path / 'skins').mkdir()
+    (tmp_path / 'skins' / 'A.tga').write_bytes(b'b')
+    found = str(tmp_path / 'skins' / 'A.tga')
+    assert _read_place(tmp_path, 'skins/a.tga') == ((found, str(tmp_path / 'skins')), b'b')  # its own letter case
+    assert _read_place(tmp_path, 'skins/c.tga') == ((str(tmp_path / 'skins' / 'c.tga'), str(tmp_path / 'skins')), None)
 
 
 def test_an_md3_surface_whose_image_is_missing_draws_opaque(tmp_path):

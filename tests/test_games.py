@@ -20,6 +20,7 @@ from pyvista_quake._base.errors import MissingMemberError
 from pyvista_quake.data.animation import rest_frame
 from pyvista_quake.game.archives import load_order
 from pyvista_quake.game.archives import split_member
+from pyvista_quake.game.sources import Place
 from pyvista_quake.render.batch import find_models
 from pyvista_quake.render.batch import targets_for
 
@@ -78,6 +79,24 @@ def test_split_member_needs_an_archive_before_the_colon(game):
     assert split_member(f'{game}/loose.mdl:x') is None  # not an archive
     assert split_member(f'{game}/pak0.pak:') is None  # no member
     assert split_member('nothing.pak:progs/x.mdl') is None
+
+
+def test_a_place_is_split_once_and_loads_as_its_text_does(game):
+    member = Place.of(f'{game}/pak0.pak:progs/torch.mdl')
+    assert member == Place(game / 'pak0.pak', 'progs/torch.mdl') and member.archive == game / 'pak0.pak'
+    assert str(member) == f'{game}/pak0.pak:progs/torch.mdl' and member.name == 'torch.mdl'
+    assert member.parent == Place(game / 'pak0.pak', 'progs')
+    assert Place.of(f'{game}/loose.mdl') == Place(game / 'loose.mdl') and Place(game / 'loose.mdl').archive is None
+    assert Place.of(f'{game}/loose.mdl:x') == Place(Path(f'{game}/loose.mdl:x'))  # no archive before the colon
+    assert Place(game / 'x.pk3', 'models/players/sarge/').name == 'sarge'  # a folder's own name
+    assert Place(game / 'loose.mdl').parent == Place(game) and Place(game / 'loose.mdl').name == 'loose.mdl'
+    by_place = pq.load(member)
+    assert by_place.source == str(member)
+    np.testing.assert_array_equal(by_place.positions(), pq.load(str(member)).positions())
+    np.testing.assert_array_equal(pq.load(Place(game / 'pak0.pak'), member='progs/torch.mdl').positions(), by_place.positions())
+    with pytest.raises(MissingMemberError, match='nothing.mdl'):
+        pq.load(Place(game / 'pak0.pak', 'progs/nothing.mdl'))
+    assert find_models([str(member)]) == [(member, game / 'pak0.pak')]
 
 
 def test_later_archives_override_earlier_ones(game):
@@ -293,3 +312,21 @@ def test_a_player_folder_in_a_batch_is_one_posed_player(tmp_path):
         assert 'models/players/test.png' in names and not any('lower' in n or 'upper' in n for n in names)
     cli = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'info', str(game)], capture_output=True, text=True, timeout=300)
     assert cli.returncode == 0 and 'models/players/test/upper.md3' in cli.stdout  # info lists the parts themselves
+
+
+def test_a_part_named_with_no_folder_is_drawn_alone(tmp_path, monkeypatch):
+    """``lower.md3`` by itself (in the player's folder, or at the top of an archive) is that part, not the player."""
+    from test_players import write_player
+
+    from pyvista_quake.render.batch import as_players
+
+    folder = write_player(tmp_path / 'models' / 'players' / 'test', rise=0)
+    pk3 = write_pk3(tmp_path / 'top.pk3', {p.name: p.read_bytes() for p in folder.iterdir()})
+    monkeypatch.chdir(folder)
+    alone = [(Place(Path('lower.md3')), Path()), (Place(pk3, 'lower.md3'), pk3)]
+    assert as_players(alone) == alone
+    player = Place(pk3.parent / 'p.pk3', 'models/players/test')
+    write_pk3(player.path, {f'models/players/test/{p.name}': p.read_bytes() for p in folder.iterdir()})
+    parts = [(Place(player.path, f'models/players/test/{n}.md3'), player.path) for n in ('head', 'lower', 'upper')]
+    assert as_players(parts + [(Place(folder / 'upper.md3'), tmp_path)]) == [(player, player.path), (Place(folder), tmp_path)]
+    assert pq.load_player(player).place == player and pq.load_player(player).source == str(player)

@@ -21,6 +21,7 @@ from pyvista_quake.cli.main import main
 from pyvista_quake.examples import synthetic_player
 from pyvista_quake.formats import md3
 from pyvista_quake.formats.records import SurfaceData
+from pyvista_quake.game.sources import Place
 from pyvista_quake.render.batch import find_models
 from pyvista_quake.render.plotting import sheet_cells
 
@@ -184,8 +185,8 @@ def test_patterns_and_archive_folders_find_the_models_below(tmp_path):
     inside = [str(p).split(':')[-1] for p, _ in find_models([f'{pk3}:models/players/liz'])]
     assert inside == [f'models/players/liz/{n}.md3' for n in ('head', 'lower', 'upper')]
     assert len(find_models([f'{pk3}:models/*'])) == 4 and len(find_models([f'{pk3}:models/players/liz/'])) == 3
-    assert find_models([f'{pk3}:models/other.md2'])[0][0] == Path(f'{pk3}:models/other.md2')
-    assert find_models([f'{pk3}:models/none'])[0][0] == Path(f'{pk3}:models/none')  # load() names what is missing
+    assert find_models([f'{pk3}:models/other.md2'])[0][0] == Place(pk3, 'models/other.md2')  # split once, carried on
+    assert find_models([f'{pk3}:models/none'])[0][0] == Place(pk3, 'models/none')  # load() names what is missing
     assert main(['info', f'{pk3}:models/players/liz']) == 0
     assert main(['info', f'{pk3}:models/none']) == 1
 

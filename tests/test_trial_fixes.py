@@ -385,11 +385,12 @@ def test_the_index_counts_in_words_and_names_the_folder_with_its_parent(tmp_path
 
 
 def test_loose_files_from_different_folders_are_named_after_their_folders(tmp_path):
+    from pyvista_quake.game.sources import Place
     from pyvista_quake.render.batch import targets_for
 
     drone, bot, other = (tmp_path / 'actors' / n for n in ('drone', 'bot', 'other'))
-    given = [(drone / 'iqm.cfg', drone), (bot / 'iqm.cfg', bot), (drone / 'tris.md2', drone), (other / 'tris.md2', other),
-             (tmp_path / 'tris.md2', tmp_path)]  # fmt: skip
+    given = [(Place(drone / 'iqm.cfg'), drone), (Place(bot / 'iqm.cfg'), bot), (Place(drone / 'tris.md2'), drone),
+             (Place(other / 'tris.md2'), other), (Place(tmp_path / 'tris.md2'), tmp_path)]  # fmt: skip
     names = [p.relative_to(tmp_path / 'out').as_posix() for p in targets_for(given, tmp_path / 'out')]
     assert names == ['drone.png', 'bot.png', 'tris.png', 'other/tris.png', f'{tmp_path.name}/tris.png']
 
@@ -693,7 +694,7 @@ def red_eclipse_weapon(tmp_path) -> Path:
 def _found(sources, root: Path) -> list[str]:
     from pyvista_quake.render.batch import find_models
 
-    return [p.resolve().relative_to(root.resolve()).as_posix() for p, _ in find_models(sources)]
+    return [p.path.resolve().relative_to(root.resolve()).as_posix() for p, _ in find_models(sources)]
 
 
 def test_a_mesh_that_only_configs_load_is_found_as_the_models_they_build(tmp_path):

@@ -17,6 +17,7 @@ from rich.table import Table
 import pyvista_quake as pq
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.skins import read_palette
+from pyvista_quake.game.sources import Place
 from pyvista_quake.render.batch import find_models
 
 
@@ -98,7 +99,7 @@ def load_options(game: GameFlags | None) -> dict:
     return options
 
 
-def each(sources: list[str], work: Callable[[Path], dict], table: Callable[[dict], Table], as_json: bool, kind: str, verbose: bool = False) -> int:
+def each(sources: list[str], work: Callable[[Place], dict], table: Callable[[dict], Table], as_json: bool, kind: str, verbose: bool = False) -> int:
     """``work`` on each model of files, folders, archives and patterns; 1 when any failed.
 
     A model that cannot be read is one ``error:`` line (an entry with its

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.table import Table
 
 from pyvista_quake.cli._app import CLI_APP
@@ -14,6 +12,7 @@ from pyvista_quake.formats import spec_for
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import findings
 from pyvista_quake.game.engines import verdicts
+from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import read_source
 
 
@@ -35,8 +34,8 @@ def check(models: list[str], /, *, json: bool = False) -> int:
     return each(models, _check, _check_table, json, 'check')
 
 
-def _check(path: Path) -> dict:
-    buffer, location = read_source(path)  # read once: the magic bytes name the format, the records the findings
+def _check(path: Place) -> dict:
+    buffer, location = read_source(path.path, path.member)  # read once: the magic bytes name the format, the records the findings
     name = location.name
     spec = spec_for(buffer, name)
     fmt = spec.name

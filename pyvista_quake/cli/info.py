@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-from pathlib import Path
 import warnings
 
 from rich.table import Table
@@ -14,6 +13,7 @@ from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import each
 from pyvista_quake.cli._app import load_options
 from pyvista_quake.cli._app import plain
+from pyvista_quake.game.sources import Place
 from pyvista_quake.model.loading import read_animation
 from pyvista_quake.model.quake_model import why_nothing_to_draw
 
@@ -37,7 +37,7 @@ def info(models: list[str], /, *, json: bool = False, game: ModelFlags | None = 
     return each(models, lambda path: _info(path, options), _info_table, json, 'info', verbose)
 
 
-def _info(path: Path, options: dict) -> dict:
+def _info(path: Place, options: dict) -> dict:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always', pq.QuakeWarning)
         model = pq.load(path, **options)

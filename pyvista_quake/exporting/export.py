@@ -57,6 +57,7 @@ from pyvista_quake.model.players import QuakePlayer
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.players import player_animations
+from pyvista_quake.model.players import player_clips
 from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.model.quake_model import is_model
 from pyvista_quake.model.saving import save
@@ -352,22 +353,6 @@ def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any, fro
         parts = [Part(positions[s], normals[s], block, block.quake.image()) for s, block in enumerate(first) if block.n_cells]
         nodes.append(Node(name, parts, index - 1 if index else None, keys))
     _save_gltf(build_gltf_nodes(nodes, [(clip, times) for clip, times, _ in clips], quantize), target)
-
-
-#: What each kind of animation of ``animation.cfg`` moves.
-BOTH_PARTS = frozenset({'lower', 'upper'})
-
-
-def player_clips(player: QuakePlayer, animation: Any) -> list[tuple[str, Any, Any, frozenset]]:
-    """``(name, legs, torso, moves)`` of each animation a player's glTF holds: the pair asked for (named
-    ``legs+torso``, moving both parts), or else every animation of its ``animation.cfg``, each moving its
-    own part (``LEGS_*`` the legs, ``TORSO_*`` the torso, ``BOTH_*`` both), to be played in pairs."""
-    if animation is not None:
-        legs, torso = player_animations(animation)
-        return [(f'{legs}+{torso}', legs, torso, BOTH_PARTS)]
-    kinds = {'LEGS_': frozenset({'lower'}), 'TORSO_': frozenset({'upper'})}
-    return [(name, *player_animations(name), next((m for p, m in kinds.items() if name.startswith(p)), BOTH_PARTS))
-            for name in player.config.animations]  # fmt: skip
 
 
 def _per_surface(model: QuakeModel, frames) -> tuple[list[np.ndarray], list[np.ndarray]]:

@@ -30,10 +30,10 @@ from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import split_options
 from pyvista_quake.data import animation as anim
 from pyvista_quake.exporting.export import export
-from pyvista_quake.exporting.export import player_clips
 from pyvista_quake.exporting.gltf import QUAKE_TO_GLTF
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
+from pyvista_quake.model.players import player_clips
 from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 STATIC = Path(__file__).resolve().parent / 'viewer' / 'static'

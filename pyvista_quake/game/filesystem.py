@@ -70,25 +70,21 @@ class FoundSkin:
         return {keys.SKIN_NAME: [self.name], keys.SKIN_LOCATION: [self.location], keys.SKIN_FILE: np.frombuffer(self.data, np.uint8)}
 
 
-def warn_missing(source: str, what: str, tried: list[str]) -> None:
+#: A place an image was looked for: ``(its name for messages, the folder or archive it is in)``.
+Tried = tuple[str, str]
+
+
+def warn_missing(source: str, what: str, tried: list[Tried]) -> None:
     """Warn that an image was not found, naming each place tried once (the first :data:`SHOWN_PLACES`)."""
     tried = list(dict.fromkeys(tried))  # each place once: searches by name and beside the model overlap
-    shown = ', '.join(tried[:SHOWN_PLACES])
+    shown = ', '.join(label for label, _ in tried[:SHOWN_PLACES])
     if len(tried) > SHOWN_PLACES:
         # The rest counted, with the folders and archives they were in: short, and still says where was looked.
-        rest = list(dict.fromkeys(_place_root(t) for t in tried[SHOWN_PLACES:]))
+        rest = list(dict.fromkeys(root for _, root in tried[SHOWN_PLACES:]))
         where = ', '.join(rest[:SHOWN_PLACES]) + (f' and {len(rest) - SHOWN_PLACES} others' if len(rest) > SHOWN_PLACES else '')
         shown += f' and {len(tried) - SHOWN_PLACES} more in {where}'
 
     warn_external(f'{source}: {what} not found; tried {shown or "nowhere"}')
-
-
-def _place_root(place: str) -> str:
-    """The folder or archive a tried place is in (``x.pk3`` for ``x.pk3:textures/a.tga``)."""
-    archive, colon, member = place.rpartition(':')
-    if colon and archive and '/' in member and is_archive(Path(archive)):
-        return archive
-    return str(PurePosixPath(place).parent)
 
 
 @dataclass
@@ -210,9 +206,9 @@ class GameFiles:
             add(root, clean)
         return _unique(first + exact + alternates)
 
-    def find(self, name: str) -> tuple[FoundSkin | None, list[str]]:
+    def find(self, name: str) -> tuple[FoundSkin | None, list[Tried]]:
         """Find a skin by the name a model gives; return it and every place tried."""
-        tried: list[str] = []
+        tried: list[Tried] = []
         clean = name.replace('\\', '/')
         if '..' in PurePosixPath(clean).parts:
             warn_external(f'skin name {name!r} leaves the game folder; refused')
@@ -222,10 +218,10 @@ class GameFiles:
             # is looked for, inside the roots.
             name = PurePosixPath(clean).name
         for place, relative in self.candidates(name):
-            label, data = _read_place(place, relative)
-            tried.append(label)
+            where, data = _read_place(place, relative)
+            tried.append(where)
             if data is not None:
-                return FoundSkin(name, label, data), tried
+                return FoundSkin(name, where[0], data), tried
         return None, tried
 
     def shader_scripts(self) -> list[tuple[str, str]]:
@@ -281,18 +277,18 @@ class GameFiles:
         name = self.model_file_name()
         return PurePosixPath(name).stem if name else ''
 
-    def find_beside_model(self) -> tuple[FoundSkin | None, list[str]]:
+    def find_beside_model(self) -> tuple[FoundSkin | None, list[Tried]]:
         """For a model that names no skin: an image with the model's own stem beside it."""
-        tried: list[str] = []
+        tried: list[Tried] = []
         folder = self._model_folder()
         if folder is None or self.model_path is None:
             return None, tried
         stem = self._model_file.stem
         for relative in _with_extensions(stem, keep=False):
-            label, data = _read_place(folder, relative)
-            tried.append(label)
+            where, data = _read_place(folder, relative)
+            tried.append(where)
             if data is not None:
-                return FoundSkin(Path(relative).name, label, data), tried
+                return FoundSkin(Path(relative).name, where[0], data), tried
         # Else the one image whose name starts with the model's (faerie.md2 and faerie2.bmp),
         # unless another model of the folder has that name (barrel2.png is barrel2.md2's);
         # with several such images, none is a better guess than another: no skin.
@@ -306,10 +302,10 @@ class GameFiles:
             and name.rsplit('.', 1)[0].lower() not in models
         )  # fmt: skip
         if len(similar) == 1:
-            label, data = _read_place(folder, similar[0])
-            tried.append(label)
+            where, data = _read_place(folder, similar[0])
+            tried.append(where)
             if data is not None:
-                return FoundSkin(similar[0], label, data), tried
+                return FoundSkin(similar[0], where[0], data), tried
         return None, tried
 
 
@@ -428,19 +424,22 @@ def _unique(items: list) -> list:
     return out
 
 
-def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None]:
-    """Read ``relative`` under a folder or archive; never outside the folder."""
+def _read_place(place: Path | Archive, relative: str) -> tuple[Tried, bytes | None]:
+    """Read ``relative`` under a folder or archive; never outside the folder.
+
+    Returns where it was looked for (its name, and the folder or archive it is in) and its bytes, or ``None``.
+    """
     if isinstance(place, Archive):
         note(place.path)
-        label = f'{place.path}:{relative}'
+        where = (f'{place.path}:{relative}', str(place.path))
         key = normalise_member(relative)
         if key is None or key not in place:
-            return label, None
+            return where, None
         try:
-            return label, place.read(key)
+            return where, place.read(key)
         except QuakeFormatError as error:
             warn_external(str(error))
-            return label, None
+            return where, None
     # Strings, not Path objects: this runs for every candidate of every skin.
     root = os.fspath(place)
     label = os.path.join(root, relative)
@@ -449,18 +448,18 @@ def _read_place(place: Path | Archive, relative: str) -> tuple[str, bytes | None
     # Letter case matched loosely, as on the game's own file systems.
     hit = _listdir(parent).get(name.lower())
     if hit is None:
-        return label, None
+        return (label, parent), None
     found = os.path.join(parent, hit)
     try:
         real = os.path.realpath(found) if os.path.islink(found) else os.path.join(_real(parent), hit)
         real_root = _real(root)
         if not (real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)):
-            return label, None  # a link or name pointing out of the root
+            return (label, parent), None  # a link or name pointing out of the root
         note(found)
         with open(found, 'rb') as handle:
-            return found, handle.read()
+            return (found, parent), handle.read()
     except (OSError, IsADirectoryError):
         pass
-    return label, None
+    return (label, parent), None
 
 

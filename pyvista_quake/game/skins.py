@@ -33,6 +33,7 @@ from pyvista_quake.game.engines import MF_HOLEY
 from pyvista_quake.game.engines import holey_mask
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import SkinSearch
+from pyvista_quake.game.filesystem import Tried
 from pyvista_quake.game.filesystem import _archives_in
 from pyvista_quake.game.filesystem import _read_place
 from pyvista_quake.game.filesystem import warn_missing
@@ -195,7 +196,7 @@ def pcx_palette(data: bytes) -> np.ndarray | None:
     return np.frombuffer(data[-PALETTE_BYTES:], np.uint8).reshape(256, 3)
 
 
-def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[str]]:
+def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[Tried]]:
     """Find a file by its path from the game folder: the model's archive, the
     folders just above the model (Quake's ``id1/progs/x.mdl`` sits one level
     below ``id1/gfx/``) and their archives, then the search roots."""
@@ -207,12 +208,12 @@ def _find_exact(search: SkinSearch, name: str) -> tuple[FoundSkin | None, list[s
         for candidate in near:
             places += _archives_in(candidate)
     places += search._later_roots(None)
-    tried = []
+    tried: list[Tried] = []
     for place in (p for p in places if p is not None):
-        label, data = _read_place(place, name)
-        tried.append(label)
+        where, data = _read_place(place, name)
+        tried.append(where)
         if data is not None:
-            return FoundSkin(name, label, data), tried
+            return FoundSkin(name, where[0], data), tried
     return None, tried
 
 
@@ -302,7 +303,7 @@ class ModelSkins:
             return self._files[index]
         names = self.data.skin_names
         found: FoundSkin | None
-        tried: list[str]
+        tried: list[Tried]
         if names and names[index] in self.images:
             found, tried = FoundSkin(names[index], '<image given>', png_bytes(self.images[names[index]])), []
         elif names:

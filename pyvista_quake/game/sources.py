@@ -18,6 +18,67 @@ from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.inputs import note
 
+
+@dataclass(frozen=True)
+class Place:
+    """A file or folder named on disk or inside an archive, its name split once where it enters.
+
+    ``pak0.pak:progs/player.mdl`` is the member ``progs/player.mdl`` of the archive
+    ``pak0.pak``; any other name is a path on disk.  Model finders, players and
+    catalogues hand these on, and :func:`pyvista_quake.load` takes them as they are.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file or folder on disk; for a member, the archive holding it.
+    member : str, optional
+        The file or folder inside the archive ``path`` (``None``: ``path`` itself).
+
+    """
+
+    path: Path
+    member: str | None = None
+
+    @classmethod
+    def of(cls, name: str | Path) -> Place:
+        """Where ``name`` lies: ``ARCHIVE:MEMBER`` (when the part before a colon is an archive file and
+        the whole is no file on disk), else a path."""
+        text = str(name)
+        if ':' in text and not os.path.exists(text):
+            split = split_member(text)
+            if split is not None:
+                return cls(*split)
+        return cls(Path(text))
+
+    def __str__(self) -> str:
+        """The name users write: the path, or ``ARCHIVE:MEMBER``."""
+        return str(self.path) if self.member is None else f'{self.path}:{self.member}'
+
+    @property
+    def archive(self) -> Path | None:
+        """The archive file the member lies in; ``None`` on disk."""
+        return self.path if self.member is not None else None
+
+    @property
+    def name(self) -> str:
+        """The last component of the name (``player.mdl``; a folder's own name)."""
+        if self.member is None:
+            return self.path.name
+        return PurePosixPath(self.member.replace('\\', '/').rstrip('/')).name
+
+    @property
+    def parent(self) -> Place:
+        """The folder holding it, in the same archive (or on disk)."""
+        if self.member is None:
+            return Place(self.path.parent)
+        return Place(self.path, str(PurePosixPath(self.member.replace('\\', '/').rstrip('/')).parent))
+
+    def exists(self) -> bool:
+        """Whether the path is on disk (for a member: whether its archive is)."""
+        return self.path.exists()
+
+
+#: What :func:`read_source` reads.
 Source = str | Path | bytes | bytearray | memoryview | BinaryIO
 
 #: Files from this size up are mapped, not read, and frames are paged in only when
@@ -74,10 +135,9 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, Locatio
     """
     path = None
     archive = None
-    if member is None and isinstance(source, (str, Path)) and ':' in str(source) and not os.path.exists(source):
-        split = split_member(str(source))
-        if split is not None:
-            source, member = split
+    if member is None and isinstance(source, (str, Path)) and ':' in str(source):
+        place = Place.of(source)
+        source, member = place.path, place.member
     if member is not None:
         if not isinstance(source, (str, Path)):
             raise TypeError(f'member= names a model inside an archive file; give the archive\'s path, not {type(source).__name__}')

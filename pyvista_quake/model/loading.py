@@ -40,19 +40,20 @@ from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import real_path
 from pyvista_quake.game.skins import read_palette
+from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import Source
 from pyvista_quake.game.sources import read_source
 from pyvista_quake.model.mesh import carried_pictures
 from pyvista_quake.model.quake_model import QuakeModel
 
 
-def load(source: Source, *, member: str | None = None, **options: Any) -> QuakeModel:
+def load(source: Source | Place, *, member: str | None = None, **options: Any) -> QuakeModel:
     """Load a model: ``.mdl``, ``.md2``, ``.md3``, ``.iqm`` or ``.md5mesh``, the format from its magic bytes or grammar.
 
     Parameters
     ----------
-    source : str, pathlib.Path, bytes or binary file object
-        The model.
+    source : str, pathlib.Path, Place, bytes or binary file object
+        The model (``ARCHIVE:MEMBER``, or a :class:`~pyvista_quake.game.sources.Place`, for one inside a PAK or PK3).
         For a skeletal model, also a Cube 2 ``iqm.cfg``/``md5.cfg``, or the folder
         holding one: the model as the game assembles it (a mesh with a config
         beside it gets the config's skins, animations and tags too).
@@ -89,6 +90,9 @@ def load(source: Source, *, member: str | None = None, **options: Any) -> QuakeM
     """
     if options:
         check_option_names(options)
+    if isinstance(source, Place):  # split where it entered: the archive and the member as they are
+        member = source.member if member is None else member
+        source = source.path
     opts = LoadOptions(**options)
     if opts.palette is not None:
         read_palette(opts.palette)  # a file that is no palette is an error now, not when an MDL skin is drawn
@@ -263,7 +267,7 @@ def read_outline(mesh: SkeletonData, source: Source, strict: bool | str = False)
     return int(record.header_fields()['num_frames']), iqm.clips_of(record)
 
 
-def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimationData:
+def read_animation(source: Source | Place, strict: bool | str = False) -> SkeletalAnimationData:
     """The frames of an animation file: an ``.md5anim``, or an IQM's poses (a file of poses only, or a whole model's).
 
     ``strict`` applies to it as to the mesh (see :func:`load`).
@@ -274,7 +278,7 @@ def read_animation(source: Source, strict: bool | str = False) -> SkeletalAnimat
         For a file with no animation in it, or one the ``strict`` engines refuse.
 
     """
-    buffer, location = read_source(source)
+    buffer, location = read_source(source.path, source.member) if isinstance(source, Place) else read_source(source)
     record = _animation_record(buffer, location.name, strict)
     if isinstance(record, md5.MD5AnimFile):
         return md5.decode_anim(record, location.stem or 'anim')

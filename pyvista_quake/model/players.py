@@ -22,9 +22,9 @@ from pyvista_quake.formats.animation_cfg import AnimationConfig
 from pyvista_quake.formats.animation_cfg import PlayerAnimation
 from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
 from pyvista_quake.game.archives import open_archive
-from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.filesystem import archive_stack
 from pyvista_quake.game.filesystem import locate_member
+from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import read_source
 from pyvista_quake.model.base import lerp_tag
 from pyvista_quake.model.loading import load
@@ -49,14 +49,17 @@ class QuakePlayer:
         The skin set drawn: each part's ``<part>_<skin>.skin``.
     skins : list of str
         The skin sets every part has (``default`` first), as the game offers them.
+    place : Place
+        Its folder, on disk or in an archive; ``source`` names it as users write it.
 
     """
 
-    def __init__(self, parts: dict[str, QuakeModel], config: AnimationConfig, source: str, skin: str = 'default',
+    def __init__(self, parts: dict[str, QuakeModel], config: AnimationConfig, source: str | Place, skin: str = 'default',
                  skins: list[str] | None = None, options: dict[str, Any] | None = None) -> None:  # fmt: skip
         self.parts = parts
         self.config = config
-        self.source = source
+        self.place = source if isinstance(source, Place) else Place.of(source)  # another skin loads from there
+        self.source = str(self.place)
         self.skin = skin
         self.skins = list(skins) if skins is not None else [skin]
         self._options = dict(options or {})  # how it was loaded: the same for another skin
@@ -72,7 +75,7 @@ class QuakePlayer:
         """
         if skin not in self.skins:
             raise ValueError(f'{self.source}: no skin {skin!r}; it has {", ".join(self.skins)}')
-        return self if skin == self.skin else load_player(self.source, skin=skin, **self._options)
+        return self if skin == self.skin else load_player(self.place, skin=skin, **self._options)
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
@@ -224,6 +227,22 @@ def player_animations(animation: Any) -> tuple[Any, Any]:
     return animation, animation
 
 
+#: What each kind of animation of ``animation.cfg`` moves.
+BOTH_PARTS = frozenset({'lower', 'upper'})
+
+
+def player_clips(player: QuakePlayer, animation: Any) -> list[tuple[str, Any, Any, frozenset]]:
+    """``(name, legs, torso, moves)`` of each animation a player's glTF holds: the pair asked for (named
+    ``legs+torso``, moving both parts), or else every animation of its ``animation.cfg``, each moving its
+    own part (``LEGS_*`` the legs, ``TORSO_*`` the torso, ``BOTH_*`` both), to be played in pairs."""
+    if animation is not None:
+        legs, torso = player_animations(animation)
+        return [(f'{legs}+{torso}', legs, torso, BOTH_PARTS)]
+    kinds = {'LEGS_': frozenset({'lower'}), 'TORSO_': frozenset({'upper'})}
+    return [(name, *player_animations(name), next((m for p, m in kinds.items() if name.startswith(p)), BOTH_PARTS))
+            for name in player.config.animations]  # fmt: skip
+
+
 def _on_tag(parent: QuakeModel, name: str, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray):
     """Where a child sits on a parent's tag: ``origin + tag.origin @ axes``, ``tag.axis @ axes`` (``CG_PositionEntityOnTag``)."""
     if name not in parent.tags:
@@ -251,18 +270,18 @@ def _placed(model: QuakeModel, frames: tuple[int, int, float], origin: np.ndarra
 PLAYER_FILES = tuple(f'{part}.md3' for part in PARTS) + ('animation.cfg',)
 
 
-def _in_archive(path: str | Path) -> tuple[Path, str] | None:
-    """``(archive, folder)`` of ``ARCHIVE:folder``; ``None`` for a path on disk."""
-    split = split_member(str(path)) if not Path(path).exists() else None
-    return (split[0], split[1].rstrip('/')) if split is not None else None
+def _folder(path: str | Path | Place) -> Place:
+    """A player's folder, on disk or ``ARCHIVE:folder`` (its member without a trailing ``/``)."""
+    place = path if isinstance(path, Place) else Place.of(path)
+    return Place(place.path, place.member.rstrip('/')) if place.member is not None else place
 
 
-def _skin_sets(path: str | Path, inside: tuple[Path, str] | None, stack: list) -> tuple[list[str], bool]:
+def _skin_sets(folder: Place, stack: list) -> tuple[list[str], bool]:
     """The skin sets every part has, ``default`` first then by name, and whether the legs have ``lower_default.skin``."""
-    if inside is None:
-        names = [p.name.lower() for p in Path(path).iterdir() if p.is_file()]
+    if folder.member is None:
+        names = [p.name.lower() for p in folder.path.iterdir() if p.is_file()]
     else:
-        prefix = f'{inside[1].lower()}/'
+        prefix = f'{folder.member.lower()}/'
         names = [n[len(prefix) :] for archive in stack for n in archive.names() if n.startswith(prefix)]
     def skins_of(part: str) -> set[str]:
         return {n[len(part) + 1 : -len('.skin')] for n in names if n.startswith(f'{part}_') and n.endswith('.skin')}
@@ -271,7 +290,7 @@ def _skin_sets(path: str | Path, inside: tuple[Path, str] | None, stack: list) -
     return complete, 'default' in skins_of('lower')
 
 
-def _default_skin(path: str | Path, complete: list[str], has_default: bool) -> str:
+def _default_skin(path: Place, complete: list[str], has_default: bool) -> str:
     """``'default'`` when the player has a ``lower_default.skin`` (or no skin of all three parts); else the first
     by name of the skins all three parts have, with a warning (sorceress ships only ``red`` and ``blue``: the
     game would draw its default model instead, no picture of her)."""
@@ -281,30 +300,30 @@ def _default_skin(path: str | Path, complete: list[str], has_default: bool) -> s
     return complete[0]
 
 
-def is_player_folder(path: str | Path) -> bool:
+def is_player_folder(path: str | Path | Place) -> bool:
     """Whether ``path`` is a player: a folder (or ``ARCHIVE:folder``) holding ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``."""
-    inside = _in_archive(path)
-    if inside is None:
-        return Path(path).is_dir() and all((Path(path) / name).is_file() for name in PLAYER_FILES)
-    stack = archive_stack(open_archive(inside[0]))  # the game's archives merged: a part may come from a later one
-    return all(locate_member(stack, f'{inside[1]}/{name}') is not None for name in PLAYER_FILES)
+    folder = _folder(path)
+    if folder.member is None:
+        return folder.path.is_dir() and all((folder.path / name).is_file() for name in PLAYER_FILES)
+    stack = archive_stack(open_archive(folder.path))  # the game's archives merged: a part may come from a later one
+    return all(locate_member(stack, f'{folder.member}/{name}') is not None for name in PLAYER_FILES)
 
 
 def model_or_player(source: Any, **options: Any):
     """As :func:`~pyvista_quake.model.loading.model_or_mesh`, and a :class:`QuakePlayer` or a player's folder as the player."""
     if isinstance(source, QuakePlayer):
         return source, None
-    if isinstance(source, (str, Path)) and is_player_folder(source):
+    if isinstance(source, (str, Path, Place)) and is_player_folder(source):
         return load_player(source, **options), None
     return model_or_mesh(source, **options)
 
 
-def load_player(path: str | Path, skin: str | int = 'default', search_paths: list | None = None, **options: Any) -> QuakePlayer:
+def load_player(path: str | Path | Place, skin: str | int = 'default', search_paths: list | None = None, **options: Any) -> QuakePlayer:
     """Load a Quake III player folder: ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``.
 
     Parameters
     ----------
-    path : str or pathlib.Path
+    path : str, pathlib.Path or Place
         The folder (``models/players/sarge``) or ``ARCHIVE:models/players/sarge`` inside a PK3.
     skin : str, default: 'default'
         The skin: each part's ``<part>_<skin>.skin``.
@@ -321,27 +340,27 @@ def load_player(path: str | Path, skin: str | int = 'default', search_paths: lis
         If one of them is malformed.
 
     """
-    inside = _in_archive(path)
+    folder = _folder(path)
     skin = 'default' if skin == 0 else skin
 
-    stack = archive_stack(open_archive(inside[0])) if inside is not None else []
+    stack = archive_stack(open_archive(folder.path)) if folder.member is not None else []
 
-    def where(name: str) -> tuple[Path | str, str | None]:
-        if inside is None:
-            return Path(path) / name, None
-        member = f'{inside[1]}/{name}'
+    def where(name: str) -> Place:
+        if folder.member is None:
+            return Place(folder.path / name)
+        member = f'{folder.member}/{name}'
         holder = locate_member(stack, member)  # each part from the archive the game reads it from
-        return (holder.path if holder is not None else inside[0]), member
+        return Place(holder.path if holder is not None else folder.path, member)
 
-    skins, has_default = _skin_sets(path, inside, stack)
+    skins, has_default = _skin_sets(folder, stack)
     if skin == 'default':
-        skin = _default_skin(path, skins, has_default)
+        skin = _default_skin(folder, skins, has_default)
     parts = {}
     for part in PARTS:
-        source, member = where(f'{part}.md3')
-        parts[part] = load(source, member=member, skin=skin, search_paths=search_paths or [], **options)
-    buffer, location = read_source(*where('animation.cfg'))
-    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), location.name), str(path), skin=str(skin),
+        parts[part] = load(where(f'{part}.md3'), skin=skin, search_paths=search_paths or [], **options)
+    config = where('animation.cfg')
+    buffer, location = read_source(config.path, config.member)
+    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), location.name), folder, skin=str(skin),
                        skins=skins if skin in skins else [str(skin), *skins], options={'search_paths': search_paths, **options})  # fmt: skip
 
 

@@ -337,7 +337,7 @@ class SkeletalModel(SurfacesBase):
             found = FoundSkin(name, str(path), path.read_bytes()) if path is not None else None
             if found is None:
                 where = self.config.path if self.config is not None else self.source
-                warn_missing(self.source, f'image {name} of mesh {self.surface_names[index] or index} (from {where})', [name])
+                warn_missing(self.source, f'image {name} of mesh {self.surface_names[index] or index} (from {where})', [(name, str(where))])
             self._images[name] = found
         return self._images[name]
 

@@ -29,13 +29,13 @@ from pyvista_quake._base.options import split_options
 from pyvista_quake.exporting.html import STATIC
 from pyvista_quake.exporting.html import page
 from pyvista_quake.formats import level_of_detail_base
-from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import Finding
 from pyvista_quake.game.engines import check
 from pyvista_quake.game.engines import verdicts
 from pyvista_quake.game.inputs import recording
 from pyvista_quake.game.inputs import stamps
+from pyvista_quake.game.sources import Place
 from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.quake_model import QuakeModel
@@ -56,10 +56,9 @@ class CatalogueReport:
     failed: dict[str, str] = field(default_factory=dict)
 
 
-def _stamp(path: Path) -> list:
+def _stamp(place: Place) -> list:
     """What tells that a model changed: its file's (an archive's, a player folder's files') size and time."""
-    split = split_member(str(path)) if not path.exists() else None
-    real = split[0] if split is not None else path
+    real = place.path
     files = sorted(real.iterdir()) if real.is_dir() else [real]
     return [[f.name, f.stat().st_size, f.stat().st_mtime_ns] for f in files if f.is_file()]
 
@@ -94,11 +93,11 @@ def _on_site(path: str, out: Path) -> str:
     return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(out))).as_posix()
 
 
-def _name(path: Path, base: Path) -> str:
+def _name(place: Place, base: Path) -> str:
     """A model's name on the site: its path inside its archive, or below the folder given."""
-    split = split_member(str(path)) if not path.exists() else None
-    if split is not None:
-        return split[1]
+    if place.member is not None:
+        return place.member
+    path = place.path
     if path.is_relative_to(base) and path.relative_to(base).name:
         return path.relative_to(base).as_posix()
     return path.resolve().name
@@ -122,7 +121,7 @@ def _images(models: list[QuakeModel], base: Path) -> list[str]:
     return list(dict.fromkeys(_below(str(f.location), base) for f in found if f is not None))
 
 
-def _summary(model: Any, source: Path, base: Path) -> dict:
+def _summary(model: Any, base: Path) -> dict:
     """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
     if is_player(model):
         parts = list(model.parts.values())
@@ -148,11 +147,11 @@ def _summary(model: Any, source: Path, base: Path) -> dict:
     }
 
 
-def _levels_of_detail(found: list[tuple[Path, Path]]) -> tuple[list[tuple[Path, Path]], dict[str, list[Path]]]:
+def _levels_of_detail(found: list[tuple[Place, Path]]) -> tuple[list[tuple[Place, Path]], dict[str, list[Place]]]:
     """The models without the files of their levels of detail (``head_1.md3`` beside ``head.md3``), and those
     files by the model's path: the engine loads them as one model, so the site shows them as one."""
     paths = {str(path) for path, _ in found}
-    levels: dict[str, list[Path]] = {}
+    levels: dict[str, list[Place]] = {}
     kept = []
     for path, base in found:
         lod = level_of_detail_base(str(path))
@@ -265,7 +264,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     load_options, _ = split_options(options)
-    found, levels = _levels_of_detail(as_players(find_models([str(s) for s in sources])))
+    found, levels = _levels_of_detail(as_players(find_models(sources)))
     pictures = targets_for(found, out / 'thumbs')
     pages = [out / 'pages' / p.relative_to(out / 'thumbs').with_suffix('.html') for p in pictures]
     try:
@@ -297,7 +296,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
         try:
             with recording() as read:  # every file the page is made from: images, .skin, shaders, configs, archives
                 model, _ = model_or_player(path, **load_options)  # loaded once, for its facts and its page
-                entry = {'name': name, **_summary(model, path, base_of[key]), 'stamp': stamp,
+                entry = {'name': name, **_summary(model, base_of[key]), 'stamp': stamp,
                          'picture': str(picture.relative_to(out)) if key in drawn else None,
                          'page': str(page_path.relative_to(out)),
                          'levels': [_name(level, base_of[key]) for level in levels.get(key, [])]}  # fmt: skip

@@ -30,6 +30,7 @@ import sys
 from typing import Any
 from typing import Iterable
 from typing import Iterator
+from typing import Sequence
 import warnings
 
 import pyvista as pv
@@ -43,9 +44,9 @@ from pyvista_quake.formats import model_extensions
 from pyvista_quake.game.archives import is_archive
 from pyvista_quake.game.archives import load_order
 from pyvista_quake.game.archives import open_archive
-from pyvista_quake.game.archives import split_member
 from pyvista_quake.game.model_configs import config_in
 from pyvista_quake.game.model_configs import config_models
+from pyvista_quake.game.sources import Place
 from pyvista_quake.model.players import is_player_folder
 from pyvista_quake.render.plotting import internal_plotter
 from pyvista_quake.render.plotting import thumbnail
@@ -97,12 +98,12 @@ def _file(report: BatchReport, result: ThumbnailResult) -> None:
     (report.failed if result.error else report.skipped if result.skipped else report.written).append(result)
 
 
-def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, int] = (256, 256), **options: Any) -> ThumbnailResult:
+def render_thumbnail(source: str | Path | Place, target: str | Path, size: tuple[int, int] = (256, 256), **options: Any) -> ThumbnailResult:
     """Render one model's thumbnail with this process's plotter; report errors instead of raising.
 
     Parameters
     ----------
-    source : str or pathlib.Path
+    source : str, pathlib.Path or Place
         The model.
     target : str or pathlib.Path
         The PNG to write (its folder is made).
@@ -134,12 +135,12 @@ def render_thumbnail(source: str | Path, target: str | Path, size: tuple[int, in
     return ThumbnailResult(str(source), str(target), skin_missing=missing)
 
 
-def archive_models(archive: Path) -> list[Path]:
-    """The models inside a PAK or PK3, each as the path ``ARCHIVE:MEMBER`` that :func:`pyvista_quake.load` takes."""
-    return [Path(f'{archive}:{name}') for name in sorted(open_archive(archive).names()) if PurePosixPath(name).suffix in model_extensions()]
+def archive_models(archive: Path) -> list[Place]:
+    """The models inside a PAK or PK3, each a :class:`~pyvista_quake.game.sources.Place` that :func:`pyvista_quake.load` takes."""
+    return [Place(archive, name) for name in sorted(open_archive(archive).names()) if PurePosixPath(name).suffix in model_extensions()]
 
 
-def game_models(folder: Path) -> list[tuple[Path, Path]]:
+def game_models(folder: Path) -> list[tuple[Place, Path]]:
     """A game folder's models: the files in its tree, and the members of its PAK/PK3 files.
 
     Of a member in several archives of one folder, the one the game loads
@@ -160,32 +161,33 @@ def game_models(folder: Path) -> list[tuple[Path, Path]]:
             archives_by_folder.setdefault(p.parent, []).append(p)
     # A game's models are what its configs build: a mesh only configs load is shown through them.
     built, used = config_models(sorted(set(configs)))
-    found = [(p, folder) for p in sorted([*built, *(f for f in files if f.resolve() not in used)])]
+    found = [(Place(p), folder) for p in sorted([*built, *(f for f in files if f.resolve() not in used)])]
     for parent, archives in archives_by_folder.items():
-        chosen: dict[str, Path] = {}
+        chosen: dict[str, Place] = {}
         for archive in (parent / name for name in load_order([a.name for a in archives])):
             for member in archive_models(archive):
-                chosen[str(member)[len(str(archive)) + 1 :]] = member
+                chosen[str(member.member)] = member
         found += [(member, folder) for _, member in sorted(chosen.items())]
     return found
 
 
-def member_models(path: Path, archive: Path, member: str) -> list[tuple[Path, Path]]:
+def member_models(place: Place) -> list[tuple[Place, Path]]:
     """``ARCHIVE:MEMBER`` as models: the member itself; or, for a folder of the archive
     (``pak0.pk3:models/weapons2``) or a pattern (``…/weapons2/*``), every model below it."""
+    archive, member = place.path, str(place.member)
     names = open_archive(archive).names() if archive.is_file() else []
     clean = member.replace('\\', '/').strip('/').lower()
     if clean in names or not names:
-        return [(path, archive)]  # a member (or a missing one, which load() names)
+        return [(place, archive)]  # a member (or a missing one, which load() names)
     if glob.has_magic(clean):
         below = [n for n in names if fnmatch.fnmatchcase(n, clean) or fnmatch.fnmatchcase(n, f'{clean}/*')]
     else:
         below = [n for n in names if n.startswith(f'{clean}/')]
     models = [n for n in sorted(below) if PurePosixPath(n).suffix in model_extensions()]
-    return [(Path(f'{archive}:{n}'), archive) for n in models] or [(path, archive)]
+    return [(Place(archive, n), archive) for n in models] or [(place, archive)]
 
 
-def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
+def find_models(sources: Iterable[str | Path]) -> list[tuple[Place, Path]]:
     """Models from paths, folders, archives, ``ARCHIVE:MEMBER`` paths and glob patterns, once each.
 
     A folder is searched recursively, into its PAK/PK3 files too (a game
@@ -194,28 +196,28 @@ def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
     (the folder given, the fixed part of a pattern, a file's own folder, or
     the archive of a member, whose path inside it is mirrored).
     """
-    found: list[tuple[Path, Path]] = []
+    found: list[tuple[Place, Path]] = []
     for source in sources:
-        text = str(source)
-        path = Path(text)
-        if path.is_dir():
+        place = Place.of(source)
+        path = place.path
+        if place.member is not None:
+            found += member_models(place)
+        elif path.is_dir():
             found += game_models(path)
         elif is_archive(path):
             found += [(member, path) for member in archive_models(path)]
-        elif not path.exists() and (split := split_member(text)) is not None:
-            found += member_models(path, *split)
-        elif glob.has_magic(text) and not path.exists():
+        elif glob.has_magic(str(path)) and not path.exists():
             fixed = Path(*[part for part in itertools.takewhile(lambda part: not glob.has_magic(part), path.parts)])
-            for hit in map(Path, sorted(glob.glob(text, recursive=True))):
+            for hit in map(Path, sorted(glob.glob(str(path), recursive=True))):
                 if hit.is_dir():  # a folder the pattern names: every model in it (players/l*)
                     found += [(model, fixed) for model, _ in game_models(hit)]
                 elif hit.is_file():
-                    found.append((hit, fixed))
+                    found.append((Place(hit), fixed))
         else:
-            found.append((path, path.parent))
-    unique: dict[Path, tuple[Path, Path]] = {}
+            found.append((place, path.parent))
+    unique: dict[tuple[Path, str | None], tuple[Place, Path]] = {}
     for p, base in found:
-        unique.setdefault(p.resolve(), (p, base))  # the first of each file
+        unique.setdefault((p.path.resolve(), p.member), (p, base))  # the first of each file
     return list(unique.values())
 
 
@@ -223,28 +225,28 @@ def find_models(sources: Iterable[str | Path]) -> list[tuple[Path, Path]]:
 PLAYER_PARTS = re.compile(r'^(lower|upper|head)(_\d)?\.md3$', re.IGNORECASE)
 
 
-def as_players(found: list[tuple[Path, Path]]) -> list[tuple[Path, Path]]:
+def as_players(found: list[tuple[Place, Path]]) -> list[tuple[Place, Path]]:
     """The same models, a player's parts replaced by its folder (``models/players/sarge``), once."""
-    out: list[tuple[Path, Path]] = []
+    out: list[tuple[Place, Path]] = []
     players: set[object] = set()
-    for path, base in found:
-        text = str(path)
-        folder, _, name = text.replace('\\', '/').rpartition('/')
-        if PLAYER_PARTS.match(name) and folder:
+    for place, base in found:
+        folder = place.parent
+        # A part with no folder in its name (lower.md3 by itself, at an archive's top) is drawn alone.
+        named = folder.member if folder.member is not None else str(place.path.parent)
+        if PLAYER_PARTS.match(place.name) and named not in ('.', '/'):
             # One player per folder of the game: its parts may lie in several of its archives.
-            split = split_member(folder)
-            key = (split[0].parent, split[1].lower()) if split is not None else folder
+            key = (folder.path.parent, folder.member.lower()) if folder.member is not None else folder.path
             if key in players:
                 continue
             if is_player_folder(folder):
                 players.add(key)
-                out.append((Path(folder), base))
+                out.append((folder, base))
                 continue
-        out.append((path, base))
+        out.append((place, base))
     return out
 
 
-def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Path]:
+def targets_for(models: Sequence[tuple[Place, Path]], out_dir: str | Path) -> list[Path]:
     """A PNG per model under ``out_dir``, mirroring its folders below its base.
 
     (Quake II names every model ``tris.md2``: flat names would collide.)  A file given by
@@ -255,20 +257,19 @@ def targets_for(models: list[tuple[Path, Path]], out_dir: str | Path) -> list[Pa
     out_dir = Path(out_dir)
     targets: list[Path] = []
     taken: set[Path] = set()
-    for path, base in models:
-        split = split_member(str(path)) if not path.exists() else None
-        if split is None:
+    for place, base in models:
+        path, inside = place.path, place.member
+        if inside is None:
             relative = path.relative_to(base)
             if not relative.name:  # the folder given is the model itself (a player's folder)
                 relative = Path(path.resolve().name or 'model')
         else:  # a member: its path inside the archive (below the archive's folder when base is a game folder)
-            archive, inside = split
-            above = archive.parent.relative_to(base) if archive.parent.is_relative_to(base) else Path()
+            above = path.parent.relative_to(base) if path.parent.is_relative_to(base) else Path()
             relative = above / Path(*PurePosixPath(inside).parts)
-        if split is None and len(relative.parts) == 1 and relative.suffix.lower() == '.cfg':
+        if inside is None and len(relative.parts) == 1 and relative.suffix.lower() == '.cfg':
             relative = Path(path.resolve().parent.name or 'model')  # actors/drone/iqm.cfg is the drone
         target = out_dir / relative.with_suffix('.png')
-        if target in taken and split is None and len(relative.parts) == 1 and path.resolve().parent.name:
+        if target in taken and inside is None and len(relative.parts) == 1 and path.resolve().parent.name:
             target = out_dir / path.resolve().parent.name / relative.with_suffix('.png').name  # what tells them apart: their folder
         number = 0
         candidate = target
@@ -315,7 +316,7 @@ def thumbnails(
     return render_all([path for path, _ in found], targets_for(found, out_dir), jobs, size, progress, **options)
 
 
-def render_all(models: list[Path], targets: list[Path], jobs: int | None = None, size: tuple[int, int] = (256, 256),
+def render_all(models: Sequence[Place | Path], targets: list[Path], jobs: int | None = None, size: tuple[int, int] = (256, 256),
                progress: bool = False, **options: Any) -> BatchReport:  # fmt: skip
     """Render each of ``models`` to its target PNG, as :func:`thumbnails` does (the same workers and report)."""
     report = BatchReport()
@@ -334,7 +335,7 @@ def render_all(models: list[Path], targets: list[Path], jobs: int | None = None,
     return report
 
 
-def _run(models: list[Path], targets: list[Path], jobs: int | None, size, options: dict):
+def _run(models: Sequence[Place | Path], targets: list[Path], jobs: int | None, size, options: dict):
     if not jobs or jobs <= 1 or len(models) <= 1:
         for source, target in zip(models, targets):
             yield render_thumbnail(source, target, size, **options)
@@ -361,7 +362,7 @@ def _run(models: list[Path], targets: list[Path], jobs: int | None, size, option
 QUEUED_A_WORKER = 4
 
 
-def _run_shared(models: list[Path], targets: list[Path], jobs: int, size, options: dict, context):
+def _run_shared(models: Sequence[Place | Path], targets: list[Path], jobs: int, size, options: dict, context):
     """This process renders too, beside ``jobs - 1`` fresh workers: it has rendered already (which is why
     its workers cannot be forked), so its plotter is warm while theirs start.  Results come as they finish."""
     tasks = collections.deque(zip(models, targets))
