@@ -28,12 +28,9 @@ import numpy as np
 from pyvista_quake._base.errors import NothingToDrawError
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import split_options
-from pyvista_quake.data import animation as anim
 from pyvista_quake.exporting.export import export
 from pyvista_quake.exporting.gltf import QUAKE_TO_GLTF
-from pyvista_quake.model.players import is_player
-from pyvista_quake.model.players import model_or_player
-from pyvista_quake.model.players import player_clips
+from pyvista_quake.model.posing import posable_or_mesh
 from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 STATIC = Path(__file__).resolve().parent / 'viewer' / 'static'
@@ -111,34 +108,12 @@ def _skin_table(glbs: list[bytes]) -> tuple[list[str], list[dict[str, int]]]:
     return [f'data:{mime};base64,{base64.b64encode(data).decode("ascii")}' for data, mime in images], tables
 
 
-def _clip_info(model: Any, animation: Any) -> dict:
-    """Each glTF animation's key times with the frame number and name shown at each, for the frame label."""
-    if is_player(model):
-        out = {}
-        for name, legs, torso, moves in player_clips(model, animation):
-            times = np.asarray(model.series(legs, torso).time_values, np.float64)
-            part, which = ('upper', torso) if moves == {'upper'} else ('lower', legs)  # the frames of the part it moves
-            frames = [model.frames(part, which, float(t))[0] for t in times]
-            out[name] = {'times': times.tolist(), 'frames': frames, 'names': [model.parts[part].frame_names[f] for f in frames]}
-        return out
-    clips = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
-    return {clip.name: {'times': np.asarray(clip.times, np.float64).tolist(), 'frames': [int(f) for f in clip.frames],
-                        'names': [model.frame_names[int(f)] for f in clip.frames]} for clip in clips}  # fmt: skip
-
-
-def _start(model: Any, animation: Any) -> dict:
-    """The animation a page starts on (the rest pose the thumbnails show, else the first that moves) and the box,
-    in glTF's axes, of its frames: the view is framed on it."""
-    clips = [model.animation(animation)] if animation is not None else list(model.animations.values())
-    rest = anim.rest_animation(model.animations) if animation is None else None
-    clip = model.animations[rest] if rest is not None else next((c for c in clips if len(c.frames) > 1), clips[0] if clips else None)
-    frames = [0] if clip is None or not len(clip.frames) else [int(f) for f in clip.frames]
-    points = np.asarray(model.positions(frames), np.float64).reshape(-1, 3) @ QUAKE_TO_GLTF.T
-    points = points[np.isfinite(points).all(axis=1)]
-    out: dict[str, Any] = {'start': clip.name if clip is not None else None}
-    if len(points):
-        out['bounds'] = [float(v) for v in (*points.min(axis=0), *points.max(axis=0))]
-    return out
+def _start(start: dict) -> dict:
+    """What a page starts from (:meth:`~pyvista_quake.model.posing.Posable.start`), its box in glTF's axes."""
+    if 'bounds' in start:
+        low, high = np.asarray(start['bounds'], np.float64).reshape(2, 3) @ QUAKE_TO_GLTF.T  # axes swapped, none turned
+        start = {**start, 'bounds': [float(v) for v in (*low, *high)]}
+    return start
 
 
 @dataclass
@@ -196,41 +171,25 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     load_options, others = split_options(options)
     if others:
         raise TypeError(f'page() got unknown options {sorted(others)}')
-    model, given = model_or_player(source, **load_options)
-    if model is None:
+    poser, _ = posable_or_mesh(source, **load_options)
+    if poser is None:
         raise ValueError('the viewer plays a model or a player, not one frame: pass the model, its file or its folder')
-    parts = model.parts.values() if is_player(model) else [model]
-    if not any(s.num_triangles for part in parts for s in part.surfaces):
-        raise NothingToDrawError(f'{getattr(model, "source", source)}: nothing to play: {why_nothing_to_draw(model)}')
+    if not any(s.num_triangles for part in poser.models for s in part.surfaces):
+        raise NothingToDrawError(f'{poser.source}: nothing to play: {why_nothing_to_draw(poser.subject)}')
     models = []
     skins: list[str] = []
-    alias = model.alias if not is_player(model) else None
-    if alias is not None and alias.num_skins > 1:  # a skin picker: a glb per skin, made one model and its skins' images below
-        chosen = model.skin
-        try:
-            for k in range(alias.num_skins):
-                model.skin = k
-                models.append(_glb(model, animation, quantize))
-                skins.append(alias.skin_names[k] if alias.skin_names else f'skin {k}')
-        finally:
-            model.skin = chosen
-    elif is_player(model) and len(model.skins) > 1:  # a skin picker: a glb per skin set, made one below
-        for name in model.skins:
-            models.append(_glb(model.with_skin(name), animation, quantize))
-        skins = list(model.skins)
-    else:
-        models.append(_glb(model, animation, quantize))
-    info: dict[str, Any] = {'clips': _clip_info(model, animation), 'skins': skins}
+    for skin, each in poser.each_skin():  # a skin picker: a glb per skin, made one model and its skins' images below
+        models.append(_glb(each, animation, quantize))
+        skins.append(skin)
+    if not models:
+        models.append(_glb(poser.subject, animation, quantize))
+    info: dict[str, Any] = {'clips': poser.clips(animation), 'skins': skins}
     if len(models) > 1:
         # One model, and each skin as the images it puts on each primitive: the picker swaps textures.
         info['skinImages'], info['skinTable'] = _skin_table(models)
         models = models[:1]
-    if not is_player(model):
-        info.update(_start(model, animation))
-    if is_player(model) and animation is None:  # a legs and a torso picker, played together
-        names = list(model.config.animations)
-        info['player'] = {'legs': [n for n in names if not n.startswith('TORSO_')], 'torso': [n for n in names if not n.startswith('LEGS_')]}
-    name = title if title is not None else Path(str(getattr(model, 'source', source))).name
+    info.update(_start(poser.start(animation)))
+    name = title if title is not None else Path(poser.source).name
     # gzip'd (the browser's own DecompressionStream opens it): a frame's int16 displacements are mostly small.
     encoded = [base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode('ascii') for data in models]
     script = f'<script>{_library()}</script>' if library is None else f'<script src="{html.escape(library)}"></script>'

@@ -31,7 +31,6 @@ from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.files import staged
 from pyvista_quake._base.options import split_options
 from pyvista_quake._base.warnings import warn_external
-from pyvista_quake.data import animation as anim
 from pyvista_quake.data.decode import vertex_face_normals
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
@@ -41,11 +40,10 @@ from pyvista_quake.model.mesh import field_text
 from pyvista_quake.model.mesh import flattened
 from pyvista_quake.model.mesh import image_texture
 from pyvista_quake.model.mesh import spawn_view
-from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
-from pyvista_quake.model.players import player_animations
+from pyvista_quake.model.posing import posable
+from pyvista_quake.model.posing import posable_or_mesh
 from pyvista_quake.model.quake_model import QuakeModel
-from pyvista_quake.model.quake_model import is_model
 from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 
@@ -122,16 +120,12 @@ def prepare(
     """
     lighting = take_lighting({'lighting': lighting, **load_options})
     load_options.pop('normals', None)
-    model, given = model_or_player(source, **load_options)
-    if weapon is not None and not is_player(model):
+    poser, given = posable_or_mesh(source, **load_options)
+    if poser is None and weapon is not None:
         raise ValueError('weapon= places a weapon on a player\'s tag_weapon; this is no player')
-    if is_player(model):
-        legs, torso = player_animations(animation if animation is not None else frame)
-        mesh = flattened(model.pose(legs, torso, time or 0.0, weapon=weapon))
-        model = None  # its blocks carry their images
-    else:
-        # The model's own form of a frame: one PolyData (MD2, MDL), or its surfaces' MultiBlock.
-        mesh = (given if model is None else model.native_pose(frame, animation, time)).copy(deep=False)
+    # The model's own form of a pose: one PolyData (MD2, MDL), or its surfaces' MultiBlock (a player's parts').
+    mesh = (given if poser is None else poser.posed(frame, animation, time, weapon)).copy(deep=False)
+    model = poser.drawn if poser is not None else None  # a player's blocks carry their images
     several = isinstance(mesh, pv.MultiBlock)
     if several:
         mesh = flattened(mesh)  # a model of several surfaces: each block carries its own image
@@ -382,13 +376,16 @@ def plot(
     load_options = {'skin': skin} if not isinstance(source, pv.DataSet) else {}
     if isinstance(source, pv.DataSet) and skin is None and 'scalars' not in mesh_options:
         mesh_options.setdefault('color', 'tan')  # a frame's own skin, turned off
+    tagged = None
     if show_tags and not isinstance(source, (pv.DataSet, pv.MultiBlock)):
         load_options, others = split_options(mesh_options | load_options)
-        source, _ = model_or_player(source, **load_options)
+        poser, _ = posable_or_mesh(source, **load_options)
+        assert poser is not None  # not a mesh: checked above
+        source, tagged = poser.subject, poser.drawn  # a player's parts' tags join them: none shown
         mesh_options, load_options = others, {}
     mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
-    if show_tags and is_model(source):
-        add_tags(plotter, source, mesh, frame=frame, animation=animation, time=time)
+    if tagged is not None:
+        add_tags(plotter, tagged, mesh, frame=frame, animation=animation, time=time)
     if kwargs.pop('show_axes', False):
         plotter.add_axes()  # type: ignore[call-arg]  # PyVista's decorator hides the method's signature
     return plotter.show(**kwargs)
@@ -444,8 +441,9 @@ def thumbnail(
         # By default the rest pose: a thumbnail of a falling body (UFO: AI's frame 0) says little.
         options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
         load_options, others = split_options(options)
-        source, _ = model_or_player(source, **load_options)
-        options = others if is_player(source) else {**others, 'frame': anim.rest_frame(source.animations)}
+        poser, _ = posable_or_mesh(source, **load_options)
+        assert poser is not None  # not a mesh: checked above
+        source, options = poser.subject, {**others, **poser.rest()}
     own = plotter is None
     drawing = internal_plotter(size) if plotter is None else plotter
     try:
@@ -493,10 +491,10 @@ def contact_sheet(
     from PIL import ImageDraw  # noqa: PLC0415
 
     lighting = take_lighting(options)
-    model, _ = model_or_player(source, **options)
-    if model is None:
+    poser, _ = posable_or_mesh(source, **options)
+    if poser is None:
         raise ValueError('a contact sheet needs a model, not one frame')
-    cells = sheet_cells(model, animation)
+    cells = poser.cells(animation)
     columns = columns or int(np.ceil(np.sqrt(len(cells))))
     rows = int(np.ceil(len(cells) / columns))
     width, height = cell_size
@@ -506,13 +504,8 @@ def contact_sheet(
     plotter = internal_plotter((width, height))
     try:
         plotter.set_background('white')  # type: ignore[arg-type]  # PyVista's decorator hides the method's signature
-        for k, (name, frame) in enumerate(cells):
-            if is_player(model) and animation is None:  # a cell per animation, the other part standing
-                scene(plotter, model, animation=name, lighting=lighting)
-            elif is_player(model) and animation is not None:  # frame k of the animation, at its own rate
-                scene(plotter, model, animation=animation, time=frame / model.animation(animation).fps, lighting=lighting)
-            else:
-                scene(plotter, model, frame=frame, lighting=lighting)
+        for k, (name, _, pose) in enumerate(cells):
+            scene(plotter, poser.subject, **pose, lighting=lighting)
             image = screenshot(plotter)
             x, y = (k % columns) * width, (k // columns) * (height + label)
             sheet.paste(Image.fromarray(image), (x, y + label))
@@ -527,21 +520,10 @@ def sheet_cells(model, animation: str | None = None) -> list[tuple[str, int]]:
     """``(label, frame)`` of each cell of a contact sheet: a frame of one animation each, or each animation's first.
 
     Frames are labelled by name, or by number where the names do not tell
-    them apart (UFO: AI names every frame ``FRAME 000......``).
+    them apart (UFO: AI names every frame ``FRAME 000......``); a player's
+    cells are its animations, or the frames of one, the other part standing.
     """
-    if is_player(model):
-        if animation is None:
-            return [(name, 0) for name in model.config.animations]
-        clip = model.animation(animation)  # a cell per frame of it, the other part standing
-        return [(f'{animation} {k}', k) for k in range(max(clip.count, 1))]
-    if animation is not None:
-        frames = [int(f) for f in model.animation(animation).frames]
-        names = [model.frame_names[f] for f in frames]
-        if len(set(names)) < len(names):
-            return [(f'frame {f}', f) for f in frames]
-        return list(zip(names, frames))
-    clips = model.animations or {'all': model.animation(None)}
-    return [(name, int(clip.frames[0])) for name, clip in clips.items()]
+    return [(label, frame) for label, frame, _ in posable(model).cells(animation)]
 
 
 def animate(
@@ -592,34 +574,11 @@ def animate(
     if suffix not in ('.gif', '.mp4'):
         raise ValueError(f'{path}: animations are written as .gif or .mp4')
     lighting = take_lighting(options)
-    model, _ = model_or_player(source, **options)
-    if model is None:
+    poser, _ = posable_or_mesh(source, **options)
+    if poser is None:
         raise ValueError('an animation needs a model, not one frame')
-    if is_player(model):
-        legs, torso = player_animations(animation)
-        parts = [model.animation(name) for name in (legs, torso) if isinstance(name, str)]
-        duration = max((a.count / a.fps for a in parts), default=1.0)
-        rate = float(fps) if fps else max((a.fps for a in parts), default=10.0)
-
-        def pose_at(t: float) -> pv.MultiBlock | pv.PolyData:
-            return model.pose(legs, torso, t)
-    else:
-        if animation is None and model.animations:
-            animation = next(iter(model.animations))
-        clip = model.animation(animation)
-        if len(clip.frames) < 2:
-            raise ValueError(f'{model.source}: nothing to animate: {"animation " + repr(animation) if animation else "the model"} has one frame'
-                             + ('' if model.animations else '; attach animation files with animations= (the command line\'s --animations)'))  # fmt: skip
-        duration = clip.duration
-        steps = np.diff(np.append(clip.times, clip.duration))
-        rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
-
-        def pose_at(t: float) -> pv.MultiBlock | pv.PolyData:
-            if interpolate:
-                return model.native_pose(time=float(t), animation=clip)
-            # A hair past t: frame times from float32 intervals land a hair after the picture's time.
-            k, _, _ = anim.sample(clip.times, clip.duration, float(t) + 1e-6)
-            return model.native_pose(int(k), clip)
+    playback = poser.playback(animation, fps, interpolate)
+    duration, rate = playback.duration, playback.rate
     if suffix == '.gif':
         rate = min(rate, 50.0)  # GIF's shortest honoured delay is 2 hundredths of a second
     count = max(1, int(round(duration * rate)))
@@ -632,17 +591,11 @@ def animate(
             if suffix != '.gif':
                 _check_movie_support()
                 plotter.open_movie(str(stage / path.name), framerate=rate)  # type: ignore[arg-type]  # imageio takes any rate; PyVista hints an int
-            if is_player(model):
-                poses = [flattened(pose_at(float(t))) for t in times]
-                mesh = scene(plotter, poses[0], lighting=lighting)
-                every = np.array([pose.bounds for pose in poses])
-            else:
-                mesh = scene(plotter, model, frame=0, animation=clip, lighting=lighting)
-                every = model.bounds(clip.frames)
+            mesh = scene(plotter, poser.subject, **playback.start, lighting=lighting)
+            every = playback.bounds(times)
             frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
-            for k, t in enumerate(times):
-                pose = poses[k] if is_player(model) else pose_at(float(t))
-                posed, *_ = prepare(pose, lighting=lighting)
+            for t in times:
+                posed, *_ = prepare(playback.pose_at(float(t)), lighting=lighting)
                 # The scene drew the surfaces that have points (a part may have an empty one): the same here.
                 shown = [b for b in posed if b.n_points] if isinstance(posed, pv.MultiBlock) else [posed]
                 for drawn, block in zip(mesh if isinstance(mesh, pv.MultiBlock) else [mesh], shown):
@@ -707,9 +660,8 @@ def _check_movie_support() -> None:
 
 def _loaded(source: Any) -> Any:
     """What a source loads as, to say why it draws nothing (a file read again only on that path); else the source."""
-    if is_model(source) or is_player(source) or isinstance(source, (pv.DataSet, pv.MultiBlock)):
-        return source
     try:
-        return model_or_player(source)[0]
+        loaded, _ = model_or_player(source)  # a model or player as it is; a file loaded
     except (QuakeFormatError, OSError, ValueError):
         return source
+    return source if loaded is None else loaded
