@@ -45,6 +45,22 @@ class Bounds:
         """Return (not raise) a :class:`QuakeFormatError` about this file."""
         return QuakeFormatError(self.source, field, value, reason)
 
+    def header(self, buffer: bytes | memoryview, dtype: np.dtype, ident: Any, version: int,
+               fields: Callable[[np.ndarray], dict], note: str = '') -> tuple[np.ndarray, dict]:  # fmt: skip
+        """Read a file's header record (a writable copy) and its fields, checking its size, ident and version.
+
+        ``fields`` gives the record's fields by name; ``note`` says who refuses another version.
+        """
+        if len(buffer) < dtype.itemsize:
+            raise self.error('header', len(buffer), f'file shorter than the {dtype.itemsize}-byte header')
+        header = np.frombuffer(bytearray(buffer[: dtype.itemsize]), dtype)
+        h = fields(header)
+        if h['ident'] != ident:
+            raise self.error('ident', h['ident'], f'expected {ident!r}')
+        if h['version'] != version:
+            raise self.error('version', h['version'], f'expected {version}{note}')
+        return header, h
+
     def count(self, field: str, value: int, minimum: int = 0) -> int:
         """Check that a header count is at least ``minimum``."""
         if value < minimum:

@@ -173,14 +173,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
     cannot stand in for the triangles, non-finite frame scales.
     """
     check = Bounds(source, len(buffer))
-    if len(buffer) < HEADER.itemsize:
-        raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    header = np.frombuffer(bytearray(buffer[: HEADER.itemsize]), HEADER)  # a writable copy
-    h = header_fields(header)
-    if h['ident'] != IDENT:
-        raise check.error('ident', h['ident'], f'expected {IDENT!r}')
-    if h['version'] != VERSION:
-        raise check.error('version', h['version'], f'expected {VERSION}')
+    header, h = check.header(buffer, HEADER, IDENT, VERSION, header_fields)
 
     # skinwidth and skinheight may be anything: Quake II's GL renderer never uses them.
     for name in ('num_skins', 'num_glcmds'):

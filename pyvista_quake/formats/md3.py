@@ -150,14 +150,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD3File:
     Every count and offset is checked against the file's size before anything is viewed.
     """
     check = Bounds(source, len(buffer))
-    if len(buffer) < HEADER.itemsize:
-        raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    header = np.frombuffer(bytearray(buffer[: HEADER.itemsize]), HEADER)  # a writable copy
-    h = header_fields(header)
-    if h['ident'] != IDENT:
-        raise check.error('ident', h['ident'], f'expected {IDENT!r}')
-    if h['version'] != VERSION:
-        raise check.error('version', h['version'], f'expected {VERSION} (R_LoadMD3 refuses any other)')
+    header, h = check.header(buffer, HEADER, IDENT, VERSION, header_fields, ' (R_LoadMD3 refuses any other)')
     num_frames = check.count('numFrames', h['numFrames'], 1)  # R_LoadMD3: "has no frames"
     num_tags = check.count('numTags', h['numTags'])
     num_surfaces = check.count('numSurfaces', h['numSurfaces'])

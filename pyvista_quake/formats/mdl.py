@@ -180,14 +180,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
     type other than 0 is a group, as every engine reads it.
     """
     check = Bounds(source, len(buffer))
-    if len(buffer) < HEADER.itemsize:
-        raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    header = np.frombuffer(bytearray(buffer[: HEADER.itemsize]), HEADER)  # a writable copy
-    h = header_fields(header)
-    if h['ident'] != IDENT:
-        raise check.error('ident', h['ident'], f'expected {IDENT!r}')
-    if h['version'] != VERSION:
-        raise check.error('version', h['version'], f'expected {VERSION}')
+    header, h = check.header(buffer, HEADER, IDENT, VERSION, header_fields)
     for name in ('numskins', 'skinwidth', 'skinheight'):
         check.count(name, h[name])
     numverts = check.count('numverts', h['numverts'], 1)
