@@ -38,13 +38,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> dict[str, Tag]
 
     """
     check = Bounds(source, len(buffer))
-    if len(buffer) < HEADER.itemsize:
-        raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte header')
-    h = dict(zip(field_names(HEADER), np.frombuffer(buffer, HEADER, 1)[0].item()))
-    if h['ident'] != IDENT:
-        raise check.error('ident', h['ident'], f'expected {IDENT!r}')
-    if h['version'] != VERSION:
-        raise check.error('version', h['version'], f'expected {VERSION}')
+    _, h = check.header(buffer, HEADER, IDENT, VERSION, lambda header: dict(zip(field_names(HEADER), header[0].item())))
     num_tags = check.count('num_tags', h['num_tags'])
     num_frames = check.count('num_frames', h['num_frames'])
     check.section('ofs_names', h['ofs_names'], num_tags, NAME.itemsize)
