@@ -286,3 +286,13 @@ def test_each_surface_names_its_image_and_how_its_alpha_is_drawn(tmp_path):
     holey = pq.load(torch_mdl(flags=0x4000))  # MF_HOLEY: index 255 is see-through
     assert holey.surfaces[0].alpha == 'cutout' and holey.surfaces[0].image_name is None
     assert pq.load(torch_mdl()).surfaces[0].alpha == 'opaque'
+
+
+def test_the_old_name_of_the_skinned_frames_warns_and_names_the_new():
+    import pyvista_quake.model.skeletal as old
+    from pyvista_quake.model.skinned import SkinnedFrames
+
+    with pytest.warns(DeprecationWarning, match=r'SkeletalModel is deprecated .*model\.skinned\.SkinnedFrames'):
+        assert old.SkeletalModel is SkinnedFrames
+    with pytest.raises(AttributeError, match='no attribute'):
+        old.OtherModel  # noqa: B018

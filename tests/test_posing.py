@@ -123,3 +123,4 @@ def test_a_mesh_is_no_posable(player):
     mesh = pq.load(tetra_md2()).mesh(0)
     assert posable_or_mesh(mesh) == (None, mesh)
     assert posable_or_mesh(player)[0].subject is player
+

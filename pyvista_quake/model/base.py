@@ -1,11 +1,11 @@
 """What every model shares: the file's data and options, its frame names, timeline and animations, and its poses.
 
-The engines behind :class:`~pyvista_quake.QuakeModel` (one surface of packed
+The frames behind :class:`~pyvista_quake.QuakeModel` (one surface of packed
 bytes: MD2, MDL; surfaces: MD3 and levels; skinned surfaces: IQM, MD5) build on
-:class:`ModelFacade`.  A pose is made here once for all of them: each engine
+:class:`ModelFrames`.  A pose is made here once for all of them: each kind
 gives its surfaces' points and normals at a frame, or between two
-(:meth:`ModelFacade._frame_points`, :meth:`ModelFacade._between_points`), and
-builds its meshes from them (:meth:`ModelFacade._pose`).
+(:meth:`ModelFrames._frame_points`, :meth:`ModelFrames._between_points`), and
+builds its meshes from them (:meth:`ModelFrames._pose`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.model.mesh import ascii_text
 
 
-class ModelFacade:
+class ModelFrames:
     """The part of a model facade that reads the file's data and the load options.
 
     A subclass sets ``data`` (with ``format``, ``source``, ``header`` and
@@ -44,7 +44,7 @@ class ModelFacade:
         """Return the number of frames."""
         raise NotImplementedError
 
-    # -- what each engine gives --------------------------------------------------------
+    # -- what each kind of frames gives ----------------------------------------------------
     @property
     def surface_names(self) -> list[str]:
         """Name of each surface, in file order."""
@@ -132,9 +132,9 @@ class ModelFacade:
         # A plain int in range (the common case) needs no array round trip.
         return index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
 
-    # -- poses, the same for every engine -------------------------------------------------
+    # -- poses, the same for every kind ----------------------------------------------
     def frame(self, index: int = 0) -> pv.MultiBlock | pv.PolyData:
-        """Return one frame, as the engine builds its meshes (a MultiBlock of surfaces; MD2 and MDL one PolyData)."""
+        """Return one frame, as its kind builds its meshes (a MultiBlock of surfaces; MD2 and MDL one PolyData)."""
         frame = self._frame_number(index)
         return self._pose(frame, *self._frame_points(frame))
 

@@ -664,7 +664,7 @@ def add_surface_frames(data: ModelData, frames: Sequence, names: Sequence[str] |
 
 
 def one_surface_to_md3(model, skin_name: str) -> tuple[ModelData, dict]:
-    """An MD2's or MDL's model (its engine) as an MD3's data: every frame, positions to 1/64.
+    """An MD2's or MDL's model (its frames) as an MD3's data: every frame, positions to 1/64.
 
     The surface is named after the model's file and names its skin
     ``skin_name``, which saving writes beside the MD3 as PNG; its tags (a
@@ -699,7 +699,7 @@ def plain_data(data: ModelData) -> ModelData:
 
 
 def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[AliasData, dict]:
-    """An MD3's model (its engine) of one surface as an MD2's or MDL's data (see :func:`from_frames`).
+    """An MD3's model (its frames) of one surface as an MD2's or MDL's data (see :func:`from_frames`).
 
     Raises
     ------

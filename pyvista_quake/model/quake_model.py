@@ -5,12 +5,12 @@ format.  Every name it defines means one thing and returns one type for
 every format.  What belongs to some formats only is a typed part of the
 model: ``model.alias`` (MD2, MDL: GL commands, frame groups, palette skins)
 and ``model.skeletal`` (IQM, MD5: joints, bind pose), ``None`` elsewhere.
-Underneath, the frames come from one of three engines:
-:class:`~pyvista_quake.model.one_surface.OneSurfaceModel` (packed bytes),
-:class:`~pyvista_quake.model.surfaces_model.SurfacesModel` (MD3 shorts, a
-level's floats) or :class:`~pyvista_quake.model.skeletal.SkeletalModel`
+Underneath, the frames come from one of three kinds:
+:class:`~pyvista_quake.model.packed.PackedFrames` (packed bytes),
+:class:`~pyvista_quake.model.stored.StoredFrames` (MD3 shorts, a
+level's floats) or :class:`~pyvista_quake.model.skinned.SkinnedFrames`
 (skinned joints); the last two share
-:class:`~pyvista_quake.model.surfaces_model.SurfacesBase`.
+:class:`~pyvista_quake.model.stored.SurfaceFrames`.
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.mesh import joined
-from pyvista_quake.model.one_surface import OneSurfaceModel
+from pyvista_quake.model.packed import PackedFrames
 from pyvista_quake.model.parts import AliasPart
 from pyvista_quake.model.parts import SkeletalPart
 from pyvista_quake.model.saving import save
-from pyvista_quake.model.skeletal import SkeletalModel
-from pyvista_quake.model.surfaces_model import SurfacesModel
+from pyvista_quake.model.skinned import SkinnedFrames
+from pyvista_quake.model.stored import StoredFrames
 
-Engine = OneSurfaceModel | SurfacesModel | SkeletalModel
+Frames = PackedFrames | StoredFrames | SkinnedFrames
 
 
 def _deprecated(old: str, new: str) -> None:
@@ -85,7 +85,7 @@ class Surface:
     @property
     def brush_model(self) -> int:
         """A level's brush model the surface belongs to: 0 for the world, N for the entity model ``*N`` (0 for a model)."""
-        return self.model._engine.brush_model(self.index)
+        return self.model._frames.brush_model(self.index)
 
     @property
     def num_points(self) -> int:
@@ -104,30 +104,30 @@ class Surface:
 
     def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Point positions over the given frames (all by default), ``float32`` ``(frames, points, 3)``."""
-        return self.model._engine.surface_positions(self.index, frames)
+        return self.model._frames.surface_positions(self.index, frames)
 
     def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals over the given frames, ``float32`` ``(frames, points, 3)``."""
-        return self.model._engine.surface_normals(self.index, frames)
+        return self.model._frames.surface_normals(self.index, frames)
 
     @property
     def image_name(self) -> str | None:
         """The image (or shader) name the surface shows: its ``.skin`` line, config skin, material or shader, or an
         MD2's chosen skin name; ``None`` without one (``skin=None``, an MDL's embedded pictures)."""
-        return self.model._engine.image_name(self.index)
+        return self.model._frames.image_name(self.index)
 
     @property
     def alpha(self) -> str:
         """How the image's alpha is drawn: ``'opaque'``, ``'cutout'``, ``'blend'`` or ``'add'``, as the game's shader (or an MDL's ``MF_HOLEY``) says."""
-        return self.model._engine.surface_alpha(self.index)
+        return self.model._frames.surface_alpha(self.index)
 
     def image_file(self) -> FoundSkin | None:
         """The image file the surface shows (the model's chosen skin), or ``None``."""
-        return self.model._engine.surface_skin(self.index)  # none with skin=None
+        return self.model._frames.surface_skin(self.index)  # none with skin=None
 
     def image(self) -> np.ndarray | None:
         """The image the surface shows as RGB(A) ``uint8``, rows from the top; ``None`` without one."""
-        return self.model._engine.surface_image(self.index)
+        return self.model._frames.surface_image(self.index)
 
 
 class QuakeModel:
@@ -164,65 +164,65 @@ class QuakeModel:
 
     """
 
-    _engine: Engine
+    _frames: Frames
 
     def __init__(self, data: AliasData | ModelData | SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  **skeletal: Any) -> None:  # fmt: skip
-        engine: Engine
+        frames: Frames
         if isinstance(data, SkeletonData):
-            engine = SkeletalModel(data, options, search=search, **skeletal)
+            frames = SkinnedFrames(data, options, search=search, **skeletal)
         elif isinstance(data, ModelData):
-            engine = SurfacesModel(data, options, search=search)
+            frames = StoredFrames(data, options, search=search)
         else:
-            engine = OneSurfaceModel(data, options, search=search)
-        object.__setattr__(self, '_engine', engine)
+            frames = PackedFrames(data, options, search=search)
+        object.__setattr__(self, '_frames', frames)
 
     @classmethod
-    def _of(cls, engine: Engine) -> QuakeModel:
+    def _of(cls, frames: Frames) -> QuakeModel:
         model = object.__new__(cls)
-        object.__setattr__(model, '_engine', engine)
+        object.__setattr__(model, '_frames', frames)
         return model
 
     # A format's extras reached as the model's own attributes: deprecated for the typed parts.
     def __getattr__(self, name: str) -> Any:
         """Return a format's extra the old way (``model.gl_commands``), with a warning naming its typed part."""
-        if name.startswith('__') or name == '_engine':
+        if name.startswith('__') or name == '_frames':
             raise AttributeError(name)
         try:
-            value = getattr(self._engine, name)
+            value = getattr(self._frames, name)
         except AttributeError:
             raise AttributeError(f'{type(self).__name__} of an {self.format.upper()} has no attribute {name!r}') from None
         warn_external(f'model.{name} is deprecated and changes in pyvista-quake 0.4 (it goes); use {_replacement(self, name)}', DeprecationWarning)
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """Set a setting of the model, such as :attr:`skin` (an engine's own settings pass through)."""
+        """Set a setting of the model, such as :attr:`skin` (its frames' own settings pass through)."""
         if isinstance(getattr(type(self), name, None), property):
             object.__setattr__(self, name, value)
         else:
-            setattr(self._engine, name, value)
+            setattr(self._frames, name, value)
 
     def __getstate__(self) -> dict:
-        """Pickle the engine (models go to batch workers)."""
-        return {'_engine': self._engine}
+        """Pickle its frames (models go to batch workers)."""
+        return {'_frames': self._frames}
 
     def __setstate__(self, state: dict) -> None:
         """Restore from :meth:`__getstate__`."""
-        object.__setattr__(self, '_engine', state['_engine'])
+        object.__setattr__(self, '_frames', state['_frames'])
 
     def __len__(self) -> int:
         """Return the number of frames (each picture of an MDL frame group counts)."""
-        return len(self._engine)
+        return len(self._frames)
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
-        return repr(self._engine)
+        return repr(self._frames)
 
     # -- what every format has --------------------------------------------------------
     @property
     def format(self) -> str:
         """``'md2'``, ``'mdl'``, ``'md3'``, ``'iqm'`` or ``'md5'``."""
-        return self._engine.format
+        return self._frames.format
 
     @property
     def spec(self) -> FormatSpec:
@@ -232,103 +232,103 @@ class QuakeModel:
     @property
     def source(self) -> str:
         """The file the model came from."""
-        return self._engine.source
+        return self._frames.source
 
     @property
     def header(self) -> dict:
         """Every header field of the file, named as in its spec."""
-        return self._engine.header
+        return self._frames.header
 
     @property
     def data(self) -> AliasData | ModelData | SkeletonData:
         """The format-neutral records the model holds."""
-        return self._engine.data
+        return self._frames.data
 
     @property
     def options(self) -> LoadOptions:
         """How the model was read."""
-        return self._engine.options
+        return self._frames.options
 
     @property
     def search(self) -> GameFiles:
         """The game's files, where its skins and the files beside it are found."""
-        return self._engine.search
+        return self._frames.search
 
     @property
     def edited(self) -> bool:
         """Whether the model has changed since it was read."""
-        return self._engine.edited
+        return self._frames.edited
 
     @property
     def fps(self) -> float:
         """Frame rate of frames with no timing of their own."""
-        return self._engine.fps
+        return self._frames.fps
 
     @property
     def frame_names(self) -> list[str]:
         """Name of each frame, such as ``'stand01'``."""
-        return self._engine.frame_names
+        return self._frames.frame_names
 
     def frame_name(self, index: int) -> str:
         """Name of one frame."""
-        return self._engine.frame_name(index)  # the name only: an MD2's decoded alone, a skeletal model's files read up to it
+        return self._frames.frame_name(index)  # the name only: an MD2's decoded alone, a skeletal model's files read up to it
 
     @property
     def times(self) -> np.ndarray:
         """Start time in seconds of every frame over the whole file (strictly increasing)."""
-        return self._engine.times
+        return self._frames.times
 
     @property
     def duration(self) -> float:
         """Seconds the whole file takes to play once."""
-        return self._engine.duration
+        return self._frames.duration
 
     @property
     def animations(self) -> dict[str, Animation]:
         """Animations by name (frame names, MDL frame groups, ``.anm`` files, the caller's)."""
-        return self._engine.animations
+        return self._frames.animations
 
     def animation(self, name: str | Animation | None) -> Animation:
         """Return an animation by name; ``None`` gives the whole file as one animation."""
-        return self._engine.animation(name)
+        return self._frames.animation(name)
 
     @property
     def entries(self) -> list[range]:
         """The frames as the game numbers them: an MDL frame group is one entry, its pictures a range."""
-        return self._engine.entries
+        return self._frames.entries
 
     @property
     def tags(self) -> dict[str, Tag]:
         """Tags by name (an MD3's, or a ``.tag`` file's beside an MD2): ``origins`` and ``axes`` per frame."""
-        return self._engine.tags
+        return self._frames.tags
 
     def tag(self, name: str, frame: int | None = None, time: float | None = None, animation: str | Animation | None = None) -> np.ndarray:
-        """A tag as a 4 x 4 matrix at a frame, or at a time of an animation (see :meth:`ModelFacade.tag <pyvista_quake.model.base.ModelFacade.tag>`)."""
-        return self._engine.tag(name, frame, time, animation)
+        """A tag as a 4 x 4 matrix at a frame, or at a time of an animation (see :meth:`ModelFrames.tag <pyvista_quake.model.base.ModelFrames.tag>`)."""
+        return self._frames.tag(name, frame, time, animation)
 
     # -- the parts only some formats have (see pyvista_quake.model.parts) -------------------
     @property
     def alias(self) -> AliasPart | None:
         """An MD2's or MDL's own part: its skins, palette, OpenGL commands, topology and frame-group edits (``None`` for other formats)."""
-        engine = self._engine
-        return engine if isinstance(engine, OneSurfaceModel) else None
+        frames = self._frames
+        return frames if isinstance(frames, PackedFrames) else None
 
     @property
     def skeletal(self) -> SkeletalPart | None:
         """An IQM's or MD5's own part: its joints, bind pose, skeleton and config (``None`` for other formats)."""
-        engine = self._engine
-        return engine if isinstance(engine, SkeletalModel) else None
+        frames = self._frames
+        return frames if isinstance(frames, SkinnedFrames) else None
 
     @property
     def skin_definition(self) -> Path | str | None:
         """The ``.skin`` file (or Cube 2 config) the surfaces' images come from, if any."""
-        return self._engine.skin_definition
+        return self._frames.skin_definition
 
     # -- levels -------------------------------------------------------------------------
     @property
     def level(self) -> LevelData | None:
         """A level's own part (entities, lightmaps), or ``None`` for a model."""
-        return self._engine.level
+        return self._frames.level
 
     @property
     def entities(self) -> list[dict[str, str]]:
@@ -351,7 +351,7 @@ class QuakeModel:
         (shifted left 2 bits with the default ``r_mapOverBrightBits 2``, scaled back as a
         whole where a channel passes 255) before it multiplies the texture.
         """
-        return self._engine.level_lightmaps
+        return self._frames.level_lightmaps
 
     def point_entities(self) -> pv.PolyData:
         """The entities that stand at an ``"origin"`` as points, their keys as string point arrays.
@@ -368,11 +368,11 @@ class QuakeModel:
     @property
     def skin(self) -> Any:
         """The skin the frames show: a skin number (MD2, MDL), a ``.skin`` name (MD3), or ``None`` for none."""
-        return self._engine.skin
+        return self._frames.skin
 
     @skin.setter
     def skin(self, value: Any) -> None:
-        self._engine.skin = value
+        self._frames.skin = value
 
     # -- surfaces ---------------------------------------------------------------------
     @property
@@ -383,12 +383,12 @@ class QuakeModel:
     @property
     def surface_names(self) -> list[str]:
         """Each surface's name: an MD3's own (names may repeat); the model's file name for MD2 and MDL."""
-        return self._engine.surface_names
+        return self._frames.surface_names
 
     @property
     def _offsets(self) -> np.ndarray:
         """Where each surface's points start in :meth:`positions` (and the total at the end)."""
-        return np.concatenate([[0], np.cumsum(self._engine.point_counts(), dtype=np.int64)])
+        return np.concatenate([[0], np.cumsum(self._frames.point_counts(), dtype=np.int64)])
 
     # -- geometry ---------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
@@ -396,22 +396,22 @@ class QuakeModel:
 
         The points of every surface in turn, in the order of :meth:`mesh`'s points.
         """
-        return _joined(self._engine.per_surface_positions(frames), self, frames)
+        return _joined(self._frames.per_surface_positions(frames), self, frames)
 
     def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``, in the order of :meth:`positions`."""
-        return _joined(self._engine.per_surface_normals(frames), self, frames)
+        return _joined(self._frames.per_surface_normals(frames), self, frames)
 
     def vertex_positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Positions of the file's vertices (not the meshes' points), ``float32`` ``(frames, vertices, 3)``.
 
         Every surface's vertices in turn; for an MD3 they are its points.
         """
-        return self._engine.vertex_positions(frames)
+        return self._frames.vertex_positions(frames)
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
-        return self._engine.bounds(frames)
+        return self._frames.bounds(frames)
 
     def centroids(self, frames: FrameSelection = None) -> np.ndarray:
         """Mean of the vertex positions of each frame, ``(frames, 3)`` (zeros for a model with no vertex)."""
@@ -467,9 +467,9 @@ class QuakeModel:
         model's metadata in ``field_data``.
         """
         if self.spec.output == 'MultiBlock':
-            return self._engine.frame(index)
+            return self._frames.frame(index)
         _deprecated('frame() of an MD2 or MDL returning a PolyData', 'call mesh(i) for the PolyData, or blocks(i) for the MultiBlock every format gives')
-        return self._engine.frame(index)
+        return self._frames.frame(index)
 
     def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock | pv.PolyData:
         """The pose at ``t`` seconds of ``animation``, blended between two frames as the engines blend them.
@@ -479,9 +479,9 @@ class QuakeModel:
         and MDL: a PolyData, deprecated; call :meth:`mesh` with ``time=``).
         """
         if self.spec.output == 'MultiBlock':
-            return self._engine.at(t, animation, loop=loop)
+            return self._frames.at(t, animation, loop=loop)
         _deprecated('at() of an MD2 or MDL returning a PolyData', 'call mesh(time=t, animation=...) for the PolyData, or blocks(time=t, ...)')
-        return self._engine.at(t, animation, loop=loop)
+        return self._frames.at(t, animation, loop=loop)
 
     def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
         """One pose, as :meth:`blocks` (MD2 and MDL: as :meth:`mesh`, deprecated)."""
@@ -492,11 +492,11 @@ class QuakeModel:
 
     def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
         """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the engines blend them, as a MultiBlock."""
-        return self._as_blocks(self._engine.between(first, second, alpha))
+        return self._as_blocks(self._frames.between(first, second, alpha))
 
     def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
         """Every frame (of one animation, or the file) as a MultiBlock of frames, each as :meth:`frame` gives it, timed in field data."""
-        return self._engine.to_multiblock(animation)
+        return self._frames.to_multiblock(animation)
 
     def native_pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
         """A pose (chosen as in :meth:`blocks`) in the form the file stores its frames: a PolyData for an MD2
@@ -508,14 +508,14 @@ class QuakeModel:
         if time is not None:
             if frame is not None:
                 raise ValueError('give frame= or time=, not both')
-            return self._engine.at(float(time), animation)
+            return self._frames.at(float(time), animation)
         if animation is None:  # a frame of the whole file: no timeline needed
-            return self._engine.frame(0 if frame is None else frame)
+            return self._frames.frame(0 if frame is None else frame)
         clip = self.animation(animation)
         index = 0 if frame is None else int(frame)
         if not -len(clip) <= index < len(clip):
             raise IndexError(f'{self.source}: frame {index} out of range; {clip.name!r} has {len(clip)} frames')
-        return self._engine.frame(int(clip.frames[index]))
+        return self._frames.frame(int(clip.frames[index]))
 
     def _as_blocks(self, pose: pv.MultiBlock | pv.PolyData) -> pv.MultiBlock:
         if isinstance(pose, pv.MultiBlock):
@@ -547,22 +547,22 @@ class QuakeModel:
             Normals of the same shape; computed from the geometry by default.
 
         """
-        self._engine.set_frame(index, points, normals)
+        self._frames.set_frame(index, points, normals)
 
     def add_frames(self, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
         """Insert frames (each as :meth:`set_frame` takes it) before frame ``at``, by default at the end.
 
         New frames of an MD3 keep the tags of the frame before them.
         """
-        self._engine.add_frames(list(frames), names, at)
+        self._frames.add_frames(list(frames), names, at)
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Remove frames (MDL frame groups lose them, MD3 tags go with them)."""
-        self._engine.remove_frames(frames)
+        self._frames.remove_frames(frames)
 
     def rename_frame(self, index: int, name: str) -> None:
         """Rename one frame (at most 15 bytes of Latin-1)."""
-        self._engine.rename_frame(index, name)
+        self._frames.rename_frame(index, name)
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: str | Path, *, sync: bool = True, overwrite_skins: bool = False) -> None:
@@ -577,7 +577,7 @@ class QuakeModel:
         """
         if self.spec.kind == 'skeletal':
             if format_for_path(str(path)).kind == 'skeletal':
-                self._engine.save(path, sync=sync)  # its own format, as read
+                self._frames.save(path, sync=sync)  # its own format, as read
             else:  # its skinned frames, as an MD3 or any format of surfaces
                 baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
                 baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
@@ -599,10 +599,10 @@ class QuakeModel:
         if spec is not None and spec.kind == 'surfaces':  # made as an MD3's surfaces
             many = frames if isinstance(frames, (list, tuple)) else [frames]
             blocks = [f if isinstance(f, pv.MultiBlock) else pv.MultiBlock([f]) for f in many]
-            return cls._of(SurfacesModel.from_frames(blocks, fps=fps, **kwargs))
+            return cls._of(StoredFrames.from_frames(blocks, fps=fps, **kwargs))
         if isinstance(frames, (list, tuple)):
             frames = [joined(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
-        return cls._of(OneSurfaceModel.from_frames(frames, format, fps=fps, **kwargs))
+        return cls._of(PackedFrames.from_frames(frames, format, fps=fps, **kwargs))
 
 
 def _joined(per_surface: list[np.ndarray], model: QuakeModel, frames: FrameSelection) -> np.ndarray:
@@ -632,7 +632,7 @@ def _replacement(model: QuakeModel, name: str) -> str:
 
 class _SurfaceModelMeta(type):
     def __instancecheck__(cls, instance: object) -> bool:
-        return isinstance(instance, QuakeModel) and type(instance._engine) is SurfacesModel
+        return isinstance(instance, QuakeModel) and type(instance._frames) is StoredFrames
 
 
 class SurfaceModel(metaclass=_SurfaceModelMeta):

@@ -1,8 +1,8 @@
 """How a model stored as several surfaces (Quake III's MD3) answers :class:`~pyvista_quake.QuakeModel`.
 
-:class:`SurfacesModel` is the engine behind a :class:`~pyvista_quake.QuakeModel`
+:class:`StoredFrames` are the frames behind a :class:`~pyvista_quake.QuakeModel`
 read from an MD3, a short facade over the same modules as
-:class:`~pyvista_quake.model.one_surface.OneSurfaceModel`:
+:class:`~pyvista_quake.model.packed.PackedFrames`:
 :mod:`.decode` (positions and normals), :mod:`.skins` (``.skin`` files and
 image search), :mod:`.animation` (timing) and :mod:`.fields` (field data).
 A frame is a :class:`pyvista.MultiBlock` with one ``PolyData`` per surface,
@@ -51,7 +51,7 @@ from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.game.skins import read_palette
 from pyvista_quake.game.skins import surface_images
 from pyvista_quake.model import edit
-from pyvista_quake.model.base import ModelFacade
+from pyvista_quake.model.base import ModelFrames
 from pyvista_quake.model.edit import surfaces_from_frames
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import build_polydata
@@ -60,7 +60,7 @@ from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.saving import save_surfaces
 
 
-class SurfacesBase(ModelFacade):
+class SurfaceFrames(ModelFrames):
     """What every model of several surfaces, each with its own image, shares: an MD3, a level or a skeletal mesh.
 
     The images (a ``.skin`` file, shaders, the game's files), the meshes of a pose
@@ -326,7 +326,7 @@ class SurfacesBase(ModelFacade):
 
 
 
-class SurfacesModel(SurfacesBase):
+class StoredFrames(SurfaceFrames):
     """A Quake III model (``.md3``) or a level: several surfaces, each with its own image, their frames from the file.
 
     Use :func:`pyvista_quake.load` to read one.
@@ -503,7 +503,7 @@ class SurfacesModel(SurfacesBase):
         self._set_data(edit.edit_surfaces(self.data, names={int(frame_indices([index], len(self))[0]): name}))
 
     @classmethod
-    def from_frames(cls, frames, *, names=None, tags=None, fps: float | None = None) -> SurfacesModel:
+    def from_frames(cls, frames, *, names=None, tags=None, fps: float | None = None) -> StoredFrames:
         """Build an MD3 from frames, each a MultiBlock of surfaces (see :func:`pyvista_quake.model.edit.surfaces_from_frames`)."""
         data = surfaces_from_frames(frames, names, tags)
         return cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())

@@ -1,6 +1,6 @@
 """How a model stored as one surface (Quake's MDL, Quake II's MD2) answers :class:`~pyvista_quake.QuakeModel`.
 
-:class:`OneSurfaceModel` holds a :class:`~pyvista_quake.formats.records.AliasData` and hands
+:class:`PackedFrames` holds a :class:`~pyvista_quake.formats.records.AliasData` and hands
 each question to the module that knows the answer: :mod:`.topology` (points
 and cells), :mod:`.decode` (positions and normals), :mod:`.skins`,
 :mod:`.animation`, :mod:`.fields` (field data), :mod:`.edit` (changes) and
@@ -38,7 +38,7 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.skins import ModelSkins
 from pyvista_quake.model import edit
-from pyvista_quake.model.base import ModelFacade
+from pyvista_quake.model.base import ModelFrames
 from pyvista_quake.model.mesh import FrameTemplate
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
@@ -50,8 +50,8 @@ _DERIVED = ('frame_names', 'gl_commands', 'topology', '_decoder', 'animations', 
             '_topology_template', '_frame_templates')  # fmt: skip
 
 
-class OneSurfaceModel(ModelFacade):
-    """The engine behind a :class:`~pyvista_quake.QuakeModel` read from an MD2 or MDL.
+class PackedFrames(ModelFrames):
+    """The frames behind a :class:`~pyvista_quake.QuakeModel` read from an MD2 or MDL: packed bytes.
 
     Its frames are single PolyData; :class:`~pyvista_quake.QuakeModel` gives them as
     every format gives them.
@@ -470,7 +470,7 @@ class OneSurfaceModel(ModelFacade):
     @classmethod
     def from_frames(
         cls, frames: pv.DataSet | Sequence[pv.DataSet], format: str = 'md2', *, fps: float | None = None, **kwargs: Any
-    ) -> OneSurfaceModel:
+    ) -> PackedFrames:
         """Build a model from one PolyData or a sequence of them with the same connectivity.
 
         ``fps`` is the model's playback rate for animations named by frame

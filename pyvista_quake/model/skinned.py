@@ -1,0 +1,374 @@
+"""How a skeletal model (IQM, Doom 3's MD5) answers :class:`~pyvista_quake.QuakeModel`.
+
+:class:`SkinnedFrames` are the frames behind a model read from an ``.iqm`` or
+an ``.md5mesh``: surfaces with their own images, as an MD3's
+(:class:`~pyvista_quake.model.stored.SurfaceFrames`), whose frames
+come from skinning its joints (:mod:`pyvista_quake.data.skinning`) instead of
+stored vertices.  Its extras: :attr:`~SkinnedFrames.joints`,
+:meth:`~SkinnedFrames.bind_pose` and :meth:`~SkinnedFrames.skeleton`.
+
+Frames are the file's own animations' frames (an IQM's), then those of each
+attached animation file in turn; a model with none has one frame, its bind pose.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake._base import fields as keys
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.files import atomic_write
+from pyvista_quake._base.options import LoadOptions
+from pyvista_quake.data import animation as anim
+from pyvista_quake.data.animation import Animation
+from pyvista_quake.data.decode import FrameSelection
+from pyvista_quake.data.decode import frame_indices
+from pyvista_quake.data.poses import FramePoses
+from pyvista_quake.data.poses import PoseRun
+from pyvista_quake.data.skinning import Skinning
+from pyvista_quake.data.skinning import quaternion_of
+from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats._joints import rotation_matrices
+from pyvista_quake.formats.model_cfg import frames_played
+from pyvista_quake.formats.records import Joint
+from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.formats.records import Tag
+from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.game.filesystem import warn_missing
+from pyvista_quake.game.model_configs import ResolvedConfig
+from pyvista_quake.model.mesh import ascii_text
+from pyvista_quake.model.stored import SurfaceFrames
+
+#: The name of a model's one frame when it has no animation: its bind pose.
+BIND_POSE = 'bind'
+
+
+class SkinnedFrames(SurfaceFrames):
+    """An Inter-Quake Model (``.iqm``) or a Doom 3 model (``.md5mesh``): meshes skinned by joints.
+
+    Use :func:`pyvista_quake.load` to read one (``animations=[files]`` attaches
+    ``.md5anim`` or IQM animation files).
+
+    Parameters
+    ----------
+    data : SkeletonData
+        The parsed mesh, with its own frames.
+    options : LoadOptions, optional
+        How the model is read.
+    search : GameFiles, optional
+        Where its images are found.
+    animations : list of PoseRun
+        Attached animations, each read (and checked against the skeleton) when a frame of it is first wanted, with
+        the names, rates and frames it plays under.
+    config : ResolvedConfig, optional
+        The Cube 2 config the model was assembled from: its skins, animations and tags.
+
+    """
+
+    data: SkeletonData
+
+    def __init__(self, data: SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
+                 animations: list[PoseRun] | None = None,
+                 config: ResolvedConfig | None = None) -> None:  # fmt: skip
+        self.config = config
+        self._attached = list(animations or [])
+        super().__init__(data, options, search=search)
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
+                f'{len(self.joints)} joints, {len(self.animations)} animations)')  # fmt: skip
+
+    # -- the skeleton ----------------------------------------------------------------
+    @property
+    def joints(self) -> list[Joint]:
+        """Each joint's ``name`` and ``parent`` (``-1`` for a root), in file order."""
+        return list(self.data.joints)
+
+    @cached_property
+    def _poses(self) -> FramePoses:
+        """Every frame's joint poses: the file's own frames, then each attached file's, each file read when first wanted."""
+        own = self.data.animation
+        runs = [PoseRun([p for r in self._attached if r.animation is own for p in r.played], animation=own)] if own is not None and own.num_frames else []
+        runs += [r for r in self._attached if own is None or r.animation is not own]
+        return FramePoses(runs, [j.parent for j in self.data.joints])
+
+    @cached_property
+    def _skinning(self) -> Skinning:
+        poses = self._poses
+        return Skinning(self.data, poses, self.data.animation_blend, poses.pose_parents)
+
+    def _matrices(self, frames: FrameSelection) -> np.ndarray:
+        rows = self._frame_rows(frames)
+        if not self._poses.any:
+            return np.repeat(self._skinning.rest(), len(rows), axis=0)
+        return self._skinning.matrices(rows)
+
+    def _frame_rows(self, frames: FrameSelection) -> np.ndarray:
+        """Frame numbers; frames from 0 that exist need no more than the files up to them read."""
+        if isinstance(frames, (list, tuple)) and all(type(f) is int and f >= 0 for f in frames) and self._poses.has(max(frames, default=0)):
+            return np.asarray(frames, np.int64)
+        return frame_indices(frames, len(self))
+
+    def __len__(self) -> int:
+        """Return the number of frames (1, the bind pose, for a model with no animation)."""
+        return max(len(self._poses), 1)
+
+    @cached_property
+    def frame_names(self) -> list[str]:
+        """Each frame's name: its animation's and its number in it (``idle 3``); ``bind`` for a model with no animation."""
+        names = [f'frame {k}' for k in range(len(self._poses))] or [BIND_POSE]
+        for clip, first, _ in self._poses.clips():
+            for k in range(clip.count):
+                names[first + clip.first + k] = f'{clip.name} {k}'
+        return names
+
+    def frame_name(self, index: int) -> str:
+        """Name of one frame (reading no animation file past it)."""
+        if 'frame_names' in self.__dict__ or not (type(index) is int and index >= 0 and self._poses.has(index)):
+            return self.frame_names[index]
+        found = self._poses.clip_of(index)
+        return f'{found[0].name} {found[1]}' if found is not None else f'frame {index}'
+
+    # -- animations --------------------------------------------------------------------
+    @cached_property
+    def animations(self) -> dict[str, Animation]:
+        """Animations by name: the file's own, each attached file (named after it, or as the config names it), the caller's."""
+        out: dict[str, Animation] = {}
+        for clip, first, played in self._poses.clips():
+            start = first + clip.first
+            if not clip.count:
+                continue
+            # Each animation is named as it is keyed: a repeated name (Cube 2's variants) becomes idle_2, idle_3...
+            key = anim.unique_key(clip.name, out)
+            out[key] = self._clip(key, range(start, start + clip.count), clip.fps or None)
+            for p in played:
+                skip, count = frames_played(clip.count, p.start, p.end)
+                key = anim.unique_key(p.name, out)
+                out[key] = self._clip(key, range(start + skip, start + skip + count), p.fps or clip.fps or None)
+        user = self.options.animations
+        if isinstance(user, dict):
+            out.update(anim.user_animations(user, len(self), self.fps))
+        return out
+
+    def _clip(self, name: str, frames: range, fps: float | None) -> Animation:
+        rate = fps if fps else self.fps
+        played = Animation.at_fps(name, frames, rate, 'file' if fps else 'fps')
+        if self.data.animation_blend == 'slerp' and len(frames) > 1:
+            # Doom 3 shows frame f at f / rate and loops from the last frame straight to the first.
+            return Animation(name, played.frames, played.times, float(played.times[-1]), rate, played.source)
+        return played
+
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, float]:
+        return anim.timeline(len(self), [], self.fps)
+
+    # -- geometry ----------------------------------------------------------------------
+    def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's skinned positions, ``float32`` ``(frames, vertices, 3)``."""
+        return self._skinned(frames)[0]
+
+    def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's unit normals, ``float32`` ``(frames, vertices, 3)``: an IQM's own turned by its joints, an MD5's from its triangles."""
+        points, matrices = self._skinned(frames)[:2]
+        return [self._skinning.normals(k, matrices, p) for k, p in enumerate(points)]
+
+    def _skinned(self, frames: FrameSelection) -> tuple[list[np.ndarray], np.ndarray]:
+        """Positions of the frames and their joint matrices; the last answer is kept (``normals()`` after ``positions()`` skins once)."""
+        rows = self._frame_rows(frames)
+        key = rows.tobytes()
+        last = self.__dict__.get('_last_skinned')
+        if last is not None and last[0] == key:
+            return last[1]
+        matrices = self._matrices(rows)
+        if not self._poses.any:  # no animation: every frame is the bind pose, as stored
+            points = [np.broadcast_to(s.positions, (len(rows),) + s.positions.shape).copy() for s in self.data.surfaces]
+        else:
+            points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+            self._check_finite(points, rows)
+        self.__dict__['_last_skinned'] = (key, (points, matrices))
+        return points, matrices
+
+    def _posed(self, matrices: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """One pose's positions and normals: skinned by ``matrices``, or the bind pose as stored (``None``)."""
+        if matrices is None:
+            return [s.positions for s in self.data.surfaces], [self._rest_normals(k)[0] for k in range(len(self.data.surfaces))]
+        points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
+        self._check_finite(points, None)
+        normals = [self._skinning.normals(k, matrices, p) for k, p in enumerate(points)]
+        return [p[0] for p in points], [n[0] for n in normals]
+
+    def _check_finite(self, points: list[np.ndarray], rows: np.ndarray | None) -> None:
+        """Refuse a pose whose joints overflow float32 (finite numbers composed past it): nothing can draw it."""
+        for surface in points:
+            bad = ~np.isfinite(surface).all(axis=(1, 2)) if surface.size else np.zeros(len(surface), bool)
+            if bad.any():
+                where = f'frame {int(rows[np.flatnonzero(bad)[0]])}' if rows is not None else 'blended'
+                raise QuakeFormatError(self.source, 'poses', where, "the joints' transforms overflow: the skinned positions are not finite")
+
+    def _rest_normals(self, index: int) -> np.ndarray:
+        cache = self.__dict__.setdefault('_rest_normal_cache', {})
+        if index not in cache:
+            surface = self.data.surfaces[index]
+            if surface.normals is not None:  # the bind pose's normals are the file's
+                length = np.linalg.norm(surface.normals, axis=1, keepdims=True)
+                cache[index] = np.divide(surface.normals, length, out=np.zeros_like(surface.normals), where=length > 0)[None]
+            else:
+                cache[index] = self._skinning.normals(index, self._skinning.rest(), surface.positions[None])
+        return cache[index]
+
+    def _frame_number(self, index: int) -> int:
+        return int(self._frame_rows([index])[0])
+
+    def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        return self._posed(self._matrices([frame]) if self._poses.any else None)
+
+    def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The joints blended as the engine blends them (IQM: matrices; MD5: slerp), then skinned."""
+        return self._posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
+
+    def bind_pose(self) -> pv.MultiBlock:
+        """The rest pose, as :meth:`frame` gives a frame (a MultiBlock of the meshes)."""
+        return self._pose(-1, *self._posed(None))
+
+    def _frame_fields(self, frame: int) -> dict[str, Any]:
+        out = super()._frame_fields(max(frame, 0))
+        if frame < 0:
+            out[keys.FRAME_NAME] = [BIND_POSE]
+            out[keys.FRAME_INDEX] = np.array([-1], np.int32)
+        return out
+
+    def joint_matrices(self, frame: int | None = None) -> np.ndarray:
+        """``(joints, 4, 4)``: each joint in object space at ``frame`` (``None``: the bind pose)."""
+        if frame is None:
+            return np.array(self.data.bind)
+        return self._skinning.objects(self._matrices([frame]))[0]
+
+    def joint_poses(self, frames: FrameSelection = None) -> np.ndarray:
+        """``(frames, joints, 10)``: each joint's parent-relative translation, rotation quaternion ``xyzw`` and scale.
+
+        A model with no animation gives its rest pose (:meth:`rest_locals`).
+        """
+        rows = self._frame_rows(frames)
+        if not self._poses.any:
+            return np.repeat(self.rest_locals()[None], len(rows), axis=0)
+        return np.array(self._poses[rows])
+
+    def inverse_bind(self) -> np.ndarray:
+        """``(joints, 4, 4)``: the inverse of each joint's bind pose (a joint scaled to nothing: its pseudo-inverse)."""
+        return np.array(self._skinning.inverse_bind)
+
+    def rest_locals(self) -> np.ndarray:
+        """``(joints, 10)``: the bind pose as parent-relative translation, quaternion ``xyzw`` and scale."""
+        bind = np.asarray(self.data.bind, np.float64)
+        local = bind.copy()
+        parents = np.array([j.parent for j in self.joints], np.int64)
+        child = parents >= 0
+        local[child] = self._skinning.inverse_bind[parents[child]] @ bind[child]
+        out = np.zeros((len(bind), 10))
+        out[:, :3] = local[:, :3, 3]
+        out[:, 7:] = np.linalg.norm(local[:, :3, :3], axis=1)
+        out[:, 3:7] = quaternion_of(local[:, :3, :3])
+        return out
+
+    def skeleton(self, frame: int | None = None) -> pv.PolyData:
+        """The joints as a ``PolyData``: a point per joint at its place, a line from each to its parent.
+
+        ``point_data['joint_name']`` names each point and ``point_data['parent']``
+        gives its parent; ``frame=None`` gives the bind pose.
+        """
+        matrices = self.joint_matrices(frame)
+        points = matrices[:, :3, 3].astype(np.float32) if len(matrices) else np.zeros((0, 3), np.float32)
+        parents = np.array([j.parent for j in self.joints], np.int64)
+        child = np.flatnonzero(parents >= 0)
+        lines = np.column_stack([np.full(len(child), 2), parents[child], child]).ravel()
+        mesh = pv.PolyData(points, lines=lines if len(child) else None)
+        mesh.point_data['joint_name'] = np.array([ascii_text(j.name) for j in self.joints], dtype=str) if len(points) else np.zeros(0, str)
+        mesh.point_data['parent'] = parents.astype(np.int32)
+        return mesh
+
+    @cached_property
+    def tags(self) -> dict[str, Tag]:
+        """Tags the model's config names (``iqmtag``/``md5tag``): a joint's place and axes at every frame."""
+        out: dict[str, Tag] = {}
+        if self.config is None or not self.config.tags:
+            return out
+        names = [j.name for j in self.joints]
+        objects = self._skinning.objects(self._matrices(None))
+        for joint, tag, offset in self.config.tags:
+            if joint in names:
+                m = objects[:, names.index(joint)] @ tag_offset(offset)
+                out[tag] = Tag(tag, m[:, :3, 3].astype(np.float32), np.swapaxes(m[:, :3, :3], 1, 2).astype(np.float32))
+        return out
+
+    # -- images -------------------------------------------------------------------------
+    @cached_property
+    def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
+        if self.skin is None:
+            return [None] * len(self.data.surfaces), None
+        names: list[str | None] = []
+        for surface in self.data.surfaces:
+            names.append(self._config_skin(surface.name)[0] or (surface.shaders[0] if surface.shaders and surface.shaders[0] else None))
+        return names, (str(self.config.path) if self.config is not None else None)
+
+    def _config_skin(self, mesh: str) -> tuple[str | None, Path | None]:
+        if self.config is None:
+            return None, None
+        key = mesh if mesh in self.config.skins else '*' if '*' in self.config.skins else None
+        if key is None:
+            return None, None
+        return self.config.skin_names[key], self.config.skins[key]
+
+    def surface_skin(self, index: int) -> FoundSkin | None:
+        """Find mesh ``index``'s image: its config skin, else its material or shader name through the game's files."""
+        name = self.image_names[index]
+        if name is None:
+            return None
+        if name not in self._images:
+            written, path = self._config_skin(self.data.surfaces[index].name)
+            if written != name:  # a material or shader name: found as an MD3's shader is
+                return super().surface_skin(index)
+            found = FoundSkin(name, str(path), path.read_bytes()) if path is not None else None
+            if found is None:
+                where = self.config.path if self.config is not None else self.source
+                warn_missing(self.source, f'image {name} of mesh {self.surface_names[index] or index} (from {where})', [(name, str(where))])
+            self._images[name] = found
+        return self._images[name]
+
+    def surface_alpha(self, index: int) -> str:
+        """How mesh ``index``'s image alpha is drawn: opaque (the configs' masks are glow and spec maps, not alpha)."""
+        return 'opaque'
+
+    # -- editing and files ----------------------------------------------------------------
+    def _refuse_edit(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(f'{self.source}: a skeletal model\'s frames come from its joints; to edit vertices, make an MD3 of its '
+                        "frames: QuakeModel.from_frames([model.blocks(k) for k in range(len(model))], 'md3')")  # fmt: skip
+
+    set_frame = add_frames = remove_frames = rename_frame = _refuse_edit
+
+    def save(self, path: str | Path, *, sync: bool = True) -> None:
+        """Write the model in its own format: an IQM byte for byte, an MD5 mesh as text that reads back to the same numbers."""
+        spec = FORMATS[self.format]
+        if Path(str(path)).suffix.lower() not in spec.extensions:
+            raise ValueError(f'{self.source}: a {self.format.upper()} saves as {", ".join(spec.extensions)}; '
+                             "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
+        atomic_write(Path(path), spec.write(self.data.file), sync=sync)
+
+
+def tag_offset(offset: tuple[float, ...]) -> np.ndarray:
+    """The 4 x 4 matrix of a Cube 2 tag's offset from its joint: ``tx ty tz`` and turns ``rx ry rz`` in degrees (``settag``)."""
+    tx, ty, tz, rx, ry, rz = offset
+    cx, sx = np.cos(np.radians(rx) / 2), np.sin(np.radians(rx) / 2)
+    cy, sy = np.cos(np.radians(ry) / 2), np.sin(np.radians(ry) / 2)
+    cz, sz = np.cos(np.radians(rz) / 2), np.sin(np.radians(rz) / 2)
+    q = np.array([sx * cy * cz - cx * sy * sz, cx * sy * cz + sx * cy * sz, cx * cy * sz - sx * sy * cz, cx * cy * cz + sx * sy * sz])
+    out = np.eye(4)
+    out[:3, :3] = rotation_matrices(q)
+    out[:3, 3] = (tx, ty, tz)
+    return out
