@@ -531,3 +531,13 @@ def test_a_shader_named_with_an_extension_matches_its_script(tmp_path):
     bare.write_bytes(build_md3([surface]))
     with pytest.warns(pq.QuakeWarning, match=r'tried .*glow\.png'):  # the places tried, named
         pq.load(bare).surfaces[0].image()
+
+
+def test_a_tag_file_of_its_header_alone_holds_no_tags_and_one_byte_less_is_refused():
+    from pyvista_quake.formats import tag as tag_file
+
+    header = tag_file.write({})
+    assert len(header) == tag_file.HEADER.itemsize  # no names, no matrices: the header is the whole file
+    assert tag_file.parse(header, 'empty.tag') == {}
+    with pytest.raises(pq.QuakeFormatError, match=r"short\.tag.*header.*31.*shorter than the 32-byte header"):
+        tag_file.parse(header[:-1], 'short.tag')
