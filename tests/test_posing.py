@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from builders import build_iqm
 from builders import tetra_md2
+from builders import two_joint_md5
 import numpy as np
 import pytest
 from test_players import part
 from test_players import write_player
+from test_skeletal import _static_bar
 
 import pyvista_quake as pq
 from pyvista_quake.model.posing import posable
 from pyvista_quake.model.posing import posable_or_mesh
+
+
+@pytest.fixture
+def bar_md5_files(tmp_path):
+    mesh, anim = two_joint_md5()
+    (tmp_path / 'bar.md5mesh').write_text(mesh)
+    (tmp_path / 'bend.md5anim').write_text(anim)
+    return tmp_path / 'bar.md5mesh', tmp_path / 'bend.md5anim'
 
 
 @pytest.fixture
@@ -124,3 +135,42 @@ def test_a_mesh_is_no_posable(player):
     assert posable_or_mesh(mesh) == (None, mesh)
     assert posable_or_mesh(player)[0].subject is player
 
+
+
+def test_a_models_clips_are_the_one_asked_for_or_all_and_a_model_of_none_plays_its_whole_file():
+    model = pq.load(tetra_md2())
+    assert list(posable(model).clips('run')) == ['run'] and list(posable(model).clips()) == ['stand', 'run']
+    still = pq.load(build_iqm(**_static_bar()))  # no animation: the whole file, one frame
+    assert still.animations == {}
+    assert list(posable(still).clips()) == ['all'] and posable(still).clips()['all']['frames'] == [0]
+    start = posable(still).start()
+    assert start['start'] is None
+    points = still.positions(0).reshape(-1, 3)
+    np.testing.assert_allclose(start['bounds'], [*points.min(axis=0), *points.max(axis=0)])
+
+
+def test_a_models_start_is_framed_on_the_frames_of_its_animation():
+    verts = np.zeros((3, 4, 4), np.uint8)
+    verts[:, :, :3] = [[0, 0, 0], [10, 0, 0], [0, 10, 0], [0, 0, 10]]
+    verts[2, :, :3] *= 20  # frame 2, the one 'run' holds, is twenty times larger
+    model = pq.load(tetra_md2(verts=verts))
+    points = model.positions([2]).reshape(-1, 3)
+    np.testing.assert_allclose(posable(model).start('run')['bounds'], [*points.min(axis=0), *points.max(axis=0)])
+
+
+def test_a_doom3_animation_plays_at_its_own_rate_though_its_last_frame_ends_it(bar_md5_files):
+    mesh, anim = bar_md5_files
+    model = pq.load(mesh, animations=[anim])
+    clip = next(iter(model.animations.values()))
+    assert clip.duration == clip.times[-1]  # Doom 3 loops from the last frame straight to the first: no last interval
+    assert posable(model).playback().rate == pytest.approx(clip.fps)
+
+
+def test_a_player_of_two_skins_offers_both(tmp_path):
+    folder = write_player(tmp_path / 'models' / 'players' / 'test')
+    for skin in ('default', 'red'):
+        for part_name, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+            (folder / f'{part_name}_{skin}.skin').write_text(f'{surface},models/players/test/{skin}.tga\n')
+    poser = posable(pq.load_player(folder))
+    assert poser.skin_sets == ['default', 'red']
+    assert [name for name, _ in poser.each_skin()] == ['default', 'red']
