@@ -174,3 +174,8 @@ def test_a_player_of_two_skins_offers_both(tmp_path):
     poser = posable(pq.load_player(folder))
     assert poser.skin_sets == ['default', 'red']
     assert [name for name, _ in poser.each_skin()] == ['default', 'red']
+
+
+def test_a_players_sheet_of_a_one_frame_animation_is_one_cell(player):
+    assert player.animation('TORSO_STAND').count == 1
+    assert posable(player).cells('TORSO_STAND') == [('TORSO_STAND 0', 0, {'animation': 'TORSO_STAND', 'time': 0.0})]
