@@ -266,6 +266,11 @@ def test_md5_files_without_version_or_commandline_load_and_check_says_doom3_refu
     assert not any(f.engine == 'cube2' for f in pq.check(path))
     with pytest.raises(pq.QuakeFormatError, match='Doom 3.* refuses'):
         pq.load(path, strict='doom3')
+    # Saved back, it is written with the lines Doom 3 wants, and so no warning says Doom 3 refuses it.
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        model.save(tmp_path / 'copy.md5mesh')
+    assert not any(f.effect == 'refuses' for f in pq.check(tmp_path / 'copy.md5mesh'))
 
 
 def test_an_anim_of_another_skeleton_names_the_joint(bar_md5, tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
+from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.anm import AnmLine
 from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.game.engines import ENGINES
@@ -96,8 +98,6 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     if data.format != spec.name:
         data = dataclasses.replace(data, format=spec.name, file=None)
     record = data.file if data.file is not None else spec.encode(data)
-    # Everything is encoded before anything is written.
-    payload = spec.write(record)
     companions = {path.parent / Path(name).name: png_bytes(image) for name, image in images.items()}
     if spec.kind == 'alias' and data.num_frames == model.data.num_frames:
         anm = _anm_text(model)  # UFO: AI's animations live in the .anm beside the model: it goes with the copy
@@ -113,11 +113,24 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
         elif not overwrite_skins and companion.suffix != '.anm':  # the .anm of the model written over is its own
             raise FileExistsError(f'{companion}: the skin of {path.name} would replace this file, which holds another '
                                   'image; save under another name, or pass overwrite_skins=True')  # fmt: skip
-    for finding in findings(record, len(payload), spec):
+    write_record(spec, record, path, sync=sync, companions=companions)
+
+
+def write_record(spec: FormatSpec, record: Any, path: Path, *, sync: bool = True, companions: dict[Path, bytes] | None = None,
+                 refusals: bool = True) -> None:  # fmt: skip
+    """The one way a model's file is written: ``spec.write`` of the format's records, what the game engines
+    would refuse warned, then the files beside it (``companions``: skins, an ``.anm``) and the file, each atomically.
+
+    Everything is encoded before anything is written.  ``refusals=False`` for a writer that writes what the
+    engines need whatever the records lack (an MD5's version and command lines): its records' findings are not
+    the written file's.
+    """
+    payload = spec.write(record)
+    for finding in findings(record, len(payload), spec) if refusals else []:
         if finding.effect == REFUSES:
             warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
                           f'{finding.rule} ({finding.where})')  # fmt: skip
-    for companion, data in companions.items():
+    for companion, data in (companions or {}).items():
         atomic_write(companion, data, sync=sync)
     atomic_write(path, payload, sync=sync)
 
@@ -129,7 +142,7 @@ def _anm_text(model) -> bytes | None:
     return anm_file.write(lines).encode('latin-1') if lines else None
 
 
-__all__ = ['save', 'save_surfaces']
+__all__ = ['save', 'save_surfaces', 'write_record']
 
 
 def save_surfaces(data, path: str | Path, *, sync: bool = True) -> None:
@@ -150,10 +163,4 @@ def save_surfaces(data, path: str | Path, *, sync: bool = True) -> None:
     if spec.name != data.format:
         raise ValueError(f'{path}: a {data.format.upper()} model is saved as {", ".join(spec.extensions)}; '
                          f'converting it to {spec.name.upper()} is not supported')  # fmt: skip
-    record = data.file if data.file is not None else spec.encode(data)
-    payload = spec.write(record)
-    for finding in findings(record, len(payload), spec):
-        if finding.effect == REFUSES:
-            warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
-                          f'{finding.rule} ({finding.where})')  # fmt: skip
-    atomic_write(path, payload, sync=sync)
+    write_record(spec, data.file if data.file is not None else spec.encode(data), path, sync=sync)

@@ -22,7 +22,6 @@ import pyvista as pv
 
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.errors import QuakeFormatError
-from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake.data import animation as anim
 from pyvista_quake.data.animation import Animation
@@ -43,6 +42,7 @@ from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig
 from pyvista_quake.model.mesh import ascii_text
+from pyvista_quake.model.saving import write_record
 from pyvista_quake.model.stored import SurfaceFrames
 
 #: The name of a model's one frame when it has no animation: its bind pose.
@@ -358,7 +358,7 @@ class SkinnedFrames(SurfaceFrames):
         if Path(str(path)).suffix.lower() not in spec.extensions:
             raise ValueError(f'{self.source}: a {self.format.upper()} saves as {", ".join(spec.extensions)}; '
                              "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
-        atomic_write(Path(path), spec.write(self.data.file), sync=sync)
+        write_record(spec, self.data.file, Path(path), sync=sync, refusals=False)  # an MD5 is written with its version lines
 
 
 def tag_offset(offset: tuple[float, ...]) -> np.ndarray:
