@@ -50,14 +50,11 @@ from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.lightmaps import lit_blocks
 from pyvista_quake.model.loading import load
-from pyvista_quake.model.mesh import flattened
 from pyvista_quake.model.mesh import joined as joined_mesh
 from pyvista_quake.model.parts import SkeletalPart
 from pyvista_quake.model.players import QuakePlayer
-from pyvista_quake.model.players import is_player
-from pyvista_quake.model.players import model_or_player
-from pyvista_quake.model.players import player_animations
 from pyvista_quake.model.players import player_clips
+from pyvista_quake.model.posing import posable_or_mesh
 from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.model.quake_model import is_model
 from pyvista_quake.model.saving import save
@@ -132,15 +129,15 @@ def export(
         raise TypeError(f'export() got unknown options {sorted(options)}')
     if quantize and suffix not in ('.glb', '.gltf'):
         raise ValueError(f'{path}: quantize=True writes glTF (.glb, .gltf) with KHR_mesh_quantization; {suffix} has no such option')
-    model, given = model_or_player(source, **load_options)
-    if is_player(model) and suffix in ('.glb', '.gltf') and time is None:
-        with staged(path.parent) as stage:
-            _write_player_gltf(model, player_clips(model, animation), stage / path.name, quantize)
-        return
-    if is_player(model):  # one pose: an animation pair (or name) at a time, the parts' surfaces merged
-        legs, torso = player_animations(animation)
-        posed = flattened(model.pose(legs, torso, time or 0.0))
-        model, given, animation, time = None, posed, None, None
+    poser, given = posable_or_mesh(source, **load_options)
+    model = poser.drawn if poser is not None else None
+    if poser is not None and model is None:  # a player: its parts on their tags
+        if suffix in ('.glb', '.gltf') and time is None:
+            with staged(path.parent) as stage:
+                _write_player_gltf(poser.subject, player_clips(poser.subject, animation), stage / path.name, quantize)
+            return
+        # One pose: an animation pair (or name) at a time, the parts' surfaces merged.
+        given, animation, time = poser.posed(animation=animation, time=time), None, None
     if model is None and (frame is not None or animation is not None or time is not None):
         raise ValueError('frame=, animation= and time= choose from a model; this source is one frame')
     if suffix in model_extensions():
