@@ -43,7 +43,6 @@ from pyvista_quake.model.mesh import FrameTemplate
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
 from pyvista_quake.model.mesh import vtk_array
-from pyvista_quake.model.saving import save
 
 #: Attributes computed from the data, dropped when the data changes.
 _DERIVED = ('frame_names', 'gl_commands', 'topology', '_decoder', 'animations', '_timeline', 'metadata', '_shared_field_arrays',
@@ -455,17 +454,6 @@ class PackedFrames(ModelFrames):
     def set_texcoords(self, texcoords: np.ndarray) -> None:
         """Set texture coordinates ``(points, 2)`` in VTK's ``(u, v)`` (``v`` from the bottom) for :meth:`frame`'s points."""
         self._set_data(edit.set_texcoords(self.data, self.topology, texcoords))
-
-    # -- files ------------------------------------------------------------------------
-    def save(self, path: str | Path, *, sync: bool = True) -> None:
-        """Write the model to ``path``; the format follows the extension (``.md2``, ``.mdl`` or ``.md3``).
-
-        An unchanged model is written back byte for byte.  The file is written
-        to a temporary file beside the target and renamed, so a failure leaves
-        the old file untouched; ``sync=False`` skips flushing it to disk first
-        (see :func:`pyvista_quake.save`).
-        """
-        save(self, path, sync=sync)
 
     @classmethod
     def from_frames(

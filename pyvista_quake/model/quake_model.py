@@ -575,12 +575,10 @@ class QuakeModel:
         failure leaves the old file untouched; ``sync=False`` skips flushing
         it to disk first.
         """
-        if self.spec.kind == 'skeletal':
-            if format_for_path(str(path)).kind == 'skeletal':
-                self._frames.save(path, sync=sync)  # its own format, as read
-            else:  # its skinned frames, as an MD3 or any format of surfaces
-                baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
-                baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
+        if self.spec.kind == 'skeletal' and format_for_path(str(path)).kind != 'skeletal':
+            # Its skinned frames, as an MD3 or any format of surfaces.
+            baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
+            baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
             return
         save(self, path, sync=sync, overwrite_skins=overwrite_skins)
 

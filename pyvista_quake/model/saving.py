@@ -74,8 +74,16 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     path = Path(path)
     spec = format_for_path(str(path))
     data = model.data
-    if isinstance(data, SkeletonData):  # its own format as read, or an MD3 of its skinned frames: the model's own save
-        model.save(path, sync=sync, overwrite_skins=overwrite_skins)
+    if isinstance(data, SkeletonData):
+        if spec.kind != 'skeletal':  # an MD3 of its skinned frames: the model bakes them
+            model.save(path, sync=sync, overwrite_skins=overwrite_skins)
+            return
+        own_spec = FORMATS[data.format]
+        if path.suffix.lower() not in own_spec.extensions:
+            raise ValueError(f'{data.source}: a {data.format.upper()} saves as {", ".join(own_spec.extensions)}; '
+                             "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
+        # Its own format as read: an IQM byte for byte, an MD5 as text with the version lines Doom 3 wants.
+        write_record(own_spec, data.file, path, sync=sync, refusals=False)
         return
     own = FORMATS.get(data.format)
     if own is not None and not own.writable and (own.name != spec.name or model.edited):
@@ -142,25 +150,4 @@ def _anm_text(model) -> bytes | None:
     return anm_file.write(lines).encode('latin-1') if lines else None
 
 
-__all__ = ['save', 'save_surfaces', 'write_record']
-
-
-def save_surfaces(data, path: str | Path, *, sync: bool = True) -> None:
-    """Write a model of several surfaces (:class:`~pyvista_quake.formats.records.ModelData`) to an ``.md3``, atomically.
-
-    Data read from a file is written back byte for byte; new data is laid out
-    afresh.  What the engines would refuse but the format holds is written,
-    with a :class:`~pyvista_quake.QuakeWarning` naming the engine and its limit.
-
-    Raises
-    ------
-    ValueError
-        For another extension than ``.md3``.
-
-    """
-    path = Path(path)
-    spec = format_for_path(str(path))
-    if spec.name != data.format:
-        raise ValueError(f'{path}: a {data.format.upper()} model is saved as {", ".join(spec.extensions)}; '
-                         f'converting it to {spec.name.upper()} is not supported')  # fmt: skip
-    write_record(spec, data.file if data.file is not None else spec.encode(data), path, sync=sync)
+__all__ = ['save', 'write_record']

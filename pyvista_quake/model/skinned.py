@@ -31,7 +31,6 @@ from pyvista_quake.data.poses import FramePoses
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import Skinning
 from pyvista_quake.data.skinning import quaternion_of
-from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats._joints import rotation_matrices
 from pyvista_quake.formats.model_cfg import frames_played
 from pyvista_quake.formats.records import Joint
@@ -42,7 +41,6 @@ from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig
 from pyvista_quake.model.mesh import ascii_text
-from pyvista_quake.model.saving import write_record
 from pyvista_quake.model.stored import SurfaceFrames
 
 #: The name of a model's one frame when it has no animation: its bind pose.
@@ -345,20 +343,12 @@ class SkinnedFrames(SurfaceFrames):
         """How mesh ``index``'s image alpha is drawn: opaque (the configs' masks are glow and spec maps, not alpha)."""
         return 'opaque'
 
-    # -- editing and files ----------------------------------------------------------------
+    # -- editing --------------------------------------------------------------------------
     def _refuse_edit(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError(f'{self.source}: a skeletal model\'s frames come from its joints; to edit vertices, make an MD3 of its '
                         "frames: QuakeModel.from_frames([model.blocks(k) for k in range(len(model))], 'md3')")  # fmt: skip
 
     set_frame = add_frames = remove_frames = rename_frame = _refuse_edit
-
-    def save(self, path: str | Path, *, sync: bool = True) -> None:
-        """Write the model in its own format: an IQM byte for byte, an MD5 mesh as text that reads back to the same numbers."""
-        spec = FORMATS[self.format]
-        if Path(str(path)).suffix.lower() not in spec.extensions:
-            raise ValueError(f'{self.source}: a {self.format.upper()} saves as {", ".join(spec.extensions)}; '
-                             "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
-        write_record(spec, self.data.file, Path(path), sync=sync, refusals=False)  # an MD5 is written with its version lines
 
 
 def tag_offset(offset: tuple[float, ...]) -> np.ndarray:

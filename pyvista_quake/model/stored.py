@@ -57,7 +57,6 @@ from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
 from pyvista_quake.model.mesh import vtk_array
-from pyvista_quake.model.saving import save_surfaces
 
 
 class SurfaceFrames(ModelFrames):
@@ -507,11 +506,6 @@ class StoredFrames(SurfaceFrames):
         """Build an MD3 from frames, each a MultiBlock of surfaces (see :func:`pyvista_quake.model.edit.surfaces_from_frames`)."""
         data = surfaces_from_frames(frames, names, tags)
         return cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
-
-    # -- files ------------------------------------------------------------------------
-    def save(self, path: str | Path, *, sync: bool = True) -> None:
-        """Write the model to ``path`` (``.md3``); an unchanged model byte for byte, atomically."""
-        save_surfaces(self.data, path, sync=sync)
 
 
 def _shader_key(name: str) -> str:
