@@ -296,3 +296,10 @@ def test_the_old_name_of_the_skinned_frames_warns_and_names_the_new():
         assert old.SkeletalModel is SkinnedFrames
     with pytest.raises(AttributeError, match='no attribute'):
         old.OtherModel  # noqa: B018
+
+
+def test_a_model_not_yet_holding_its_frames_says_so_without_recursing():
+    bare = object.__new__(pq.QuakeModel)  # as unpickling makes it, before its state is set
+    with pytest.raises(AttributeError, match='_frames'):
+        bare._frames  # noqa: B018
+    assert not hasattr(bare, '__array_interface__')

@@ -214,7 +214,7 @@ def test_a_skeletal_model_saves_as_an_md3_of_its_frames(tmp_path):
     md3 = pq.load(tmp_path / 'bar.md3')
     assert len(md3) == len(model)
     np.testing.assert_allclose(md3.positions(), model.positions(), atol=1 / 64)
-    with pytest.raises(ValueError, match=r'saves as \.iqm'):
+    with pytest.raises(ValueError, match=r'saves as \.iqm; for another format export its frames \(pyvista_quake\.export\) or make an MD3'):
         model.save(tmp_path / 'bar.md5mesh')  # another skeletal format: written only as read
     model.save(tmp_path / 'bar.md2')  # any format of surfaces takes its skinned frames (an MD2, one surface)
     np.testing.assert_allclose(pq.load(tmp_path / 'bar.md2').positions(), model.positions(), atol=0.05)
