@@ -45,7 +45,8 @@ class Playback:
     pose_at : callable
         ``pose_at(t)``: the pose at ``t`` seconds.
     bounds : callable
-        ``bounds(times)``: ``(n, 6)`` boxes of the poses shown at ``times``, to frame the camera on all.
+        ``bounds(times)``: ``(n, 6)`` boxes that together hold every pose shown at ``times``, to frame the
+        camera on all (a player's: one a time; a model's: one a frame of its animation, whatever the times).
 
     """
 
