@@ -285,67 +285,19 @@ class Tokens:
         self.expect('{')
 
 
-#: Powers of ten that are exact doubles (up to 10**22): the decimal fast path divides by them.
-_POWERS = 10.0 ** np.arange(23)
-#: Below this many numbers, Python's ``float`` per number costs less than the vectorised pass's fixed cost.
-VECTOR_FROM = 256
-
-
 def numbers_of(tokens: list[bytes]) -> np.ndarray | None:
     """``float64`` of number tokens, bit for bit as ``float`` reads them; ``None`` if any is not a finite number.
 
-    Written decimals (``-12.5``, ``.25``, ``7``) of at most 16 digits whose digits make an integer
-    under 2**53 are read in one vectorised pass over the joined bytes: the digits as an exact integer,
-    divided by an exact power of ten (at most 10**22), which IEEE division rounds correctly (the
-    fast path of Clinger's algorithm).  Anything else (exponents, longer numbers, few tokens) goes
-    through ``float``.
+    One C-level pass: ``numpy.fromiter`` over ``map(float, tokens)``, each token converted by
+    CPython's correctly rounded parser with no Python code per number.  (A vectorised decimal
+    parse over the joined bytes, and numpy's ``loadtxt`` and ``fromstring``, were measured: each
+    is slower on real files, from 256 numbers to the 107,000 of Unvanquished's rifle.)
     """
-    n = len(tokens)
-    if n >= VECTOR_FROM:
-        numbers = _decimals(tokens)
-        if numbers is not None:
-            return numbers
     try:
-        numbers = np.fromiter(map(float, tokens), np.float64, n)
+        numbers = np.fromiter(map(float, tokens), np.float64, len(tokens))
     except ValueError:
         return None
     return numbers if np.isfinite(numbers).all() else None
-
-
-def _decimals(tokens: list[bytes]) -> np.ndarray | None:
-    n = len(tokens)
-    text = np.frombuffer(b' '.join(tokens) + b' ', np.uint8)
-    ends = np.flatnonzero(text == 32)
-    if len(ends) != n:  # a token holding a space: not one number
-        return None
-    starts = np.empty(n, np.intp)
-    starts[0], starts[1:] = 0, ends[:-1] + 1
-    first = text[starts]
-    negative = first == 45
-    digit = text - np.uint8(48)
-    is_digit = digit < 10
-    seen = np.cumsum(is_digit, dtype=np.int32)  # digits up to each byte
-    last = seen[np.maximum(ends - 1, 0)]  # digits up to each token's end
-    before = np.empty(n, np.int32)
-    before[0], before[1:] = 0, last[:-1]
-    digits = last - before
-    dots = np.flatnonzero(text == 46)
-    dotted = np.searchsorted(ends, dots)  # the token of each dot
-    points = np.bincount(dotted, minlength=n)
-    # Each byte a digit, at most one dot, or a sign first; 1 to 16 digits.
-    if not ((digits + points + (negative | (first == 43)) == ends - starts).all() and (points <= 1).all()
-            and (digits >= 1).all() and (digits <= 16).all()):  # fmt: skip
-        return None
-    values = digit[is_digit].astype(np.float64)
-    values *= _POWERS[np.repeat(last, digits) - np.arange(1, len(values) + 1, dtype=np.int32)]
-    mantissa = np.add.reduceat(values, before)  # exact: integers under 2**53 all the way
-    if (mantissa >= 2.0**53).any():
-        return None
-    decimals = np.zeros(n, np.intp)
-    decimals[dotted] = last[dotted] - seen[dots]
-    mantissa /= _POWERS[decimals]
-    np.negative(mantissa, out=mantissa, where=negative)
-    return mantissa
 
 
 def _indices(tokens: Tokens, values: np.ndarray, limit: int, what: str, first: int, width: int, column: int) -> np.ndarray:
