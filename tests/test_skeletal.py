@@ -1238,10 +1238,10 @@ def test_iqm_names_at_many_offsets_are_each_name():
 
 
 def test_a_skeleton_composes_its_bind_pose_when_first_read():
-    data = iqm.decode(iqm.parse(two_joint_iqm()))
-    assert callable(data._bind)
-    bind = data.bind
-    assert bind.shape == (2, 4, 4) and data.bind is bind and not callable(data._bind)
+    skeleton = iqm.decode(iqm.parse(two_joint_iqm())).skeleton
+    assert callable(skeleton._bind)
+    bind = skeleton.bind
+    assert bind.shape == (2, 4, 4) and skeleton.bind is bind and not callable(skeleton._bind)
 
 
 #: Numbers in an .md5anim frame of the tests that read long frames.
@@ -1342,19 +1342,21 @@ def test_md5_an_anim_cut_short_in_a_long_frame_says_the_file_ends(bar_md5):
 
 def test_sparse_skinning_matrices_hold_each_weight_at_its_place():
     from pyvista_quake.data import skinning
-    from pyvista_quake.formats.records import SkinnedMesh
+    from pyvista_quake.formats.records import JointWeights
+    from pyvista_quake.formats.records import SurfaceData
 
     joints = np.array([[1, 0, 2], [2, 2, 0], [0, 1, 1]])
     weights = np.array([[0.5, 0.0, 0.5], [1.0, 0.0, 0.0], [0.25, 0.25, 0.5]], np.float32)
     positions = np.arange(9, dtype=np.float32).reshape(3, 3) + 1
-    surface = SkinnedMesh('s', [''], np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions, positions / 10, joints, weights)
+    surface = SurfaceData('s', np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions, positions / 10,
+                          joint_weights=JointWeights(joints, weights))  # fmt: skip
     matrices = np.random.default_rng(4).normal(size=(2, 3, 3, 4))
     for normals in (False, True):
         product = skinning._linear(surface, normals, 3)
         expected = np.zeros((2, 3, 3))
         for v in range(3):
             for j, w in zip(joints[v], weights[v]):
-                point = surface.normals[v] if normals else positions[v]
+                point = positions[v] / 10 if normals else positions[v]
                 expected[:, v] += w * (matrices[:, j, :, :3] @ point + (0 if normals else matrices[:, j, :, 3]))
         np.testing.assert_allclose(skinning._apply(product, matrices, 3), expected, rtol=1e-5)
         assert product.nnz == 3 * 6 * (3 if normals else 4)  # no entry for a weight of 0
@@ -1362,13 +1364,14 @@ def test_sparse_skinning_matrices_hold_each_weight_at_its_place():
 
 def test_sparse_skinning_of_md5_weights_takes_each_weight_s_own_position():
     from pyvista_quake.data import skinning
-    from pyvista_quake.formats.records import SkinnedMesh
+    from pyvista_quake.formats.records import JointWeights
+    from pyvista_quake.formats.records import SurfaceData
 
     joints = np.array([[1, 0], [2, 2]])
     weights = np.array([[0.75, 0.25], [0.0, 1.0]], np.float32)
     offsets = np.random.default_rng(6).normal(size=(2, 2, 3)).astype(np.float32)
-    surface = SkinnedMesh('s', [''], np.zeros((0, 3), np.int32), np.zeros((2, 2), np.float32), np.zeros((2, 3), np.float32), None,
-                          joints, weights, offsets)  # fmt: skip
+    surface = SurfaceData('s', np.zeros((0, 3), np.int32), np.zeros((2, 2), np.float32), np.zeros((2, 3), np.float32),
+                          joint_weights=JointWeights(joints, weights, offsets))  # fmt: skip
     matrices = np.random.default_rng(7).normal(size=(1, 3, 3, 4))
     expected = np.zeros((1, 2, 3))
     for v in range(2):

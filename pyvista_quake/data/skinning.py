@@ -31,9 +31,11 @@ from pyvista_quake.formats._joints import compose
 from pyvista_quake.formats._joints import inverse
 from pyvista_quake.formats._joints import normalised
 from pyvista_quake.formats._joints import trs_matrices
+from pyvista_quake.formats.records import JointWeights
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
-from pyvista_quake.formats.records import SkeletonData
-from pyvista_quake.formats.records import SkinnedMesh
+from pyvista_quake.formats.records import Skeleton
+from pyvista_quake.formats.records import SurfaceData
 
 #: Frames skinned per product, so a long animation of a large mesh stays in memory.
 FRAMES_PER_CHUNK = 256
@@ -61,8 +63,9 @@ class Skinning:
 
     Parameters
     ----------
-    data : SkeletonData
-        The model.
+    data : ModelData
+        The model: its :attr:`~pyvista_quake.formats.records.ModelData.skeleton`, and its surfaces'
+        bind pose and :class:`~pyvista_quake.formats.records.JointWeights`.
     poses : numpy.ndarray or FramePoses
         ``(frames, joints, 10)`` parent-relative transforms of every frame (see
         :class:`~pyvista_quake.formats.records.SkeletalAnimationData`); indexed by frames, so
@@ -76,24 +79,25 @@ class Skinning:
 
     """
 
-    def __init__(self, data: SkeletonData, poses: np.ndarray | FramePoses, blend: str, pose_parents: np.ndarray | Indexed | None = None) -> None:
+    def __init__(self, data: ModelData, poses: np.ndarray | FramePoses, blend: str, pose_parents: np.ndarray | Indexed | None = None) -> None:
         self.data = data
+        self.skeleton = skeleton_of(data)
         self.poses = poses
         self.blend = blend
-        self.parents = [j.parent for j in data.joints]
+        self.parents = [j.parent for j in self.skeleton.joints]
         self.pose_parents = pose_parents
 
     @cached_property
     def inverse_bind(self) -> np.ndarray:
         """``(joints, 4, 4)``: the inverse of each joint's bind pose (a joint scaled to nothing: its pseudo-inverse)."""
-        return inverse(self.data.bind) if len(self.data.bind) else np.zeros((0, 4, 4))
+        return inverse(self.skeleton.bind) if len(self.skeleton.bind) else np.zeros((0, 4, 4))
 
     @cached_property
     def _parent_bind(self) -> np.ndarray:
         """Each joint's parent's bind pose (the identity for a root): the IQM demo's pre-composition."""
-        out = np.broadcast_to(np.eye(4), self.data.bind.shape).copy()
+        out = np.broadcast_to(np.eye(4), self.skeleton.bind.shape).copy()
         parents = np.asarray(self.parents, np.int64)
-        out[parents >= 0] = self.data.bind[parents[parents >= 0]]
+        out[parents >= 0] = self.skeleton.bind[parents[parents >= 0]]
         return out
 
     # -- joint matrices ------------------------------------------------------------
@@ -112,7 +116,7 @@ class Skinning:
         if (parents == own).all():
             return self._parent_bind
         out = np.broadcast_to(np.eye(4), parents.shape + (4, 4)).copy()
-        out[parents >= 0] = self.data.bind[parents[parents >= 0]]
+        out[parents >= 0] = self.skeleton.bind[parents[parents >= 0]]
         return out
 
     def matrices(self, frames: np.ndarray | slice) -> np.ndarray:
@@ -121,9 +125,9 @@ class Skinning:
 
     def rest(self) -> np.ndarray:
         """``float32`` ``(1, joints, 3, 4)``: the matrices of the bind pose."""
-        if self.data.animation_blend == 'matrix' or not len(self.data.bind):
+        if self.skeleton.blend == 'matrix' or not len(self.skeleton.bind):
             return np.broadcast_to(np.eye(4)[:3], (1, len(self.parents), 3, 4)).astype(np.float32)
-        return self.data.bind[None, :, :3, :].astype(np.float32)
+        return self.skeleton.bind[None, :, :3, :].astype(np.float32)
 
     def between(self, first: int, second: int, alpha: float) -> np.ndarray:
         """``float32`` ``(1, joints, 3, 4)``: the pose ``alpha`` of the way from frame ``first`` to ``second``.
@@ -147,7 +151,7 @@ class Skinning:
         full = np.zeros(matrices.shape[:-2] + (4, 4))
         full[..., :3, :] = matrices
         full[..., 3, 3] = 1
-        return full @ self.data.bind if self.blend == 'matrix' else full
+        return full @ self.skeleton.bind if self.blend == 'matrix' else full
 
     # -- skinning ------------------------------------------------------------------
     def _product(self, index: int, normals: bool) -> sparse.csr_matrix | None:
@@ -160,7 +164,7 @@ class Skinning:
     def _direct(self, index: int, matrices: np.ndarray, normals: bool) -> np.ndarray:
         """:func:`_direct` of surface ``index``, its blended matrices kept for the other of positions and normals."""
         surface = self.data.surfaces[index]
-        if surface.offsets is not None and not normals:
+        if weights_of(surface).offsets is not None and not normals:
             return _direct(surface, matrices, normals)
         kept: tuple[np.ndarray, dict[int, np.ndarray]] | None = self.__dict__.get('_blends')
         if kept is None or kept[0] is not matrices:
@@ -169,8 +173,8 @@ class Skinning:
             kept[1][index] = _blend(surface, matrices)
         return _direct(surface, matrices, normals, kept[1][index])
 
-    def _moves(self, surface: SkinnedMesh) -> bool:
-        return bool(surface.joints.shape[1] and len(self.parents) and surface.num_vertices)
+    def _moves(self, surface: SurfaceData) -> bool:
+        return bool(weights_of(surface).joints.shape[1] and len(self.parents) and surface.num_vertices)
 
     def positions(self, index: int, matrices: np.ndarray) -> np.ndarray:
         """``float32`` ``(frames, vertices, 3)``: surface ``index`` posed by ``matrices``.
@@ -179,7 +183,7 @@ class Skinning:
         """
         surface = self.data.surfaces[index]
         if not self._moves(surface):
-            return np.broadcast_to(surface.positions, (len(matrices),) + surface.positions.shape).copy()
+            return np.broadcast_to(surface.positions, (len(matrices),) + surface.positions.shape[1:]).copy()
         if len(matrices) <= DIRECT_FRAMES and (index, False) not in self.__dict__.get('_products', {}):
             return self._direct(index, matrices, normals=False)
         product = self._product(index, False)
@@ -194,7 +198,7 @@ class Skinning:
                 return grouped_normals(positions, surface.triangles, self._groups[index])
             return triangle_normals(positions, surface.triangles, self._groups[index], self._seams[index])
         if not self._moves(surface):
-            out = np.broadcast_to(surface.normals, positions.shape).copy()
+            out = np.broadcast_to(surface.normals, positions.shape).copy()  # the bind pose's, one frame
         elif len(matrices) <= DIRECT_FRAMES and (index, True) not in self.__dict__.get('_products', {}):
             out = self._direct(index, matrices, normals=True)
         else:
@@ -221,23 +225,40 @@ class Skinning:
                 for surface, group in zip(self.data.surfaces, self._groups)]  # fmt: skip
 
 
-def _linear(surface: SkinnedMesh, normals: bool, num_joints: int) -> sparse.csr_matrix | None:
+def skeleton_of(data: ModelData) -> Skeleton:
+    """A skeletal model's :class:`~pyvista_quake.formats.records.Skeleton` (a model of stored frames has none: a ``ValueError``)."""
+    if data.skeleton is None:
+        raise ValueError(f'{data.source}: a model of stored frames has no skeleton to skin')
+    return data.skeleton
+
+
+def weights_of(surface: SurfaceData) -> JointWeights:
+    """A skinned surface's :class:`~pyvista_quake.formats.records.JointWeights` (a stored surface has none: a ``ValueError``)."""
+    if surface.joint_weights is None:
+        raise ValueError(f'surface {surface.name!r} has stored frames, no joints to skin it')
+    return surface.joint_weights
+
+
+def _linear(surface: SurfaceData, normals: bool, num_joints: int) -> sparse.csr_matrix | None:
     """The sparse ``(3 vertices, 12 joints)`` matrix taking a frame's flattened joint matrices to the surface's points.
 
     Row ``3 v + i`` holds, at column ``12 j + 4 i + m``, ``w * p[m]`` for each of the vertex's weights on
     joint ``j``, where ``p`` is the bind position (IQM) or the weight's own position (MD5) with a 1 appended
     (a 0 for a normal, which only turns).  Built straight in CSR order: a row's entries are its weights'.
     """
-    joints, weights = surface.joints, surface.weights
+    skin = weights_of(surface)
+    joints, weights = skin.joints, skin.weights
     n, k = joints.shape
     if not k or not num_joints or not n:
         return None
     vertex, slot = np.nonzero(weights)  # each weight that adds something, vertex by vertex, in slot order
     used = np.count_nonzero(weights, axis=1)
-    if surface.offsets is not None and not normals:
-        points = surface.offsets[vertex, slot].astype(np.float32)
+    if skin.offsets is not None and not normals:
+        points = skin.offsets[vertex, slot].astype(np.float32)
     else:
-        points = np.take(np.asarray(surface.normals if normals else surface.positions, np.float32), vertex, axis=0)
+        bind = surface.normals if normals else surface.positions
+        assert bind is not None  # normals are skinned only where the file stores them
+        points = np.take(np.asarray(bind[0], np.float32), vertex, axis=0)
     width = 3 if normals else 4  # a normal has no translation to pick up
     homogeneous = np.concatenate([points, np.ones((len(vertex), 1), np.float32)], axis=1)[:, :width]
     values = weights[vertex, slot].astype(np.float32)[:, None] * homogeneous
@@ -253,23 +274,25 @@ def _linear(surface: SkinnedMesh, normals: bool, num_joints: int) -> sparse.csr_
     return sparse.csr_matrix((data, indices, starts), shape=(3 * n, 12 * num_joints))
 
 
-def _direct(surface: SkinnedMesh, matrices: np.ndarray, normals: bool, blended: np.ndarray | None = None) -> np.ndarray:
+def _direct(surface: SurfaceData, matrices: np.ndarray, normals: bool, blended: np.ndarray | None = None) -> np.ndarray:
     """``float32`` ``(frames, vertices, 3)``: the surface skinned by each vertex's weighted joint matrices, gathered.
 
     ``blended``: the surface's :func:`_blend` of ``matrices``, when made already (an IQM's positions and normals share it).
     """
-    if surface.offsets is not None and not normals:  # MD5: each weight's own position in its joint
-        gathered = matrices[:, surface.joints]  # (frames, vertices, weights, 3, 4)
-        placed = np.einsum('fvkij,vkj->fvki', gathered[..., :3], surface.offsets) + gathered[..., 3]
-        return (placed * surface.weights[None, :, :, None]).sum(axis=2, dtype=np.float32)
+    skin = weights_of(surface)
+    if skin.offsets is not None and not normals:  # MD5: each weight's own position in its joint
+        gathered = matrices[:, skin.joints]  # (frames, vertices, weights, 3, 4)
+        placed = np.einsum('fvkij,vkj->fvki', gathered[..., :3], skin.offsets) + gathered[..., 3]
+        return (placed * skin.weights[None, :, :, None]).sum(axis=2, dtype=np.float32)
     if blended is None:
         blended = _blend(surface, matrices)
     points = surface.normals if normals else surface.positions
-    out = np.einsum('fvij,vj->fvi', blended[..., :3], np.asarray(points, np.float32))
+    assert points is not None  # normals are skinned only where the file stores them
+    out = np.einsum('fvij,vj->fvi', blended[..., :3], np.asarray(points[0], np.float32))
     return out if normals else out + blended[..., 3]
 
 
-def _blend(surface: SkinnedMesh, matrices: np.ndarray) -> np.ndarray:
+def _blend(surface: SurfaceData, matrices: np.ndarray) -> np.ndarray:
     """``float32`` ``(frames, vertices, 3, 4)``: each vertex's joint matrices weighted and summed, a weight slot at a time.
 
     The sum runs over the slots in order, as a reduction over them does, without the
@@ -277,7 +300,8 @@ def _blend(surface: SkinnedMesh, matrices: np.ndarray) -> np.ndarray:
     """
     frames = len(matrices)
     flat = np.asarray(matrices, np.float32).reshape(frames, -1, 12)
-    joints, weights = surface.joints, np.asarray(surface.weights, np.float32)
+    skin = weights_of(surface)
+    joints, weights = skin.joints, np.asarray(skin.weights, np.float32)
     out = np.zeros((frames, surface.num_vertices, 12), np.float32)
     for k in range(joints.shape[1]):
         out += np.take(flat, joints[:, k], axis=1) * weights[None, :, k, None]
@@ -404,7 +428,7 @@ def triangle_normals(positions: np.ndarray, triangles: np.ndarray, groups: np.nd
     return _unit(out)
 
 
-def check_fit(mesh: SkeletonData, blend: str, num_joints: int, source: str) -> None:
+def check_fit(mesh: ModelData, blend: str, num_joints: int, source: str) -> None:
     """Check that an animation of ``blend`` (``'slerp'`` an ``.md5anim``, ``'matrix'`` IQM poses) and ``num_joints``
     joints can animate ``mesh`` (what its header tells; :func:`attach` checks an ``.md5anim``'s hierarchy too).
 
@@ -414,16 +438,19 @@ def check_fit(mesh: SkeletonData, blend: str, num_joints: int, source: str) -> N
         Naming the format or the count that differs.
 
     """
-    if blend != mesh.animation_blend and blend == 'slerp':
+    skeleton = mesh.skeleton
+    own = skeleton.blend if skeleton is not None else None
+    if blend != own and blend == 'slerp':
         raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
-    if blend != mesh.animation_blend:  # IQM poses on another skeleton
+    if blend != own:  # IQM poses on another skeleton
         raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
-    if num_joints != len(mesh.joints):
+    assert skeleton is not None  # its blend is the animation's
+    if num_joints != len(skeleton.joints):
         field, what = ('numJoints', '') if blend == 'slerp' else ('num_poses', ' (num_joints)')
-        raise QuakeFormatError(source, field, num_joints, f'the mesh {mesh.source} has {len(mesh.joints)} joints{what}')
+        raise QuakeFormatError(source, field, num_joints, f'the mesh {mesh.source} has {len(skeleton.joints)} joints{what}')
 
 
-def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) -> SkeletalAnimationData:
+def attach(mesh: ModelData, animation: SkeletalAnimationData, source: str) -> SkeletalAnimationData:
     """Check that ``animation`` fits ``mesh``'s skeleton, as the engines check it, and give it the mesh's joints.
 
     An ``.md5anim`` must name the mesh's joints with the same parents, in order
@@ -437,8 +464,8 @@ def attach(mesh: SkeletonData, animation: SkeletalAnimationData, source: str) ->
         Naming the joint that differs, or the counts.
 
     """
-    joints = mesh.joints
     check_fit(mesh, animation.blend, len(animation.joints), source)
+    joints = skeleton_of(mesh).joints
     if animation.blend == 'slerp':
         for k, (a, m) in enumerate(zip(animation.joints, joints)):
             if a.name != m.name or a.parent != m.parent:

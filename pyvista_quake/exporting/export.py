@@ -35,6 +35,7 @@ from vtkmodules.vtkIOPLY import vtkPLYWriter
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.files import staged
 from pyvista_quake._base.options import split_options
+from pyvista_quake.data.skinning import weights_of
 from pyvista_quake.exporting.gltf import Keys
 from pyvista_quake.exporting.gltf import Node
 from pyvista_quake.exporting.gltf import Part
@@ -387,7 +388,8 @@ def _write_skeletal_gltf(model: QuakeModel, skeletal: SkeletalPart, animation, t
     parts = []
     for _k, (block, surface) in enumerate(zip(first, skeletal.data.surfaces)):
         if block.n_cells:
-            joints, weights = four_weights(surface.joints, surface.weights)
+            skin = weights_of(surface)
+            joints, weights = four_weights(skin.joints, skin.weights)
             parts.append(SkinnedPart(block, joints, weights, block.quake.image()))
     clips = [model.animation(animation)] if animation is not None else list(model.animations.values())
     animations = []

@@ -203,7 +203,7 @@ class FormatSpec:
         Whether ``write`` makes files of changed models (else a model is only written back as read).
     kind : str
         The data ``decode`` gives: ``'alias'`` (:class:`AliasData`, one surface of packed bytes),
-        ``'surfaces'`` (:class:`ModelData`) or ``'skeletal'`` (:class:`SkeletonData`).
+        ``'surfaces'`` (:class:`ModelData`) or ``'skeletal'`` (a :class:`ModelData` with a ``skeleton``).
     engines : tuple of str
         The game engines that load the format (the keys of ``pyvista_quake.game.engines.ENGINES``).
     rules : tuple of Rule

@@ -2,7 +2,7 @@
 
 One description of the layout (the dtypes below, named as ``iqm.h`` names the
 fields) serves :func:`parse` and :func:`write`; :func:`decode` gives the
-format-neutral :class:`~pyvista_quake.formats.records.SkeletonData` (or, for a
+format-neutral :class:`~pyvista_quake.formats.records.ModelData` (surfaces of skinned joints and a skeleton; or, for a
 file of poses only, :func:`animation_of` its
 :class:`~pyvista_quake.formats.records.SkeletalAnimationData`).  The file's
 bytes are kept, so an unchanged model is written back byte for byte.  Nothing
@@ -32,9 +32,11 @@ from pyvista_quake.formats._rules import Rule
 from pyvista_quake.formats._rules import over
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
+from pyvista_quake.formats.records import JointWeights
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
-from pyvista_quake.formats.records import SkeletonData
-from pyvista_quake.formats.records import SkinnedMesh
+from pyvista_quake.formats.records import Skeleton
+from pyvista_quake.formats.records import SurfaceData
 
 MAGIC = b'INTERQUAKEMODEL\0'
 VERSION = 2
@@ -356,7 +358,7 @@ def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
     return SkeletalAnimationData(record.source, joints, values, clips, 'matrix', bounds, poses['parent'].astype(np.int64))
 
 
-def decode(record: IQMFile) -> SkeletonData:
+def decode(record: IQMFile) -> ModelData:
     """The format-neutral view of an IQM's records: joints, bind pose, meshes and its own frames."""
     h = record.header_fields()
     parents = record.joints['parent'].tolist() if len(record.joints) else []
@@ -389,16 +391,17 @@ def decode(record: IQMFile) -> SkeletonData:
         if len(tris):  # meshes share one vertex list: a triangle may reach past its mesh's range
             first, last = min(first, int(tris.min())), max(last, int(tris.max()) + 1)
         part = slice(first, last)
-        meshes.append(SkinnedMesh(
-            record.name(mesh['name']), [record.name(mesh['material'], 'material')], (tris - first).astype(np.int32),
-            texcoords[part], positions[part], None if normals is None else normals[part],
-            blend_joints[part], blend_weights[part],
+        meshes.append(SurfaceData(
+            record.name(mesh['name']), (tris - first).astype(np.int32), texcoords[part], positions[part],
+            None if normals is None else normals[part], shaders=[record.name(mesh['material'], 'material')],
+            joint_weights=JointWeights(blend_joints[part], blend_weights[part]),
         ))  # fmt: skip
     # A file of poses only animates another file's joints: alone it has nothing to pose (animation_of reads it).
     animation = animation_of(record) if joints else None
     if animation is not None:
         animation.joints = [Joint(j.name, j.parent) for j in joints]
-    return SkeletonData('iqm', record.source, h, joints, lambda: compose(trs_matrices(local), parents), meshes, animation, record)
+    skeleton = Skeleton(joints, lambda: compose(trs_matrices(local), parents), 'matrix', animation)
+    return ModelData(meshes, format='iqm', source=record.source, header=h, file=record, skeleton=skeleton)
 
 
 # -- what the engines check ---------------------------------------------------------------

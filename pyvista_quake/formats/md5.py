@@ -34,9 +34,11 @@ from pyvista_quake.formats._rules import WARNS
 from pyvista_quake.formats._rules import Rule
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import Joint
+from pyvista_quake.formats.records import JointWeights
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
-from pyvista_quake.formats.records import SkeletonData
-from pyvista_quake.formats.records import SkinnedMesh
+from pyvista_quake.formats.records import Skeleton
+from pyvista_quake.formats.records import SurfaceData
 
 VERSION = 10
 #: The largest whole number a float64 holds exactly: the bound of a count or index no list limits.
@@ -684,7 +686,7 @@ def doom3_quaternions(xyz: np.ndarray) -> np.ndarray:
     return np.concatenate([np.asarray(xyz, np.float64), -w[..., None].astype(np.float64)], axis=-1)
 
 
-def decode_mesh(record: MD5MeshFile) -> SkeletonData:
+def decode_mesh(record: MD5MeshFile) -> ModelData:
     """The format-neutral view of an ``.md5mesh``: joints, bind pose and meshes (no frames of its own)."""
     poses = record.joint_poses
     trs = np.concatenate([poses[:, :3], doom3_quaternions(poses[:, 3:]), np.ones((len(poses), 3))], axis=1)
@@ -693,10 +695,10 @@ def decode_mesh(record: MD5MeshFile) -> SkeletonData:
     for k, block in enumerate(record.meshes):
         meshes.append(_skinned(block, bind, record.source, k))
     header = record.header_fields()
-    return SkeletonData('md5', record.source, header, list(record.joints), bind, meshes, None, record)
+    return ModelData(meshes, format='md5', source=record.source, header=header, file=record, skeleton=Skeleton(list(record.joints), bind, 'slerp'))
 
 
-def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> SkinnedMesh:
+def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> SurfaceData:
     n = len(block.verts)
     first = block.verts[:, 2].astype(np.int64) if n else np.zeros(0, np.int64)
     count = block.verts[:, 3].astype(np.int64) if n else np.zeros(0, np.int64)
@@ -723,7 +725,8 @@ def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> 
     else:
         positions = np.zeros((n, 3), np.float32)
     texcoords = block.verts[:, :2].astype(np.float32) if n else np.zeros((0, 2), np.float32)
-    return SkinnedMesh(block.name or f'mesh{index}', [block.shader], block.tris.astype(np.int32).reshape(-1, 3), texcoords, positions, None, joints, biases, offsets)
+    return SurfaceData(block.name or f'mesh{index}', block.tris.astype(np.int32).reshape(-1, 3), texcoords, positions, shaders=[block.shader],
+                       joint_weights=JointWeights(joints, biases, offsets))  # fmt: skip
 
 
 def decode_anim(record: MD5AnimFile, name: str = 'anim') -> SkeletalAnimationData:
@@ -778,7 +781,7 @@ def write(record: MD5MeshFile | MD5AnimFile) -> bytes:
     return write_anim(record) if isinstance(record, MD5AnimFile) else write_mesh(record)
 
 
-def decode(record: MD5MeshFile | MD5AnimFile) -> SkeletonData:
+def decode(record: MD5MeshFile | MD5AnimFile) -> ModelData:
     """The format-neutral view of an ``.md5mesh`` (an ``.md5anim`` alone has no mesh to show)."""
     if isinstance(record, MD5AnimFile):
         raise QuakeFormatError(record.source, 'numFrames', record.header['numFrames'],

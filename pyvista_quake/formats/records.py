@@ -1,10 +1,13 @@
-"""The format-neutral content of a Quake model, as plain numpy arrays.
+"""The format-neutral content of a model, as plain numpy arrays.
 
-Both format parsers (:mod:`pyvista_quake.formats.md2` and
-:mod:`pyvista_quake.formats.mdl`) produce a :class:`AliasData`; everything
-downstream (:class:`pyvista_quake.QuakeModel`, readers, textures, export)
-works on this one type and never on bytes.  Frames stay packed: four bytes a
-vertex, usually a view into the file's own buffer.
+A model is a list of surfaces (:class:`SurfaceData` in a :class:`ModelData`)
+whose positions come from a codec: int16 shorts (MD3), plain floats (levels,
+third parties' formats) or skinned joints (IQM, MD5: :class:`JointWeights`
+and the model's :class:`Skeleton`).  MD2 and MDL (:mod:`pyvista_quake.formats.md2`,
+:mod:`pyvista_quake.formats.mdl`) still give their one surface of packed bytes
+as :class:`AliasData`, four bytes a vertex, usually a view into the file's own
+buffer.  Everything downstream (:class:`pyvista_quake.QuakeModel`, readers,
+textures, export) works on these records and never on bytes.
 """
 
 from __future__ import annotations
@@ -261,6 +264,10 @@ class SurfaceData:
         the model divides them by its size.
     picture : numpy.ndarray or None
         An embedded palette-indexed image (a Quake 1 level's miptex), rows from the top.
+    joint_weights : JointWeights or None
+        The skinned-joints codec (IQM, MD5): the joints that move each vertex.  ``positions``
+        and ``normals`` are then the bind pose, one frame, and the model's
+        :attr:`ModelData.skeleton` gives its frames.
 
     """
 
@@ -277,6 +284,7 @@ class SurfaceData:
     texture_size: tuple[int, int] | None = None
     texels: bool = False
     picture: np.ndarray | None = None
+    joint_weights: JointWeights | None = None
 
     def __post_init__(self) -> None:
         """Put plain arrays in the shapes and types the codecs read (no copy when they already are)."""
@@ -319,9 +327,10 @@ class SurfaceData:
 class ModelData:
     """Everything a model holds, format-neutral: its surfaces, frames and tags.
 
-    The record a format's reader returns: MD3 and the levels fill it in, and so does
-    any format :func:`pyvista_quake.register_format` adds.  (An MD2 or MDL, one surface
-    of packed bytes, is :class:`AliasData`; a skeletal model :class:`SkeletonData`.)
+    The record a format's reader returns: MD3, the levels and the skeletal models (IQM,
+    MD5: surfaces of skinned joints and a :attr:`skeleton`) fill it in, and so does any
+    format :func:`pyvista_quake.register_format` adds.  (An MD2 or MDL, one surface of
+    packed bytes, is :class:`AliasData`.)
 
     Parameters
     ----------
@@ -346,6 +355,10 @@ class ModelData:
         The format's records this data was read from: written back as they were.
     level : LevelData or None
         A level's own part: its entities and lightmaps (``None`` for a model).
+    skeleton : Skeleton or None
+        A skeletal model's own part: its joints, bind pose and the file's own animation
+        (``None`` for a model of stored frames).  Its surfaces hold their bind pose, one
+        frame, and :class:`JointWeights`.
 
     """
 
@@ -359,6 +372,7 @@ class ModelData:
     frame_bounds: Any = None
     file: Any = None
     level: LevelData | None = None
+    skeleton: Skeleton | None = None
 
     def __post_init__(self) -> None:
         """Store frame names as bytes and fill in the boxes of float positions."""
@@ -381,6 +395,11 @@ class ModelData:
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
+        if self.skeleton is not None:
+            animation = self.skeleton.animation
+            frames = animation.num_frames if animation is not None else 0
+            return (f'ModelData({self.format.upper()} {self.source!r}, {len(self.skeleton.joints)} joints, '
+                    f'{len(self.surfaces)} meshes, {frames} frames)')  # fmt: skip
         return (f'ModelData({self.format.upper()} {self.source!r}, {self.num_frames} frames, '
                 f'{len(self.surfaces)} surfaces, {len(self.tags)} tags)')  # fmt: skip
 
@@ -472,23 +491,11 @@ class Joint:
 
 
 @dataclass
-class SkinnedMesh:
-    """One mesh of a skeletal model: vertices in the bind pose, the joints that move them, triangles.
+class JointWeights:
+    """A surface's skinned-joints codec (IQM, MD5): the joints each vertex follows, and how much.
 
     Attributes
     ----------
-    name : str
-        The mesh's name.
-    shaders : list of str
-        Its material (IQM) or shader (MD5) name, as stored.
-    triangles : numpy.ndarray
-        ``int32`` ``(triangles, 3)``: the mesh's own vertex numbers, in the file's corner order.
-    texcoords : numpy.ndarray
-        ``float32`` ``(vertices, 2)``: ``(s, t)``, ``t`` from the top of the image.
-    positions : numpy.ndarray
-        ``float32`` ``(vertices, 3)``: the bind pose.
-    normals : numpy.ndarray or None
-        ``float32`` ``(vertices, 3)`` as stored (IQM); ``None`` where the file has none (MD5).
     joints : numpy.ndarray
         ``int32`` ``(vertices, k)``: each vertex's joints (padding weights are 0).
     weights : numpy.ndarray
@@ -499,20 +506,9 @@ class SkinnedMesh:
 
     """
 
-    name: str
-    shaders: list[str]
-    triangles: np.ndarray
-    texcoords: np.ndarray
-    positions: np.ndarray
-    normals: np.ndarray | None
     joints: np.ndarray
     weights: np.ndarray
     offsets: np.ndarray | None = None
-
-    @property
-    def num_vertices(self) -> int:
-        """Vertices of the mesh."""
-        return len(self.positions)
 
 
 @dataclass(frozen=True)
@@ -583,46 +579,29 @@ class SkeletalAnimationData:
 
 
 @dataclass
-class SkeletonData:
-    """Everything a skeletal model holds (IQM, MD5), format-neutral.
+class Skeleton:
+    """A skeletal model's own part of its :class:`ModelData` (IQM, MD5): joints, bind pose and animation.
 
     Attributes
     ----------
-    format : str
-        ``'iqm'`` or ``'md5'``.
-    source : str
-        Where the bytes came from, for messages.
-    header : dict
-        The file's header fields, named as in its spec.
     joints : list of Joint
         The skeleton, in file order (parents first).
     bind : numpy.ndarray
         ``float64`` ``(joints, 4, 4)``: each joint's bind pose in object space.  A
         decoder may give a function making it instead: it is called when first read
         (a mesh shown in its bind pose never composes its joints).
-    surfaces : list of SkinnedMesh
-        The meshes, in file order.
+    blend : str
+        How its animations blend (:attr:`SkeletalAnimationData.blend`): ``'matrix'`` for an IQM
+        (whose vertices move by their joints' change from the bind pose), ``'slerp'`` for an MD5.
     animation : SkeletalAnimationData or None
-        The file's own frames (an IQM's), then any attached ones.
-    file : object
-        The format's records (written back as they were).
+        The file's own frames (an IQM's).
 
     """
 
-    format: str
-    source: str
-    header: dict[str, Any]
     joints: list[Joint]
     _bind: np.ndarray | Callable[[], np.ndarray]
-    surfaces: list[SkinnedMesh]
+    blend: str
     animation: SkeletalAnimationData | None = None
-    file: Any = None
-
-    @property
-    def animation_blend(self) -> str:
-        """How the animations of this skeleton blend (:attr:`SkeletalAnimationData.blend`): ``'matrix'`` for an IQM
-        (whose vertices move by their joints' change from the bind pose), ``'slerp'`` for an MD5."""
-        return 'matrix' if self.format == 'iqm' else 'slerp'
 
     @property
     def bind(self) -> np.ndarray:
@@ -630,8 +609,3 @@ class SkeletonData:
         if callable(self._bind):
             self._bind = self._bind()
         return self._bind
-
-    def __repr__(self) -> str:
-        """Return a one-line summary."""
-        frames = self.animation.num_frames if self.animation is not None else 0
-        return f'SkeletonData({self.format.upper()} {self.source!r}, {len(self.joints)} joints, {len(self.surfaces)} meshes, {frames} frames)'

@@ -24,6 +24,7 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import attach
 from pyvista_quake.data.skinning import check_fit
+from pyvista_quake.data.skinning import skeleton_of
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
@@ -34,7 +35,6 @@ from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
-from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.game import model_configs
 from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
@@ -120,7 +120,7 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
     if archive is not None and archive.path.parent not in roots:
         roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
     search = GameFiles(model_path=path, search_paths=roots, archive=archive, member=member)
-    if isinstance(data, SkeletonData):
+    if isinstance(data, ModelData) and data.skeleton is not None:
         if config is None and path is not None:
             beside = model_configs.find_config(Path(path), data.format)
             config = model_configs.resolve(beside) if beside is not None else None
@@ -158,7 +158,7 @@ def _config_source(path: Path) -> tuple[model_configs.ResolvedConfig, Path]:
     return config, config.mesh
 
 
-def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None, opts: LoadOptions, path: Any) -> list[PoseRun]:
+def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, opts: LoadOptions, path: Any) -> list[PoseRun]:
     """Each animation file the config and ``animations=`` name, with the names it plays under.
 
     A config's file is read (and checked against the skeleton) when a frame of it is first
@@ -175,11 +175,12 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
     out: list[PoseRun] = []
     runs: dict[str, PoseRun] = {}
     own = real_path(path) if path is not None else None
+    own_animation = skeleton_of(data).animation
     for file, names, now in wanted:
         # A config's files are already resolved (their real paths, as the config found them).
         key = (real_path(file) if now else os.fspath(file)) if isinstance(file, (str, Path)) else str(id(file))
-        if key == own and data.animation is not None:
-            run = runs.setdefault(key, PoseRun([], animation=data.animation, key=key))  # the mesh's own frames, named by the config
+        if key == own and own_animation is not None:
+            run = runs.setdefault(key, PoseRun([], animation=own_animation, key=key))  # the mesh's own frames, named by the config
         elif key in runs:
             first = runs[key]  # the same file again, later in the frames: read once
             run = PoseRun([], read=first.loaded, key=key, outline=None if now else _outline_of(first))
@@ -197,7 +198,7 @@ def _attachments(data: SkeletonData, config: model_configs.ResolvedConfig | None
     return out
 
 
-def _reader(data: SkeletonData, file: Any, strict: bool | str, config: Path | None = None) -> Callable[[], SkeletalAnimationData]:
+def _reader(data: ModelData, file: Any, strict: bool | str, config: Path | None = None) -> Callable[[], SkeletalAnimationData]:
     """Reads one animation file for a skeleton, checked against it.
 
     A file a ``config`` names that cannot be read, or does not fit the skeleton, is left out
@@ -211,7 +212,8 @@ def _reader(data: SkeletonData, file: Any, strict: bool | str, config: Path | No
             return attach(data, read_animation(file, strict), _name(file))
         except (OSError, QuakeFormatError) as why:
             _left_out(config, file, why)
-            return SkeletalAnimationData(_name(file), list(data.joints), np.zeros((0, len(data.joints), 10)), [], data.animation_blend)
+            skeleton = skeleton_of(data)
+            return SkeletalAnimationData(_name(file), list(skeleton.joints), np.zeros((0, len(skeleton.joints), 10)), [], skeleton.blend)
 
     return read
 
@@ -221,7 +223,7 @@ def _outline_of(run: PoseRun) -> Callable[[], tuple[int, list[Clip]]]:
     return lambda: (run.frame_count(), run.clips())
 
 
-def _outliner(data: SkeletonData, file: Any, strict: bool | str, config: Path | None) -> Callable[[], tuple[int, list[Clip]]]:
+def _outliner(data: ModelData, file: Any, strict: bool | str, config: Path | None) -> Callable[[], tuple[int, list[Clip]]]:
     """Gives one animation file's frame count and clips from its header, checked against the skeleton's joint count
     (a config's file that fails is left out, as :func:`_reader` leaves it out)."""
 
@@ -243,7 +245,7 @@ def _left_out(config: Path, file: Any, why: Exception) -> None:
                   'as the game leaves them out')  # fmt: skip
 
 
-def read_outline(mesh: SkeletonData, source: Source, strict: bool | str = False) -> tuple[int, list[Clip]]:
+def read_outline(mesh: ModelData, source: Source, strict: bool | str = False) -> tuple[int, list[Clip]]:
     """An animation file's frame count and clips, as :func:`read_animation` would give them, without its poses.
 
     Raises

@@ -24,7 +24,7 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.topology import Topology
 from pyvista_quake.formats.records import GLCommand
 from pyvista_quake.formats.records import Joint
-from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.model_configs import ResolvedConfig
 from pyvista_quake.game.skins import ModelSkins
@@ -103,8 +103,8 @@ class SkeletalPart(Protocol):
     """
 
     config: ResolvedConfig | None
-    #: The skeleton's records: joints, bind pose, and each mesh's joints and weights.
-    data: SkeletonData
+    #: The model's records: its skeleton (joints, bind pose), and each mesh's bind pose and joint weights.
+    data: ModelData
 
     @property
     def joints(self) -> list[Joint]:

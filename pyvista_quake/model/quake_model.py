@@ -36,7 +36,6 @@ from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
-from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
@@ -147,8 +146,9 @@ class QuakeModel:
 
     Parameters
     ----------
-    data : AliasData, ModelData or SkeletonData
-        The parsed content of a file (see :mod:`pyvista_quake.formats`).
+    data : AliasData or ModelData
+        The parsed content of a file (see :mod:`pyvista_quake.formats`): a skeletal model's
+        is a ModelData with a ``skeleton``.
     options : LoadOptions, optional
         How the model is read.
     search : GameFiles, optional
@@ -166,10 +166,10 @@ class QuakeModel:
 
     _frames: Frames
 
-    def __init__(self, data: AliasData | ModelData | SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
+    def __init__(self, data: AliasData | ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  **skeletal: Any) -> None:  # fmt: skip
         frames: Frames
-        if isinstance(data, SkeletonData):
+        if isinstance(data, ModelData) and data.skeleton is not None:
             frames = SkinnedFrames(data, options, search=search, **skeletal)
         elif isinstance(data, ModelData):
             frames = StoredFrames(data, options, search=search)
@@ -240,7 +240,7 @@ class QuakeModel:
         return self._frames.header
 
     @property
-    def data(self) -> AliasData | ModelData | SkeletonData:
+    def data(self) -> AliasData | ModelData:
         """The format-neutral records the model holds."""
         return self._frames.data
 

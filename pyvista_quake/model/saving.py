@@ -20,7 +20,6 @@ from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.anm import AnmLine
-from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import REFUSES
 from pyvista_quake.game.engines import findings
@@ -74,7 +73,7 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     path = Path(path)
     spec = format_for_path(str(path))
     data = model.data
-    if isinstance(data, SkeletonData):
+    if model.skeletal is not None:
         if spec.kind != 'skeletal':  # an MD3 of its skinned frames: the model bakes them
             model.save(path, sync=sync, overwrite_skins=overwrite_skins)
             return

@@ -31,10 +31,12 @@ from pyvista_quake.data.poses import FramePoses
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import Skinning
 from pyvista_quake.data.skinning import quaternion_of
+from pyvista_quake.data.skinning import skeleton_of
 from pyvista_quake.formats._joints import rotation_matrices
 from pyvista_quake.formats.model_cfg import frames_played
 from pyvista_quake.formats.records import Joint
-from pyvista_quake.formats.records import SkeletonData
+from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
@@ -55,8 +57,8 @@ class SkinnedFrames(SurfaceFrames):
 
     Parameters
     ----------
-    data : SkeletonData
-        The parsed mesh, with its own frames.
+    data : ModelData
+        The parsed mesh: surfaces of skinned joints and a skeleton, with its own frames.
     options : LoadOptions, optional
         How the model is read.
     search : GameFiles, optional
@@ -69,14 +71,19 @@ class SkinnedFrames(SurfaceFrames):
 
     """
 
-    data: SkeletonData
+    data: ModelData
 
-    def __init__(self, data: SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
+    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  animations: list[PoseRun] | None = None,
                  config: ResolvedConfig | None = None) -> None:  # fmt: skip
         self.config = config
         self._attached = list(animations or [])
         super().__init__(data, options, search=search)
+
+    @property
+    def _skeleton(self) -> Skeleton:
+        """The model's :class:`~pyvista_quake.formats.records.Skeleton`: joints, bind pose, the file's own animation."""
+        return skeleton_of(self.data)
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
@@ -87,20 +94,20 @@ class SkinnedFrames(SurfaceFrames):
     @property
     def joints(self) -> list[Joint]:
         """Each joint's ``name`` and ``parent`` (``-1`` for a root), in file order."""
-        return list(self.data.joints)
+        return list(self._skeleton.joints)
 
     @cached_property
     def _poses(self) -> FramePoses:
         """Every frame's joint poses: the file's own frames, then each attached file's, each file read when first wanted."""
-        own = self.data.animation
+        own = self._skeleton.animation
         runs = [PoseRun([p for r in self._attached if r.animation is own for p in r.played], animation=own)] if own is not None and own.num_frames else []
         runs += [r for r in self._attached if own is None or r.animation is not own]
-        return FramePoses(runs, [j.parent for j in self.data.joints])
+        return FramePoses(runs, [j.parent for j in self._skeleton.joints])
 
     @cached_property
     def _skinning(self) -> Skinning:
         poses = self._poses
-        return Skinning(self.data, poses, self.data.animation_blend, poses.pose_parents)
+        return Skinning(self.data, poses, self._skeleton.blend, poses.pose_parents)
 
     def _matrices(self, frames: FrameSelection) -> np.ndarray:
         rows = self._frame_rows(frames)
@@ -158,7 +165,7 @@ class SkinnedFrames(SurfaceFrames):
     def _clip(self, name: str, frames: range, fps: float | None) -> Animation:
         rate = fps if fps else self.fps
         played = Animation.at_fps(name, frames, rate, 'file' if fps else 'fps')
-        if self.data.animation_blend == 'slerp' and len(frames) > 1:
+        if self._skeleton.blend == 'slerp' and len(frames) > 1:
             # Doom 3 shows frame f at f / rate and loops from the last frame straight to the first.
             return Animation(name, played.frames, played.times, float(played.times[-1]), rate, played.source)
         return played
@@ -186,7 +193,7 @@ class SkinnedFrames(SurfaceFrames):
             return last[1]
         matrices = self._matrices(rows)
         if not self._poses.any:  # no animation: every frame is the bind pose, as stored
-            points = [np.broadcast_to(s.positions, (len(rows),) + s.positions.shape).copy() for s in self.data.surfaces]
+            points = [np.broadcast_to(s.positions, (len(rows),) + s.positions.shape[1:]).copy() for s in self.data.surfaces]
         else:
             points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
             self._check_finite(points, rows)
@@ -196,7 +203,7 @@ class SkinnedFrames(SurfaceFrames):
     def _posed(self, matrices: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """One pose's positions and normals: skinned by ``matrices``, or the bind pose as stored (``None``)."""
         if matrices is None:
-            return [s.positions for s in self.data.surfaces], [self._rest_normals(k)[0] for k in range(len(self.data.surfaces))]
+            return [s.positions[0] for s in self.data.surfaces], [self._rest_normals(k)[0] for k in range(len(self.data.surfaces))]
         points = [self._skinning.positions(k, matrices) for k in range(len(self.data.surfaces))]
         self._check_finite(points, None)
         normals = [self._skinning.normals(k, matrices, p) for k, p in enumerate(points)]
@@ -215,10 +222,10 @@ class SkinnedFrames(SurfaceFrames):
         if index not in cache:
             surface = self.data.surfaces[index]
             if surface.normals is not None:  # the bind pose's normals are the file's
-                length = np.linalg.norm(surface.normals, axis=1, keepdims=True)
-                cache[index] = np.divide(surface.normals, length, out=np.zeros_like(surface.normals), where=length > 0)[None]
+                length = np.linalg.norm(surface.normals, axis=2, keepdims=True)
+                cache[index] = np.divide(surface.normals, length, out=np.zeros_like(surface.normals), where=length > 0)
             else:
-                cache[index] = self._skinning.normals(index, self._skinning.rest(), surface.positions[None])
+                cache[index] = self._skinning.normals(index, self._skinning.rest(), surface.positions)
         return cache[index]
 
     def _frame_number(self, index: int) -> int:
@@ -245,7 +252,7 @@ class SkinnedFrames(SurfaceFrames):
     def joint_matrices(self, frame: int | None = None) -> np.ndarray:
         """``(joints, 4, 4)``: each joint in object space at ``frame`` (``None``: the bind pose)."""
         if frame is None:
-            return np.array(self.data.bind)
+            return np.array(self._skeleton.bind)
         return self._skinning.objects(self._matrices([frame]))[0]
 
     def joint_poses(self, frames: FrameSelection = None) -> np.ndarray:
@@ -264,7 +271,7 @@ class SkinnedFrames(SurfaceFrames):
 
     def rest_locals(self) -> np.ndarray:
         """``(joints, 10)``: the bind pose as parent-relative translation, quaternion ``xyzw`` and scale."""
-        bind = np.asarray(self.data.bind, np.float64)
+        bind = np.asarray(self._skeleton.bind, np.float64)
         local = bind.copy()
         parents = np.array([j.parent for j in self.joints], np.int64)
         child = parents >= 0

@@ -36,7 +36,6 @@ from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
 from pyvista_quake.formats.bsp import lit_lightmaps
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
-from pyvista_quake.formats.records import SkeletonData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.shader import Shader
 from pyvista_quake.game.filesystem import FoundSkin
@@ -68,7 +67,7 @@ class SurfaceFrames(ModelFrames):
 
     Parameters
     ----------
-    data : ModelData or SkeletonData
+    data : ModelData
         The parsed content of the file.
     options : LoadOptions, optional
         How the model is read.
@@ -76,7 +75,7 @@ class SurfaceFrames(ModelFrames):
         Where to look for its ``.skin`` file and images.
     """
 
-    def __init__(self, data: ModelData | SkeletonData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
+    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else GameFiles()
         self.data = data
@@ -132,7 +131,7 @@ class SurfaceFrames(ModelFrames):
         name = self.image_names[index]
         if name is None:
             return None
-        picture = getattr(self.data.surfaces[index], 'picture', None)
+        picture = self.data.surfaces[index].picture
         if picture is not None:  # embedded in the file (a Quake 1 level's miptex), through the game's palette
             if name not in self._images:
                 image = palette_image(picture, self._palette)
@@ -283,9 +282,8 @@ class SurfaceFrames(ModelFrames):
         out = []
         for k, surface in enumerate(self.data.surfaces):
             st = surface.texcoords
-            # A skeleton's meshes (SkinnedMesh) have neither: their coordinates are 0..1, their arrays the skinning's.
-            size = getattr(surface, 'texture_size', None)
-            if size is None and getattr(surface, 'texels', False):
+            size = surface.texture_size
+            if size is None and surface.texels:
                 size = self._image_size(k)
             if size is not None and size[0] and size[1]:
                 st = st / np.array(size, np.float32)  # texels of the image the game finds (Quake II, UFO: AI levels)
@@ -293,7 +291,7 @@ class SurfaceFrames(ModelFrames):
             # VTK winds anticlockwise seen from outside; the file clockwise.
             triangles = np.asarray(surface.triangles, np.int64)[:, ::-1]
             vertex = np.arange(surface.num_vertices, dtype=np.int32)
-            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex, **getattr(surface, 'point_arrays', {})}))
+            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex, **surface.point_arrays}))
         return out
 
     def _image_size(self, index: int) -> tuple[int, int] | None:
@@ -312,7 +310,7 @@ class SurfaceFrames(ModelFrames):
     def _field_data(self, index: int, frame: int) -> dict[str, Any]:
         out = {**self._frame_fields(frame), keys.SURFACE_NAME: [self.surface_names[index]],
                keys.SURFACE_INDEX: np.array([index], np.int32)}  # fmt: skip
-        if getattr(self.data, 'level', None) is not None:  # a skeleton's data (SkeletonData) has no level part
+        if self.data.level is not None:
             out[keys.BRUSH_MODEL] = np.array([self.data.surfaces[index].brush_model], np.int32)
         if self.skin is not None:
             found = self.surface_skin(index)
