@@ -47,6 +47,19 @@ CLI_APP = App(
 )
 
 
+#: The one model file a command reads (its first argument).
+ModelFile = Annotated[Path, Parameter(help='The model file.')]
+
+#: ``--size``: a picture's width and height.
+PictureSize = Annotated[int, Parameter(help='Width and height in pixels.')]
+
+#: ``--output``/``-o``: the folder a batch command writes into.
+OutputFolder = Annotated[Path, Parameter(name=['--output', '-o'])]
+
+#: ``--jobs``: worker processes for a batch's pictures.
+Jobs = Annotated[int, Parameter(help='Worker processes for the pictures.')]
+
+
 #: ``--search-path`` (repeatable): a game folder or archive to find files in.
 SearchPaths = Annotated[list[Path] | None, Parameter(name='--search-path', negative='')]
 

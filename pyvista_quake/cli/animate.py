@@ -7,28 +7,28 @@ from pathlib import Path
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import ModelFile
 from pyvista_quake.cli._app import ModelFlags
+from pyvista_quake.cli._app import PictureSize
 from pyvista_quake.cli._app import load_options
 
 
 @CLI_APP.command
 def animate(
-    model: Path,
+    model: ModelFile,
     output: Path,
     /,
     *,
     animation: str | None = None,
     fps: float | None = None,
     interpolate: bool = False,
-    size: int = 320,
+    size: PictureSize = 320,
     game: ModelFlags | None = None,
 ) -> int:
     """A GIF or MP4 of an animation, timed by its own frame times.
 
     Parameters
     ----------
-    model
-        The model file.
     output
         A .gif or .mp4 file.
     animation
@@ -37,8 +37,6 @@ def animate(
         Pictures per second.
     interpolate
         Blend between frames as the engines do.
-    size
-        Width and height in pixels.
     """
     count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size),
                        **load_options(game))  # fmt: skip

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
-
-from cyclopts import Parameter
 
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
 from pyvista_quake.cli._app import ERRORS
 from pyvista_quake.cli._app import GameFlags
+from pyvista_quake.cli._app import Jobs
+from pyvista_quake.cli._app import OutputFolder
 from pyvista_quake.cli._app import load_options
 
 
@@ -20,8 +19,8 @@ def catalogue(
     models: list[str],
     /,
     *,
-    output: Annotated[Path, Parameter(name=['--output', '-o'])] = Path('catalogue'),
-    jobs: int = 1,
+    output: OutputFolder = Path('catalogue'),
+    jobs: Jobs = 1,
     size: int = 192,
     title: str | None = None,
     game: GameFlags | None = None,
@@ -36,8 +35,6 @@ def catalogue(
         Game folders, PAK/PK3 files, model folders, files or glob patterns.
     output
         The site's folder (open its index.html, or host it).
-    jobs
-        Worker processes for the pictures.
     size
         Pixels of each picture.
     title

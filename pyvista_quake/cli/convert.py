@@ -8,13 +8,14 @@ import sys
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import ModelFile
 from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import load_options
 
 
 @CLI_APP.command
 def convert(
-    model: Path,
+    model: ModelFile,
     output: Path,
     /,
     *,
@@ -29,8 +30,6 @@ def convert(
 
     Parameters
     ----------
-    model
-        The model file.
     output
         The file to write; the format follows its extension.
     frame

@@ -7,20 +7,17 @@ from pathlib import Path
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import ModelFile
 from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import load_options
 
 
 @CLI_APP.command
-def sheet(
-    model: Path, output: Path, /, *, animation: str | None = None, size: int = 192, game: ModelFlags | None = None
-) -> int:
+def sheet(model: ModelFile, output: Path, /, *, animation: str | None = None, size: int = 192, game: ModelFlags | None = None) -> int:
     """A contact sheet: a cell per animation, or per frame of ``--animation``.
 
     Parameters
     ----------
-    model
-        The model file.
     output
         The PNG to write.
     animation

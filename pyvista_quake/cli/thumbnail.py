@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 import sys
-from typing import Annotated
-
-from cyclopts import Parameter
 
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
 from pyvista_quake.cli._app import ERRORS
+from pyvista_quake.cli._app import Jobs
 from pyvista_quake.cli._app import ModelFlags
+from pyvista_quake.cli._app import OutputFolder
+from pyvista_quake.cli._app import PictureSize
 from pyvista_quake.cli._app import load_options
 
 
@@ -21,9 +21,9 @@ def thumbnail(
     models: list[str],
     /,
     *,
-    output: Annotated[Path, Parameter(name=['--output', '-o'])] = Path('thumbnails'),
-    size: int = 256,
-    jobs: int = 1,
+    output: OutputFolder = Path('thumbnails'),
+    size: PictureSize = 256,
+    jobs: Jobs = 1,
     transparent: bool = False,
     frame: int | None = None,
     animation: str | None = None,
@@ -38,10 +38,6 @@ def thumbnail(
         Model files, folders (searched recursively) or glob patterns.
     output
         Folder for the PNGs (the models' folders are mirrored).
-    size
-        Width and height in pixels.
-    jobs
-        Worker processes.
     transparent
         Transparent background.
     frame

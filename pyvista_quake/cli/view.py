@@ -11,6 +11,7 @@ from cyclopts import Parameter
 import pyvista_quake as pq
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import CONSOLE
+from pyvista_quake.cli._app import ModelFile
 from pyvista_quake.cli._app import ModelFlags
 from pyvista_quake.cli._app import NoDisplayError
 from pyvista_quake.cli._app import load_options
@@ -19,7 +20,7 @@ from pyvista_quake.render.plotting import has_display
 
 @CLI_APP.command
 def view(
-    model: Path,
+    model: ModelFile,
     /,
     *,
     frame: int | None = None,
@@ -32,8 +33,6 @@ def view(
 
     Parameters
     ----------
-    model
-        The model file.
     frame
         Frame (of ``--animation`` when given).
     animation

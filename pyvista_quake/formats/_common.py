@@ -330,6 +330,39 @@ def load_plugins() -> None:
         _plugins['loaded'] = True
 
 
+_ALIAS_READ_DOC = """Parse {title} model into format-neutral data.
+
+    Parameters
+    ----------
+    buffer : bytes or memoryview
+        The whole file.
+    source : str, default: '<bytes>'
+        Name of the file, for error messages.
+
+    Returns
+    -------
+    AliasData
+        The model's content, frames still packed; ``file`` holds every byte.
+
+    Raises
+    ------
+    QuakeFormatError
+        If no {game} engine could draw the file (see :func:`parse`); the
+        engines' own limits are :mod:`pyvista_quake.game.engines`'.
+
+    """
+
+
+def alias_reader(parse: Callable[[bytes | memoryview, str], Any], to_data: Callable[[Any], AliasData], title: str, game: str) -> Callable[..., AliasData]:
+    """An MD2's or MDL's ``read(buffer, source='<bytes>')``: ``to_data(parse(buffer, source))``, documented for its game."""
+
+    def read(buffer: bytes | memoryview, source: str = '<bytes>') -> AliasData:
+        return to_data(parse(buffer, source))
+
+    read.__doc__ = _ALIAS_READ_DOC.format(title=title, game=game)
+    return read
+
+
 def not_encoded(format: str) -> Callable[..., object]:
     """The ``encode``/``quantize`` of a format whose records are written only as they were read (IQM, MD5)."""
 

@@ -18,6 +18,7 @@ from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
+from pyvista_quake.formats._common import alias_reader
 from pyvista_quake.formats._common import cstrings
 from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import place
@@ -137,31 +138,6 @@ class MD2File:
 
 #: Offset fields of the header, in id's section order (``qdata`` writes them so).
 OFFSET_FIELDS = ('ofs_skins', 'ofs_st', 'ofs_tris', 'ofs_frames', 'ofs_glcmds')
-
-
-def read(buffer: bytes | memoryview, source: str = '<bytes>') -> AliasData:
-    """Parse an MD2 model into format-neutral data.
-
-    Parameters
-    ----------
-    buffer : bytes or memoryview
-        The whole file.
-    source : str, default: '<bytes>'
-        Name of the file, for error messages.
-
-    Returns
-    -------
-    AliasData
-        The model's content, frames still packed; ``file`` holds every byte.
-
-    Raises
-    ------
-    QuakeFormatError
-        If no Quake II renderer could draw the file (see :func:`parse`); the
-        engines' own limits are :mod:`pyvista_quake.game.engines`'.
-
-    """
-    return to_data(parse(buffer, source))
 
 
 def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
@@ -514,6 +490,10 @@ def md2_facts(record, size: int) -> dict:
         'glcmds_past_end': len(words) < h['num_glcmds'],
         'size': size,
     }
+
+
+#: Parse an MD2 into format-neutral data (:class:`AliasData`, frames still packed).
+read = alias_reader(parse, to_data, 'an MD2', 'Quake II')
 
 
 register_format('md2', ('.md2',), parse, magic=IDENT, kind='alias', title='Quake II (MD2) models', game='Quake II', write=write, encode=encode, quantize=quantize, decode=to_data, engines=QUAKE2_ENGINES, rules=MD2_RULES, facts=md2_facts)

@@ -14,6 +14,7 @@ import numpy as np
 
 from pyvista_quake.formats import _pack
 from pyvista_quake.formats._common import Bounds
+from pyvista_quake.formats._common import alias_reader
 from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import record_view
 from pyvista_quake.formats._common import register_format
@@ -145,31 +146,6 @@ class MDLFile:
     def header_fields(self) -> dict:
         """The header's fields by name, as Python values (vectors as lists)."""
         return header_fields(self.header)
-
-
-def read(buffer: bytes | memoryview, source: str = '<bytes>') -> AliasData:
-    """Parse an MDL model into format-neutral data.
-
-    Parameters
-    ----------
-    buffer : bytes or memoryview
-        The whole file.
-    source : str, default: '<bytes>'
-        Name of the file, for error messages.
-
-    Returns
-    -------
-    AliasData
-        The model's content, frames still packed; ``file`` holds every byte.
-
-    Raises
-    ------
-    QuakeFormatError
-        If no Quake engine could draw the file (see :func:`parse`); the
-        engines' own limits are :mod:`pyvista_quake.game.engines`'.
-
-    """
-    return to_data(parse(buffer, source))
 
 
 def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MDLFile:
@@ -661,6 +637,10 @@ def mdl_facts(record, size: int) -> dict:
         'top_normal': int(record.poses['verts'][..., 3].max(initial=0)),
         'size': size,
     }
+
+
+#: Parse an MDL into format-neutral data (:class:`AliasData`, frames still packed).
+read = alias_reader(parse, to_data, 'an MDL', 'Quake')
 
 
 register_format('mdl', ('.mdl',), parse, magic=IDENT, kind='alias', palette=True, title='Quake (MDL) models', game='Quake', write=write, encode=encode, quantize=quantize, decode=to_data, engines=QUAKE_ENGINES, rules=MDL_RULES, facts=mdl_facts)

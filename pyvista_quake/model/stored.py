@@ -326,16 +326,7 @@ class SurfaceFrames(ModelFrames):
 class StoredFrames(SurfaceFrames):
     """A Quake III model (``.md3``) or a level: several surfaces, each with its own image, their frames from the file.
 
-    Use :func:`pyvista_quake.load` to read one.
-
-    Parameters
-    ----------
-    data : ModelData
-        The parsed content of the file.
-    options : LoadOptions, optional
-        How the model is read.
-    search : GameFiles, optional
-        Where to look for its ``.skin`` file and images.
+    Use :func:`pyvista_quake.load` to read one; it is made as :class:`SurfaceFrames` is.
 
     Examples
     --------
