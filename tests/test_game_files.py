@@ -82,6 +82,34 @@ def test_a_player_takes_each_part_from_the_archive_the_game_reads_it_from(game):
         assert player.config.sex == 'f'
 
 
+def test_a_player_s_folder_is_looked_up_through_the_game_s_files(game, tmp_path):
+    from pyvista_quake.game.filesystem import GameFiles
+    from pyvista_quake.game.sources import Place
+
+    files = GameFiles.of_folder(Place(game / 'pak2-players.pk3', f'{PLAYER}/'), 'animation.cfg')
+    assert files.member == f'{PLAYER}/animation.cfg' and files.model_file_name() == 'animation.cfg'
+    assert files.place_beside('lower.md3') == Place(game / 'pak6-patch.pk3', f'{PLAYER}/lower.md3')  # the later archive's
+    assert files.place_beside('upper.md3') == Place(game / 'pak2-players.pk3', f'{PLAYER}/upper.md3')
+    assert files.place_beside('nothing.md3') is None
+    names = files.names_beside()
+    assert sorted(names) == sorted({'lower.md3', 'upper.md3', 'head.md3', 'animation.cfg', 'head_default.skin', 'face.png'})
+    on_disk = synthetic_player(tmp_path / 'disk')
+    (on_disk / 'sub').mkdir()
+    here = GameFiles.of_folder(Place(on_disk), 'animation.cfg')
+    assert here.place_beside('head.md3') == Place(on_disk / 'head.md3') and here.place_beside('sub') is None
+    assert 'head.md3' in here.names_beside() and 'sub' not in here.names_beside()
+    assert GameFiles.of_folder(Place(tmp_path / 'none'), 'animation.cfg').names_beside() == []
+    assert GameFiles().place_beside('head.md3') is None and GameFiles().names_beside() == []
+
+
+def test_a_player_folder_without_its_animation_cfg_is_named(tmp_path):
+    folder = synthetic_player(tmp_path / 'p')
+    (folder / 'animation.cfg').unlink()
+    assert not is_player_folder(folder) and not is_player_folder(tmp_path / 'missing')
+    with pytest.raises(FileNotFoundError, match='animation.cfg'):
+        pq.load_player(folder)
+
+
 def test_a_batch_of_the_game_renders_the_player_once_and_no_stray_part(game, tmp_path):
     found = as_players(find_models([game]))
     assert len(found) == 1 and str(found[0][0]).endswith(PLAYER)

@@ -31,6 +31,7 @@ from pyvista_quake.game.archives import load_order
 from pyvista_quake.game.archives import normalise_member
 from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.inputs import note
+from pyvista_quake.game.sources import Place
 
 #: Places a missing skin's warning names before it counts the rest.
 SHOWN_PLACES = 4
@@ -258,6 +259,38 @@ class GameFiles:
             return None
         path = self._model_file.parent / name
         return (str(path), path.read_bytes()) if path.is_file() else None
+
+    @classmethod
+    def of_folder(cls, folder: Place, file: str, search_paths: list[Path] | None = None) -> GameFiles:
+        """The game's files seen from ``file`` in ``folder`` (a folder on disk, or ``Place(archive, member)``
+        of a folder in the game's archives): a player's, whose parts are looked up beside its ``animation.cfg``."""
+        if folder.member is None:
+            return cls(model_path=folder.path / file, search_paths=list(search_paths or []))
+        return cls(model_path=folder.path, search_paths=list(search_paths or []), archive=open_archive(folder.path),
+                   member=f'{folder.member.rstrip("/")}/{file}')  # fmt: skip
+
+    def place_beside(self, name: str) -> Place | None:
+        """Where the file ``name`` beside the model is, as :meth:`beside_model` finds it: a file in its folder,
+        or the member of the game's merged archives the game reads (the archive loaded last that holds it)."""
+        if self.archive is not None and self.member:
+            member = str(PurePosixPath(self.member).parent / name)
+            holder = locate_member(self._own_archives(), member)
+            return Place(holder.path, member) if holder is not None else None
+        if self.model_path is None:
+            return None
+        path = self._model_file.parent / name
+        return Place(path) if path.is_file() else None
+
+    def names_beside(self) -> list[str]:
+        """The lower-case names of the files beside the model: its folder's, or its archive folder's in every
+        one of the game's merged archives (a name once)."""
+        if self.archive is not None and self.member:
+            prefix = f'{str(PurePosixPath(self.member).parent).lower()}/'
+            found = (n[len(prefix) :] for a in self._own_archives() for n in a.names() if n.startswith(prefix))
+            return _unique([n for n in found if '/' not in n])
+        if self.model_path is None or not self._model_file.parent.is_dir():
+            return []
+        return [p.name.lower() for p in self._model_file.parent.iterdir() if p.is_file()]
 
     def archive_sidecar(self, suffix: str) -> tuple[str, str] | None:
         """``(name, text)`` of the file beside the model in its archive with another suffix (``.anm``)."""

@@ -21,11 +21,8 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats.animation_cfg import AnimationConfig
 from pyvista_quake.formats.animation_cfg import PlayerAnimation
 from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
-from pyvista_quake.game.archives import open_archive
-from pyvista_quake.game.filesystem import archive_stack
-from pyvista_quake.game.filesystem import locate_member
+from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.sources import Place
-from pyvista_quake.game.sources import read_source
 from pyvista_quake.model.base import lerp_tag
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.loading import model_or_mesh
@@ -267,7 +264,9 @@ def _placed(model: QuakeModel, frames: tuple[int, int, float], origin: np.ndarra
 
 
 #: The files of a player's folder.
-PLAYER_FILES = tuple(f'{part}.md3' for part in PARTS) + ('animation.cfg',)
+#: The file that times a player's parts: lookups beside it are the player's folder's.
+CONFIG = 'animation.cfg'
+PLAYER_FILES = tuple(f'{part}.md3' for part in PARTS) + (CONFIG,)
 
 
 def _folder(path: str | Path | Place) -> Place:
@@ -276,13 +275,10 @@ def _folder(path: str | Path | Place) -> Place:
     return Place(place.path, place.member.rstrip('/')) if place.member is not None else place
 
 
-def _skin_sets(folder: Place, stack: list) -> tuple[list[str], bool]:
+def _skin_sets(files: GameFiles) -> tuple[list[str], bool]:
     """The skin sets every part has, ``default`` first then by name, and whether the legs have ``lower_default.skin``."""
-    if folder.member is None:
-        names = [p.name.lower() for p in folder.path.iterdir() if p.is_file()]
-    else:
-        prefix = f'{folder.member.lower()}/'
-        names = [n[len(prefix) :] for archive in stack for n in archive.names() if n.startswith(prefix)]
+    names = files.names_beside()
+
     def skins_of(part: str) -> set[str]:
         return {n[len(part) + 1 : -len('.skin')] for n in names if n.startswith(f'{part}_') and n.endswith('.skin')}
 
@@ -303,10 +299,10 @@ def _default_skin(path: Place, complete: list[str], has_default: bool) -> str:
 def is_player_folder(path: str | Path | Place) -> bool:
     """Whether ``path`` is a player: a folder (or ``ARCHIVE:folder``) holding ``lower.md3``, ``upper.md3``, ``head.md3`` and ``animation.cfg``."""
     folder = _folder(path)
-    if folder.member is None:
-        return folder.path.is_dir() and all((folder.path / name).is_file() for name in PLAYER_FILES)
-    stack = archive_stack(open_archive(folder.path))  # the game's archives merged: a part may come from a later one
-    return all(locate_member(stack, f'{folder.member}/{name}') is not None for name in PLAYER_FILES)
+    if folder.member is None and not folder.path.is_dir():
+        return False
+    files = GameFiles.of_folder(folder, CONFIG)  # the game's archives merged: a part may come from a later one
+    return all(files.place_beside(name) is not None for name in PLAYER_FILES)
 
 
 def model_or_player(source: Any, **options: Any):
@@ -343,24 +339,23 @@ def load_player(path: str | Path | Place, skin: str | int = 'default', search_pa
     folder = _folder(path)
     skin = 'default' if skin == 0 else skin
 
-    stack = archive_stack(open_archive(folder.path)) if folder.member is not None else []
+    files = GameFiles.of_folder(folder, CONFIG)
 
     def where(name: str) -> Place:
-        if folder.member is None:
-            return Place(folder.path / name)
-        member = f'{folder.member}/{name}'
-        holder = locate_member(stack, member)  # each part from the archive the game reads it from
-        return Place(holder.path if holder is not None else folder.path, member)
+        # Each part from the archive the game reads it from; one that is missing fails where it is loaded, named.
+        found = files.place_beside(name)
+        return found if found is not None else Place(folder.path / name) if folder.member is None else Place(folder.path, f'{folder.member}/{name}')
 
-    skins, has_default = _skin_sets(folder, stack)
+    skins, has_default = _skin_sets(files)
     if skin == 'default':
         skin = _default_skin(folder, skins, has_default)
     parts = {}
     for part in PARTS:
         parts[part] = load(where(f'{part}.md3'), skin=skin, search_paths=search_paths or [], **options)
-    config = where('animation.cfg')
-    buffer, location = read_source(config.path, config.member)
-    return QuakePlayer(parts, parse_animation_cfg(bytes(buffer).decode('latin-1'), location.name), folder, skin=str(skin),
+    config = files.beside_model(CONFIG)
+    if config is None:
+        raise FileNotFoundError(f'{where(CONFIG)}: a player folder holds an {CONFIG}')
+    return QuakePlayer(parts, parse_animation_cfg(config[1].decode('latin-1'), config[0]), folder, skin=str(skin),
                        skins=skins if skin in skins else [str(skin), *skins], options={'search_paths': search_paths, **options})  # fmt: skip
 
 
