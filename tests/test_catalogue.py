@@ -94,3 +94,22 @@ def test_levels_of_detail_are_one_card_of_their_model(tmp_path):
     head = next(e for e in entries.values() if e['name'] == 'models/b/head.md3')
     assert head['levels'] == ['models/b/head_1.md3', 'models/b/head_2.md3']
     assert '3 levels of detail' in (tmp_path / 'site' / 'index.html').read_text()
+
+
+def test_a_player_s_card_has_a_model_s_fields_counted_over_its_parts(tmp_path):
+    from pyvista_quake.publish.catalogue import _summary
+
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    model = player.parts['upper']
+    card, own = _summary(player, tmp_path), _summary(model, tmp_path)
+    assert set(card) == set(own)  # one card, whatever it shows
+    assert card['format'] == 'player' and own['format'] == 'md3'
+    parts = list(player.parts.values())
+    assert card['frames'] == max(len(p) for p in parts) > min(len(p) for p in parts)
+    assert card['surfaces'] == sum(len(p.surfaces) for p in parts) and card['triangles'] == sum(s.num_triangles for p in parts for s in p.surfaces)
+    assert card['animations'] == list(player.config.animations) and own['animations'] == list(model.animations)
+    assert card['tags'] == [] and card['header'] == {} and own['tags'] == list(model.tags) and own['header']
+    assert own['joints'] == [] and own['frames'] == len(model)
+    (tmp_path / 'two.md2').write_bytes(tetra_md2(skins=['models/a/one.pcx', 'models/a/two.pcx']))
+    assert _summary(pq.load(tmp_path / 'two.md2'), tmp_path)['skin_sets'] == ['models/a/one.pcx', 'models/a/two.pcx']
+    assert own['skin_sets'] == []  # one skin: nothing to pick

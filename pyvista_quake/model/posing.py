@@ -73,6 +73,14 @@ class Posable(Protocol):
         """Every model it draws (a player's legs, torso and head)."""
 
     @property
+    def parts(self) -> dict[str, QuakeModel]:
+        """:attr:`models` by the name a message gives each (a player's ``lower``, ``upper``, ``head``; a model's ``''``)."""
+
+    @property
+    def label(self) -> str:
+        """What it is, as a catalogue's card says: the model's format, or ``'player'``."""
+
+    @property
     def drawn(self) -> QuakeModel | None:
         """The one model whose skin and lightmaps a pose draws; ``None`` where each block carries its own (a player)."""
 
@@ -129,6 +137,8 @@ class ModelPosing:
         self.model = self.subject = self.drawn = model
         self.source = model.source
         self.models = [model]
+        self.parts = {'': model}
+        self.label = model.format
 
     @property
     def skin_sets(self) -> list[str]:
@@ -219,6 +229,8 @@ class PlayerPosing:
         self.player = self.subject = player
         self.source = player.source
         self.models = list(player.parts.values())
+        self.parts = dict(player.parts)
+        self.label = 'player'
         self.drawn = None  # each part's blocks carry their images
 
     @property

@@ -36,8 +36,8 @@ from pyvista_quake.game.engines import verdicts
 from pyvista_quake.game.inputs import recording
 from pyvista_quake.game.inputs import stamps
 from pyvista_quake.game.sources import Place
-from pyvista_quake.model.players import is_player
 from pyvista_quake.model.players import model_or_player
+from pyvista_quake.model.posing import posable
 from pyvista_quake.model.quake_model import QuakeModel
 from pyvista_quake.render.batch import as_players
 from pyvista_quake.render.batch import find_models
@@ -121,29 +121,28 @@ def _images(models: list[QuakeModel], base: Path) -> list[str]:
     return list(dict.fromkeys(_below(str(f.location), base) for f in found if f is not None))
 
 
-def _summary(model: Any, base: Path) -> dict:
-    """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings."""
-    if is_player(model):
-        parts = list(model.parts.values())
-        found = {part: _findings(p) for part, p in model.parts.items()}
-        return {'format': 'player', 'frames': max(len(p) for p in parts), 'surfaces': sum(len(p.surfaces) for p in parts),
-                'triangles': sum(s.num_triangles for p in parts for s in p.surfaces), 'animations': list(model.config.animations),
-                'skins': _images(parts, base), 'skin_sets': list(model.skins), 'tags': [], 'joints': [], 'header': {},
-                'findings': [f'{part}: {_finding(f)}' for part, fs in found.items() for f in fs],
-                'verdicts': verdicts([f for fs in found.values() for f in fs], parts[0].format)}  # fmt: skip
-    findings = _findings(model)
+def _summary(source: Any, base: Path) -> dict:
+    """A loaded model's (or player's) card and page facts: format, counts, animations, skins, tags, header, findings.
+
+    Counts are over every model it draws; tags, joints and header are the one drawn model's (a player has none of its own).
+    """
+    posing = posable(source)
+    parts = posing.parts
+    found = {label: _findings(p) for label, p in parts.items()}
+    one = posing.drawn
     return {
-        'format': model.format,
-        'frames': len(model),
-        'surfaces': len(model.surfaces),
-        'triangles': sum(s.num_triangles for s in model.surfaces),
-        'animations': list(model.animations),
-        'skins': _images([model], base),
-        'tags': list(model.tags),
-        'joints': [j.name for j in model.skeletal.joints] if model.skeletal is not None else [],
-        'header': {k: str(v) for k, v in model.header.items() if k not in ('ident', 'magic')},
-        'findings': [_finding(f) for f in findings],
-        'verdicts': verdicts(findings, model.format),
+        'format': posing.label,
+        'frames': max(len(p) for p in parts.values()),
+        'surfaces': sum(len(p.surfaces) for p in parts.values()),
+        'triangles': sum(s.num_triangles for p in parts.values() for s in p.surfaces),
+        'animations': posing.animation_names,
+        'skins': _images(posing.models, base),
+        'skin_sets': posing.skin_sets,
+        'tags': list(one.tags) if one is not None else [],
+        'joints': [j.name for j in one.skeletal.joints] if one is not None and one.skeletal is not None else [],
+        'header': {k: str(v) for k, v in one.header.items() if k not in ('ident', 'magic')} if one is not None else {},
+        'findings': [f'{label}: {_finding(f)}' if label else _finding(f) for label, fs in found.items() for f in fs],
+        'verdicts': verdicts([f for fs in found.values() for f in fs], posing.models[0].format),
     }
 
 
