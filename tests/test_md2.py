@@ -339,3 +339,16 @@ def test_a_built_command_list_is_its_commands_and_one_zero_word(tmp_path):
     assert model.header['num_glcmds'] == sum(1 + 3 * len(c.vertices) for c in commands) + 1
     words = model.data.file.glcmds
     assert words[-1] == 0
+
+
+def test_each_alias_format_s_read_is_its_parse_then_its_data():
+    from pyvista_quake.formats import mdl
+
+    for module, data, game in ((md2, tetra_md2(), 'Quake II'), (mdl, torch_mdl(), 'Quake')):
+        got, expected = module.read(data, 'x'), module.to_data(module.parse(data, 'x'))
+        assert got.source == 'x' and got.format == expected.format == module.__name__.rsplit('.', 1)[1]
+        np.testing.assert_array_equal(got.frame_verts, expected.frame_verts)
+        assert module.read(data).source == '<bytes>'
+        assert f'If no {game} engine could draw the file' in module.read.__doc__
+    with pytest.raises(pq.QuakeFormatError, match='ident'):
+        md2.read(torch_mdl(), 'y.md2')
