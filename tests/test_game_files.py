@@ -100,6 +100,12 @@ def test_a_player_s_folder_is_looked_up_through_the_game_s_files(game, tmp_path)
     assert 'head.md3' in here.names_beside() and 'sub' not in here.names_beside()
     assert GameFiles.of_folder(Place(tmp_path / 'none'), 'animation.cfg').names_beside() == []
     assert GameFiles().place_beside('head.md3') is None and GameFiles().names_beside() == []
+    # A member named with no archive (a model of bytes named after one) is looked up on disk, beside model_path.
+    named = GameFiles(model_path=on_disk / 'animation.cfg', member='models/players/x/animation.cfg')
+    assert named.place_beside('head.md3') == Place(on_disk / 'head.md3') and 'head.md3' in named.names_beside()
+    # An archive with no member names nothing in it to be beside.
+    whole = GameFiles(model_path=on_disk / 'animation.cfg', archive=open_archive(game / 'pak2-players.pk3'))
+    assert whole.place_beside('head.md3') == Place(on_disk / 'head.md3') and 'head.md3' in whole.names_beside()
 
 
 def test_a_player_folder_without_its_animation_cfg_is_named(tmp_path):
@@ -169,3 +175,13 @@ def test_a_location_of_bytes_or_a_file_object_names_it(tmp_path):
         _, where = read_source(handle)
     assert where.name == str(tmp_path / 'x.md2') and where.stem == 'x'
     assert Location('n', None, None, 'models/a/x.md2').stem == 'x'
+
+
+def test_a_player_s_broken_animation_cfg_is_named_by_its_archive_and_member(tmp_path):
+    source = synthetic_player(tmp_path / 'src')
+    members = {f'{PLAYER}/{p.name}': p.read_bytes() for p in source.iterdir()}
+    members[f'{PLAYER}/animation.cfg'] = b'sex m\n0 x 0 20 // BOTH_DEATH1\n'
+    archive = pk3(tmp_path / 'pak0.pk3', members)
+    with pytest.raises(pq.QuakeFormatError) as caught:
+        pq.load_player(f'{archive}:{PLAYER}')
+    assert str(caught.value).startswith(f'{archive}:{PLAYER}/animation.cfg')
