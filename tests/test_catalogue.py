@@ -110,6 +110,20 @@ def test_a_player_s_card_has_a_model_s_fields_counted_over_its_parts(tmp_path):
     assert card['animations'] == list(player.config.animations) and own['animations'] == list(model.animations)
     assert card['tags'] == [] and card['header'] == {} and own['tags'] == list(model.tags) and own['header']
     assert own['joints'] == [] and own['frames'] == len(model)
+    assert 'ident' not in own['header'] and own['header']['version'] == str(model.header['version'])
     (tmp_path / 'two.md2').write_bytes(tetra_md2(skins=['models/a/one.pcx', 'models/a/two.pcx']))
     assert _summary(pq.load(tmp_path / 'two.md2'), tmp_path)['skin_sets'] == ['models/a/one.pcx', 'models/a/two.pcx']
     assert own['skin_sets'] == []  # one skin: nothing to pick
+
+
+def test_a_card_names_a_player_s_findings_by_part_and_a_model_s_as_they_are(tmp_path, monkeypatch):
+    from pyvista_quake.game.engines import Finding
+    from pyvista_quake.publish import catalogue
+
+    finding = Finding('quake3', 'a rule', 'numFrames', 1, 'refuses', 'tr_model.c')
+    monkeypatch.setattr(catalogue, '_findings', lambda model: [finding] if model.source.endswith('head.md3') else [])
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    said = catalogue._finding(finding)
+    assert catalogue._summary(player, tmp_path)['findings'] == [f'head: {said}']
+    assert catalogue._summary(player.parts['head'], tmp_path)['findings'] == [said]
+    assert catalogue._summary(player.parts['upper'], tmp_path)['findings'] == []
