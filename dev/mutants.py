@@ -107,6 +107,9 @@ def main() -> int:
             path.write_text(original)
         killed += dead
         print(f'{"killed  " if dead else "SURVIVED"} {path.relative_to(ROOT)}:{number + 1}: {mutated.strip()}', flush=True)
+    if not sample:
+        print('\nno line changed here has an operator, constant or condition to mutate')
+        return 0
     print(f'\n{killed} of {len(sample)} mutants killed: {100 * killed / len(sample):.0f}%')
     return 0
 
