@@ -1547,3 +1547,33 @@ def test_md5anim_header_counts_are_bounded_by_the_file_and_the_rate_by_2_to_the_
                 md5_format.anim_header(data)  # past the head's bound: the whole file read, and its tokens bound it
         else:
             assert md5_format.anim_header(data)['numFrames'] == size
+
+
+def test_an_md5_with_no_animation_places_its_joints_at_the_bind_pose(bar_md5):
+    model = pq.load(bar_md5[0], animations=[])
+    assert len(model) == 1
+    bind = model.data.skeleton.bind
+    np.testing.assert_allclose(model.skeletal.joint_matrices(0), bind, atol=1e-6)
+    np.testing.assert_allclose(model.skeletal.joint_matrices(None), bind)
+
+
+def test_a_surface_no_joint_moves_keeps_its_bind_pose_in_every_frame():
+    from pyvista_quake.data import skinning
+    from pyvista_quake.formats.records import Joint
+    from pyvista_quake.formats.records import JointWeights
+    from pyvista_quake.formats.records import ModelData
+    from pyvista_quake.formats.records import Skeleton
+    from pyvista_quake.formats.records import SurfaceData
+
+    bind = np.arange(12, dtype=np.float32).reshape(4, 3)
+    still = SurfaceData('still', np.zeros((0, 3), np.int32), np.zeros((4, 2), np.float32), bind, bind / 20,
+                        joint_weights=JointWeights(np.zeros((4, 0), np.int32), np.zeros((4, 0), np.float32)))  # fmt: skip
+    data = ModelData([still], skeleton=Skeleton([Joint('root', -1)], np.eye(4)[None], 'matrix'))
+    matrices = np.random.default_rng(3).normal(size=(5, 1, 3, 4)).astype(np.float32)
+    engine = skinning.Skinning(data, np.zeros((5, 1, 10)), 'matrix')
+    np.testing.assert_array_equal(engine.positions(0, matrices), np.broadcast_to(bind, (5, 4, 3)))
+    np.testing.assert_array_equal(engine.normals(0, matrices, engine.positions(0, matrices)), skinning._unit(np.broadcast_to(bind / 20, (5, 4, 3)).copy()))
+    with pytest.raises(ValueError, match='no skeleton'):
+        skinning.Skinning(ModelData([still]), np.zeros((5, 1, 10)), 'matrix')
+    with pytest.raises(ValueError, match='no joints'):
+        skinning.weights_of(SurfaceData('plain', np.zeros((0, 3)), np.zeros((1, 2)), np.zeros((1, 3))))
