@@ -18,7 +18,12 @@ from pyvista_quake.exporting.export import to_meshio
 from pyvista_quake.exporting.html import viewer
 from pyvista_quake.formats import load_plugins
 from pyvista_quake.formats import register_format
+from pyvista_quake.formats.records import Clip
+from pyvista_quake.formats.records import Joint
+from pyvista_quake.formats.records import JointWeights
 from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.records import SkeletalAnimationData
+from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.engines import Finding
@@ -46,7 +51,10 @@ load_plugins()  # the formats installed packages declare (entry points of 'pyvis
 __all__ = [
     'DEFAULT_FPS',
     'Animation',
+    'Clip',
     'Finding',
+    'Joint',
+    'JointWeights',
     'LoadOptions',
     'ModelData',
     'NothingToDrawError',
@@ -54,6 +62,8 @@ __all__ = [
     'QuakeModel',
     'QuakePlayer',
     'QuakeWarning',
+    'SkeletalAnimationData',
+    'Skeleton',
     'Surface',
     'SurfaceData',
     'SurfaceModel',

@@ -360,3 +360,64 @@ def test_a_frame_carries_its_skin_into_a_model_made_from_it(tmp_path):
     assert pq.load(tmp_path / 'made.md3').surface_names == ['model']
     pq.load(folder / 'tris.md2').save(tmp_path / 'tris.md3')
     assert pq.load(tmp_path / 'tris.md3').surface_names == ['tris']
+
+
+# -- a format with bones: surfaces of skinned joints and a skeleton -------------------------
+
+
+def bones_read(data: bytes, source: str) -> pq.ModelData:
+    """``BONE`` then a byte: frames of a bar on two joints, the child (2 units along x) turning 30 degrees a frame about z."""
+    frames = data[4]
+    if not frames:
+        raise pq.QuakeFormatError(source, 'frames', 0, 'at least one frame')
+    positions = np.array([[0, -1, 0], [0, 1, 0], [4, -1, 0], [4, 1, 0]], np.float32)
+    weights = pq.JointWeights(np.array([[0], [0], [1], [1]], np.int32), np.ones((4, 1), np.float32))
+    surface = pq.SurfaceData('bar', np.array([[0, 2, 1], [1, 2, 3]]), positions[:, :2] / 4 + 0.5, positions, shaders=['bar'],
+                             joint_weights=weights)  # fmt: skip
+    bind = np.stack([np.eye(4), np.eye(4)])
+    bind[1, 0, 3] = 2
+    angles = np.radians(30) * np.arange(frames)
+    poses = np.zeros((frames, 2, 10))
+    poses[..., 6] = 1  # the quaternions' w
+    poses[..., 7:] = 1
+    poses[:, 1, 0] = 2  # the child, from its parent
+    poses[:, 1, 5], poses[:, 1, 6] = np.sin(angles / 2), np.cos(angles / 2)
+    joints = [pq.Joint('root', -1), pq.Joint('child', 0)]
+    animation = pq.SkeletalAnimationData(source, joints, poses, [pq.Clip('bend', 0, frames, 10.0, True)], 'matrix')
+    return pq.ModelData([surface], format='bones', skeleton=pq.Skeleton(joints, bind, 'matrix', animation))
+
+
+@pytest.fixture
+def bones(tmp_path):
+    saved = pv.core.utilities.reader_registry._save_registry_state()
+    pq.register_format('bones', ['.bones'], bones_read, magic=b'BONE', write=lambda data: b'')
+    path = tmp_path / 'bar.bones'
+    path.write_bytes(b'BONE\x03')
+    yield path
+    dict.pop(FORMATS, 'bones', None)
+    pv.core.utilities.reader_registry._restore_registry_state(saved)
+    readers._REGISTERED.discard('.bones')
+
+
+def test_a_registered_format_with_bones_is_skinned_everywhere(bones, tmp_path):
+    import warnings
+
+    warnings.simplefilter('ignore', pq.QuakeWarning)  # its image is nowhere
+    model = pq.load(bones)
+    assert len(model) == 3 and list(model.animations) == ['bend'] and [j.name for j in model.skeletal.joints] == ['root', 'child']
+    turn = np.radians(60)
+    expected = np.array([2 + 2 * np.cos(turn) + np.sin(turn), 2 * np.sin(turn) - np.cos(turn), 0])  # (4, -1) about (2, 0)
+    np.testing.assert_allclose(model.positions([2])[0, 2], expected, atol=1e-5)
+    np.testing.assert_allclose(pv.read(bones)[0].points[2], [4, -1, 0], atol=1e-6)  # frame 0: the bind pose
+    np.testing.assert_allclose(model.skeletal.joint_matrices(2)[1][:3, 3], [2, 0, 0], atol=1e-6)
+    pq.export(model, tmp_path / 'bar.glb')
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'bar.glb'))
+    assert len(gltf.skins) == 1 and len(gltf.skins[0].joints) == 2 and gltf.animations  # joints, not morph targets
+    model.save(tmp_path / 'same.bones')
+    assert (tmp_path / 'same.bones').read_bytes() == bones.read_bytes()  # unchanged: its bytes as read
+    model.save(tmp_path / 'baked.md3')  # a format of surfaces: its skinned frames
+    baked = pq.load(tmp_path / 'baked.md3')
+    assert len(baked) == 3
+    np.testing.assert_allclose(baked.positions([2])[0], model.positions([2])[0], atol=1 / 64)
+    pq.thumbnail(model, tmp_path / 'bar.png')
+    assert (tmp_path / 'bar.png').stat().st_size > 0

@@ -575,7 +575,8 @@ class QuakeModel:
         failure leaves the old file untouched; ``sync=False`` skips flushing
         it to disk first.
         """
-        if self.spec.kind == 'skeletal' and format_for_path(str(path)).kind != 'skeletal':
+        target = format_for_path(str(path))
+        if self.skeletal is not None and target.name != self.format and target.kind != 'skeletal':
             # Its skinned frames, as an MD3 or any format of surfaces.
             baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
             baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
@@ -657,7 +658,7 @@ def why_nothing_to_draw(model: object) -> str:
     """Why a model (or player) has no triangle to draw, in a few words for messages."""
     tags = list(getattr(model, 'tags', {}) or {})
     surfaces = getattr(model, 'surfaces', None)
-    if is_model(model) and model.spec.kind == 'skeletal' and not surfaces:
+    if is_model(model) and model.skeletal is not None and not surfaces:
         return ('an animation file, no mesh: its poses animate a mesh of the same skeleton '
                 '(load the mesh with animations= naming this file, or its Cube 2 config)')  # fmt: skip
     if tags and not any(s.num_triangles for s in surfaces or []):

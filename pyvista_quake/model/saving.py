@@ -74,14 +74,15 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     spec = format_for_path(str(path))
     data = model.data
     if model.skeletal is not None:
-        if spec.kind != 'skeletal':  # an MD3 of its skinned frames: the model bakes them
+        own_spec = FORMATS[data.format]
+        if spec.name != own_spec.name and spec.kind != 'skeletal':  # an MD3 of its skinned frames: the model bakes them
             model.save(path, sync=sync, overwrite_skins=overwrite_skins)
             return
-        own_spec = FORMATS[data.format]
-        if path.suffix.lower() not in own_spec.extensions:
+        if spec.name != own_spec.name:
             raise ValueError(f'{data.source}: a {data.format.upper()} saves as {", ".join(own_spec.extensions)}; '
                              "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
-        # Its own format as read: an IQM byte for byte, an MD5 as text with the version lines Doom 3 wants.
+        # Its own format as read: an IQM byte for byte, an MD5 as text with the version lines Doom 3 wants, a third
+        # party's format its bytes as read.
         write_record(own_spec, data.file, path, sync=sync, refusals=False)
         return
     own = FORMATS.get(data.format)
