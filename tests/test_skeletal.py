@@ -1577,3 +1577,21 @@ def test_a_surface_no_joint_moves_keeps_its_bind_pose_in_every_frame():
         skinning.Skinning(ModelData([still]), np.zeros((5, 1, 10)), 'matrix')
     with pytest.raises(ValueError, match='no joints'):
         skinning.weights_of(SurfaceData('plain', np.zeros((0, 3)), np.zeros((1, 2)), np.zeros((1, 3))))
+
+
+def test_an_iqm_s_meshes_number_their_own_vertices_and_keep_their_stored_normals():
+    positions = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [5, 5, 5], [6, 5, 5], [5, 6, 5]], np.float32)
+    normals = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.6, 0.8, 0], [0, 0.6, 0.8], [0.8, 0, 0.6]], np.float32)
+    data = iqm.decode(iqm.parse(build_iqm(
+        positions=positions, texcoords=np.zeros((6, 2), np.float32), normals=normals,
+        blend_indexes=np.zeros((6, 4), np.uint8), blend_weights=np.tile([255, 0, 0, 0], (6, 1)).astype(np.uint8),
+        triangles=[(0, 1, 2), (3, 4, 5)], meshes=[('a', 'a.png', 0, 3, 0, 1), ('b', 'b.png', 3, 3, 1, 1)],
+        joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1))],
+    )))  # fmt: skip
+    first, second = data.surfaces
+    assert first.triangles.tolist() == second.triangles.tolist() == [[0, 1, 2]]  # each mesh's own vertex numbers
+    np.testing.assert_array_equal(second.positions[0], positions[3:])
+    np.testing.assert_array_equal(second.normals[0], normals[3:])  # as stored, not made from the triangles
+    assert repr(data) == f'ModelData(IQM {data.source!r}, 1 joints, 2 meshes, 0 frames)'
+    bar = iqm.decode(iqm.parse(two_joint_iqm(frames=3)))
+    assert repr(bar) == f'ModelData(IQM {bar.source!r}, 2 joints, 1 meshes, 3 frames)'
