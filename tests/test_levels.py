@@ -55,6 +55,10 @@ def test_q3_surfaces_per_brush_model_and_shader(tmp_path):
     assert blocks.n_blocks == 3
     assert blocks[2].field_data['brush_model'][0] == 1
     assert len(level) == 1
+    from builders import tetra_md3
+
+    (tmp_path / 'm.md3').write_bytes(tetra_md3())
+    assert 'brush_model' not in pyvista_quake.load(tmp_path / 'm.md3').blocks(0)[0].field_data  # a model has no brush models
 
 
 def test_q3_hide_by_shader_flags(tmp_path):

@@ -1595,3 +1595,42 @@ def test_an_iqm_s_meshes_number_their_own_vertices_and_keep_their_stored_normals
     assert repr(data) == f'ModelData(IQM {data.source!r}, 1 joints, 2 meshes, 0 frames)'
     bar = iqm.decode(iqm.parse(two_joint_iqm(frames=3)))
     assert repr(bar) == f'ModelData(IQM {bar.source!r}, 2 joints, 1 meshes, 3 frames)'
+
+
+def test_an_iqm_clip_plays_its_last_frame_for_a_frame_s_time_before_looping(tmp_path):
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm(frames=3))
+    clip = pq.load(tmp_path / 'bar.iqm').animations['bend']
+    assert clip.duration == pytest.approx(3 / 10)  # frames / rate: the demo blends the last into the first (Doom 3: (frames - 1) / rate)
+    assert clip.times.tolist() == pytest.approx([0, 0.1, 0.2])
+
+
+def test_a_stored_zero_normal_stays_zero_in_the_bind_pose():
+    positions = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+    normals = np.array([[0, 0, 0], [0, 0, 2], [0, 0, 1]], np.float32)
+    path = build_iqm(positions=positions, texcoords=np.zeros((3, 2), np.float32), normals=normals,
+                     blend_indexes=np.zeros((3, 4), np.uint8), blend_weights=np.tile([255, 0, 0, 0], (3, 1)).astype(np.uint8),
+                     triangles=[(0, 1, 2)], meshes=[('a', 'a.png', 0, 3, 0, 1)], joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1))])  # fmt: skip
+    model = pq.QuakeModel(iqm.decode(iqm.parse(path)))
+    shown = model.skeletal.bind_pose()[0].point_data['Normals']
+    assert shown.tolist() == [[0, 0, 0], [0, 0, 1], [0, 0, 1]]  # unit lengths, and a zero left zero (not NaN)
+
+
+@pytest.mark.parametrize(('count', 'duration'), [(1, 1 / 24), (2, 1 / 24), (3, 2 / 24)])
+def test_an_md5_clip_ends_at_its_last_frame_as_doom_3_loops_it(bar_md5, tmp_path, count, duration):
+    mesh_path, _ = bar_md5
+    hierarchy = [('root', -1, 0, 0), ('child', 0, 63, 0)]
+    frames = [[4 + 0.5 * k, 0, 0, 0, 0, -np.sin(np.radians(15) * k)] for k in range(count)]
+    (tmp_path / 'short.md5anim').write_text(md5_anim_text(hierarchy, [((0, 0, 0), (0, 0, 0)), ((4, 0, 0), (0, 0, 0))], frames))
+    clip = pq.load(mesh_path, animations=[tmp_path / 'short.md5anim']).animations['short']
+    assert len(clip) == count and clip.duration == pytest.approx(duration)  # one frame: shown for a frame's time
+
+
+def test_a_config_s_animation_whose_frames_break_after_its_header_is_a_clear_error(bar_md5, tmp_path):
+    mesh_path, anim_path = bar_md5
+    text = anim_path.read_text()
+    (tmp_path / 'body.md5anim').write_text(text[: text.rindex('frame 2 {')] + 'frame 2 {\n x y z\n}\n')
+    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim b body.md5anim\n')
+    model = pq.load(tmp_path)
+    assert len(model) == 3  # counted from its header
+    with pytest.warns(pq.QuakeWarning, match='body.md5anim could not be loaded'), pytest.raises(pq.QuakeFormatError, match='frames = 0'):
+        model.positions()
