@@ -131,3 +131,31 @@ def test_convert_quantize_writes_khr_mesh_quantization(tmp_path):
     small, floats = (pygltflib.GLTF2().load(str(tmp_path / name)) for name in ('small.glb', 'floats.glb'))
     assert small.extensionsRequired == ['KHR_mesh_quantization'] and not floats.extensionsRequired
     assert (tmp_path / 'small.glb').stat().st_size < (tmp_path / 'floats.glb').stat().st_size
+
+
+def test_the_commands_share_their_flags_help_and_the_api_s_picture_sizes(capsys):
+    import inspect
+
+    from pyvista_quake.cli.animate import animate
+    from pyvista_quake.cli.catalogue import catalogue
+    from pyvista_quake.cli.sheet import sheet
+    from pyvista_quake.cli.thumbnail import thumbnail
+
+    def default(command, name):
+        return inspect.signature(command).parameters[name].default
+
+    def api(function, name):
+        return inspect.signature(function).parameters[name].default[0]
+
+    assert default(thumbnail, 'size') == api(pq.thumbnails, 'size') and default(animate, 'size') == api(pq.animate, 'size')
+    assert default(catalogue, 'size') == api(pq.catalogue, 'size') and default(sheet, 'size') == api(pq.contact_sheet, 'cell_size')
+    assert default(thumbnail, 'jobs') == default(catalogue, 'jobs') == 1  # one worker unless asked
+    for command in ('thumbnail', 'animate', 'catalogue'):
+        main([command, '--help'])
+        shown = ' '.join(capsys.readouterr().out.split())
+        if command != 'catalogue':
+            assert 'Width and height in pixels.' in shown, command
+        if command != 'animate':
+            assert 'Worker processes for the pictures.' in shown and '--output -o' in shown, command
+        else:
+            assert 'The model file.' in shown

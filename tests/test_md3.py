@@ -541,3 +541,13 @@ def test_a_tag_file_of_its_header_alone_holds_no_tags_and_one_byte_less_is_refus
     assert tag_file.parse(header, 'empty.tag') == {}
     with pytest.raises(pq.QuakeFormatError, match=r"short\.tag.*header.*31.*shorter than the 32-byte header"):
         tag_file.parse(header[:-1], 'short.tag')
+
+
+def test_an_md3_s_texture_coordinates_are_its_own_whatever_its_image_s_size(tmp_path):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    (folder / 'm.md3').write_bytes(tetra_md3())
+    Image.new('RGB', (8, 4), (0, 0, 255)).save(folder / 'body.tga')  # found, and not 1 x 1: nothing divides by it
+    block = pq.load(folder / 'm.md3').blocks(0)[0]
+    assert block.field_data['skin_location'][0].endswith('body.tga')
+    np.testing.assert_allclose(block.active_texture_coordinates, [[0, 1], [1, 1], [0, 0], [0.5, 0.5]])
