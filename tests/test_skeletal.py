@@ -1593,6 +1593,7 @@ def test_an_iqm_s_meshes_number_their_own_vertices_and_keep_their_stored_normals
     np.testing.assert_array_equal(second.positions[0], positions[3:])
     np.testing.assert_array_equal(second.normals[0], normals[3:])  # as stored, not made from the triangles
     assert repr(data) == f'ModelData(IQM {data.source!r}, 1 joints, 2 meshes, 0 frames)'
+    assert data.frame_bounds is None  # its frames are its joints': no stored boxes to make
     bar = iqm.decode(iqm.parse(two_joint_iqm(frames=3)))
     assert repr(bar) == f'ModelData(IQM {bar.source!r}, 2 joints, 1 meshes, 3 frames)'
 

@@ -350,7 +350,8 @@ class ModelData:
         Every header field, named as in the format's spec.
     frame_bounds : numpy.ndarray, optional
         ``float32`` ``(frames, 2, 3)``: each frame's stored bounding box (mins, maxs);
-        ``None``: the boxes of plain float positions.
+        ``None``: the boxes of plain float positions (a skeletal model keeps ``None``: its
+        frames are its joints').
     file : object
         The format's records this data was read from: written back as they were.
     level : LevelData or None
@@ -390,7 +391,7 @@ class ModelData:
                 raise ValueError(f'surface {surface.name!r} has {surface.positions.shape[0]} frames; the model names {count}')
         if self.fps is not None and not (np.isfinite(self.fps) and self.fps > 0):
             raise ValueError(f'fps must be a positive number, not {self.fps!r}')
-        if self.frame_bounds is None:
+        if self.frame_bounds is None and self.skeleton is None:  # a skeleton's frames are its joints': no stored boxes
             self.frame_bounds = _float_bounds(self.surfaces, count)
 
     def __repr__(self) -> str:
