@@ -421,3 +421,37 @@ def test_a_registered_format_with_bones_is_skinned_everywhere(bones, tmp_path):
     np.testing.assert_allclose(baked.positions([2])[0], model.positions([2])[0], atol=1 / 64)
     pq.thumbnail(model, tmp_path / 'bar.png')
     assert (tmp_path / 'bar.png').stat().st_size > 0
+
+
+def test_a_format_s_bones_that_cannot_skin_its_surfaces_are_a_format_error(tmp_path, monkeypatch):
+    good = bones_read(b'BONE\x02', 'x')
+    surface, skeleton = good.surfaces[0], good.skeleton
+    plain = dataclasses.replace(surface, joint_weights=None)
+    far = dataclasses.replace(surface, joint_weights=pq.JointWeights(np.array([[0], [0], [1], [2]], np.int32), np.ones((4, 1), np.float32)))
+    below = dataclasses.replace(surface, joint_weights=pq.JointWeights(np.array([[0], [-1], [1], [1]], np.int32), np.ones((4, 1), np.float32)))
+    framed = dataclasses.replace(surface, positions=np.stack([surface.positions[0]] * 2))
+    for bad, said in ((plain, 'joint_weights'), (far, 'joints 0 to 2 of a skeleton of 2'), (below, 'joints -1 to 1'), (framed, 'one frame')):
+        with pytest.raises(ValueError, match=said):
+            pq.ModelData([bad], skeleton=skeleton)
+    assert pq.ModelData([surface], skeleton=skeleton).skeleton is skeleton
+    with pytest.raises(ValueError, match=r'joint_weights of joints \(4, 1\), weights \(3, 1\)'):
+        pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)), joint_weights=pq.JointWeights(np.zeros((4, 1)), np.zeros((3, 1))))
+    with pytest.raises(ValueError, match='for 3 vertices'):
+        pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((3, 2)), np.zeros((3, 3)), joint_weights=pq.JointWeights(np.zeros((4, 1)), np.zeros((4, 1))))
+    with pytest.raises(ValueError, match='offsets'):
+        pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)),
+                       joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 1, 3))))  # fmt: skip
+    pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)),
+                   joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2, 3))))  # fmt: skip
+    with pytest.raises(ValueError, match=r'joints \(4,\)'):
+        pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)), joint_weights=pq.JointWeights(np.zeros(4), np.zeros(4)))
+    saved = pv.core.utilities.reader_registry._save_registry_state()
+    pq.register_format('nobones', ['.nobones'], lambda data, source: pq.ModelData([plain], skeleton=skeleton), magic=b'NOBO')
+    try:
+        (tmp_path / 'x.nobones').write_bytes(b'NOBO')
+        with pytest.raises(pq.QuakeFormatError, match='x.nobones.*joint_weights'):
+            pq.load(tmp_path / 'x.nobones')
+    finally:
+        dict.pop(FORMATS, 'nobones', None)
+        pv.core.utilities.reader_registry._restore_registry_state(saved)
+        readers._REGISTERED.discard('.nobones')

@@ -316,6 +316,13 @@ class SurfaceData:
         if len(self.texcoords) != positions.shape[1]:
             raise ValueError(f'surface {self.name!r}: {len(self.texcoords)} texture coordinates for {positions.shape[1]} vertices')
         self.shaders = list(self.shaders)
+        skin = self.joint_weights
+        if skin is not None:
+            offsets = (positions.shape[1], skin.joints.shape[-1], 3) if skin.offsets is not None else None
+            if skin.joints.ndim != 2 or skin.weights.shape != skin.joints.shape or len(skin.joints) != positions.shape[1] or (
+                    offsets is not None and getattr(skin.offsets, 'shape', None) != offsets):  # fmt: skip
+                raise ValueError(f'surface {self.name!r}: joint_weights of joints {skin.joints.shape}, weights {skin.weights.shape}'
+                                 f' for {positions.shape[1]} vertices (each (vertices, k); offsets (vertices, k, 3))')  # fmt: skip
 
     @property
     def num_vertices(self) -> int:
@@ -386,6 +393,8 @@ class ModelData:
             width = max([16, *map(len, names)])  # room for the names edits give (MD3's 16 bytes at least)
             self.frame_names = np.array(names, dtype=f'S{width}')
         count = len(self.frame_names)
+        if self.skeleton is not None:
+            _check_skinned(self.surfaces, self.skeleton)
         for surface in self.surfaces:
             if surface.positions.shape[0] != count:
                 raise ValueError(f'surface {surface.name!r} has {surface.positions.shape[0]} frames; the model names {count}')
@@ -416,6 +425,17 @@ class ModelData:
     def decoded_frame_names(self) -> list[str]:
         """Decode every frame's name."""
         return cstrings(self.frame_names)
+
+
+def _check_skinned(surfaces: list[SurfaceData], skeleton: Skeleton) -> None:
+    """Refuse surfaces a skeleton cannot skin: no joint weights, other than one frame (the bind pose), a joint past its list."""
+    for surface in surfaces:
+        skin = surface.joint_weights
+        if skin is None or surface.positions.shape[0] != 1:
+            raise ValueError(f"surface {surface.name!r}: a skeletal model's surfaces hold their bind pose (one frame) and joint_weights")
+        if skin.joints.size and not 0 <= int(skin.joints.min()) <= int(skin.joints.max()) < len(skeleton.joints):
+            raise ValueError(f'surface {surface.name!r}: joints {int(skin.joints.min())} to {int(skin.joints.max())} '
+                             f'of a skeleton of {len(skeleton.joints)}')  # fmt: skip
 
 
 def _float_bounds(surfaces: list[SurfaceData], frames: int) -> np.ndarray:

@@ -263,9 +263,9 @@ def _placed(model: QuakeModel, frames: tuple[int, int, float], origin: np.ndarra
     return blocks
 
 
-#: The files of a player's folder.
 #: The file that times a player's parts: lookups beside it are the player's folder's.
 CONFIG = 'animation.cfg'
+#: The files of a player's folder.
 PLAYER_FILES = tuple(f'{part}.md3' for part in PARTS) + (CONFIG,)
 
 
@@ -344,7 +344,9 @@ def load_player(path: str | Path | Place, skin: str | int = 'default', search_pa
     def where(name: str) -> Place:
         # Each part from the archive the game reads it from; one that is missing fails where it is loaded, named.
         found = files.place_beside(name)
-        return found if found is not None else Place(folder.path / name) if folder.member is None else Place(folder.path, f'{folder.member}/{name}')
+        if found is not None:
+            return found
+        return Place(folder.path / name) if folder.member is None else Place(folder.path, f'{folder.member}/{name}')
 
     skins, has_default = _skin_sets(files)
     if skin == 'default':
