@@ -430,14 +430,16 @@ def test_a_format_s_bones_that_cannot_skin_its_surfaces_are_a_format_error(tmp_p
     far = dataclasses.replace(surface, joint_weights=pq.JointWeights(np.array([[0], [0], [1], [2]], np.int32), np.ones((4, 1), np.float32)))
     below = dataclasses.replace(surface, joint_weights=pq.JointWeights(np.array([[0], [-1], [1], [1]], np.int32), np.ones((4, 1), np.float32)))
     framed = dataclasses.replace(surface, positions=np.stack([surface.positions[0]] * 2))
-    for bad, said in ((plain, 'joint_weights'), (far, 'joints 0 to 2 of a skeleton of 2'), (below, 'joints -1 to 1'), (framed, 'one frame')):
+    for bad, said in ((plain, r'hold their bind pose \(one frame\) and joint_weights'), (far, 'joints 0 to 2 of a skeleton of 2'), (below, 'joints -1 to 1'), (framed, 'one frame')):
         with pytest.raises(ValueError, match=said):
             pq.ModelData([bad], skeleton=skeleton)
     assert pq.ModelData([surface], skeleton=skeleton).skeleton is skeleton
+    one = dataclasses.replace(surface, joint_weights=pq.JointWeights(np.ones((4, 1), np.int32), np.ones((4, 1), np.float32)))
+    assert pq.ModelData([one], skeleton=skeleton).surfaces[0] is one  # every vertex on the last joint
     with pytest.raises(ValueError, match=r'joint_weights of joints \(4, 1\), weights \(3, 1\)'):
         pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)), joint_weights=pq.JointWeights(np.zeros((4, 1)), np.zeros((3, 1))))
-    with pytest.raises(ValueError, match='for 3 vertices'):
-        pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((3, 2)), np.zeros((3, 3)), joint_weights=pq.JointWeights(np.zeros((4, 1)), np.zeros((4, 1))))
+    with pytest.raises(ValueError, match='for 5 vertices'):
+        pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((5, 2)), np.zeros((5, 3)), joint_weights=pq.JointWeights(np.zeros((4, 1)), np.zeros((4, 1))))
     with pytest.raises(ValueError, match='offsets'):
         pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)),
                        joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 1, 3))))  # fmt: skip
