@@ -7,6 +7,7 @@ found through an installed package's ``pyvista_quake.formats`` entry point, the 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -168,14 +169,24 @@ def test_a_bad_file_of_a_registered_format_is_a_format_error(toy, tmp_path):
         pq.load(bad)
 
 
-def test_a_read_that_returns_something_else_is_named(tmp_path):
-    pq.register_format('wrong', ['.wrong'], lambda data, source: {'not': 'model data'}, magic=b'WRNG')
+@contextlib.contextmanager
+def registered(name: str, read, magic: bytes):
+    """A format ``name`` (files ``.name``) registered for the block, then forgotten wherever it was registered."""
+    saved = pv.core.utilities.reader_registry._save_registry_state()
+    pq.register_format(name, [f'.{name}'], read, magic=magic)
     try:
+        yield
+    finally:
+        dict.pop(FORMATS, name, None)
+        pv.core.utilities.reader_registry._restore_registry_state(saved)
+        readers._REGISTERED.discard(f'.{name}')
+
+
+def test_a_read_that_returns_something_else_is_named(tmp_path):
+    with registered('wrong', lambda data, source: {'not': 'model data'}, b'WRNG'):
         (tmp_path / 'x.wrong').write_bytes(b'WRNG')
         with pytest.raises(pq.QuakeFormatError, match='must return pyvista_quake.ModelData'):
             pq.load(tmp_path / 'x.wrong')
-    finally:
-        dict.pop(FORMATS, 'wrong', None)
 
 
 def test_a_registration_needs_an_extension_and_a_way_to_tell_its_files():
@@ -447,13 +458,7 @@ def test_a_format_s_bones_that_cannot_skin_its_surfaces_are_a_format_error(tmp_p
                    joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2, 3))))  # fmt: skip
     with pytest.raises(ValueError, match=r'joints \(4,\)'):
         pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)), joint_weights=pq.JointWeights(np.zeros(4), np.zeros(4)))
-    saved = pv.core.utilities.reader_registry._save_registry_state()
-    pq.register_format('nobones', ['.nobones'], lambda data, source: pq.ModelData([plain], skeleton=skeleton), magic=b'NOBO')
-    try:
+    with registered('nobones', lambda data, source: pq.ModelData([plain], skeleton=skeleton), b'NOBO'):
         (tmp_path / 'x.nobones').write_bytes(b'NOBO')
         with pytest.raises(pq.QuakeFormatError, match='x.nobones.*joint_weights'):
             pq.load(tmp_path / 'x.nobones')
-    finally:
-        dict.pop(FORMATS, 'nobones', None)
-        pv.core.utilities.reader_registry._restore_registry_state(saved)
-        readers._REGISTERED.discard('.nobones')
