@@ -65,9 +65,19 @@ def test_no_deferred_import_of_the_package_itself():
         lines = Path(importlib.util.find_spec(module).origin).read_text(encoding='utf-8').splitlines()
         for imported in graph.find_modules_directly_imported_by(module):
             for detail in graph.get_import_details(importer=module, imported=imported):
-                if lines[detail['line_number'] - 1][:1].isspace():  # indented: inside a function or class
-                    deferred.append((module, imported, detail['line_number']))
+                number = detail['line_number']
+                if lines[number - 1][:1].isspace() and not _for_the_type_checker(lines, number):  # inside a function or class
+                    deferred.append((module, imported, number))
     assert deferred == []
+
+
+def _for_the_type_checker(lines: list[str], number: int) -> bool:
+    """Whether line ``number`` sits in an ``if TYPE_CHECKING:`` block: names for mypy, no import at run time."""
+    indent = len(lines[number - 1]) - len(lines[number - 1].lstrip())
+    for line in reversed(lines[: number - 1]):
+        if line.strip() and len(line) - len(line.lstrip()) < indent:
+            return line.strip() == 'if TYPE_CHECKING:'
+    return False
 
 
 def test_the_deferred_import_check_sees_an_indented_import(tmp_path, monkeypatch):
@@ -81,6 +91,12 @@ def test_the_deferred_import_check_sees_an_indented_import(tmp_path, monkeypatch
     (detail,) = graph.get_import_details(importer='layered_probe.high', imported='layered_probe.low')
     line = (package / 'high.py').read_text().splitlines()[detail['line_number'] - 1]
     assert line[:1].isspace()
+
+
+def test_only_an_import_for_the_type_checker_is_not_deferred():
+    lines = ['if TYPE_CHECKING:', '    from x import y', 'def f():', '    from x import y', 'if TYPE_CHECKING:', '    if True:',
+             '        from x import y', 'class A:', '    if TYPE_CHECKING:', '        from x import y']  # fmt: skip
+    assert [_for_the_type_checker(lines, n) for n in (2, 4, 7, 10)] == [True, False, False, True]
 
 
 def test_the_formats_import_neither_pyvista_nor_vtk():

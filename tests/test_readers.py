@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib.metadata import entry_points
+from pathlib import Path
 import subprocess
 import sys
 
@@ -56,6 +57,42 @@ def test_read_and_get_reader_without_importing_the_package(md2_path, mdl_path):
     # pyvista_quake gets imported by PyVista's entry-point machinery, not by the script.
     out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ['5', '5', 'MD2Reader']
+
+
+#: What the pictures, export, the catalogue and batches import, and the sparse products of whole animations:
+#: most of a second that a first pv.read of a model should not wait for.
+NOT_FOR_READING = ('scipy', 'meshio', 'pygltflib', 'h5py', 'PIL', 'multiprocessing', 'vtkmodules.vtkRenderingCore', 'numpy.ma')
+
+
+@pytest.mark.parametrize('sample', ['eye/mesh.iqm', 'dolphin/dolphin.md2', 'wizard/wizard.mdl', 'md3'])
+def test_a_first_read_in_a_new_process_imports_only_what_reading_needs(sample, tmp_path):
+    if sample == 'md3':  # an MD3 of two frames: its normals decode through the latitude-longitude table
+        model = pq.QuakeModel.from_frames([pv.MultiBlock([pv.Sphere(phi_resolution=6, theta_resolution=6).scale(s)]) for s in (1, 2)], 'md3')
+        path = tmp_path / 'ball.md3'
+        model.save(path)
+    else:
+        path = Path(pq.__file__).parent / 'examples' / 'data' / sample
+    code = (
+        'import sys, warnings\nwarnings.simplefilter("ignore")\nimport pyvista as pv\n'
+        f'mesh = pv.read({str(path)!r})\n'
+        f'print(sum(b.n_cells for b in mesh) if isinstance(mesh, pv.MultiBlock) else mesh.n_cells, *[m for m in sys.modules if m.split(".")[0] in {NOT_FOR_READING!r} or m in {NOT_FOR_READING!r}])\n'
+    )
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.split()
+    assert int(out[0]) > 0  # the model was read
+    assert out[1:] == []
+
+
+def test_the_packages_names_are_imported_when_first_asked_for():
+    code = (
+        'import sys, pyvista_quake as pq\n'
+        'print("meshio" in sys.modules, pq.to_meshio.__module__, "meshio" in sys.modules, "to_meshio" in vars(pq), '
+        '"catalogue" in dir(pq), "catalogue" in vars(pq))\n'
+        'from pyvista_quake import *\nprint(sorted(pq.__all__) == sorted(n for n in pq.__all__ if n in globals()))\n'
+    )
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ['False', 'pyvista_quake.exporting.export', 'True', 'True', 'True', 'False', 'True']
+    with pytest.raises(AttributeError, match="module 'pyvista_quake' has no attribute 'nothing_here'"):
+        pq.nothing_here  # noqa: B018 - the lookup is the test
 
 
 def test_read_matches_load(md2_path, mdl_path):

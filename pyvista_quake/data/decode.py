@@ -19,9 +19,9 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import md3
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import SurfaceData
-from pyvista_quake.formats.tables import LATLONG_NORMALS
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
+from pyvista_quake.formats.tables import latlong_normals
 
 FrameSelection = int | slice | Sequence[int] | np.ndarray | None
 
@@ -111,7 +111,7 @@ def surface_normals(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndar
     packed = surface.normals[frames]
     if packed.dtype == np.float32:
         return np.array(packed, np.float32)
-    return np.take(LATLONG_NORMALS, packed, axis=0)
+    return np.take(latlong_normals(), packed, axis=0)
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:

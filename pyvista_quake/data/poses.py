@@ -153,7 +153,7 @@ class FramePoses:
         rows = self._rows(frames)
         run, local = self._where(rows)
         pieces = []
-        for r in np.unique(run):
+        for r in sorted(set(run.tolist())):  # the runs read (np.unique would import numpy.ma on a first read)
             chosen = run == r
             pieces.append((np.flatnonzero(chosen), part(self.runs[int(r)].loaded(), local[chosen])))
         out = np.empty((len(rows),) + (pieces[0][1].shape[1:] if pieces else (len(self.mesh_parents), 10)), pieces[0][1].dtype if pieces else np.float64)

@@ -20,9 +20,9 @@ derives them.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.data.poses import FramePoses
@@ -36,6 +36,9 @@ from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import SurfaceData
+
+if TYPE_CHECKING:  # scipy is imported when a sparse product is first made: a picture's frame needs none
+    from scipy import sparse
 
 #: Frames skinned per product, so a long animation of a large mesh stays in memory.
 FRAMES_PER_CHUNK = 256
@@ -271,6 +274,8 @@ def _linear(surface: SurfaceData, normals: bool, num_joints: int) -> sparse.csr_
     data = np.take(values, weight_of, axis=0).reshape(-1)
     indices = (np.take(columns, weight_of, axis=0) + 4 * row_of[:, None]).reshape(-1)
     starts = np.concatenate([[0], np.cumsum(row_length * width, dtype=np.int64)])
+    from scipy import sparse  # noqa: PLC0415 - a tenth of a second to import, for whole animations only
+
     return sparse.csr_matrix((data, indices, starts), shape=(3 * n, 12 * num_joints))
 
 
@@ -379,6 +384,8 @@ def incidence(triangles: np.ndarray, num_vertices: int, groups: np.ndarray | Non
     tri = np.asarray(triangles, np.int64).reshape(-1, 3)
     group = np.arange(num_vertices) if groups is None else np.asarray(groups, np.int64)
     places, of = _corners_once(tri, group)
+    from scipy import sparse  # noqa: PLC0415 - see _linear
+
     return sparse.csr_matrix((np.ones(len(places), np.float32), (places, of)), shape=(int(group.max(initial=-1)) + 1, len(tri)))
 
 

@@ -9,6 +9,8 @@ table short enough to read and check by eye.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 _MAGNITUDES = (
@@ -75,17 +77,17 @@ QUAKE_PALETTE: np.ndarray = np.frombuffer(bytes.fromhex(''.join(_PALETTE_HEX)), 
 FULLBRIGHT_START = 224
 
 
-def _latlong_normals() -> np.ndarray:
-    """MD3 normals by their stored short (``lat << 8 | lng``), ``float32`` ``(65536, 3)``.
+@functools.cache
+def latlong_normals() -> np.ndarray:
+    """MD3 normals by their stored short (``lat << 8 | lng``), ``float32`` ``(65536, 3)``: index with the ``uint16`` as stored.
 
     Each angle is a byte of 2π/256 steps; ``x = cos(lat) sin(lng)``,
     ``y = sin(lat) sin(lng)``, ``z = cos(lng)`` (``tr_surface.c LerpMeshVertexes``).
+    Made when an MD3's normals are first decoded (a first read of another format need not wait for it).
     """
     angle = np.arange(256) * (2 * np.pi / 256)
     lat, lng = np.meshgrid(angle, angle, indexing='ij')  # row: lat (high byte), column: lng (low byte)
     table = np.stack([np.cos(lat) * np.sin(lng), np.sin(lat) * np.sin(lng), np.cos(lng)], axis=-1)
-    return table.reshape(65536, 3).astype(np.float32)
-
-
-#: MD3 normals by their stored short: index with the ``uint16`` as stored.
-LATLONG_NORMALS = _latlong_normals()
+    out = table.reshape(65536, 3).astype(np.float32)
+    out.flags.writeable = False  # shared by every model
+    return out
