@@ -64,7 +64,7 @@ class Shader:
 
 def parse(text: str) -> dict[str, Shader]:
     """Every shader of a script that draws an image, by lower-case name (the first of a name counts)."""
-    tokens = [m.group(1) for m in _TOKENS.finditer(text) if m.group(1)]
+    tokens = [t for t in _TOKENS.findall(text) if t]  # a comment is an empty token
     out: dict[str, Shader] = {}
     depth, name = 0, None
     stage = _Stage()
@@ -85,8 +85,14 @@ def parse(text: str) -> dict[str, Shader]:
         elif depth == 1 and token.lower() == 'diffusemap' and position + 1 < len(tokens) and tokens[position + 1] not in '{}':
             diffuse = diffuse or tokens[position + 1]
         elif depth == 2:
-            _stage_token(stage, token.lower(), tokens[position + 1 : position + 3])
+            keyword = token.lower()
+            if keyword in _STAGE_KEYWORDS:  # most of a stage's words (tcMod, rgbGen, numbers) say nothing kept here
+                _stage_token(stage, keyword, tokens[position + 1 : position + 3])
     return out
+
+
+#: The words of a stage :func:`_stage_token` keeps something of.
+_STAGE_KEYWORDS = frozenset(('map', 'clampmap', 'diffusemap', 'animmap', 'alphafunc', 'blendfunc'))
 
 
 @dataclass
