@@ -266,12 +266,14 @@ class SurfaceFrames(ModelFrames):
         cache = self.__dict__.setdefault('_templates_by_frame', {})
         if frame not in cache:
             own = vtkFieldData()
+            # The frame's arrays made once, the same objects in the frame's field data and every surface's.
             for key, value in self._frame_fields(frame).items():
                 own.AddArray(vtk_array(key, value))
             templates = []
             for k, template in enumerate(self._templates):
                 fields = vtkFieldData()
-                for key, value in self._field_data(k, frame).items():
+                fields.ShallowCopy(own)
+                for key, value in self._field_data(k).items():
                     fields.AddArray(vtk_array(key, value))
                 templates.append(dataclasses.replace(template, field_data=fields))
             cache[frame] = (templates, own)
@@ -307,9 +309,9 @@ class SurfaceFrames(ModelFrames):
             **({keys.SOURCE: [self.source]} if not self.source.startswith('<') else {}),
         }
 
-    def _field_data(self, index: int, frame: int) -> dict[str, Any]:
-        out = {**self._frame_fields(frame), keys.SURFACE_NAME: [self.surface_names[index]],
-               keys.SURFACE_INDEX: np.array([index], np.int32)}  # fmt: skip
+    def _field_data(self, index: int) -> dict[str, Any]:
+        """Surface ``index``'s own field data, beside its frame's: its name, number, image and how its alpha draws."""
+        out: dict[str, Any] = {keys.SURFACE_NAME: [self.surface_names[index]], keys.SURFACE_INDEX: np.array([index], np.int32)}
         if self.data.level is not None:
             out[keys.BRUSH_MODEL] = np.array([self.data.surfaces[index].brush_model], np.int32)
         if self.skin is not None:
