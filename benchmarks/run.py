@@ -209,11 +209,11 @@ def save_throughput(rounds: int, tmp: Path) -> dict:
 
     paths = models()
     loaded = [pq.load(p, skin=None) for p in paths]
-    inputs = [(m, m.vertex_positions(), m.data.frame_verts[..., 3]) for m in loaded]
+    inputs = [(m, m.vertex_positions(), m.data.alias.frame_verts[..., 3]) for m in loaded]
     from pyvista_quake.formats.tables import VERTEX_NORMALS  # noqa: PLC0415
 
     inputs = [(m, p, VERTEX_NORMALS[np.minimum(light, 161)]) for m, p, light in inputs]
-    vertex_frames = sum(len(m) * m.data.num_vertices for m in loaded)
+    vertex_frames = sum(len(m) * m.data.alias.num_vertices for m in loaded)
 
     def read():
         for path in paths:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from pyvista_quake.formats.records import Joint
     from pyvista_quake.formats.records import JointWeights
     from pyvista_quake.formats.records import ModelData
+    from pyvista_quake.formats.records import Packing
     from pyvista_quake.formats.records import SkeletalAnimationData
     from pyvista_quake.formats.records import Skeleton
     from pyvista_quake.formats.records import SurfaceData
@@ -71,6 +72,7 @@ _PUBLIC = {
     'Joint': 'pyvista_quake.formats.records',
     'JointWeights': 'pyvista_quake.formats.records',
     'ModelData': 'pyvista_quake.formats.records',
+    'Packing': 'pyvista_quake.formats.records',
     'SkeletalAnimationData': 'pyvista_quake.formats.records',
     'Skeleton': 'pyvista_quake.formats.records',
     'SurfaceData': 'pyvista_quake.formats.records',
@@ -121,6 +123,7 @@ __all__ = [
     'LoadOptions',
     'ModelData',
     'NothingToDrawError',
+    'Packing',
     'QuakeFormatError',
     'QuakeModel',
     'QuakePlayer',

@@ -101,7 +101,7 @@ def check_written_back(model: pq.QuakeModel, data: bytes) -> None:
             raise AssertionError('ValueError without a message') from error
         return
     again = pq.load(spec.write(model.data.file))
-    if len(again) != len(model) or not np.array_equal(again.data.frame_verts, model.data.frame_verts):
+    if len(again) != len(model) or not np.array_equal(again.data.alias.frame_verts, model.data.alias.frame_verts):
         raise AssertionError('an edited model did not read back as written')
 
 

@@ -31,7 +31,7 @@ def test_reads_through_pyvista(path):
         mesh = pv.read(path)
         reader = pv.get_reader(path)
         model = pq.load(path)
-    assert mesh.n_points > 0 and mesh.n_cells == len(model.data.triangle_vertices)
+    assert mesh.n_points > 0 and mesh.n_cells == len(model.data.alias.triangle_vertices)
     assert mesh.points.dtype == np.float32
     assert np.isfinite(mesh.points).all()
     np.testing.assert_allclose(np.linalg.norm(mesh.point_normals, axis=1), 1, atol=1e-5)
@@ -100,13 +100,13 @@ def test_qmex_trailers_are_kept(name):
 
 def test_mdl_groups_and_flags():
     flame = pq.load(CORPUS / 'mdl/librequake/progs/flame.mdl')
-    assert len(flame.data.frame_groups) == 1 and flame.data.frame_groups[0].count == 6
-    assert len(pq.load(CORPUS / 'mdl/librequake/progs/flame2.mdl').data.frame_groups) == 2
+    assert len(flame.data.alias.frame_groups) == 1 and flame.data.alias.frame_groups[0].count == 6
+    assert len(pq.load(CORPUS / 'mdl/librequake/progs/flame2.mdl').data.alias.frame_groups) == 2
     assert 'EF_ROTATE' in pv.read(CORPUS / 'mdl/librequake/progs/armor.mdl').field_data['flag_names']
     assert 'EF_ROCKET' in pv.read(CORPUS / 'mdl/librequake/progs/missile.mdl').field_data['flag_names']
     assert 'EF_GRENADE' in pv.read(CORPUS / 'mdl/librequake/progs/grenade.mdl').field_data['flag_names']
     assert 'EF_GIB' in pv.read(CORPUS / 'mdl/librequake/progs/gib1.mdl').field_data['flag_names']
-    assert len(pq.load(CORPUS / 'mdl/librequake/progs/armor.mdl').data.skins) == 3
+    assert len(pq.load(CORPUS / 'mdl/librequake/progs/armor.mdl').data.alias.skins) == 3
     assert pq.load(CORPUS / 'mdl/assimp/gijoe.mdl').header['synctype'] == 1
 
 
@@ -154,7 +154,7 @@ def test_body_animations_from_anm():
 def test_mdl_groups_keep_their_intervals():
     for name in ('flame.mdl', 'flame2.mdl', 'laser.mdl'):
         model = pq.load(CORPUS / 'mdl/librequake/progs' / name)
-        for group in model.data.frame_groups:
+        for group in model.data.alias.frame_groups:
             clip = next(a for a in model.animations.values() if a.source == 'group' and a.frames[0] == group.start)
             np.testing.assert_allclose(clip.times[1:], group.intervals[:-1], rtol=1e-6)
             assert clip.duration == pytest.approx(float(group.intervals[-1]))
@@ -225,8 +225,8 @@ def test_md2_skins_of_the_assimp_models():
 def test_mdl_skins_equal_their_palette_decode(path):
     palette = np.frombuffer((CORPUS / 'mdl/librequake/gfx/palette.lmp').read_bytes(), np.uint8).reshape(256, 3)
     model = pq.load(path)
-    for index, entry in enumerate(model.data.skins):
+    for index, entry in enumerate(model.data.alias.skins):
         for picture in range(len(entry.pictures)):
             np.testing.assert_array_equal(model.alias.skin_image(index, picture), palette[entry.pictures[picture]])
     mesh = pv.read(path)
-    np.testing.assert_array_equal(mesh.quake.image(), palette[model.data.skins[0].pictures[0]])
+    np.testing.assert_array_equal(mesh.quake.image(), palette[model.data.alias.skins[0].pictures[0]])

@@ -44,7 +44,7 @@ def test_md2_with_broken_triangles_and_intact_gl_commands_loads():
     data = tetra_md2(tris_xyz=[[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 99]], glcmds=commands)
     with pytest.warns(pq.QuakeWarning, match='1 of 4 triangles'):
         model = pq.load(data)
-    assert len(model.data.triangle_vertices) == 3
+    assert len(model.data.alias.triangle_vertices) == 3
     assert pq.load(data, glcmds=True).mesh(0).n_cells > 0
     # Without GL commands no renderer has anything to draw: refused.
     with pytest.raises(pq.QuakeFormatError, match='index_xyz = 99'):

@@ -154,7 +154,7 @@ def test_meshio_reads_and_writes_quake_models(torch, tmp_path):
     np.testing.assert_array_equal(mesh.point_data['TextureCoordinates'], expected.active_texture_coordinates)
     np.testing.assert_array_equal(pq.to_meshio(path, frame=1).points, torch.mesh(1).points)
     meshio.write(tmp_path / 'back.md2', mesh)
-    assert len(pq.load(tmp_path / 'back.md2').data.triangle_vertices) == expected.n_cells
+    assert len(pq.load(tmp_path / 'back.md2').data.alias.triangle_vertices) == expected.n_cells
 
 
 # -- errors --------------------------------------------------------------------------------

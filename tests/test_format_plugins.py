@@ -209,7 +209,7 @@ def test_a_sniffed_format_is_told_by_its_grammar(toy, tmp_path):
 def test_surface_data_checks_its_shapes():
     with pytest.raises(ValueError, match=r'\(frames, vertices, 3\)'):
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=np.zeros((1, 3, 2)))
-    with pytest.raises(ValueError, match='2 texture coordinates for 3 vertices'):
+    with pytest.raises(ValueError, match='2 texture coordinates for 3 points'):
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((2, 2)), positions=np.zeros((3, 3)))
     with pytest.raises(ValueError, match='normals'):
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=np.zeros((3, 3)), normals=np.zeros((2, 3)))
@@ -462,3 +462,71 @@ def test_a_format_s_bones_that_cannot_skin_its_surfaces_are_a_format_error(tmp_p
         (tmp_path / 'x.nobones').write_bytes(b'NOBO')
         with pytest.raises(pq.QuakeFormatError, match='x.nobones.*joint_weights'):
             pq.load(tmp_path / 'x.nobones')
+
+
+def packed_surface(frames: int = 2, seam: bool = True) -> pq.SurfaceData:
+    """A quad of packed bytes: four vertices rising a unit a frame, a fifth point on a seam (vertex 1 again)."""
+    verts = np.zeros((frames, 4, 4), np.uint8)
+    verts[:, :, :2] = [[0, 0], [8, 0], [0, 8], [8, 8]]
+    verts[:, :, 2] = np.arange(frames)[:, None]
+    verts[:, :, 3] = [5, 5, 5, 161]  # two entries of Quake's table
+    packing = pq.Packing(verts, np.full((frames, 3), 0.5, np.float32), np.tile(np.float32([1, 2, 3]), (frames, 1)))
+    points = [0, 1, 2, 3, 1] if seam else [0, 1, 2, 3]
+    texcoords = np.zeros((len(points), 2))
+    return pq.SurfaceData(name='quad', triangles=[[0, 2, 4], [1, 2, 3]], texcoords=texcoords, positions=verts[..., :3], packing=packing,
+                          point_vertex=points)  # fmt: skip
+
+
+def test_a_packed_surface_decodes_as_scale_and_translate_of_its_points_vertices():
+    from pyvista_quake.data.decode import surface_normals
+    from pyvista_quake.data.decode import surface_positions
+    from pyvista_quake.formats.tables import VERTEX_NORMALS
+
+    surface = packed_surface()
+    assert surface.num_vertices == 4 and surface.num_points == 5
+    assert surface.positions.dtype == np.uint8 and surface.normals.shape == (2, 4)
+    positions = surface_positions(surface, np.arange(2))
+    np.testing.assert_array_equal(positions[1, 4], [8 * 0.5 + 1, 2, 0.5 + 3])  # the seam's point is vertex 1's
+    np.testing.assert_array_equal(positions[:, :4], surface.positions.astype(np.float32) * 0.5 + [1, 2, 3])
+    normals = surface_normals(surface, slice(1, 2))
+    np.testing.assert_array_equal(normals[0], VERTEX_NORMALS[[5, 5, 5, 161, 5]])
+
+
+def test_a_registered_format_of_packed_bytes_loads_and_draws(tmp_path):
+    def read(data: bytes, source: str) -> pq.ModelData:
+        return pq.ModelData(surfaces=[packed_surface(3)], frame_names=['a', 'b', 'c'])
+
+    with registered('pak8', read, b'PAK8'):
+        (tmp_path / 'x.pak8').write_bytes(b'PAK8')
+        model = pq.load(tmp_path / 'x.pak8')
+        assert len(model) == 3 and model.surfaces[0].num_points == 5
+        mesh = model.mesh(2)
+        assert mesh.n_points == 5 and mesh.n_cells == 2
+        np.testing.assert_array_equal(mesh.points[4], mesh.points[1])  # one vertex, two points
+        np.testing.assert_array_equal(mesh.point_data['vertex_index'], [0, 1, 2, 3, 1])
+        np.testing.assert_allclose(model.bounds([0, 2])[:, 4:], [[3, 3], [4, 4]])
+        assert pq.ModelData(surfaces=[packed_surface(3)], frame_names=['a', 'b', 'c']).frame_bounds.shape == (3, 2, 3)
+
+
+def test_a_packed_surface_checks_its_codec():
+    surface = packed_surface()
+    packing = surface.packing
+    with pytest.raises(ValueError, match='uint8 positions are packed bytes'):
+        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=np.zeros((1, 4, 3), np.uint8))
+    with pytest.raises(ValueError, match=r'packing.verts must be uint8 \(frames, vertices, 4\), not float32'):
+        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None,
+                       packing=pq.Packing(packing.verts.astype(np.float32), packing.scale, packing.translate))  # fmt: skip
+    with pytest.raises(ValueError, match=r'not uint8 \(2, 4, 3\)'):
+        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None,
+                       packing=pq.Packing(packing.verts[..., :3], packing.scale, packing.translate))  # fmt: skip
+    for what in ('scale', 'translate'):
+        wrong = dataclasses.replace(packing, **{what: np.zeros((3, 3), np.float32)})
+        with pytest.raises(ValueError, match=rf'packing.{what} of shape \(3, 3\) for 2 frames'):
+            pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=wrong)
+    for points, shown in (([0, 1, 2, 4], '0 to 4 of 4'), ([-1, 0, 1, 2], '-1 to 2 of 4')):
+        with pytest.raises(ValueError, match=f'point_vertex names vertices {shown}'):
+            pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=points)
+    with pytest.raises(ValueError, match='4 texture coordinates for 5 points'):
+        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=[0, 1, 2, 3, 3])
+    last = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=[3, 2, 1, 0])
+    assert last.point_vertex.dtype == np.int32 and last.num_points == 4

@@ -65,7 +65,7 @@ def test_seam_offset_only_on_back_facing_triangles_with_onseam_vertices():
     stverts = [[0x20, 2, 1], [0, 3, 2], [0, 4, 3], [0x20, 1, 4]]
     triangles = [[1, 0, 1, 2], [0, 0, 1, 3]]
     data = build_mdl(stverts, triangles, [('single', 'a', np.zeros((4, 4), np.uint8))], skinwidth=8, skinheight=8)
-    st = pq.load(data).data.triangle_st
+    st = pq.load(data).data.alias.triangle_st
     expected = []
     for facesfront, *corners in triangles:
         row = []
@@ -344,7 +344,7 @@ def test_a_frame_group_after_single_frames_survives_an_edit_and_groups_may_not_o
     model = pq.load(data)
     model.set_frame(4, model.vertex_positions(4)[0] + 1)
     again = pq.load(mdl_write(model))
-    assert [(g.start, g.count) for g in again.data.frame_groups] == [(2, 2)]
+    assert [(g.start, g.count) for g in again.data.alias.frame_groups] == [(2, 2)]
     assert again.data.file.frame_types.tolist() == [0, 0, 1, 0]
     with pytest.raises(ValueError, match='does not fit the frames'):
         model.alias.set_frame_groups([(0, 3, [0.1, 0.2, 0.3]), (2, 2, [0.1, 0.2])])

@@ -154,9 +154,9 @@ def test_frame_padding_beyond_framesize_minimum():
 
 def test_frames_stay_packed_views():
     model = pq.load(tetra_md2())
-    assert model.data.frame_verts.dtype == np.uint8
-    assert model.data.frame_verts.shape == (3, 4, 4)
-    assert model.data.frame_verts.base is not None  # a view over the file's bytes, not a decoded copy
+    assert model.data.alias.frame_verts.dtype == np.uint8
+    assert model.data.alias.frame_verts.shape == (3, 4, 4)
+    assert model.data.alias.frame_verts.base is not None  # a view over the file's bytes, not a decoded copy
 
 
 def test_trailing_data_is_kept():
@@ -335,19 +335,21 @@ def test_a_built_command_list_is_its_commands_and_one_zero_word(tmp_path):
     pq.load(torch_mdl()).save(tmp_path / 'torch.md2')
     model = pq.load(tmp_path / 'torch.md2')
     commands = model.alias.gl_commands
-    assert commands and sum(len(c.vertices) - 2 for c in commands) == len(model.data.triangle_vertices)
+    assert commands and sum(len(c.vertices) - 2 for c in commands) == len(model.data.alias.triangle_vertices)
     assert model.header['num_glcmds'] == sum(1 + 3 * len(c.vertices) for c in commands) + 1
     words = model.data.file.glcmds
     assert words[-1] == 0
 
 
-def test_each_alias_format_s_read_is_its_parse_then_its_data():
+def test_each_alias_format_s_read_is_its_parse_then_its_record():
     from pyvista_quake.formats import mdl
 
     for module, data, game in ((md2, tetra_md2(), 'Quake II'), (mdl, torch_mdl(), 'Quake')):
         got, expected = module.read(data, 'x'), module.to_data(module.parse(data, 'x'))
+        assert isinstance(got, pq.ModelData) and got.alias is not None
         assert got.source == 'x' and got.format == expected.format == module.__name__.rsplit('.', 1)[1]
-        np.testing.assert_array_equal(got.frame_verts, expected.frame_verts)
+        np.testing.assert_array_equal(got.alias.frame_verts, expected.frame_verts)
+        np.testing.assert_array_equal(got.surfaces[0].packing.verts, expected.frame_verts)
         assert module.read(data).source == '<bytes>'
         assert f'If no {game} engine could draw the file' in module.read.__doc__
     with pytest.raises(pq.QuakeFormatError, match='ident'):

@@ -25,7 +25,7 @@ def test_worked_example_torch():
     model = pq.load(data)
     assert len(model) == 2  # a group of 2 is 2 frames
     assert model.frame_names == ['torch1', 'torch2']
-    group = model.data.frame_groups[0]
+    group = model.data.alias.frame_groups[0]
     assert (group.start, group.count) == (0, 2)
     np.testing.assert_allclose(group.intervals, [0.1, 0.2])
     assert data[-(2 * 40) - 8 : -(2 * 40)] == bytes.fromhex('CDCCCC3DCDCC4C3E')
@@ -91,14 +91,14 @@ def test_single_and_group_frames_mixed():
     model = pq.load(build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]], frames))
     assert len(model) == 5
     assert model.frame_names == ['stand1', 'flame1', 'flame2', 'flame3', 'stand2']
-    assert model.data.frame_groups[0].start == 1 and model.data.frame_groups[0].count == 3
+    assert model.data.alias.frame_groups[0].start == 1 and model.data.alias.frame_groups[0].count == 3
 
 
 def test_skin_single_and_group():
     single = np.arange(64, dtype=np.uint8).reshape(8, 8)
     group = (np.array([0.1, 0.3], np.float32), np.stack([single, single[::-1]]))
     model = pq.load(torch_mdl(skins=[single, group]))
-    skins = model.data.skins
+    skins = model.data.alias.skins
     assert len(skins) == 2
     np.testing.assert_array_equal(skins[0].pictures[0], single)
     assert skins[0].times is None
@@ -115,8 +115,8 @@ def test_trailing_qmex_block_is_kept():
 
 def test_frames_stay_packed():
     model = pq.load(build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]], [('single', f'f{i}', VERTS) for i in range(5)]))
-    assert model.data.frame_verts.shape == (5, 4, 4) and model.data.frame_verts.dtype == np.uint8
-    assert model.data.frame_verts.base is not None
+    assert model.data.alias.frame_verts.shape == (5, 4, 4) and model.data.alias.frame_verts.dtype == np.uint8
+    assert model.data.alias.frame_verts.base is not None
 
 
 # -- structural checks ---------------------------------------------------------------
@@ -167,7 +167,7 @@ def test_any_nonzero_skin_or_frame_type_is_a_group():
     assert struct.unpack_from('<i', data, frames_at)[0] == 1
     struct.pack_into('<i', data, frames_at, 3)
     model = pq.load(bytes(data))
-    assert len(model.data.skins[0].pictures) == 2 and model.data.frame_groups[0].count == 2
+    assert len(model.data.alias.skins[0].pictures) == 2 and model.data.alias.frame_groups[0].count == 2
     assert pq.save.__name__ and model.data.file.skin_types == [7] and model.data.file.frame_types.tolist() == [3]
     from pyvista_quake.formats import mdl  # noqa: PLC0415
 

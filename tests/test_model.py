@@ -106,7 +106,7 @@ def test_format_comes_from_magic_not_extension(tmp_path):
 def test_points_are_exactly_v_times_scale_plus_translate(tetra):
     for index in range(len(tetra)):
         mesh = tetra.mesh(index)
-        verts = tetra.data.frame_verts[index][mesh.point_data['vertex_index']]
+        verts = tetra.data.alias.frame_verts[index][mesh.point_data['vertex_index']]
         expected = verts[:, :3].astype(np.float32) * np.float32([0.5, 0.25, 1.0]) + np.float32([-8, 4, 2])
         assert mesh.points.dtype == np.float32
         np.testing.assert_array_equal(mesh.points, expected)
@@ -135,7 +135,7 @@ def test_texture_coordinates_flip_t(tetra):
 def test_normals_come_from_the_table(tetra):
     mesh = tetra.mesh(0)
     assert mesh.point_data.active_normals_name == 'Normals'
-    light = tetra.data.frame_verts[0, mesh.point_data['vertex_index'], 3]
+    light = tetra.data.alias.frame_verts[0, mesh.point_data['vertex_index'], 3]
     np.testing.assert_array_equal(mesh.point_normals, VERTEX_NORMALS[light])
     np.testing.assert_allclose(np.linalg.norm(VERTEX_NORMALS, axis=1), 1, atol=1e-6)
     assert VERTEX_NORMALS.shape == (162, 3)
@@ -237,9 +237,10 @@ def test_repr(tetra):
     assert 'MD2' in repr(tetra) and '3 frames' in repr(tetra)
     # The data's repr summarises: its arrays and records hold the whole file.
     text = repr(tetra.data)
-    assert text.startswith('AliasData(MD2 ') and '3 frames, 4 vertices, 4 triangles, 1 skin of 64 x 64)' in text
+    assert text.startswith('ModelData(MD2 ') and '3 frames, 4 vertices, 4 triangles, 1 skin of 64 x 64)' in text
+    assert repr(tetra.data.alias).startswith('AliasData(MD2 ')
     mdl = pq.load(torch_mdl(skins=[np.zeros((8, 8), np.uint8)] * 2))
-    assert repr(mdl.data).endswith(f'{len(mdl)} frames, {mdl.data.num_vertices} vertices, {len(mdl.data.triangle_vertices)} triangles, 2 skins of 8 x 8)')
+    assert repr(mdl.data).endswith(f'{len(mdl)} frames, {mdl.data.alias.num_vertices} vertices, {len(mdl.data.alias.triangle_vertices)} triangles, 2 skins of 8 x 8)')
     assert len(repr(mdl.data)) < 200
 
 

@@ -32,7 +32,7 @@ def test_a_frame_group_may_end_at_the_last_frame_and_not_past_it(tmp_path):
     model = pq.load(torch_mdl())  # two frames, one group of both
     model.alias.set_frame_groups([(1, 1, [0.1])])  # ends exactly at the last frame
     model.save(tmp_path / 'ok.mdl')
-    assert [(g.start, g.count) for g in pq.load(tmp_path / 'ok.mdl').data.frame_groups] == [(1, 1)]
+    assert [(g.start, g.count) for g in pq.load(tmp_path / 'ok.mdl').data.alias.frame_groups] == [(1, 1)]
     with pytest.raises(ValueError, match=r'frame group 0 \(1, 2\) does not fit'):
         model.alias.set_frame_groups([(1, 2, [0.1, 0.2])])  # one past it
         model.save(tmp_path / 'bad.mdl')
@@ -43,7 +43,7 @@ def test_converting_clamps_light_indexes_past_the_table_to_its_last_entry(tmp_pa
     data = build_md2(verts, [[0, 1, 2]], [[0, 1, 2]], [[0, 0], [32, 0], [0, 32]])
     pq.load(data).save(tmp_path / 'x.mdl')
     converted = pq.load(tmp_path / 'x.mdl')
-    assert converted.data.frame_verts[0, :, 3].tolist() == [161, 161, 161]
+    assert converted.data.alias.frame_verts[0, :, 3].tolist() == [161, 161, 161]
     np.testing.assert_allclose(converted.mesh(0).point_data['Normals'][0], VERTEX_NORMALS[161], atol=1e-6)
 
 

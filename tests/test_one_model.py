@@ -303,3 +303,65 @@ def test_a_model_not_yet_holding_its_frames_says_so_without_recursing():
     with pytest.raises(AttributeError, match='_frames'):
         bare._frames  # noqa: B018
     assert not hasattr(bare, '__array_interface__')
+
+
+# -- an MD2's and an MDL's record: one surface of packed bytes, and their own part -------------------
+
+
+@pytest.mark.parametrize('make', [tetra_md2, torch_mdl])
+def test_an_md2_s_or_mdl_s_record_is_one_packed_surface_and_its_own_part(make):
+    from pyvista_quake.data.decode import surface_normals
+    from pyvista_quake.data.decode import surface_positions
+
+    model = pq.load(make())
+    data = model.data
+    assert isinstance(data, pq.ModelData) and isinstance(data.alias, pq.formats.records.AliasData)
+    assert data.frame_bounds is None and data.format == model.format and data.num_frames == len(model)
+    (surface,) = data.surfaces
+    assert surface.packing.verts is data.alias.frame_verts  # the file's bytes, not a copy
+    every = np.arange(len(model))
+    np.testing.assert_array_equal(surface_positions(surface, every), model.positions())
+    np.testing.assert_array_equal(surface_normals(surface, every), model.normals())
+    topology = model.alias.topology  # the model's points are the record's
+    np.testing.assert_array_equal(surface.point_vertex, topology.point_vertex)
+    np.testing.assert_array_equal(surface.triangles[:, ::-1], topology.triangles)
+    uv = topology.texcoords
+    np.testing.assert_allclose(surface.texcoords, np.column_stack([uv[:, 0], 1 - uv[:, 1]]), atol=1e-6)
+    assert model.alias.topology.texcoords is uv
+
+
+def test_texel_centres_move_the_texture_coordinates_of_the_record_s_points():
+    plain, centred = pq.load(tetra_md2()), pq.load(tetra_md2(), texel_centers=True)
+    np.testing.assert_array_equal(plain.alias.topology.point_vertex, centred.alias.topology.point_vertex)
+    width, height = plain.alias.skin_size
+    np.testing.assert_allclose(centred.alias.topology.texcoords - plain.alias.topology.texcoords, np.tile([0.5 / width, -0.5 / height], (len(plain.alias.topology.point_vertex), 1)),
+                               atol=1e-6)  # fmt: skip
+
+
+def test_an_md2_s_own_fields_on_its_record_are_deprecated_for_its_part():
+    data = pq.load(tetra_md2()).data
+    with pytest.deprecated_call(match=r'data.frame_verts of an MD2 or MDL is deprecated .* use data.alias.frame_verts'):
+        assert data.frame_verts is data.alias.frame_verts
+    for name in ('nothing_here', '_frame_verts'):
+        with pytest.raises(AttributeError, match=f"'ModelData' object has no attribute '{name}'"):
+            getattr(data, name)
+    md3 = pq.load(tetra_md3()).data
+    with pytest.raises(AttributeError, match='frame_verts'):
+        md3.frame_verts  # noqa: B018 - the lookup is the test
+    assert pickle.loads(pickle.dumps(data)).alias.num_frames == data.num_frames
+
+
+def test_an_md2_s_part_alone_still_makes_its_model():
+    from pyvista_quake.formats import md2
+
+    part = md2.to_data(md2.parse(tetra_md2()))
+    model = pq.QuakeModel(part)
+    assert model.data.alias is part and model.format == 'md2'
+    np.testing.assert_array_equal(model.positions(), pq.load(tetra_md2()).positions())
+
+
+def test_a_model_of_no_triangles_has_no_corners_to_order():
+    from pyvista_quake.formats._alias import corner_order
+
+    order, starts = corner_order(np.zeros((0, 3), np.int32), np.zeros((0, 3), np.int64), 4)
+    assert order.shape == starts.shape == (0,) and starts.dtype == bool

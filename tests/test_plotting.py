@@ -118,8 +118,8 @@ def test_cut_out_skin_cuts_out_and_opaque_parts_stay_opaque(tmp_path):
 def test_constant_stored_normals_are_replaced_under_auto(tmp_path):
     sphere = pv.Sphere(radius=10, theta_resolution=24, phi_resolution=24)
     model = pq.QuakeModel.from_frames(sphere, 'mdl')
-    model.set_frame(0, model.vertex_positions(0)[0], np.tile(VERTEX_NORMALS[5], (model.data.num_vertices, 1)))
-    assert len(np.unique(model.data.frame_verts[0, :, 3])) == 1
+    model.set_frame(0, model.vertex_positions(0)[0], np.tile(VERTEX_NORMALS[5], (model.data.alias.num_vertices, 1)))
+    assert len(np.unique(model.data.alias.frame_verts[0, :, 3])) == 1
     flat = render(model, tmp_path, lighting='stored')
     shaded = render(model, tmp_path, lighting='auto')
     spread = lambda image: np.std(image[interior(drawn_pixels(image))][:, :3].astype(float).mean(axis=1))  # noqa: E731
@@ -349,7 +349,7 @@ def test_pyvista_cli_converts_through_the_registered_reader(small_folder, tmp_pa
 def test_lighting_replaces_the_pictures_normals_keyword(tmp_path):
     sphere = pv.Sphere(radius=10, theta_resolution=24, phi_resolution=24)
     model = pq.QuakeModel.from_frames(sphere, 'mdl')
-    model.set_frame(0, model.vertex_positions(0)[0], np.tile(VERTEX_NORMALS[5], (model.data.num_vertices, 1)))
+    model.set_frame(0, model.vertex_positions(0)[0], np.tile(VERTEX_NORMALS[5], (model.data.alias.num_vertices, 1)))
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         flat = render(model, tmp_path, lighting='stored')

@@ -102,7 +102,7 @@ def test_read_matches_load(md2_path, mdl_path):
         assert mesh.active_texture_coordinates is not None
         # The file's own normals, not ones VTK would compute: looked up in the table by lightnormalindex.
         model = pq.load(path)
-        light = model.data.frame_verts[0, mesh.point_data['vertex_index'], 3]
+        light = model.data.alias.frame_verts[0, mesh.point_data['vertex_index'], 3]
         np.testing.assert_array_equal(mesh.point_data['Normals'], VERTEX_NORMALS[light])
 
 

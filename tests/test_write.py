@@ -106,25 +106,25 @@ def test_md2_frame_moved_within_half_a_step_of_its_own_bounds(tmp_path):
     rng = np.random.default_rng(1)
     target = rng.uniform(-40, 70, (4, 3)).astype(np.float32)
     model.set_frame(1, target)
-    step = model.data.frame_scale[1]
-    np.testing.assert_allclose(model.data.frame_translate[1], target.min(axis=0), rtol=0, atol=1e-5)
-    np.testing.assert_allclose(step * 255 + model.data.frame_translate[1], target.max(axis=0), rtol=1e-5)
+    step = model.data.alias.frame_scale[1]
+    np.testing.assert_allclose(model.data.alias.frame_translate[1], target.min(axis=0), rtol=0, atol=1e-5)
+    np.testing.assert_allclose(step * 255 + model.data.alias.frame_translate[1], target.max(axis=0), rtol=1e-5)
     error = np.abs(model.vertex_positions(1)[0] - target)
     assert (error <= step / 2 + 1e-4).all()
     # The other frames keep their bytes.
     original = pq.load(tetra_md2())
-    np.testing.assert_array_equal(model.data.frame_verts[[0, 2]], original.data.frame_verts[[0, 2]])
+    np.testing.assert_array_equal(model.data.alias.frame_verts[[0, 2]], original.data.alias.frame_verts[[0, 2]])
     reread = pq.load(saved(model, tmp_path, 'm.md2'))
     np.testing.assert_array_equal(reread.vertex_positions(), model.vertex_positions())
 
 
 def test_mdl_frame_inside_the_grid_keeps_the_others(tmp_path):
     model = pq.load(torch_mdl())
-    before = np.array(model.data.frame_verts)
+    before = np.array(model.data.alias.frame_verts)
     target = model.vertex_positions(0)[0] + 0.3
     model.set_frame(0, target)
     assert np.abs(model.vertex_positions(0)[0] - target).max() <= 0.5 + 1e-5  # scale 1
-    np.testing.assert_array_equal(model.data.frame_verts[1], before[1])
+    np.testing.assert_array_equal(model.data.alias.frame_verts[1], before[1])
 
 
 def test_mdl_frame_outside_the_grid_grows_the_shared_scale(tmp_path):
@@ -132,8 +132,8 @@ def test_mdl_frame_outside_the_grid_grows_the_shared_scale(tmp_path):
     others = model.vertex_positions(1)[0]
     target = model.vertex_positions(0)[0] * 40 - 100
     model.set_frame(0, target)
-    scale = model.data.frame_scale[0]
-    np.testing.assert_array_equal(model.data.frame_scale[1], scale)  # one scale for the model
+    scale = model.data.alias.frame_scale[0]
+    np.testing.assert_array_equal(model.data.alias.frame_scale[1], scale)  # one scale for the model
     assert (np.abs(model.vertex_positions(0)[0] - target) <= scale / 2 + 1e-4).all()
     assert (np.abs(model.vertex_positions(1)[0] - others) <= scale / 2 + 1e-4).all()
     reread = pq.load(saved(model, tmp_path, 'm.mdl'))
@@ -145,7 +145,7 @@ def test_positions_from_polydata_and_points():
     mesh = model.mesh(2)
     mesh.points *= 2
     model.set_frame(2, mesh)
-    step = model.data.frame_scale[2]
+    step = model.data.alias.frame_scale[2]
     assert (np.abs(model.mesh(2).points - mesh.points) <= step / 2 + 1e-4).all()
 
 
@@ -153,7 +153,7 @@ def test_given_normals_go_to_the_nearest_table_entry():
     model = pq.load(tetra_md2())
     normals = VERTEX_NORMALS[[10, 20, 30, 40]] + 0.01
     model.set_frame(0, model.vertex_positions(0)[0], normals)
-    np.testing.assert_array_equal(model.data.frame_verts[0, :, 3], [10, 20, 30, 40])
+    np.testing.assert_array_equal(model.data.alias.frame_verts[0, :, 3], [10, 20, 30, 40])
 
 
 def test_computed_normals_point_out_of_a_closed_mesh():
@@ -185,12 +185,12 @@ def test_mdl_groups_survive_edits_with_their_intervals(tmp_path):
     model.add_frames([model.vertex_positions(0)[0]], names=['after'])
     model.alias.set_frame_groups([(0, 2, [0.25, 0.5])])
     reread = pq.load(saved(model, tmp_path, 'm.mdl'))
-    group = reread.data.frame_groups[0]
+    group = reread.data.alias.frame_groups[0]
     assert (group.start, group.count) == (0, 2)
     np.testing.assert_allclose(group.intervals, [0.25, 0.5])
     assert reread.frame_names == ['torch1', 'torch2', 'after']
     model.remove_frames([0])
-    assert model.data.frame_groups[0].count == 1
+    assert model.data.alias.frame_groups[0].count == 1
     with pytest.raises(ValueError, match='only MDL'):
         pq.load(tetra_md2()).alias.set_frame_groups([(0, 2, [0.1, 0.2])])
 
@@ -210,8 +210,8 @@ def test_mdl_skin_from_rgb_is_matched_to_the_palette(tmp_path):
     model.alias.set_skin(0, palette[indices])
     reread = pq.load(saved(model, tmp_path, 'm.mdl'))
     # Quake's palette repeats a few colours: the colour is what must survive.
-    np.testing.assert_array_equal(palette[reread.data.skins[0].pictures[0]], palette[indices])
-    assert (reread.data.skins[0].pictures[0] == indices).mean() > 0.9
+    np.testing.assert_array_equal(palette[reread.data.alias.skins[0].pictures[0]], palette[indices])
+    assert (reread.data.alias.skins[0].pictures[0] == indices).mean() > 0.9
     model.alias.set_skin(1, indices)  # palette indices given directly: a second skin
     assert model.alias.num_skins == 2
 
@@ -230,10 +230,10 @@ def test_md2_skin_image_is_written_beside_the_model(tmp_path):
 def test_a_skin_of_another_size_scales_the_texture_coordinates(tmp_path):
     model = pq.load(tetra_md2())  # a 64 x 64 skin
     before = model.mesh(0).active_texture_coordinates.copy()
-    st = np.array(model.data.triangle_st)
+    st = np.array(model.data.alias.triangle_st)
     model.alias.set_skin(0, np.zeros((32, 128, 3), np.uint8))  # twice as wide, half as tall
     assert model.alias.skin_size == (128, 32)
-    np.testing.assert_array_equal(model.data.triangle_st, np.rint(st * [2, 0.5]).astype(np.int32))
+    np.testing.assert_array_equal(model.data.alias.triangle_st, np.rint(st * [2, 0.5]).astype(np.int32))
     np.testing.assert_allclose(model.mesh(0).active_texture_coordinates, before, atol=0.5 / 32)
     reread = pq.load(saved(model, tmp_path, 'm.md2'))
     np.testing.assert_allclose(reread.mesh(0).active_texture_coordinates, before, atol=0.5 / 32)
@@ -267,7 +267,7 @@ def test_an_md2_skin_image_of_another_size_than_the_header_converts_to_mdl(tmp_p
     assert mdl.alias.skin_size == (64, 64)
     skin = mdl.alias.skin_image()
     assert skin.shape == (64, 64, 3) and skin[:, :30].max() < 40 and skin[:, 34:].min() > 200  # the halves kept
-    np.testing.assert_array_equal(mdl.data.triangle_st, model.data.triangle_st)  # each corner's skin pixel
+    np.testing.assert_array_equal(mdl.data.alias.triangle_st, model.data.alias.triangle_st)  # each corner's skin pixel
 
 
 def test_texture_coordinates_edit_md2(tmp_path):
@@ -289,11 +289,11 @@ def test_texture_coordinates_edit_md2(tmp_path):
 
 def test_mdl_seams_survive_a_texture_coordinate_round_trip():
     model = pq.load(torch_mdl())
-    st_before = model.data.triangle_st.copy()
+    st_before = model.data.alias.triangle_st.copy()
     tris = model.data.file.triangles.copy()
     stverts = model.data.file.stverts.copy()
     # Setting the same coordinates from scratch: seams found again, same records.
-    encoded = mdl.encode_seams(model.data.triangle_vertices, st_before, model.alias.skin_size[0])
+    encoded = mdl.encode_seams(model.data.alias.triangle_vertices, st_before, model.alias.skin_size[0])
     np.testing.assert_array_equal(encoded[0], stverts)
     np.testing.assert_array_equal(encoded[1]['vertindex'], tris['vertindex'])
     # facesfront only matters where a seam vertex is used.
@@ -313,7 +313,7 @@ def test_mdl_seam_rule_applies_to_back_facing_triangles_only():
     data = build_mdl(np.column_stack([stverts['onseam'], stverts['s'], stverts['t']]),
                      np.column_stack([triangles['facesfront'], triangles['vertindex']]),
                      [('single', 'a', np.zeros((4, 4), np.uint8))])  # fmt: skip
-    np.testing.assert_array_equal(pq.load(data).data.triangle_st, st)
+    np.testing.assert_array_equal(pq.load(data).data.alias.triangle_st, st)
 
 
 def test_mdl_vertex_with_unrelated_coordinates_is_split():
@@ -351,12 +351,12 @@ def test_mdl_frame_edit_keeps_the_texture_records_byte_for_byte(tmp_path):
 def test_mdl_grid_edge_is_half_a_step_past_the_last_value(steps, regrid):
     """Positions within half a step of the shared grid keep it; further out, the model is quantised afresh."""
     model = pq.load(torch_mdl(scale=(0.5, 0.5, 0.5), scale_origin=(-10.0, -10.0, -10.0)))
-    scale = np.array(model.data.frame_scale[0])
+    scale = np.array(model.data.alias.frame_scale[0])
     target = model.vertex_positions(0)[0]
     target[1] = -10.0 + steps * scale
     model.set_frame(0, target)
-    assert (not np.array_equal(model.data.frame_scale[0], scale)) == regrid
-    step = np.asarray(model.data.frame_scale[0])
+    assert (not np.array_equal(model.data.alias.frame_scale[0], scale)) == regrid
+    step = np.asarray(model.data.alias.frame_scale[0])
     assert (np.abs(model.vertex_positions(0)[0] - target) <= step / 2 + 1e-5).all()
 
 
@@ -376,12 +376,12 @@ def test_an_edit_outside_a_group_keeps_the_group_record_as_read(tmp_path):
 
 def test_frames_added_before_a_group_move_the_group():
     model = pq.load(torch_mdl(frames=[('single', 'a', np.zeros((4, 4), np.uint8)), ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))])]))
-    assert [(g.start, g.count) for g in model.data.frame_groups] == [(1, 2)]
+    assert [(g.start, g.count) for g in model.data.alias.frame_groups] == [(1, 2)]
     model.add_frames(model.vertex_positions([0, 0]), names=['x', 'y'], at=0)
-    assert [(g.start, g.count) for g in model.data.frame_groups] == [(3, 2)]
+    assert [(g.start, g.count) for g in model.data.alias.frame_groups] == [(3, 2)]
     assert model.frame_names == ['x', 'y', 'a', 'b', 'c']
     model.remove_frames([0])
-    assert [(g.start, g.count) for g in model.data.frame_groups] == [(2, 2)]
+    assert [(g.start, g.count) for g in model.data.alias.frame_groups] == [(2, 2)]
 
 
 def test_md2_trailing_bytes_are_only_those_after_the_last_section():
@@ -420,7 +420,7 @@ def covered_triangles(model: pq.QuakeModel) -> list[tuple]:
 
 def file_triangles(model: pq.QuakeModel) -> list[tuple]:
     out = []
-    for verts, st in zip(model.data.triangle_vertices.tolist(), model.data.triangle_st.tolist()):
+    for verts, st in zip(model.data.alias.triangle_vertices.tolist(), model.data.alias.triangle_st.tolist()):
         tri = tuple((v, s, t) for v, (s, t) in zip(verts, st))
         out.append(min(tri[i:] + tri[:i] for i in range(3)))
     return out
@@ -450,8 +450,8 @@ def test_from_frames_round_trip(fmt, tmp_path):
     model = pq.QuakeModel.from_frames(frames, fmt, names=['a1', 'a2', 'a3'])
     reread = pq.load(saved(model, tmp_path, 'm.' + fmt))
     assert reread.frame_names == ['a1', 'a2', 'a3']
-    assert len(reread.data.triangle_vertices) == base.n_cells
-    steps = reread.data.frame_scale
+    assert len(reread.data.alias.triangle_vertices) == base.n_cells
+    steps = reread.data.alias.frame_scale
     for k, frame in enumerate(frames):
         assert (np.abs(reread.vertex_positions(k)[0] - frame.points) <= steps[k] / 2 + 1e-4).all()
     mesh = reread.mesh(0)
@@ -504,8 +504,8 @@ def test_mesh_save_through_pyvista_writers(tmp_path):
     sphere.save(tmp_path / 'ball.mdl')
     for name in ('ball.md2', 'ball.mdl'):
         model = pq.load(tmp_path / name)
-        assert model.data.num_vertices == sphere.n_points
-        assert len(model.data.triangle_vertices) == sphere.n_cells
+        assert model.data.alias.num_vertices == sphere.n_points
+        assert len(model.data.alias.triangle_vertices) == sphere.n_cells
 
 
 def test_a_quake_frame_saved_keeps_its_skin_and_name(tmp_path):
@@ -513,7 +513,7 @@ def test_a_quake_frame_saved_keeps_its_skin_and_name(tmp_path):
     mesh = pq.load(torch_mdl(skins=[picture])).mesh(1)
     mesh.save(tmp_path / 'again.mdl')
     again = pq.load(tmp_path / 'again.mdl')
-    np.testing.assert_array_equal(again.data.skins[0].pictures[0], picture)
+    np.testing.assert_array_equal(again.data.alias.skins[0].pictures[0], picture)
     assert again.frame_names == ['torch2']
     mesh.save(tmp_path / 'renamed.mdl', names=['lit'])  # a name given wins over the frame's own
     assert pq.load(tmp_path / 'renamed.mdl').frame_names == ['lit']
@@ -524,7 +524,7 @@ def test_save_in_the_other_format(tmp_path):
     model.save(tmp_path / 'torch.md2')
     other = pq.load(tmp_path / 'torch.md2')
     assert other.format == 'md2' and other.frame_names == model.frame_names
-    np.testing.assert_allclose(other.vertex_positions(), model.vertex_positions(), atol=np.max(other.data.frame_scale) / 2 + 1e-4)
+    np.testing.assert_allclose(other.vertex_positions(), model.vertex_positions(), atol=np.max(other.data.alias.frame_scale) / 2 + 1e-4)
     np.testing.assert_array_equal(other.alias.skin_image(), model.alias.skin_image())
 
 
@@ -646,7 +646,7 @@ def test_vgio_reads_what_we_write(tmp_path):
                     packed = np.array([(v.x, v.y, v.z) for v in frame.vertexes], np.float32)
                     positions = packed * np.array(frame.scale, np.float32) + np.array(frame.translate, np.float32)
                     np.testing.assert_allclose(positions, ours.vertex_positions(k)[0], atol=1e-5)
-                assert len(theirs.triangles) == len(ours.data.triangle_vertices)
+                assert len(theirs.triangles) == len(ours.data.alias.triangle_vertices)
         else:
             with Mdl.open(str(path)) as theirs:
                 assert theirs.number_of_frames == len(ours.data.file.frame_types)
@@ -664,8 +664,8 @@ def test_assimp_reads_what_we_write(tmp_path):
         vertices = np.asarray(scene.meshes[0].vertices, np.float32).reshape(-1, 3)
         expected = ours.vertex_positions(0)[0]
         # assimp unrolls triangles to corners: every corner is one of our vertices.
-        assert len(vertices) == 3 * len(ours.data.triangle_vertices)
-        corners = expected[ours.data.triangle_vertices].reshape(-1, 3)
+        assert len(vertices) == 3 * len(ours.data.alias.triangle_vertices)
+        corners = expected[ours.data.alias.triangle_vertices].reshape(-1, 3)
         assert np.allclose(np.sort(vertices, axis=0), np.sort(corners, axis=0), atol=1e-4)
 
 
@@ -729,4 +729,4 @@ def test_from_frames_of_any_dataset_warns_nothing():
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         model = pq.QuakeModel.from_frames(pv.ImageData(dimensions=(3, 3, 3)), 'md2')
-    assert model.data.num_vertices == 54
+    assert model.data.alias.num_vertices == 54

@@ -8,16 +8,17 @@ readers and export all build on these arrays.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 import os
 from typing import Callable
 from typing import Iterator
+from typing import Protocol
 from typing import Sequence
 
 import numpy as np
 
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import md3
-from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
@@ -81,11 +82,14 @@ MD3_XYZ_SCALE = np.float32(md3.XYZ_SCALE)
 
 
 def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
-    """Positions of a surface's vertices in the given frames, ``float32`` ``(frames, vertices, 3)``.
+    """Positions of a surface's points in the given frames, ``float32`` ``(frames, points, 3)``.
 
-    The codec is the stored dtype: an MD3's ``int16`` shorts are ``xyz / 64``; plain ``float32``
+    The codec is the stored dtype: packed bytes (MD2, MDL) are ``v * scale + translate`` of
+    each point's vertex; an MD3's ``int16`` shorts are ``xyz / 64``; plain ``float32``
     positions (levels, third-party formats) are taken as they are.
     """
+    if surface.packing is not None:
+        return packed_decoder(surface).positions(frames)
     xyz = surface.positions[frames]
     if xyz.dtype == np.float32:
         return np.array(xyz, np.float32)
@@ -103,15 +107,63 @@ def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.nd
 
 
 def surface_normals(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
-    """Unit normals of a surface's vertices, ``float32`` ``(frames, vertices, 3)``: from an MD3's latitude and
-    longitude bytes, plain ``float32`` normals as they are, or, where a surface gives none, each vertex's
-    area-weighted mean of its faces' normals."""
+    """Unit normals of a surface's points, ``float32`` ``(frames, points, 3)``: from packed bytes' table indices
+    (MD2, MDL), an MD3's latitude and longitude bytes, plain ``float32`` normals as they are, or, where a
+    surface gives none, each vertex's area-weighted mean of its faces' normals."""
+    if surface.packing is not None:
+        return packed_decoder(surface).normals(frames)
     if surface.normals is None:
         return vertex_face_normals(surface_positions(surface, frames), surface.triangles)
     packed = surface.normals[frames]
     if packed.dtype == np.float32:
         return np.array(packed, np.float32)
     return np.take(latlong_normals(), packed, axis=0)
+
+
+class PackedBytes(Protocol):
+    """What :class:`FrameDecoder` reads: packed frames, their scales, the file's triangles (an :class:`AliasData`'s names)."""
+
+    frame_verts: np.ndarray
+    frame_scale: np.ndarray
+    frame_translate: np.ndarray
+    triangle_vertices: np.ndarray
+    source: str
+
+    @property
+    def num_frames(self) -> int: ...
+
+    @property
+    def num_vertices(self) -> int: ...
+
+
+@dataclass
+class _Packed:
+    """A packed surface's bytes as :class:`FrameDecoder` reads them (an MD2's or MDL's, or a third party's)."""
+
+    frame_verts: np.ndarray
+    frame_scale: np.ndarray
+    frame_translate: np.ndarray
+    triangle_vertices: np.ndarray
+    source: str
+
+    @property
+    def num_frames(self) -> int:
+        """Frames of the bytes."""
+        return self.frame_verts.shape[0]
+
+    @property
+    def num_vertices(self) -> int:
+        """Vertices of each frame."""
+        return self.frame_verts.shape[1]
+
+
+def packed_decoder(surface: SurfaceData, source: str = '<surface>') -> FrameDecoder:
+    """The decoder of a surface whose frames are packed bytes (a :class:`~pyvista_quake.formats.records.Packing`)."""
+    packing = surface.packing
+    assert packing is not None  # asked of packed surfaces only
+    points = surface.point_vertex if surface.point_vertex is not None else np.arange(surface.num_vertices, dtype=np.int32)
+    triangles = np.take(points, surface.triangles) if len(surface.triangles) else np.zeros((0, 3), np.int32)
+    return FrameDecoder(_Packed(packing.verts, packing.scale, packing.translate, triangles, source), points)
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:
@@ -139,8 +191,9 @@ class FrameDecoder:
 
     Parameters
     ----------
-    data : AliasData
-        The model's content.
+    data : PackedBytes
+        The packed frames: an :class:`~pyvista_quake.formats.records.AliasData`, or a packed surface's
+        (:func:`packed_decoder`).
     point_vertex : numpy.ndarray
         The file's vertex of each mesh point (from the topology).
     computed_normals : bool, default: False
@@ -149,7 +202,7 @@ class FrameDecoder:
 
     """
 
-    def __init__(self, data: AliasData, point_vertex: np.ndarray, computed_normals: bool = False) -> None:
+    def __init__(self, data: PackedBytes, point_vertex: np.ndarray, computed_normals: bool = False) -> None:
         self.data = data
         self.point_vertex = point_vertex
         self.computed_normals = computed_normals

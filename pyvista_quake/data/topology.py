@@ -13,8 +13,11 @@ import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats._alias import corner_order
+from pyvista_quake.formats._alias import corner_points
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
+from pyvista_quake.formats.records import SurfaceData
 
 
 class Topology:
@@ -70,38 +73,20 @@ class TriangleTopology(Topology):
     BuildTris``; an MD2's GL commands store them so).
     """
 
-    def __init__(self, data: AliasData, texel_centers: bool = False) -> None:  # noqa: D107 - the class says it
+    def __init__(self, data: AliasData, texel_centers: bool = False, surface: SurfaceData | None = None) -> None:  # noqa: D107 - the class says it
         self._data = data
         self._texel_centers = texel_centers
-        corner_vertex = data.triangle_vertices.astype(np.int64).ravel()
-        corner_key = data.triangle_st_key.ravel()
-        keys = int(corner_key.max()) + 1
-        pair = corner_vertex * keys + corner_key
-        # np.unique, cheaper: sorting the pairs with each corner's number in the low
-        # bits costs a third of an argsort.  Corners with one key share their st, so
-        # the first corner of a pair stands for it.
-        shift = max(1, (len(pair) - 1).bit_length())
-        if data.num_vertices * keys < 1 << (62 - shift):
-            keyed = pair << shift
-            keyed |= np.arange(len(pair))
-            keyed.sort()
-            order = keyed & ((1 << shift) - 1)
-            ordered = keyed >> shift
-        else:
-            order = np.argsort(pair)
-            ordered = pair[order]
-        starts = np.empty(len(ordered), bool)
-        starts[0] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+        if surface is not None and surface.point_vertex is not None:  # the record's surface: its points already found
+            self.point_vertex = surface.point_vertex
+            self.__dict__['corner_points'] = surface.triangles
+            return
+        order, starts = corner_order(data.triangle_vertices, data.triangle_st_key, data.num_vertices)
         self._order, self._starts = order, starts
-        self._first = order[starts]
-        self.point_vertex = data.triangle_vertices.ravel()[self._first].astype(np.int32)
+        self.point_vertex = data.triangle_vertices.ravel()[order[starts]].astype(np.int32)
 
     @cached_property
     def corner_points(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
-        inverse = np.empty(len(self._order), np.int64)
-        inverse[self._order] = np.cumsum(self._starts) - 1
-        return inverse.reshape(-1, 3)
+        return corner_points(self._order, self._starts)
 
     @cached_property
     def triangles(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
@@ -111,13 +96,16 @@ class TriangleTopology(Topology):
     @cached_property
     def texcoords(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
         data = self._data
-        st = np.take(data.triangle_st.reshape(-1, 2), self._first, axis=0)
+        first = np.empty(len(self.point_vertex), np.int64)  # a corner of each point: its pair's st, whichever it is
+        first[np.asarray(self.corner_points).ravel()] = np.arange(self.corner_points.size)
+        st = np.take(data.triangle_st.reshape(-1, 2), first, axis=0)
         return texcoords(st + 0.5 if self._texel_centers else st, data.skin_width, data.skin_height, data.source)
 
 
-def triangle_topology(data: AliasData, texel_centers: bool = False) -> Topology:
-    """One point per distinct (vertex, texture coordinate) pair of the file's triangles (see :class:`TriangleTopology`)."""
-    return TriangleTopology(data, texel_centers)
+def triangle_topology(data: AliasData, texel_centers: bool = False, surface: SurfaceData | None = None) -> Topology:
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles (see :class:`TriangleTopology`);
+    ``surface``: the model record's, whose points they are (found when it was read)."""
+    return TriangleTopology(data, texel_centers, surface)
 
 
 def texcoords(st: np.ndarray, width: int, height: int, source: str = '<model>') -> np.ndarray:

@@ -20,7 +20,6 @@ import warnings
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
-from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import cstrings  # noqa: F401 - re-exported for the format modules
 
@@ -202,8 +201,8 @@ class FormatSpec:
     writable : bool
         Whether ``write`` makes files of changed models (else a model is only written back as read).
     kind : str
-        The data ``decode`` gives: ``'alias'`` (:class:`AliasData`, one surface of packed bytes),
-        ``'surfaces'`` (:class:`ModelData`) or ``'skeletal'`` (a :class:`ModelData` with a ``skeleton``).
+        What ``decode``'s :class:`ModelData` holds: ``'alias'`` (one surface of packed bytes and an
+        ``alias`` part), ``'surfaces'`` or ``'skeletal'`` (a ``skeleton``).
     engines : tuple of str
         The game engines that load the format (the keys of ``pyvista_quake.game.engines.ENGINES``).
     rules : tuple of Rule
@@ -341,8 +340,9 @@ _ALIAS_READ_DOC = """Parse {title} model into format-neutral data.
 
     Returns
     -------
-    AliasData
-        The model's content, frames still packed; ``file`` holds every byte.
+    ModelData
+        The model's record: one surface whose frames are still packed (a :class:`Packing`),
+        and its ``alias`` part; ``file`` holds every byte.
 
     Raises
     ------
@@ -353,11 +353,11 @@ _ALIAS_READ_DOC = """Parse {title} model into format-neutral data.
     """
 
 
-def alias_reader(parse: Callable[[bytes | memoryview, str], Any], to_data: Callable[[Any], AliasData], title: str, game: str) -> Callable[..., AliasData]:
-    """An MD2's or MDL's ``read(buffer, source='<bytes>')``: ``to_data(parse(buffer, source))``, documented for its game."""
+def alias_reader(parse: Callable[[bytes | memoryview, str], Any], decode: Callable[[Any], ModelData], title: str, game: str) -> Callable[..., ModelData]:
+    """An MD2's or MDL's ``read(buffer, source='<bytes>')``: ``decode(parse(buffer, source))``, documented for its game."""
 
-    def read(buffer: bytes | memoryview, source: str = '<bytes>') -> AliasData:
-        return to_data(parse(buffer, source))
+    def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
+        return decode(parse(buffer, source))
 
     read.__doc__ = _ALIAS_READ_DOC.format(title=title, game=game)
     return read
@@ -592,7 +592,7 @@ def parse_buffer(buffer: bytes | memoryview, source: str, spec: FormatSpec | Non
     return _parse(spec if spec is not None else spec_for(buffer, source), buffer, source)
 
 
-def read_buffer(buffer: bytes | memoryview, source: str) -> AliasData:
+def read_buffer(buffer: bytes | memoryview, source: str) -> ModelData:
     """Parse a model from its bytes into format-neutral data, the format chosen by its magic bytes.
 
     The engines' limits are not applied here (``strict`` is :func:`pyvista_quake.load`'s).

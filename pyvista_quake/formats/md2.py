@@ -17,6 +17,7 @@ import numpy as np
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import _pack
+from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import alias_reader
 from pyvista_quake.formats._common import cstrings
@@ -33,6 +34,7 @@ from pyvista_quake.formats._rules import over
 from pyvista_quake.formats._strips import strips_and_fans
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDP2'
@@ -492,8 +494,13 @@ def md2_facts(record, size: int) -> dict:
     }
 
 
-#: Parse an MD2 into format-neutral data (:class:`AliasData`, frames still packed).
-read = alias_reader(parse, to_data, 'an MD2', 'Quake II')
+def decode(record: MD2File) -> ModelData:
+    """The format-neutral record of an MD2's records: its one surface of packed bytes, and :func:`to_data`'s part."""
+    return alias_model(to_data(record))
 
 
-register_format('md2', ('.md2',), parse, magic=IDENT, kind='alias', title='Quake II (MD2) models', game='Quake II', write=write, encode=encode, quantize=quantize, decode=to_data, engines=QUAKE2_ENGINES, rules=MD2_RULES, facts=md2_facts)
+#: Parse an MD2 into its format-neutral record (a :class:`ModelData`, frames still packed).
+read = alias_reader(parse, decode, 'an MD2', 'Quake II')
+
+
+register_format('md2', ('.md2',), parse, magic=IDENT, kind='alias', title='Quake II (MD2) models', game='Quake II', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE2_ENGINES, rules=MD2_RULES, facts=md2_facts)

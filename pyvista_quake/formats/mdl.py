@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pyvista_quake.formats import _pack
+from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import alias_reader
 from pyvista_quake.formats._common import field_names
@@ -27,6 +28,7 @@ from pyvista_quake.formats._rules import over
 from pyvista_quake.formats._rules import under
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import FrameGroup
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkinPicture
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
@@ -639,8 +641,13 @@ def mdl_facts(record, size: int) -> dict:
     }
 
 
-#: Parse an MDL into format-neutral data (:class:`AliasData`, frames still packed).
-read = alias_reader(parse, to_data, 'an MDL', 'Quake')
+def decode(record: MDLFile) -> ModelData:
+    """The format-neutral record of an MDL's records: its one surface of packed bytes, and :func:`to_data`'s part."""
+    return alias_model(to_data(record))
 
 
-register_format('mdl', ('.mdl',), parse, magic=IDENT, kind='alias', palette=True, title='Quake (MDL) models', game='Quake', write=write, encode=encode, quantize=quantize, decode=to_data, engines=QUAKE_ENGINES, rules=MDL_RULES, facts=mdl_facts)
+#: Parse an MDL into its format-neutral record (a :class:`ModelData`, frames still packed).
+read = alias_reader(parse, decode, 'an MDL', 'Quake')
+
+
+register_format('mdl', ('.mdl',), parse, magic=IDENT, kind='alias', palette=True, title='Quake (MDL) models', game='Quake', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE_ENGINES, rules=MDL_RULES, facts=mdl_facts)

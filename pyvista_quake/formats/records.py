@@ -1,13 +1,15 @@
 """The format-neutral content of a model, as plain numpy arrays.
 
 A model is a list of surfaces (:class:`SurfaceData` in a :class:`ModelData`)
-whose positions come from a codec: int16 shorts (MD3), plain floats (levels,
-third parties' formats) or skinned joints (IQM, MD5: :class:`JointWeights`
-and the model's :class:`Skeleton`).  MD2 and MDL (:mod:`pyvista_quake.formats.md2`,
-:mod:`pyvista_quake.formats.mdl`) still give their one surface of packed bytes
-as :class:`AliasData`, four bytes a vertex, usually a view into the file's own
-buffer.  Everything downstream (:class:`pyvista_quake.QuakeModel`, readers,
-textures, export) works on these records and never on bytes.
+whose positions come from a codec: packed bytes with a scale and translate
+(MD2, MDL: :class:`Packing`), int16 shorts (MD3), plain floats (levels, third
+parties' formats) or skinned joints (IQM, MD5: :class:`JointWeights` and the
+model's :class:`Skeleton`).  What belongs to one format is a typed part of the
+model's record: an MD2's or MDL's skins, frame groups and OpenGL commands
+(:class:`AliasData`, ``ModelData.alias``), a level's entities and lightmaps
+(:class:`LevelData`), a skeleton.  Everything downstream
+(:class:`pyvista_quake.QuakeModel`, readers, textures, export) works on these
+records and never on bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 from typing import Callable
+import warnings
 
 import numpy as np
 
@@ -87,7 +90,11 @@ class GLCommand:
 
 @dataclass
 class AliasData:
-    """Everything a Quake model file holds, format-neutral.
+    """What an MD2 or MDL holds beyond its one surface: the part ``ModelData.alias`` of its record.
+
+    The frames' packed bytes are here as the file stores them (``frame_verts``); the
+    model's :class:`SurfaceData` holds the same bytes as its :class:`Packing` codec,
+    with the mesh's points, texture coordinates and triangles.
 
     Attributes
     ----------
@@ -220,6 +227,28 @@ class Tag:
 
 
 @dataclass
+class Packing:
+    """The packed-bytes codec (MD2, MDL): a byte per coordinate, scaled and moved per frame.
+
+    A position is ``v * scale + translate`` (float32); a normal is the entry of Quake's
+    162-normal table the fourth byte names (``lightnormalindex``).
+
+    Attributes
+    ----------
+    verts : numpy.ndarray
+        ``uint8`` ``(frames, vertices, 4)``: x, y, z and the normal's index, as stored (usually
+        a view of the file's bytes).
+    scale, translate : numpy.ndarray
+        ``float32`` ``(frames, 3)``.
+
+    """
+
+    verts: np.ndarray
+    scale: np.ndarray
+    translate: np.ndarray
+
+
+@dataclass
 class SurfaceData:
     """One surface of a model: its own vertices, texture coordinates, triangles and image.
 
@@ -240,11 +269,14 @@ class SurfaceData:
         ``float32`` ``(frames, vertices, 3)`` (levels, and formats registered by third parties;
         other float types are converted, and one ``(vertices, 3)`` frame is a model of one
         frame); or ``int16`` ``(frames, vertices, 3)`` in 1/64 units (an MD3's, usually a view
-        of the file).
+        of the file); or ``uint8`` ``(frames, vertices, 3)``, the bytes of a :class:`Packing`
+        (MD2, MDL: ``packing.verts[..., :3]``).
     normals : numpy.ndarray or None
         ``float32`` ``(frames, vertices, 3)`` unit normals; or ``uint16`` ``(frames, vertices)``,
-        each normal's latitude and longitude bytes (``lat << 8 | lng``, MD3); ``None``: made
-        from the triangles, each vertex the area-weighted mean of its faces'.
+        each normal's latitude and longitude bytes (``lat << 8 | lng``, MD3); or ``uint8``
+        ``(frames, vertices)``, indices into Quake's 162-normal table (a :class:`Packing`'s
+        ``verts[..., 3]``); ``None``: made from the triangles, each vertex the area-weighted
+        mean of its faces'.
     shaders : list of str
         Image (or shader) names the file gives the surface, looked up in the game's files as
         the model's are (``models/x/skin.tga``; a missing extension tries ``.tga``, ``.png``, ``.jpg``).
@@ -268,6 +300,13 @@ class SurfaceData:
         The skinned-joints codec (IQM, MD5): the joints that move each vertex.  ``positions``
         and ``normals`` are then the bind pose, one frame, and the model's
         :attr:`ModelData.skeleton` gives its frames.
+    packing : Packing or None
+        The packed-bytes codec (MD2, MDL): ``positions`` and ``normals`` are then views of its
+        ``verts``, given or not.
+    point_vertex : numpy.ndarray or None
+        ``int`` ``(points,)``: the stored vertex each of the surface's points takes its position and
+        normal from, where a vertex is several points (an MD2's or MDL's on a skin seam); ``texcoords``
+        and ``triangles`` are then the points'.  ``None``: each vertex is a point.
 
     """
 
@@ -285,18 +324,24 @@ class SurfaceData:
     texels: bool = False
     picture: np.ndarray | None = None
     joint_weights: JointWeights | None = None
+    packing: Packing | None = None
+    point_vertex: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         """Put plain arrays in the shapes and types the codecs read (no copy when they already are)."""
+        if self.packing is not None:
+            self._take_packing(self.packing)
         positions = np.asarray(self.positions)
-        if positions.dtype.kind in 'fiu' and positions.dtype != np.int16 and positions.dtype != np.float32:
+        if positions.dtype == np.uint8 and self.packing is None:
+            raise ValueError(f'surface {self.name!r}: uint8 positions are packed bytes: give their packing (scale and translate)')
+        if positions.dtype.kind in 'fiu' and positions.dtype not in (np.int16, np.float32, np.uint8):
             positions = positions.astype(np.float32)
         if positions.ndim == 2:
             positions = positions[None]
         if positions.ndim != 3 or positions.shape[-1] != 3:
             raise ValueError(f'surface {self.name!r}: positions must be (frames, vertices, 3), not {positions.shape}')
         self.positions = positions
-        if self.normals is not None:
+        if self.normals is not None and self.packing is None:
             normals = np.asarray(self.normals)
             if normals.dtype.kind == 'f' and normals.dtype != np.float32:
                 normals = normals.astype(np.float32)
@@ -313,8 +358,14 @@ class SurfaceData:
         if texcoords.dtype != np.float32:
             texcoords = texcoords.astype(np.float32)
         self.texcoords = texcoords.reshape(-1, 2)
-        if len(self.texcoords) != positions.shape[1]:
-            raise ValueError(f'surface {self.name!r}: {len(self.texcoords)} texture coordinates for {positions.shape[1]} vertices')
+        if self.point_vertex is not None:
+            point_vertex = np.asarray(self.point_vertex).reshape(-1)
+            if point_vertex.size and not 0 <= int(point_vertex.min()) <= int(point_vertex.max()) < positions.shape[1]:
+                raise ValueError(f'surface {self.name!r}: point_vertex names vertices {int(point_vertex.min())} to '
+                                 f'{int(point_vertex.max())} of {positions.shape[1]}')  # fmt: skip
+            self.point_vertex = point_vertex.astype(np.int32, copy=False)
+        if len(self.texcoords) != self.num_points:
+            raise ValueError(f'surface {self.name!r}: {len(self.texcoords)} texture coordinates for {self.num_points} points')
         self.shaders = list(self.shaders)
         skin = self.joint_weights
         if skin is not None:
@@ -324,20 +375,38 @@ class SurfaceData:
                 raise ValueError(f'surface {self.name!r}: joint_weights of joints {skin.joints.shape}, weights {skin.weights.shape}'
                                  f' for {positions.shape[1]} vertices (each (vertices, k); offsets (vertices, k, 3))')  # fmt: skip
 
+    def _take_packing(self, packing: Packing) -> None:
+        """Positions and normals as views of the packed bytes, their scales checked against them."""
+        verts = np.asarray(packing.verts)
+        frames = verts.shape[0] if verts.ndim == 3 else -1
+        if verts.dtype != np.uint8 or verts.ndim != 3 or verts.shape[2] != 4:
+            raise ValueError(f'surface {self.name!r}: packing.verts must be uint8 (frames, vertices, 4), not {verts.dtype} {verts.shape}')
+        for what in ('scale', 'translate'):
+            if np.shape(getattr(packing, what)) != (frames, 3):
+                raise ValueError(f'surface {self.name!r}: packing.{what} of shape {np.shape(getattr(packing, what))} '
+                                 f'for {frames} frames (frames, 3)')  # fmt: skip
+        self.positions = verts[..., :3]
+        self.normals = verts[..., 3]
+
     @property
     def num_vertices(self) -> int:
-        """Vertices of the surface."""
+        """Vertices of the surface (as stored: several points may share one, see ``point_vertex``)."""
         return self.positions.shape[1]
+
+    @property
+    def num_points(self) -> int:
+        """Points of the surface's meshes: its vertices, or the points ``point_vertex`` names."""
+        return len(self.point_vertex) if self.point_vertex is not None else self.positions.shape[1]
 
 
 @dataclass
 class ModelData:
     """Everything a model holds, format-neutral: its surfaces, frames and tags.
 
-    The record a format's reader returns: MD3, the levels and the skeletal models (IQM,
-    MD5: surfaces of skinned joints and a :attr:`skeleton`) fill it in, and so does any
-    format :func:`pyvista_quake.register_format` adds.  (An MD2 or MDL, one surface of
-    packed bytes, is :class:`AliasData`.)
+    The record every format's reader returns, the built-in ones (an MD2 or MDL: one
+    surface of packed bytes and its :attr:`alias` part; an MD3; a level; an IQM or MD5:
+    surfaces of skinned joints and a :attr:`skeleton`) and any format
+    :func:`pyvista_quake.register_format` adds.
 
     Parameters
     ----------
@@ -358,7 +427,7 @@ class ModelData:
     frame_bounds : numpy.ndarray, optional
         ``float32`` ``(frames, 2, 3)``: each frame's stored bounding box (mins, maxs);
         ``None``: the boxes of plain float positions (a skeletal model keeps ``None``: its
-        frames are its joints').
+        frames are its joints'; so does an MD2 or MDL, whose frames' boxes are their scales').
     file : object
         The format's records this data was read from: written back as they were.
     level : LevelData or None
@@ -367,6 +436,10 @@ class ModelData:
         A skeletal model's own part: its joints, bind pose and the file's own animation
         (``None`` for a model of stored frames).  Its surfaces hold their bind pose, one
         frame, and :class:`JointWeights`.
+    alias : AliasData or None
+        An MD2's or MDL's own part: its skins, frame groups, OpenGL commands and the file's
+        triangles and texture coordinates as stored (``None`` for other formats).  Its one
+        surface holds the frames as a :class:`Packing`.
 
     """
 
@@ -381,6 +454,7 @@ class ModelData:
     file: Any = None
     level: LevelData | None = None
     skeleton: Skeleton | None = None
+    alias: AliasData | None = None
 
     def __post_init__(self) -> None:
         """Store frame names as bytes and fill in the boxes of float positions."""
@@ -400,11 +474,22 @@ class ModelData:
                 raise ValueError(f'surface {surface.name!r} has {surface.positions.shape[0]} frames; the model names {count}')
         if self.fps is not None and not (np.isfinite(self.fps) and self.fps > 0):
             raise ValueError(f'fps must be a positive number, not {self.fps!r}')
-        if self.frame_bounds is None and self.skeleton is None:  # a skeleton's frames are its joints': no stored boxes
+        if self.frame_bounds is None and self.skeleton is None and self.alias is None:  # no stored boxes of joints or packed bytes
             self.frame_bounds = _float_bounds(self.surfaces, count)
+
+    def __getattr__(self, name: str) -> Any:
+        """An MD2's or MDL's own field the old way (``data.frame_verts``), with a warning naming ``data.alias``."""
+        alias = self.__dict__.get('alias')
+        if name.startswith('_') or alias is None or not hasattr(alias, name):
+            raise AttributeError(f'{type(self).__name__!r} object has no attribute {name!r}')
+        warnings.warn(f'data.{name} of an MD2 or MDL is deprecated and changes in pyvista-quake 0.4 (it goes); use data.alias.{name}',
+                      DeprecationWarning, stacklevel=2)  # fmt: skip
+        return getattr(alias, name)
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
+        if self.alias is not None:
+            return repr(self.alias).replace('AliasData(', 'ModelData(', 1)
         if self.skeleton is not None:
             animation = self.skeleton.animation
             frames = animation.num_frames if animation is not None else 0

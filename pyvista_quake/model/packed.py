@@ -31,8 +31,10 @@ from pyvista_quake.data.topology import Topology
 from pyvista_quake.data.topology import gl_topology
 from pyvista_quake.data.topology import triangle_topology
 from pyvista_quake.formats import tag as tag_file
+from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
+from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
@@ -57,8 +59,9 @@ class PackedFrames(ModelFrames):
 
     Parameters
     ----------
-    data : AliasData
-        The parsed content of the file.
+    data : ModelData or AliasData
+        The model's record (an MD2's or MDL's: its one surface of packed bytes and its ``alias``
+        part), or that part alone.
     options : LoadOptions, optional
         How the model is read (see :class:`~pyvista_quake.model.loading.LoadOptions`).
     search : GameFiles, optional
@@ -76,25 +79,33 @@ class PackedFrames(ModelFrames):
     skins: ModelSkins
     _skin: int | None
 
-    def __init__(self, data: AliasData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
+    def __init__(self, data: ModelData | AliasData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else GameFiles()
         self._set_data(data)
         self.skin = self.options.skin
-        if self.options.glcmds and data.gl_commands is None:
-            raise ValueError(f'{data.source}: only MD2 models have OpenGL commands')
+        if self.options.glcmds and self.record.gl_commands is None:
+            raise ValueError(f'{self.source}: only MD2 models have OpenGL commands')
 
-    def _set_data(self, data: AliasData) -> None:
-        """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
+    def _set_data(self, data: ModelData | AliasData) -> None:
+        """Hold new data (after an edit, the part an edit gives): every derived attribute is rebuilt on demand."""
         images = self.skins.images if 'skins' in self.__dict__ else {}
         # An edited model is no longer the file's (readers that reuse loaded models ask).
         self.edited = 'data' in self.__dict__
-        self.data = data
+        self.data = data if isinstance(data, ModelData) else alias_model(data)
+        record = self.record
         options = self.options
-        self.skins = ModelSkins(data, self.search, palette=options.palette, external_skins=options.external_skins, holey=options.holey)
-        self.skins.images.update({k: v for k, v in images.items() if k in data.skin_names})
+        self.skins = ModelSkins(record, self.search, palette=options.palette, external_skins=options.external_skins, holey=options.holey)
+        self.skins.images.update({k: v for k, v in images.items() if k in record.skin_names})
         for name in _DERIVED:
             self.__dict__.pop(name, None)
+
+    @property
+    def record(self) -> AliasData:
+        """The model's own part of its record (``data.alias``): skins, frame groups, GL commands, the file's triangles."""
+        alias = self.data.alias
+        assert alias is not None  # a model of packed bytes is made of an MD2's or MDL's record
+        return alias
 
     @property
     def skin(self) -> int | None:
@@ -112,13 +123,13 @@ class PackedFrames(ModelFrames):
 
     def __len__(self) -> int:
         """Return the number of frames (each picture of a frame group counts)."""
-        return self.data.num_frames
+        return self.record.num_frames
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
         return (
-            f'QuakeModel({self.format.upper()} {self.data.source!r}, {len(self)} frames, '
-            f'{self.data.num_vertices} vertices, {len(self.data.triangle_vertices)} triangles)'
+            f'QuakeModel({self.format.upper()} {self.record.source!r}, {len(self)} frames, '
+            f'{self.record.num_vertices} vertices, {len(self.record.triangle_vertices)} triangles)'
         )
 
     # -- what users ask about -------------------------------------------------
@@ -136,22 +147,22 @@ class PackedFrames(ModelFrames):
         """Name of one frame (decodes that name only)."""
         if 'frame_names' in self.__dict__:
             return self.frame_names[index]
-        return self.data.frame_name(index)
+        return self.record.frame_name(index)
 
     @property
     def skin_names(self) -> list[str]:
         """Image paths the model names (MD2); empty for MDL."""
-        return self.data.skin_names
+        return self.record.skin_names
 
     @property
     def skin_size(self) -> tuple[int, int]:
         """Skin ``(width, height)`` in pixels."""
-        return self.data.skin_width, self.data.skin_height
+        return self.record.skin_width, self.record.skin_height
 
     @property
     def trailing(self) -> bytes:
         """Bytes after the last section, such as Quake ME's ``QMEX`` block."""
-        return self.data.trailing
+        return self.record.trailing
 
     @cached_property
     def gl_commands(self) -> list[GLCommand]:
@@ -163,7 +174,7 @@ class PackedFrames(ModelFrames):
             If the command list is malformed.
 
         """
-        return self.data.gl_commands() if self.data.gl_commands is not None else []
+        return self.record.gl_commands() if self.record.gl_commands is not None else []
 
     # -- skins (see ModelSkins) -------------------------------------------------------
     @property
@@ -198,13 +209,13 @@ class PackedFrames(ModelFrames):
         """The points, texture coordinates and cells every frame shares."""
         # With no usable triangle left (all index past the vertices), the GL commands
         # are what Quake II draws: draw them too.
-        if self.glcmds or not len(self.data.triangle_vertices):
+        if self.glcmds or not len(self.record.triangle_vertices):
             return gl_topology(self.gl_commands, self.source)
-        return triangle_topology(self.data, texel_centers=self.options.texel_centers)
+        return triangle_topology(self.record, texel_centers=self.options.texel_centers, surface=self.data.surfaces[0])
 
     @cached_property
     def _decoder(self) -> FrameDecoder:
-        return FrameDecoder(self.data, self.topology.point_vertex, computed_normals=self.options.normals == 'computed')
+        return FrameDecoder(self.record, self.topology.point_vertex, computed_normals=self.options.normals == 'computed')
 
     def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Positions of the file's vertices (not the mesh's points), ``(frames, vertices, 3)``.
@@ -252,7 +263,7 @@ class PackedFrames(ModelFrames):
 
     def image_name(self, index: int) -> str | None:
         """The chosen skin's name (an MD2's; ``None`` for an MDL's embedded pictures, or with ``skin=None``)."""
-        return self.data.skin_names[self.skin] if self.skin is not None and self.skin < len(self.data.skin_names) else None
+        return self.record.skin_names[self.skin] if self.skin is not None and self.skin < len(self.record.skin_names) else None
 
     def surface_alpha(self, index: int) -> str:
         """``'cutout'`` for an MDL whose flags make index 255 see-through (``MF_HOLEY``), else ``'opaque'``."""
@@ -276,7 +287,7 @@ class PackedFrames(ModelFrames):
         """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller."""
         user = self.options.animations if isinstance(self.options.animations, dict) else {}
         return anim.model_animations(
-            self.frame_names, self.data.frame_groups, self.fps, self._anm_text(), user, self.source, self.options.group_timing
+            self.frame_names, self.record.frame_groups, self.fps, self._anm_text(), user, self.source, self.options.group_timing
         )
 
     @property
@@ -321,7 +332,7 @@ class PackedFrames(ModelFrames):
 
         ``self.frame(self.entries[k][0])`` is the first pose of QuakeC's frame ``k``.
         """
-        groups = {g.start: g.count for g in self.data.frame_groups}
+        groups = {g.start: g.count for g in self.record.frame_groups}
         out, frame = [], 0
         while frame < len(self):
             count = groups.get(frame, 1)
@@ -331,7 +342,7 @@ class PackedFrames(ModelFrames):
 
     @cached_property
     def _timeline(self) -> tuple[np.ndarray, float]:
-        return anim.timeline(len(self), self.data.frame_groups, self.fps, self.options.group_timing)
+        return anim.timeline(len(self), self.record.frame_groups, self.fps, self.options.group_timing)
 
     # -- PolyData -----------------------------------------------------------------
     def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -367,7 +378,7 @@ class PackedFrames(ModelFrames):
             field_data = vtkFieldData()
             for array in self._shared_field_arrays:
                 field_data.AddArray(array)
-            for key, value in keys.frame_fields(self.data, frame, self.frame_name(frame)).items():
+            for key, value in keys.frame_fields(self.record, frame, self.frame_name(frame)).items():
                 field_data.AddArray(vtk_array(key, value))
             template = cache[frame] = dataclasses.replace(self._topology_template, field_data=field_data)
         return template
@@ -375,7 +386,7 @@ class PackedFrames(ModelFrames):
     @cached_property
     def metadata(self) -> dict:
         """Field data every frame shares: format, skin names and size, header fields."""
-        return keys.model_metadata(self.data, len(self.skins))
+        return keys.model_metadata(self.record, len(self.skins))
 
     @cached_property
     def _shared_field_arrays(self) -> list:
@@ -401,11 +412,11 @@ class PackedFrames(ModelFrames):
             Normals of the same shape; computed from the geometry by default.
 
         """
-        self._set_data(edit.set_frames(self.data, self.topology, [index], [self._one_surface(points)], None if normals is None else [normals]))
+        self._set_data(edit.set_frames(self.record, self.topology, [index], [self._one_surface(points)], None if normals is None else [normals]))
 
     def add_frames(self, points: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
         """Insert frames (``(frames, vertices or points, 3)`` or PolyData) before frame ``at`` (default: at the end)."""
-        self._set_data(edit.add_frames(self.data, self.topology, [self._one_surface(p) for p in points], names, at))
+        self._set_data(edit.add_frames(self.record, self.topology, [self._one_surface(p) for p in points], names, at))
 
     def _one_surface(self, frame: Any) -> Any:
         """A frame as an edit takes it: an array or a PolyData (a MultiBlock of one block, or a list of one array, is its one surface)."""
@@ -419,15 +430,15 @@ class PackedFrames(ModelFrames):
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Remove frames; frame groups lose those members (and go when empty)."""
-        self._set_data(edit.remove_frames(self.data, frames))
+        self._set_data(edit.remove_frames(self.record, frames))
 
     def rename_frame(self, index: int, name: str) -> None:
         """Rename one frame (at most 15 bytes of Latin-1)."""
-        self._set_data(edit.rename_frames(self.data, {index: name}))
+        self._set_data(edit.rename_frames(self.record, {index: name}))
 
     def set_frame_groups(self, groups: Sequence) -> None:
         """Replace an MDL's frame groups: ``(start, count, intervals)`` each, intervals the end times in seconds."""
-        self._set_data(edit.set_frame_groups(self.data, groups))
+        self._set_data(edit.set_frame_groups(self.record, groups))
 
     def set_skin(self, index: int, image: Any, name: str | None = None) -> None:
         """Replace skin ``index`` (or add one, with ``index == num_skins``).
@@ -445,7 +456,7 @@ class PackedFrames(ModelFrames):
             current name, else ``skin<index>.png``).
 
         """
-        data, images = edit.set_skin(self.data, self.skins, index, image, name)
+        data, images = edit.set_skin(self.record, self.skins, index, image, name)
         self._set_data(data)
         self.skins.images.update(images)
         if self.skin is None:
@@ -453,7 +464,7 @@ class PackedFrames(ModelFrames):
 
     def set_texcoords(self, texcoords: np.ndarray) -> None:
         """Set texture coordinates ``(points, 2)`` in VTK's ``(u, v)`` (``v`` from the bottom) for :meth:`frame`'s points."""
-        self._set_data(edit.set_texcoords(self.data, self.topology, texcoords))
+        self._set_data(edit.set_texcoords(self.record, self.topology, texcoords))
 
     @classmethod
     def from_frames(

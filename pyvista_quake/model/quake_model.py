@@ -32,6 +32,7 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import format_for_path
+from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import LevelData
@@ -146,9 +147,9 @@ class QuakeModel:
 
     Parameters
     ----------
-    data : AliasData or ModelData
-        The parsed content of a file (see :mod:`pyvista_quake.formats`): a skeletal model's
-        is a ModelData with a ``skeleton``.
+    data : ModelData
+        The record of a file (see :mod:`pyvista_quake.formats`): an MD2's or MDL's has an ``alias``
+        part, a skeletal model's a ``skeleton`` (an :class:`AliasData` alone is taken as an MD2's or MDL's part).
     options : LoadOptions, optional
         How the model is read.
     search : GameFiles, optional
@@ -169,12 +170,14 @@ class QuakeModel:
     def __init__(self, data: AliasData | ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  **skeletal: Any) -> None:  # fmt: skip
         frames: Frames
-        if isinstance(data, ModelData) and data.skeleton is not None:
+        if not isinstance(data, ModelData):  # an MD2's or MDL's part alone, as 0.2 took it
+            data = alias_model(data)
+        if data.skeleton is not None:
             frames = SkinnedFrames(data, options, search=search, **skeletal)
-        elif isinstance(data, ModelData):
-            frames = StoredFrames(data, options, search=search)
-        else:
+        elif data.alias is not None:
             frames = PackedFrames(data, options, search=search)
+        else:
+            frames = StoredFrames(data, options, search=search)
         object.__setattr__(self, '_frames', frames)
 
     @classmethod
@@ -240,8 +243,8 @@ class QuakeModel:
         return self._frames.header
 
     @property
-    def data(self) -> AliasData | ModelData:
-        """The format-neutral records the model holds."""
+    def data(self) -> ModelData:
+        """The format-neutral record the model holds: its surfaces and their codecs, and the typed part of its format."""
         return self._frames.data
 
     @property

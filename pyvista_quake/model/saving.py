@@ -72,7 +72,7 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     """
     path = Path(path)
     spec = format_for_path(str(path))
-    data = model.data
+    data: Any = model.data
     if model.skeletal is not None:
         own_spec = FORMATS[data.format]
         if spec.name != own_spec.name and spec.kind != 'skeletal':  # an MD3 of its skinned frames: the model bakes them
@@ -85,6 +85,8 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
         # party's format its bytes as read.
         write_record(own_spec, data.file, path, sync=sync, refusals=False)
         return
+    if data.alias is not None:
+        data = data.alias  # what an MD2's or MDL's writer encodes: its own part (the one surface is its bytes)
     own = FORMATS.get(data.format)
     if own is not None and not own.writable and (own.name != spec.name or model.edited):
         raise ValueError(f'{path}: {own.title or own.name.upper()} files are written only as they were read '

@@ -220,8 +220,8 @@ class SurfaceFrames(ModelFrames):
         return self.normals(frames)
 
     def point_counts(self) -> list[int]:
-        """Points of each surface (a point per stored vertex)."""
-        return [s.num_vertices for s in self.data.surfaces]
+        """Points of each surface (a point per stored vertex, or per ``point_vertex`` entry)."""
+        return [s.num_points for s in self.data.surfaces]
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
@@ -292,7 +292,7 @@ class SurfaceFrames(ModelFrames):
             uv = np.column_stack([st[:, 0], 1.0 - st[:, 1]]).astype(np.float32)
             # VTK winds anticlockwise seen from outside; the file clockwise.
             triangles = np.asarray(surface.triangles, np.int64)[:, ::-1]
-            vertex = np.arange(surface.num_vertices, dtype=np.int32)
+            vertex = surface.point_vertex if surface.point_vertex is not None else np.arange(surface.num_vertices, dtype=np.int32)
             out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex, **surface.point_arrays}))
         return out
 
