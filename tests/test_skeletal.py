@@ -1489,8 +1489,9 @@ def test_a_configs_frames_are_counted_from_headers_and_a_body_that_breaks_the_co
     assert count == whole.num_frames == 3 and clips == whole.clips
     model = pq.load(tmp_path)
     assert len(model) == 6 and model.frame_name(5) == 'short 2'  # counted, nothing read
-    with pytest.raises(pq.QuakeFormatError, match='short.md5anim'):
-        model.blocks(4)
+    with pytest.warns(pq.QuakeWarning, match='short.md5anim'):  # left out as Cube 2 leaves it; its frames show the bind pose
+        posed = model.blocks(4)
+    np.testing.assert_allclose(posed[0].points, model.skeletal.bind_pose()[0].points, atol=1e-4)
     with pytest.raises(pq.QuakeFormatError, match='frame missing'):
         loading.read_outline(mesh, tmp_path / 'short.md5anim', strict=True)  # strict reads the whole file
 
@@ -1626,12 +1627,29 @@ def test_an_md5_clip_ends_at_its_last_frame_as_doom_3_loops_it(bar_md5, tmp_path
     assert len(clip) == count and clip.duration == pytest.approx(duration)  # one frame: shown for a frame's time
 
 
-def test_a_config_s_animation_whose_frames_break_after_its_header_is_a_clear_error(bar_md5, tmp_path):
+def test_a_config_s_animation_whose_frames_break_after_its_header_shows_the_bind_pose(bar_md5, tmp_path):
     mesh_path, anim_path = bar_md5
     text = anim_path.read_text()
     (tmp_path / 'body.md5anim').write_text(text[: text.rindex('frame 2 {')] + 'frame 2 {\n x y z\n}\n')
     (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim b body.md5anim\n')
     model = pq.load(tmp_path)
     assert len(model) == 3  # counted from its header
-    with pytest.warns(pq.QuakeWarning, match='body.md5anim could not be loaded'), pytest.raises(pq.QuakeFormatError, match='frames = 0'):
-        model.positions()
+    with pytest.warns(pq.QuakeWarning, match='body.md5anim could not be loaded') as caught:
+        positions = model.positions()
+    assert any('the 3 frames its header gives, which the model counted on, show the bind pose' in str(w.message) for w in caught)
+    rest = model.skeletal.bind_pose()[0].points
+    np.testing.assert_allclose(positions, np.broadcast_to(rest, positions.shape), atol=1e-4)  # the game shows the model still
+    assert len(model.animations['b']) == 3
+
+
+def test_a_run_that_breaks_its_outline_with_no_bind_pose_to_show_is_a_clear_error(bar_md5):
+    from pyvista_quake.data.poses import PoseRun
+
+    animation = pq.load(bar_md5[0], animations=[bar_md5[1]]).skeletal._poses.runs[0].loaded()
+    run = PoseRun([], read=lambda: animation, outline=lambda: (animation.num_frames + 1, animation.clips))
+    assert run.frame_count() == animation.num_frames + 1
+    with pytest.raises(pq.QuakeFormatError, match=f'frames = {animation.num_frames}: its header gives {animation.num_frames + 1} frames'):
+        run.loaded()
+    fine = PoseRun([], read=lambda: animation, outline=lambda: (animation.num_frames, animation.clips), rest=lambda: 1 / 0)
+    fine.frame_count()
+    assert fine.loaded() is animation  # the frames promised: the bind pose not asked for

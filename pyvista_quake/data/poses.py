@@ -15,6 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import SkeletalAnimationData
@@ -43,6 +44,9 @@ class PoseRun:
     outline : callable, optional
         Gives the animation's frame count and clips without reading its poses (a file's header):
         a timeline counts the frames of every run, a picture reads only the runs it shows.
+    rest : callable, optional
+        Gives the skeleton's bind pose as one frame's poses ``(joints, 10)``: what the frames its
+        outline promised show when the file then fails to give them.
 
     """
 
@@ -51,15 +55,20 @@ class PoseRun:
     animation: SkeletalAnimationData | None = None
     key: str = ""
     outline: Callable[[], tuple[int, list[Clip]]] | None = None
+    rest: Callable[[], np.ndarray] | None = None
 
     def loaded(self) -> SkeletalAnimationData:
         """The run's animation, read now if it is not yet.
 
+        A file whose header is sound and whose frames are not (left out, as Cube 2 leaves it
+        out) keeps the frames its outline promised, which the model's timeline counted on:
+        they show the bind pose (``rest``), with a warning.
+
         Raises
         ------
         QuakeFormatError
-            When the animation read holds other frames than its outline promised (a file whose header
-            is sound and whose frames are not).
+            When the animation read holds other frames than its outline promised and the run has
+            no ``rest`` to show instead.
 
         """
         if self.animation is None:
@@ -67,8 +76,13 @@ class PoseRun:
             animation = self.read()
             promised = self.__dict__.get('_promised')
             if promised is not None and animation.num_frames != promised[0]:
-                raise QuakeFormatError(animation.source, 'frames', animation.num_frames,
-                                       f'its header gives {promised[0]} frames, which the model counted on')  # fmt: skip
+                if self.rest is None:
+                    raise QuakeFormatError(animation.source, 'frames', animation.num_frames,
+                                           f'its header gives {promised[0]} frames, which the model counted on')  # fmt: skip
+                warn_external(f'{animation.source}: the {promised[0]} frames its header gives, which the model counted on, '
+                              'show the bind pose')  # fmt: skip
+                poses = np.repeat(self.rest()[None], promised[0], axis=0)
+                animation = SkeletalAnimationData(animation.source, animation.joints, poses, promised[1], animation.blend)
             self.animation = animation
         return self.animation
 

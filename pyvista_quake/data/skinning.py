@@ -482,6 +482,25 @@ def attach(mesh: ModelData, animation: SkeletalAnimationData, source: str) -> Sk
                                  animation.pose_parents)  # fmt: skip
 
 
+def rest_locals(skeleton: Skeleton) -> np.ndarray:
+    """``(joints, 10)``: a skeleton's bind pose as parent-relative translation, quaternion ``xyzw`` and scale.
+
+    The poses of a frame that shows the bind pose, for either blend (a joint scaled to nothing
+    takes its parent's pseudo-inverse).
+    """
+    bind = np.asarray(skeleton.bind, np.float64)
+    local = bind.copy()
+    parents = np.array([j.parent for j in skeleton.joints], np.int64)
+    child = parents >= 0
+    if child.any():
+        local[child] = inverse(bind)[parents[child]] @ bind[child]  # the inverses skinning takes (Skinning.inverse_bind)
+    out = np.zeros((len(bind), 10))
+    out[:, :3] = local[:, :3, 3]
+    out[:, 7:] = np.linalg.norm(local[:, :3, :3], axis=1)
+    out[:, 3:7] = quaternion_of(local[:, :3, :3])
+    return out
+
+
 def quaternion_of(matrices: np.ndarray) -> np.ndarray:
     """Unit quaternions ``xyzw`` of rotation matrices ``(..., 3, 3)`` (their scale divided out first)."""
     m = np.asarray(matrices, np.float64)

@@ -8,6 +8,7 @@ applies ``strict`` (:mod:`.engines`) and wraps the data in a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from pathlib import Path
 from pathlib import PurePosixPath
@@ -24,6 +25,7 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import attach
 from pyvista_quake.data.skinning import check_fit
+from pyvista_quake.data.skinning import rest_locals
 from pyvista_quake.data.skinning import skeleton_of
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
@@ -187,7 +189,8 @@ def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, o
         else:
             named_in = None if now or config is None else config.path
             outline = None if now else _outliner(data, file, opts.strict, named_in)
-            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict, named_in), key=key, outline=outline)
+            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict, named_in), key=key, outline=outline,
+                                      rest=functools.partial(rest_locals, skeleton_of(data)))  # fmt: skip
         if out and out[-1].key == key:
             out[-1].played.extend(names)
         else:

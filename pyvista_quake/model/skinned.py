@@ -30,7 +30,7 @@ from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.poses import FramePoses
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import Skinning
-from pyvista_quake.data.skinning import quaternion_of
+from pyvista_quake.data.skinning import rest_locals
 from pyvista_quake.data.skinning import skeleton_of
 from pyvista_quake.formats._joints import rotation_matrices
 from pyvista_quake.formats.model_cfg import frames_played
@@ -271,16 +271,7 @@ class SkinnedFrames(SurfaceFrames):
 
     def rest_locals(self) -> np.ndarray:
         """``(joints, 10)``: the bind pose as parent-relative translation, quaternion ``xyzw`` and scale."""
-        bind = np.asarray(self._skeleton.bind, np.float64)
-        local = bind.copy()
-        parents = np.array([j.parent for j in self.joints], np.int64)
-        child = parents >= 0
-        local[child] = self._skinning.inverse_bind[parents[child]] @ bind[child]
-        out = np.zeros((len(bind), 10))
-        out[:, :3] = local[:, :3, 3]
-        out[:, 7:] = np.linalg.norm(local[:, :3, :3], axis=1)
-        out[:, 3:7] = quaternion_of(local[:, :3, :3])
-        return out
+        return rest_locals(self._skeleton)
 
     def skeleton(self, frame: int | None = None) -> pv.PolyData:
         """The joints as a ``PolyData``: a point per joint at its place, a line from each to its parent.
