@@ -1571,11 +1571,11 @@ def test_a_surface_no_joint_moves_keeps_its_bind_pose_in_every_frame():
                         joint_weights=JointWeights(np.zeros((4, 0), np.int32), np.zeros((4, 0), np.float32)))  # fmt: skip
     data = ModelData([still], skeleton=Skeleton([Joint('root', -1)], np.eye(4)[None], 'matrix'))
     matrices = np.random.default_rng(3).normal(size=(5, 1, 3, 4)).astype(np.float32)
-    engine = skinning.Skinning(data, np.zeros((5, 1, 10)), 'matrix')
+    engine = skinning.Skinning(data, np.zeros((5, 1, 10)))
     np.testing.assert_array_equal(engine.positions(0, matrices), np.broadcast_to(bind, (5, 4, 3)))
     np.testing.assert_array_equal(engine.normals(0, matrices, engine.positions(0, matrices)), skinning._unit(np.broadcast_to(bind / 20, (5, 4, 3)).copy()))
     with pytest.raises(ValueError, match='no skeleton'):
-        skinning.Skinning(ModelData([still]), np.zeros((5, 1, 10)), 'matrix')
+        skinning.Skinning(ModelData([still]), np.zeros((5, 1, 10)))
     with pytest.raises(ValueError, match='no joints'):
         skinning.weights_of(SurfaceData('plain', np.zeros((0, 3)), np.zeros((1, 2)), np.zeros((1, 3))))
 

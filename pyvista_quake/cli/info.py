@@ -58,7 +58,7 @@ def _info(path: Place, options: dict) -> dict:
         kinds = collections.Counter(entity.get('classname', '') for entity in level.entities)
         counts['level'] = {'game': level.game, 'entities': len(level.entities), 'brush_models': level.brush_models,
                            'lightmap_pages': 0 if pages is None else len(pages), 'classnames': dict(kinds.most_common())}  # fmt: skip
-    if spec.kind == 'skeletal' and not model.surfaces:  # an animation file: what it holds is its poses
+    if model.skeletal is not None and not model.surfaces:  # an animation file: what it holds is its poses
         stored = read_animation(path)
         counts['poses'] = int(stored.poses.shape[1])
         counts['stored_animations'] = {clip.name: {'frames': clip.count, 'fps': clip.fps} for clip in stored.clips}

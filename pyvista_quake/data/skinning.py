@@ -73,8 +73,6 @@ class Skinning:
         ``(frames, joints, 10)`` parent-relative transforms of every frame (see
         :class:`~pyvista_quake.formats.records.SkeletalAnimationData`); indexed by frames, so
         :class:`~pyvista_quake.data.poses.FramePoses` reads only the files of the frames skinned.
-    blend : str
-        ``'matrix'`` (IQM) or ``'slerp'`` (MD5): how frames are blended and composed.
     pose_parents : numpy.ndarray or indexable, optional
         ``(frames, joints)``: the parent each frame's pose names (IQM files of poses may name
         others than the mesh's); the frame's matrix is pre-composed with that parent's bind
@@ -82,11 +80,11 @@ class Skinning:
 
     """
 
-    def __init__(self, data: ModelData, poses: np.ndarray | FramePoses, blend: str, pose_parents: np.ndarray | Indexed | None = None) -> None:
+    def __init__(self, data: ModelData, poses: np.ndarray | FramePoses, pose_parents: np.ndarray | Indexed | None = None) -> None:
         self.data = data
         self.skeleton = skeleton_of(data)
         self.poses = poses
-        self.blend = blend
+        self.blend = self.skeleton.blend  # 'matrix' (IQM) or 'slerp' (MD5): how frames are blended and composed
         self.parents = [j.parent for j in self.skeleton.joints]
         self.pose_parents = pose_parents
 

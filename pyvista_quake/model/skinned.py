@@ -107,7 +107,7 @@ class SkinnedFrames(SurfaceFrames):
     @cached_property
     def _skinning(self) -> Skinning:
         poses = self._poses
-        return Skinning(self.data, poses, self._skeleton.blend, poses.pose_parents)
+        return Skinning(self.data, poses, poses.pose_parents)
 
     def _matrices(self, frames: FrameSelection) -> np.ndarray:
         rows = self._frame_rows(frames)
