@@ -521,12 +521,15 @@ def test_a_packed_surface_checks_its_codec():
                        packing=pq.Packing(packing.verts[..., :3], packing.scale, packing.translate))  # fmt: skip
     for what in ('scale', 'translate'):
         wrong = dataclasses.replace(packing, **{what: np.zeros((3, 3), np.float32)})
-        with pytest.raises(ValueError, match=rf'packing.{what} of shape \(3, 3\) for 2 frames'):
+        with pytest.raises(ValueError, match=rf'packing.{what} of shape \(3, 3\) for 2 frames \(frames, 3\)'):
             pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=wrong)
     for points, shown in (([0, 1, 2, 4], '0 to 4 of 4'), ([-1, 0, 1, 2], '-1 to 2 of 4')):
         with pytest.raises(ValueError, match=f'point_vertex names vertices {shown}'):
             pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=points)
     with pytest.raises(ValueError, match='4 texture coordinates for 5 points'):
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=[0, 1, 2, 3, 3])
-    last = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=[3, 2, 1, 0])
-    assert last.point_vertex.dtype == np.int32 and last.num_points == 4
+    given = np.array([3, 2, 1, 0], np.int32)
+    last = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=given)
+    assert last.point_vertex is given and last.num_points == 4  # an int32 array is kept as it is
+    one = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=None, packing=packing, point_vertex=[2, 2, 2])
+    assert one.point_vertex.dtype == np.int32 and one.num_points == 3  # every point of one vertex

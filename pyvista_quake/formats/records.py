@@ -378,9 +378,9 @@ class SurfaceData:
     def _take_packing(self, packing: Packing) -> None:
         """Positions and normals as views of the packed bytes, their scales checked against them."""
         verts = np.asarray(packing.verts)
-        frames = verts.shape[0] if verts.ndim == 3 else -1
         if verts.dtype != np.uint8 or verts.ndim != 3 or verts.shape[2] != 4:
             raise ValueError(f'surface {self.name!r}: packing.verts must be uint8 (frames, vertices, 4), not {verts.dtype} {verts.shape}')
+        frames = verts.shape[0]
         for what in ('scale', 'translate'):
             if np.shape(getattr(packing, what)) != (frames, 3):
                 raise ValueError(f'surface {self.name!r}: packing.{what} of shape {np.shape(getattr(packing, what))} '
