@@ -530,6 +530,6 @@ def test_a_packed_surface_checks_its_codec():
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=[0, 1, 2, 3, 3])
     given = np.array([3, 2, 1, 0], np.int32)
     last = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None, packing=packing, point_vertex=given)
-    assert last.point_vertex is given and last.num_points == 4  # an int32 array is kept as it is
+    assert np.shares_memory(last.point_vertex, given) and last.num_points == 4  # an int32 array is not copied
     one = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=None, packing=packing, point_vertex=[2, 2, 2])
     assert one.point_vertex.dtype == np.int32 and one.num_points == 3  # every point of one vertex
