@@ -511,7 +511,7 @@ def test_a_registered_format_of_packed_bytes_loads_and_draws(tmp_path):
 def test_a_packed_surface_checks_its_codec():
     surface = packed_surface()
     packing = surface.packing
-    with pytest.raises(ValueError, match='uint8 positions are packed bytes'):
+    with pytest.raises(ValueError, match=r'uint8 positions are packed bytes: give their packing \(scale and translate\)'):
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=np.zeros((1, 4, 3), np.uint8))
     with pytest.raises(ValueError, match=r'packing.verts must be uint8 \(frames, vertices, 4\), not float32'):
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None,

@@ -340,8 +340,10 @@ def test_texel_centres_move_the_texture_coordinates_of_the_record_s_points():
 
 def test_an_md2_s_own_fields_on_its_record_are_deprecated_for_its_part():
     data = pq.load(tetra_md2()).data
-    with pytest.deprecated_call(match=r'data.frame_verts of an MD2 or MDL is deprecated .* use data.alias.frame_verts'):
+    with pytest.deprecated_call(match=r'data.frame_verts of an MD2 or MDL is deprecated and changes in pyvista-quake 0.4 \(it goes\); '
+                                      r'use data.alias.frame_verts') as caught:  # fmt: skip
         assert data.frame_verts is data.alias.frame_verts
+    assert caught[0].filename == __file__  # the user's line
     for name in ('nothing_here', '_frame_verts'):
         with pytest.raises(AttributeError, match=f"'ModelData' object has no attribute '{name}'"):
             getattr(data, name)
