@@ -367,3 +367,35 @@ def test_a_model_of_no_triangles_has_no_corners_to_order():
 
     order, starts = corner_order(np.zeros((0, 3), np.int32), np.zeros((0, 3), np.int64), 4)
     assert order.shape == starts.shape == (0,) and starts.dtype == bool
+
+
+def test_corners_pair_up_as_numpy_s_unique_also_past_the_fast_sort_s_range():
+    from pyvista_quake.formats._alias import corner_order
+    from pyvista_quake.formats._alias import corner_points
+
+    rng = np.random.default_rng(5)
+    for vertices, keys in ((7, 5), (2**31, 2**31)):  # the second's pairs do not fit the bit-packed sort: argsort
+        triangle_vertices = rng.integers(0, vertices, (40, 3)) if vertices < 100 else np.array([[0, 2**31 - 1, 5], [5, 0, 2**31 - 1]])
+        st_key = rng.integers(0, keys, triangle_vertices.shape) if keys < 100 else np.array([[0, 2**31 - 1, 1], [1, 0, 2**31 - 1]])
+        pairs = np.stack([triangle_vertices.ravel(), st_key.ravel()], axis=1)
+        expected, inverse = np.unique(pairs, axis=0, return_inverse=True)
+        order, starts = corner_order(triangle_vertices, st_key, vertices)
+        np.testing.assert_array_equal(pairs[order[starts]], expected)  # one point a pair, in (vertex, key) order
+        np.testing.assert_array_equal(corner_points(order, starts).ravel(), inverse.ravel())
+
+
+@pytest.mark.parametrize(('width', 'expected'), [(0, 0.0), (1, None)])
+def test_a_record_s_texture_coordinates_are_skin_pixels_over_its_size(width, expected):
+    import dataclasses
+
+    from pyvista_quake.formats import md2
+    from pyvista_quake.formats._alias import alias_model
+
+    part = md2.to_data(md2.parse(tetra_md2()))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # no division by an empty size
+        surface = alias_model(dataclasses.replace(part, skin_width=width, skin_height=width)).surfaces[0]
+    first = np.empty(surface.num_points, np.int64)
+    first[surface.triangles.ravel()] = np.arange(surface.triangles.size)
+    st = part.triangle_st.reshape(-1, 2)[first]
+    np.testing.assert_array_equal(surface.texcoords, np.full(st.shape, expected, np.float32) if expected is not None else st)
