@@ -533,3 +533,24 @@ def test_a_packed_surface_checks_its_codec():
     assert np.shares_memory(last.point_vertex, given) and last.num_points == 4  # an int32 array is not copied
     one = pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=None, packing=packing, point_vertex=[2, 2, 2])
     assert one.point_vertex.dtype == np.int32 and one.num_points == 3  # every point of one vertex
+
+
+def test_a_packed_surface_decodes_every_frame_and_gives_a_normal_past_the_table_its_faces():
+    from pyvista_quake.data.decode import surface_normals
+    from pyvista_quake.data.decode import surface_positions
+    from pyvista_quake.data.decode import vertex_face_normals
+    from pyvista_quake.formats.tables import VERTEX_NORMALS
+
+    verts = np.zeros((3, 5, 4), np.uint8)
+    verts[:, :, :2] = [[0, 0], [9, 0], [9, 9], [0, 9], [4, 12]]
+    verts[:, :, 3] = [5, 5, 5, 5, 200]  # the last past Quake's 162 normals
+    verts[2, :, 2] = 3  # the last frame lifted
+    packing = pq.Packing(verts, np.ones((3, 3), np.float32), np.zeros((3, 3), np.float32))
+    triangles = [[0, 2, 1], [0, 3, 2], [3, 4, 2]]
+    surface = pq.SurfaceData(name='fan', triangles=triangles, texcoords=np.zeros((5, 2)), positions=None, packing=packing)
+    positions = surface_positions(surface, slice(None))
+    assert positions.shape == (3, 5, 3) and positions[2, 0, 2] == 3
+    with pytest.warns(pq.QuakeWarning, match=r"surface 'fan': 3 vertex normals index past the 162-entry normal table \(up to 200\)"):
+        normals = surface_normals(surface, slice(None))
+    np.testing.assert_array_equal(normals[:, :4], np.broadcast_to(VERTEX_NORMALS[5], (3, 4, 3)))
+    np.testing.assert_allclose(normals[:, 4], vertex_face_normals(positions, triangles)[:, 4])

@@ -157,13 +157,13 @@ class _Packed:
         return self.frame_verts.shape[1]
 
 
-def packed_decoder(surface: SurfaceData, source: str = '<surface>') -> FrameDecoder:
+def packed_decoder(surface: SurfaceData) -> FrameDecoder:
     """The decoder of a surface whose frames are packed bytes (a :class:`~pyvista_quake.formats.records.Packing`)."""
     packing = surface.packing
     assert packing is not None  # asked of packed surfaces only
     points = surface.point_vertex if surface.point_vertex is not None else np.arange(surface.num_vertices, dtype=np.int32)
-    triangles = np.take(points, surface.triangles) if len(surface.triangles) else np.zeros((0, 3), np.int32)
-    return FrameDecoder(_Packed(packing.verts, packing.scale, packing.translate, triangles, source), points)
+    triangles = np.take(points, surface.triangles)  # the vertices of each triangle's corners
+    return FrameDecoder(_Packed(packing.verts, packing.scale, packing.translate, triangles, f'surface {surface.name!r}'), points)
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:

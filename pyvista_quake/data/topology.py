@@ -1,7 +1,8 @@
 """What every frame of a model shares: points, texture coordinates and cells.
 
-Built once per model from its :class:`~pyvista_quake.formats.records.AliasData` (or its
-OpenGL commands), so a frame costs its positions and normals only.  Nothing
+Built once per model from its record (an MD2's or MDL's surface and
+:class:`~pyvista_quake.formats.records.AliasData`, or its OpenGL commands), so a
+frame costs its positions and normals only.  Nothing
 here knows PyVista or byte layouts.
 """
 
@@ -13,8 +14,6 @@ import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
-from pyvista_quake.formats._alias import corner_order
-from pyvista_quake.formats._alias import corner_points
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
 from pyvista_quake.formats.records import SurfaceData
@@ -64,48 +63,40 @@ class Topology:
 
 
 class TriangleTopology(Topology):
-    """One point per distinct (vertex, texture coordinate) pair of the file's triangles.
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles: the record's surface's points.
 
-    The points are found at once (decoding frames needs only them); the
-    cells and texture coordinates when first asked for (a mesh needs them).
-    ``texel_centers`` puts texture coordinates at texel centres, ``(s + 0.5) /
-    skinwidth``, as the OpenGL engines sample them (GLQuake's ``gl_mesh.c
+    The points and the triangles' corners are the surface's (found when the file was read,
+    :func:`pyvista_quake.formats._alias.alias_model`); the cells and texture coordinates are made
+    when first asked for (a mesh needs them).  ``texel_centers`` puts texture coordinates at texel
+    centres, ``(s + 0.5) / skinwidth``, as the OpenGL engines sample them (GLQuake's ``gl_mesh.c
     BuildTris``; an MD2's GL commands store them so).
     """
 
-    def __init__(self, data: AliasData, texel_centers: bool = False, surface: SurfaceData | None = None) -> None:  # noqa: D107 - the class says it
+    def __init__(self, data: AliasData, surface: SurfaceData, texel_centers: bool = False) -> None:  # noqa: D107 - the class says it
+        assert surface.point_vertex is not None  # an MD2's or MDL's surface names its points' vertices
         self._data = data
         self._texel_centers = texel_centers
-        if surface is not None and surface.point_vertex is not None:  # the record's surface: its points already found
-            self.point_vertex = surface.point_vertex
-            self.__dict__['corner_points'] = surface.triangles
-            return
-        order, starts = corner_order(data.triangle_vertices, data.triangle_st_key, data.num_vertices)
-        self._order, self._starts = order, starts
-        self.point_vertex = data.triangle_vertices.ravel()[order[starts]].astype(np.int32)
-
-    @cached_property
-    def corner_points(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
-        return corner_points(self._order, self._starts)
+        self.point_vertex = surface.point_vertex
+        self.corner_points = self._corners = surface.triangles
 
     @cached_property
     def triangles(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
         # The files list corners clockwise seen from outside; VTK wants them anticlockwise.
-        return self.corner_points[:, ::-1].astype(np.int32, order='C')
+        return self._corners[:, ::-1].astype(np.int32, order='C')
 
     @cached_property
     def texcoords(self) -> np.ndarray:  # type: ignore[override]  # noqa: D102 - computed once, when asked (mypy takes a cached_property as read-only)
         data = self._data
         first = np.empty(len(self.point_vertex), np.int64)  # a corner of each point: its pair's st, whichever it is
-        first[np.asarray(self.corner_points).ravel()] = np.arange(self.corner_points.size)
+        first[self._corners.ravel()] = np.arange(self._corners.size)
         st = np.take(data.triangle_st.reshape(-1, 2), first, axis=0)
         return texcoords(st + 0.5 if self._texel_centers else st, data.skin_width, data.skin_height, data.source)
 
 
-def triangle_topology(data: AliasData, texel_centers: bool = False, surface: SurfaceData | None = None) -> Topology:
-    """One point per distinct (vertex, texture coordinate) pair of the file's triangles (see :class:`TriangleTopology`);
-    ``surface``: the model record's, whose points they are (found when it was read)."""
-    return TriangleTopology(data, texel_centers, surface)
+def triangle_topology(data: AliasData, surface: SurfaceData, texel_centers: bool = False) -> Topology:
+    """One point per distinct (vertex, texture coordinate) pair of the file's triangles, the record's ``surface``'s
+    (see :class:`TriangleTopology`)."""
+    return TriangleTopology(data, surface, texel_centers)
 
 
 def texcoords(st: np.ndarray, width: int, height: int, source: str = '<model>') -> np.ndarray:

@@ -211,7 +211,7 @@ class PackedFrames(ModelFrames):
         # are what Quake II draws: draw them too.
         if self.glcmds or not len(self.record.triangle_vertices):
             return gl_topology(self.gl_commands, self.source)
-        return triangle_topology(self.record, texel_centers=self.options.texel_centers, surface=self.data.surfaces[0])
+        return triangle_topology(self.record, self.data.surfaces[0], texel_centers=self.options.texel_centers)
 
     @cached_property
     def _decoder(self) -> FrameDecoder:
