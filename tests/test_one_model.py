@@ -399,3 +399,15 @@ def test_a_record_s_texture_coordinates_are_skin_pixels_over_its_size(width, exp
     first[surface.triangles.ravel()] = np.arange(surface.triangles.size)
     st = part.triangle_st.reshape(-1, 2)[first]
     np.testing.assert_array_equal(surface.texcoords, np.full(st.shape, expected, np.float32) if expected is not None else st)
+
+
+def test_an_md2_keeps_the_images_of_the_skins_it_still_names_across_edits():
+    model = pq.load(tetra_md2())
+    alias = model.alias
+    red, blue = np.full((64, 64, 3), (255, 0, 0), np.uint8), np.full((64, 64, 3), (0, 0, 255), np.uint8)
+    alias.set_skin(0, red, name='a.png')
+    alias.set_skin(1, blue, name='b.png')
+    model.rename_frame(0, 'kept')  # an edit: the data made again, the images of the names it keeps kept
+    assert sorted(alias.skins.images) == ['a.png', 'b.png']
+    alias.set_skin(0, blue, name='c.png')  # a.png is no longer a skin of the model
+    assert sorted(alias.skins.images) == ['b.png', 'c.png']
