@@ -1653,3 +1653,23 @@ def test_a_run_that_breaks_its_outline_with_no_bind_pose_to_show_is_a_clear_erro
     fine = PoseRun([], read=lambda: animation, outline=lambda: (animation.num_frames, animation.clips), rest=lambda: 1 / 0)
     fine.frame_count()
     assert fine.loaded() is animation  # the frames promised: the bind pose not asked for
+
+
+def test_the_bind_pose_as_parent_relative_poses_composes_back_to_it():
+    from pyvista_quake.data.skinning import rest_locals
+    from pyvista_quake.formats._joints import compose
+    from pyvista_quake.formats._joints import trs_matrices
+    from pyvista_quake.formats.records import Joint
+    from pyvista_quake.formats.records import Skeleton
+
+    parents = [-1, 0, 1]
+    half = np.sqrt(0.5)
+    local = np.array([[1, 2, 3, 0, 0, half, half, 1, 1, 1],  # a root moved and turned: its children's locals are not their binds
+                      [0, 4, 0, half, 0, 0, half, 2, 1, 0.5],  # turned about x and scaled unevenly: columns' lengths, not rows'
+                      [1, 0, 0, 0, 0, 0, 1, 1, 1, 1]])  # fmt: skip
+    bind = compose(trs_matrices(local), parents)
+    skeleton = Skeleton([Joint('a', -1), Joint('b', 0), Joint('c', 1)], bind, 'slerp')
+    poses = rest_locals(skeleton)
+    np.testing.assert_allclose(compose(trs_matrices(poses), parents), bind, atol=1e-12)
+    np.testing.assert_allclose(poses[:, 7:], local[:, 7:], atol=1e-12)
+    np.testing.assert_allclose(poses[1, :3], local[1, :3], atol=1e-12)
