@@ -121,8 +121,9 @@ def _skins(model: pq.QuakeModel) -> list[dict]:
         return [{'name': f'{s.name}: {s.image_name}', 'location': found.location if (found := s.image_file()) else None}
                 for s in model.surfaces if s.image_name is not None]  # fmt: skip
     if model.spec.palette:
-        pictures = model.data.alias.skins if model.data.alias is not None else []  # the pictures the file embeds
-        embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(pictures)]
+        part = model.data.alias
+        assert part is not None  # a model with model.alias has its format's part
+        embedded = [{'name': f'{k}: embedded, {len(s.pictures)} picture(s)', 'location': 'embedded'} for k, s in enumerate(part.skins)]
         return embedded or [{'name': 'none (Quake refuses this)', 'location': None}]
     names = alias.skin_names or ["(none named: an image with the model's name)"]
     return [{'name': name, 'location': found.location if (found := alias.skin_file(k)) else None} for k, name in enumerate(names)]
