@@ -12,13 +12,13 @@ from dataclasses import dataclass
 import os
 from typing import Callable
 from typing import Iterator
-from typing import Protocol
 from typing import Sequence
 
 import numpy as np
 
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import md3
+from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 from pyvista_quake.formats.tables import VERTEX_NORMALS
@@ -120,25 +120,9 @@ def surface_normals(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndar
     return np.take(latlong_normals(), packed, axis=0)
 
 
-class PackedBytes(Protocol):
-    """What :class:`FrameDecoder` reads: packed frames, their scales, the file's triangles (an :class:`AliasData`'s names)."""
-
-    frame_verts: np.ndarray
-    frame_scale: np.ndarray
-    frame_translate: np.ndarray
-    triangle_vertices: np.ndarray
-    source: str
-
-    @property
-    def num_frames(self) -> int: ...
-
-    @property
-    def num_vertices(self) -> int: ...
-
-
 @dataclass
-class _Packed:
-    """A packed surface's bytes as :class:`FrameDecoder` reads them (an MD2's or MDL's, or a third party's)."""
+class PackedBytes:
+    """A packed surface's bytes under the names :class:`FrameDecoder` reads (an :class:`AliasData`'s)."""
 
     frame_verts: np.ndarray
     frame_scale: np.ndarray
@@ -163,7 +147,7 @@ def packed_decoder(surface: SurfaceData) -> FrameDecoder:
     assert packing is not None  # asked of packed surfaces only
     points = surface.point_vertex if surface.point_vertex is not None else np.arange(surface.num_vertices, dtype=np.int32)
     triangles = np.take(points, surface.triangles)  # the vertices of each triangle's corners
-    return FrameDecoder(_Packed(packing.verts, packing.scale, packing.translate, triangles, f'surface {surface.name!r}'), points)
+    return FrameDecoder(PackedBytes(packing.verts, packing.scale, packing.translate, triangles, f'surface {surface.name!r}'), points)
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:
@@ -191,9 +175,8 @@ class FrameDecoder:
 
     Parameters
     ----------
-    data : PackedBytes
-        The packed frames: an :class:`~pyvista_quake.formats.records.AliasData`, or a packed surface's
-        (:func:`packed_decoder`).
+    data : AliasData or PackedBytes
+        The packed frames: an MD2's or MDL's part, or a packed surface's (:func:`packed_decoder`).
     point_vertex : numpy.ndarray
         The file's vertex of each mesh point (from the topology).
     computed_normals : bool, default: False
@@ -202,7 +185,7 @@ class FrameDecoder:
 
     """
 
-    def __init__(self, data: PackedBytes, point_vertex: np.ndarray, computed_normals: bool = False) -> None:
+    def __init__(self, data: AliasData | PackedBytes, point_vertex: np.ndarray, computed_normals: bool = False) -> None:
         self.data = data
         self.point_vertex = point_vertex
         self.computed_normals = computed_normals
