@@ -23,6 +23,9 @@ from builders import two_joint_md5
 from conftest import CORPUS
 from conftest import requires_corpus
 from conftest import validate
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 import numpy as np
 from PIL import Image
 import pytest
@@ -1260,6 +1263,22 @@ def test_md5_numbers_read_bit_for_bit_as_float_reads_them():
     written += [b'1e5', b'12345678901234567', b'9007199254740993', b'1_000', b'2.5e-3', b'-1E-300']
     assert _bits(md5.numbers_of(written)) == _bits([float(w) for w in written])
     assert md5.numbers_of([]).shape == (0,)
+
+
+def _float_or_none(tokens: list[bytes]) -> list[int] | None:
+    """What one ``float`` per token makes of them: the bits, or ``None`` if one is refused or not finite."""
+    try:
+        values = [float(t) for t in tokens]
+    except ValueError:
+        return None
+    return _bits(values) if all(math.isfinite(v) for v in values) else None
+
+
+@given(st.lists(st.binary(min_size=1, max_size=9).map(lambda b: bytes(b'0123456789.eE+-_in'[c % 18] for c in b)), min_size=1, max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_md5_numbers_take_and_refuse_what_float_takes_and_refuses(tokens):
+    numbers = md5.numbers_of(tokens)
+    assert (None if numbers is None else _bits(numbers)) == _float_or_none(tokens)
 
 
 @pytest.mark.parametrize('bad', [b'-', b'.', b'1-2', b'1.2.3', b'--1', b'x', b'nan', b'inf', b'-inf', b'1e999', b'', b'1 2'])

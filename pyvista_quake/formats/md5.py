@@ -21,6 +21,7 @@ import re
 from typing import Any
 from typing import Callable
 
+from fastnumbers import try_array
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
@@ -290,13 +291,14 @@ class Tokens:
 def numbers_of(tokens: list[bytes]) -> np.ndarray | None:
     """``float64`` of number tokens, bit for bit as ``float`` reads them; ``None`` if any is not a finite number.
 
-    One C-level pass: ``numpy.fromiter`` over ``map(float, tokens)``, each token converted by
-    CPython's correctly rounded parser with no Python code per number.  (A vectorised decimal
-    parse over the joined bytes, and numpy's ``loadtxt`` and ``fromstring``, were measured: each
-    is slower on real files, from 256 numbers to the 107,000 of Unvanquished's rifle.)
+    One C-level call: fastnumbers' ``try_array``, whose parser (``fast_float``) rounds
+    correctly, as CPython's does, and which takes what ``float`` takes (PEP 515 underscores
+    too), about three times as fast as ``float`` called on each token.  (A vectorised
+    decimal parse over the joined bytes, and numpy's ``loadtxt`` and ``fromstring``, were
+    measured: each is slower than ``float`` on real files.)
     """
     try:
-        numbers = np.fromiter(map(float, tokens), np.float64, len(tokens))
+        numbers = try_array(tokens, dtype=np.float64, allow_underscores=True)
     except ValueError:
         return None
     return numbers if np.isfinite(numbers).all() else None
