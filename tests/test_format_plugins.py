@@ -550,7 +550,22 @@ def test_a_packed_surface_decodes_every_frame_and_gives_a_normal_past_the_table_
     surface = pq.SurfaceData(name='fan', triangles=triangles, texcoords=np.zeros((5, 2)), positions=None, packing=packing)
     positions = surface_positions(surface, slice(None))
     assert positions.shape == (3, 5, 3) and positions[2, 0, 2] == 3
-    with pytest.warns(pq.QuakeWarning, match=r"surface 'fan': 3 vertex normals index past the 162-entry normal table \(up to 200\)"):
+    with pytest.warns(pq.QuakeWarning, match=r"^surface 'fan': 3 vertex normals index past the 162-entry normal table \(up to 200\)"):
         normals = surface_normals(surface, slice(None))
     np.testing.assert_array_equal(normals[:, :4], np.broadcast_to(VERTEX_NORMALS[5], (3, 4, 3)))
     np.testing.assert_allclose(normals[:, 4], vertex_face_normals(positions, triangles)[:, 4])
+
+
+def test_a_registered_format_s_packed_surface_warns_naming_its_file_and_surface(tmp_path):
+    def read(data: bytes, source: str) -> pq.ModelData:
+        surface = packed_surface(2)
+        surface.packing.verts[1, 3, 3] = 170  # past Quake's 162 normals, in the second frame
+        return pq.ModelData(surfaces=[surface], frame_names=['a', 'b'])
+
+    with registered('pak8', read, b'PAK8'):
+        (tmp_path / 'x.pak8').write_bytes(b'PAK8')
+        model = pq.load(tmp_path / 'x.pak8')
+        with pytest.warns(pq.QuakeWarning, match=r"x\.pak8: surface 'quad': 1 vertex normals index past the 162-entry normal table \(up to 170\)"):
+            model.normals([1])
+        with pytest.warns(pq.QuakeWarning, match=r"x\.pak8: surface 'quad': 1 vertex normals"):
+            model.surfaces[0].normals([1])

@@ -81,15 +81,16 @@ def _executor(count: int) -> ThreadPoolExecutor:
 MD3_XYZ_SCALE = np.float32(md3.XYZ_SCALE)
 
 
-def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
+def surface_positions(surface: SurfaceData, frames: np.ndarray | slice, source: str | None = None) -> np.ndarray:
     """Positions of a surface's points in the given frames, ``float32`` ``(frames, points, 3)``.
 
     The codec is the stored dtype: packed bytes (MD2, MDL) are ``v * scale + translate`` of
     each point's vertex; an MD3's ``int16`` shorts are ``xyz / 64``; plain ``float32``
-    positions (levels, third-party formats) are taken as they are.
+    positions (levels, third-party formats) are taken as they are.  ``source``, the file,
+    is named with the surface in what a decode warns of.
     """
     if surface.packing is not None:
-        return packed_decoder(surface).positions(frames)
+        return packed_decoder(surface, source).positions(frames)
     xyz = surface.positions[frames]
     if xyz.dtype == np.float32:
         return np.array(xyz, np.float32)
@@ -106,12 +107,13 @@ def surface_positions(surface: SurfaceData, frames: np.ndarray | slice) -> np.nd
     return out
 
 
-def surface_normals(surface: SurfaceData, frames: np.ndarray | slice) -> np.ndarray:
+def surface_normals(surface: SurfaceData, frames: np.ndarray | slice, source: str | None = None) -> np.ndarray:
     """Unit normals of a surface's points, ``float32`` ``(frames, points, 3)``: from packed bytes' table indices
     (MD2, MDL), an MD3's latitude and longitude bytes, plain ``float32`` normals as they are, or, where a
-    surface gives none, each vertex's area-weighted mean of its faces' normals."""
+    surface gives none, each vertex's area-weighted mean of its faces' normals.  ``source`` as in
+    :func:`surface_positions`."""
     if surface.packing is not None:
-        return packed_decoder(surface).normals(frames)
+        return packed_decoder(surface, source).normals(frames)
     if surface.normals is None:
         return vertex_face_normals(surface_positions(surface, frames), surface.triangles)
     packed = surface.normals[frames]
@@ -141,13 +143,14 @@ class PackedBytes:
         return self.frame_verts.shape[1]
 
 
-def packed_decoder(surface: SurfaceData) -> FrameDecoder:
-    """The decoder of a surface whose frames are packed bytes (a :class:`~pyvista_quake.formats.records.Packing`)."""
+def packed_decoder(surface: SurfaceData, source: str | None = None) -> FrameDecoder:
+    """The decoder of a surface whose frames are packed bytes (a :class:`~pyvista_quake.formats.records.Packing`);
+    its warnings name the surface, after ``source`` (the file) when given."""
     packing = surface.packing
     assert packing is not None  # asked of packed surfaces only
     points = surface.point_vertex if surface.point_vertex is not None else np.arange(surface.num_vertices, dtype=np.int32)
     triangles = np.take(points, surface.triangles)  # the vertices of each triangle's corners
-    return FrameDecoder(PackedBytes(packing.verts, packing.scale, packing.translate, triangles, f'surface {surface.name!r}'), points)
+    return FrameDecoder(PackedBytes(packing.verts, packing.scale, packing.translate, triangles, f'{source + ": " if source else ""}surface {surface.name!r}'), points)
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:

@@ -407,20 +407,20 @@ class StoredFrames(SurfaceFrames):
     def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
         rows = self._rows(frames)
-        return [surface_positions(s, rows) for s in self.data.surfaces]
+        return [surface_positions(s, rows, self.data.source) for s in self.data.surfaces]
 
     def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
         rows = self._rows(frames)
-        return [surface_normals(s, rows) for s in self.data.surfaces]
+        return [surface_normals(s, rows, self.data.source) for s in self.data.surfaces]
 
     def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
         """Surface ``index``'s point positions, decoding that surface only."""
-        return surface_positions(self.data.surfaces[index], self._rows(frames))
+        return surface_positions(self.data.surfaces[index], self._rows(frames), self.data.source)
 
     def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
         """Surface ``index``'s unit point normals, decoding that surface only."""
-        return surface_normals(self.data.surfaces[index], self._rows(frames))
+        return surface_normals(self.data.surfaces[index], self._rows(frames), self.data.source)
 
     def brush_model(self, index: int) -> int:
         """The level's brush model surface ``index`` belongs to: 0 the world, N the entity model ``*N`` (0 for a model)."""
