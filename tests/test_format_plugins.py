@@ -557,6 +557,8 @@ def test_a_packed_surface_decodes_every_frame_and_gives_a_normal_past_the_table_
 
 
 def test_a_registered_format_s_packed_surface_warns_naming_its_file_and_surface(tmp_path):
+    from pyvista_quake.model.edit import plain_data
+
     def read(data: bytes, source: str) -> pq.ModelData:
         surface = packed_surface(2)
         surface.packing.verts[1, 3, 3] = 170  # past Quake's 162 normals, in the second frame
@@ -569,3 +571,22 @@ def test_a_registered_format_s_packed_surface_warns_naming_its_file_and_surface(
             model.normals([1])
         with pytest.warns(pq.QuakeWarning, match=r"x\.pak8: surface 'quad': 1 vertex normals"):
             model.surfaces[0].normals([1])
+        with pytest.warns(pq.QuakeWarning, match=r"x\.pak8: surface 'quad': 1 vertex normals"):
+            plain = plain_data(model.data)  # what a third party's writer takes: plain floats, decoded on the way
+        surface = plain.surfaces[0]
+        assert surface.packing is None and surface.point_vertex is None and surface.num_points == 5
+        np.testing.assert_array_equal(surface.positions, model.positions())  # every point as drawn, seam and all
+        np.testing.assert_array_equal(surface.normals[0], model.normals([0])[0])
+        np.testing.assert_allclose(plain.frame_bounds, model.bounds().reshape(-1, 3, 2).transpose(0, 2, 1))
+
+
+def test_plain_data_keeps_a_file_s_own_frame_boxes(tmp_path):
+    from pyvista_quake.model.edit import plain_data
+
+    frames = [pv.Sphere(radius=1.0 + k, theta_resolution=6, phi_resolution=6) for k in range(2)]
+    pq.QuakeModel.from_frames(frames, 'md3').save(tmp_path / 'ball.md3')
+    data = pq.load(tmp_path / 'ball.md3').data
+    stored = np.full((2, 2, 3), 7.5, np.float32)  # what the file says, however little it fits the geometry
+    plain = plain_data(dataclasses.replace(data, frame_bounds=stored))
+    np.testing.assert_array_equal(plain.frame_bounds, stored)
+    assert plain.surfaces[0].positions.dtype == np.float32 and plain.file is None

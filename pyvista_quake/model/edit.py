@@ -612,7 +612,7 @@ def edit_surfaces(
             given = normals[k][n] if normals is not None else None
             stored = packed[n]
             if given is not None and stored is None:
-                stored = packed[n] = surface_normals(surface, slice(None))
+                stored = packed[n] = surface_normals(surface, slice(None), data.source)
             if stored is None:
                 continue  # plain floats with no normals of their own: computed when drawn
             if given is None:  # computed from the geometry
@@ -694,8 +694,12 @@ def surfaces_to_md3(model) -> tuple[ModelData, dict]:
 def plain_data(data: ModelData) -> ModelData:
     """The data with every surface's positions and normals as plain ``float32``: what a third party's writer takes."""
     every = slice(None)
-    surfaces = [dataclasses.replace(s, positions=surface_positions(s, every), normals=surface_normals(s, every)) for s in data.surfaces]
-    return dataclasses.replace(data, surfaces=surfaces, file=None)
+    # A packed surface's decode gives its points' positions (a vertex on a seam is several points): its
+    # texture coordinates and triangles are the points' already, so the point map goes with the packing.
+    surfaces = [dataclasses.replace(s, positions=surface_positions(s, every, data.source), normals=surface_normals(s, every, data.source),
+                                    packing=None, point_vertex=None) for s in data.surfaces]  # fmt: skip
+    packed = any(s.packing is not None for s in data.surfaces)  # boxes of plain floats only: made now, as the floats are
+    return dataclasses.replace(data, surfaces=surfaces, file=None, frame_bounds=None if packed else data.frame_bounds)
 
 
 def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[AliasData, dict]:
