@@ -590,3 +590,22 @@ def test_plain_data_keeps_a_file_s_own_frame_boxes(tmp_path):
     plain = plain_data(dataclasses.replace(data, frame_bounds=stored))
     np.testing.assert_array_equal(plain.frame_bounds, stored)
     assert plain.surfaces[0].positions.dtype == np.float32 and plain.file is None
+
+
+def test_a_registered_format_s_packed_surface_takes_edits_as_plain_floats(tmp_path):
+    def read(data: bytes, source: str) -> pq.ModelData:
+        return pq.ModelData(surfaces=[packed_surface(3)], frame_names=['a', 'b', 'c'])
+
+    with registered('pak8', read, b'PAK8'):
+        (tmp_path / 'x.pak8').write_bytes(b'PAK8')
+        model = pq.load(tmp_path / 'x.pak8')
+        before = model.positions()
+        moved = before[1] + np.float32(0.3)  # off the packed grid: the bytes could not hold it
+        model.set_frame(1, moved)
+        after = model.positions()
+        np.testing.assert_array_equal(after[1], moved)
+        np.testing.assert_array_equal(after[[0, 2]], before[[0, 2]])
+        assert model.surfaces[0].num_points == 5 and model.mesh(1).n_cells == 2
+        model.remove_frames([0])
+        assert model.frame_names == ['b', 'c'] and len(model) == 2
+        np.testing.assert_array_equal(model.positions()[0], moved)

@@ -597,6 +597,8 @@ def edit_surfaces(
         For positions of the wrong shape, or outside what an MD3 holds.
 
     """
+    if any(s.packing is not None for s in data.surfaces):
+        data = plain_data(data)  # a third party's packed bytes hold no edit exactly: its points become plain floats
     # The codec stays the surface's: an MD3's shorts and normal bytes, or plain floats (whose normals may stay computed).
     plain = bool(data.surfaces) and all(s.positions.dtype == np.float32 for s in data.surfaces)
     xyz = [np.array(s.positions) for s in data.surfaces]
