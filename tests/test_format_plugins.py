@@ -477,6 +477,20 @@ def packed_surface(frames: int = 2, seam: bool = True) -> pq.SurfaceData:
                           point_vertex=points)  # fmt: skip
 
 
+@contextlib.contextmanager
+def packed_model(tmp_path, surface: pq.SurfaceData | None = None):
+    """A model of a format registered for the block whose one surface is packed bytes (``packed_surface(3)``
+    by default), its frames named a, b, c..., read from ``x.pak8``."""
+    given = surface if surface is not None else packed_surface(3)
+
+    def read(data: bytes, source: str) -> pq.ModelData:
+        return pq.ModelData(surfaces=[given], frame_names=list('abcdefgh'[: given.positions.shape[0]]))
+
+    with registered('pak8', read, b'PAK8'):
+        (tmp_path / 'x.pak8').write_bytes(b'PAK8')
+        yield pq.load(tmp_path / 'x.pak8')
+
+
 def test_a_packed_surface_decodes_as_scale_and_translate_of_its_points_vertices():
     from pyvista_quake.data.decode import surface_normals
     from pyvista_quake.data.decode import surface_positions
@@ -493,12 +507,7 @@ def test_a_packed_surface_decodes_as_scale_and_translate_of_its_points_vertices(
 
 
 def test_a_registered_format_of_packed_bytes_loads_and_draws(tmp_path):
-    def read(data: bytes, source: str) -> pq.ModelData:
-        return pq.ModelData(surfaces=[packed_surface(3)], frame_names=['a', 'b', 'c'])
-
-    with registered('pak8', read, b'PAK8'):
-        (tmp_path / 'x.pak8').write_bytes(b'PAK8')
-        model = pq.load(tmp_path / 'x.pak8')
+    with packed_model(tmp_path) as model:
         assert len(model) == 3 and model.surfaces[0].num_points == 5
         mesh = model.mesh(2)
         assert mesh.n_points == 5 and mesh.n_cells == 2
@@ -559,14 +568,9 @@ def test_a_packed_surface_decodes_every_frame_and_gives_a_normal_past_the_table_
 def test_a_registered_format_s_packed_surface_warns_naming_its_file_and_surface(tmp_path):
     from pyvista_quake.model.edit import plain_data
 
-    def read(data: bytes, source: str) -> pq.ModelData:
-        surface = packed_surface(2)
-        surface.packing.verts[1, 3, 3] = 170  # past Quake's 162 normals, in the second frame
-        return pq.ModelData(surfaces=[surface], frame_names=['a', 'b'])
-
-    with registered('pak8', read, b'PAK8'):
-        (tmp_path / 'x.pak8').write_bytes(b'PAK8')
-        model = pq.load(tmp_path / 'x.pak8')
+    surface = packed_surface(2)
+    surface.packing.verts[1, 3, 3] = 170  # past Quake's 162 normals, in the second frame
+    with packed_model(tmp_path, surface) as model:
         with pytest.warns(pq.QuakeWarning, match=r"x\.pak8: surface 'quad': 1 vertex normals index past the 162-entry normal table \(up to 170\)"):
             model.normals([1])
         with pytest.warns(pq.QuakeWarning, match=r"x\.pak8: surface 'quad': 1 vertex normals"):
@@ -593,12 +597,7 @@ def test_plain_data_keeps_a_file_s_own_frame_boxes(tmp_path):
 
 
 def test_a_registered_format_s_packed_surface_takes_edits_as_plain_floats(tmp_path):
-    def read(data: bytes, source: str) -> pq.ModelData:
-        return pq.ModelData(surfaces=[packed_surface(3)], frame_names=['a', 'b', 'c'])
-
-    with registered('pak8', read, b'PAK8'):
-        (tmp_path / 'x.pak8').write_bytes(b'PAK8')
-        model = pq.load(tmp_path / 'x.pak8')
+    with packed_model(tmp_path) as model:
         before = model.positions()
         moved = before[1] + np.float32(0.3)  # off the packed grid: the bytes could not hold it
         model.set_frame(1, moved)
