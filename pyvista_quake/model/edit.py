@@ -614,7 +614,7 @@ def edit_surfaces(
             given = normals[k][n] if normals is not None else None
             stored = packed[n]
             if given is not None and stored is None:
-                stored = packed[n] = surface_normals(surface, slice(None), data.source)
+                stored = packed[n] = surface_normals(surface, slice(None))
             if stored is None:
                 continue  # plain floats with no normals of their own: computed when drawn
             if given is None:  # computed from the geometry
