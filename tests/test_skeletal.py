@@ -1692,3 +1692,22 @@ def test_the_bind_pose_as_parent_relative_poses_composes_back_to_it():
     np.testing.assert_allclose(compose(trs_matrices(poses), parents), bind, atol=1e-12)
     np.testing.assert_allclose(poses[:, 7:], local[:, 7:], atol=1e-12)
     np.testing.assert_allclose(poses[1, :3], local[1, :3], atol=1e-12)
+
+
+@pytest.mark.parametrize('grouped', [False, True])
+def test_normals_of_many_frames_made_in_chunks_are_each_frame_s_own(monkeypatch, grouped):
+    """Frames made together, a chunk at a time, give every frame the bits it has alone (chunks of 2 over 5 frames: a short last one)."""
+    from pyvista_quake.data import skinning
+
+    rng = np.random.default_rng(7)
+    positions = rng.normal(size=(5, 30, 3)).astype(np.float32)
+    triangles = rng.integers(0, 30, (20, 3))
+    group = skinning.places(np.round(positions[0], 0)) if grouped else None
+    alone = np.concatenate([skinning.triangle_normals(positions[k : k + 1], triangles, group) for k in range(5)])
+    monkeypatch.setattr(skinning, 'TRIANGLE_FRAMES_PER_CHUNK', 2 * len(triangles) + 1)  # two frames a chunk
+    chunked = skinning.triangle_normals(positions, triangles, group)
+    np.testing.assert_array_equal(chunked, alone)
+    monkeypatch.setattr(skinning, 'TRIANGLE_FRAMES_PER_CHUNK', 1)  # fewer than a frame's triangles: a frame a chunk
+    np.testing.assert_array_equal(skinning.triangle_normals(positions, triangles, group), alone)
+    length = np.linalg.norm(chunked, axis=2)
+    assert (np.isclose(length, 1, atol=1e-6) | (length == 0)).all() and np.isclose(length, 1, atol=1e-6).mean() > 0.5  # a vertex on no triangle: 0
