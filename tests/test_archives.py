@@ -74,3 +74,31 @@ def test_a_file_that_is_no_zip_is_a_format_error(tmp_path):
     path.write_bytes(b'PK\x03\x04 not really')
     with pytest.raises(QuakeFormatError, match='x.pk3'):
         open_archive(path)
+
+
+def test_an_archive_asked_for_again_is_the_open_one_until_its_file_or_the_cache_changes(tmp_path, monkeypatch):
+    from pyvista_quake.game import archives
+
+    path = tmp_path / 'pak0.pk3'
+    many_members(path, 2)
+    first = open_archive(path)
+    assert open_archive(str(path)) is first and open_archive(tmp_path / '.' / 'pak0.pk3') is first  # by any spelling of its name
+    link = tmp_path / 'link.pk3'
+    link.symlink_to(path)
+    assert open_archive(link) is first  # a link to it: the same archive, remembered under the link's name too
+    assert open_archive(link) is first
+    with zipfile.ZipFile(path, 'w') as rewritten:  # another file under the same name
+        rewritten.writestr('models/new.md2', b'x' * 5)
+    again = open_archive(path)
+    assert again is not first and again.names() == ['models/new.md2']
+    assert open_archive(link) is again  # the link's name sees the new file as well
+    monkeypatch.setattr(archives, 'MAX_OPEN', 1)
+    other = tmp_path / 'pak1.pk3'
+    many_members(other, 1)
+    open_archive(other)  # pak0 is no longer kept open
+    reopened = open_archive(path)
+    assert reopened is not again and reopened.names() == ['models/new.md2']
+    monkeypatch.setattr(archives, '_BY_NAME', {})
+    for k in range(4 * archives.MAX_OPEN + 1):  # names remembered stay few
+        archives._remember(f'/nowhere/{k}.pk3', reopened)
+    assert len(archives._BY_NAME) <= 4 * archives.MAX_OPEN
