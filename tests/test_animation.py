@@ -172,9 +172,8 @@ def test_at_loops_and_clamps():
     # Whole file: 3 frames, 0.3 s; 0.25 s is halfway from the last frame back to the first.
     np.testing.assert_allclose(model.mesh(time=0.25).points, (positions[2] + positions[0]) / 2, rtol=1e-6)
     np.testing.assert_allclose(model.mesh(time=0.35).points, model.mesh(time=0.05).points, rtol=1e-6)
-    with pytest.deprecated_call():  # at() of an MD2 gives a PolyData until 0.3; loop= is at()'s alone
-        clamped = model.at(5.0, loop=False)
-    np.testing.assert_array_equal(clamped.points, positions[2])
+    clamped = model.at(5.0, loop=False)  # loop= is at()'s alone
+    np.testing.assert_array_equal(clamped[0].points, positions[2])
 
 
 def test_normals_interpolation_renormalises():

@@ -207,7 +207,7 @@ def _exercise_archive(tmp_path, data: bytes) -> None:
             return
         image = model.alias.skin_image()
         assert image is None or image.ndim == 3
-        mesh = model.frame(0)
+        mesh = model.mesh(0)
         texture = mesh.quake.texture
         assert texture is None or texture.dimensions[0] > 0
 

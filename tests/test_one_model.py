@@ -87,17 +87,16 @@ def test_an_md3_mesh_joins_its_surfaces_in_order():
     np.testing.assert_array_equal(mesh.active_texture_coordinates[:4], model.blocks(1)['body'].active_texture_coordinates)
 
 
-def test_frame_of_an_md2_keeps_its_polydata_with_a_deprecation_warning():
+def test_frame_at_and_pose_of_an_md2_are_its_multiblock_as_for_every_format():
     model = pq.load(tetra_md2())
-    with pytest.warns(DeprecationWarning, match=r'mesh\(i\)') as caught:
-        mesh = model.frame(1)
-    assert caught[0].filename == __file__  # points at the user's line
-    assert isinstance(mesh, pv.PolyData)
-    np.testing.assert_array_equal(mesh.points, model.mesh(1).points)
-    with pytest.warns(DeprecationWarning, match='at'):
-        assert isinstance(model.at(0.05), pv.PolyData)
-    with pytest.warns(DeprecationWarning, match='pose'):
-        assert isinstance(model.pose(0), pv.PolyData)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', DeprecationWarning)  # the 0.2 deprecation is done: no warning
+        frame, timed, pose = model.frame(1), model.at(0.05), model.pose(0)
+    for blocks, mesh in ((frame, model.mesh(1)), (timed, model.mesh(time=0.05)), (pose, model.mesh(0))):
+        assert isinstance(blocks, pv.MultiBlock) and blocks.keys() == model.surface_names and len(blocks) == 1
+        np.testing.assert_array_equal(blocks[0].points, mesh.points)
+    assert timed.field_data['time'].tolist() == [0.05] == timed[0].field_data['time'].tolist()
+    assert 'time' not in frame.field_data
 
 
 def test_frame_of_an_md3_is_its_multiblock_without_warning():

@@ -25,6 +25,7 @@ import numpy.typing as npt
 import pyvista as pv
 from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
 
+from pyvista_quake._base import fields as keys
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.animation import Animation
@@ -141,9 +142,7 @@ class QuakeModel:
     :meth:`blocks` gives a :class:`pyvista.MultiBlock` with a ``PolyData`` per
     surface, each with its own image, and :meth:`mesh` gives one
     :class:`pyvista.PolyData` of every surface.  :meth:`frame`, :meth:`at`,
-    :meth:`pose` and :meth:`between` give MultiBlocks; until pyvista-quake 0.3,
-    :meth:`frame`, :meth:`at` and :meth:`pose` of an MD2 or MDL still give its
-    PolyData, with a :class:`DeprecationWarning` (call :meth:`mesh`).
+    :meth:`pose` and :meth:`between` give MultiBlocks too.
 
     Parameters
     ----------
@@ -462,36 +461,31 @@ class QuakeModel:
         """
         return self._as_mesh(self.native_pose(frame, animation, time))
 
-    def frame(self, index: int = 0) -> pv.MultiBlock | pv.PolyData:
-        """Frame ``index`` as :meth:`blocks` gives it (MD2 and MDL: as :meth:`mesh`, deprecated).
+    def frame(self, index: int = 0) -> pv.MultiBlock:
+        """Frame ``index`` as :meth:`blocks` gives it: a MultiBlock of a ``PolyData`` per surface, for every format.
 
         Points are float32 in Quake's axes (x forward, y left, z up), with
         normals, texture coordinates, ``point_data['vertex_index']`` and the
-        model's metadata in ``field_data``.
+        model's metadata in ``field_data``.  :meth:`mesh` gives one PolyData.
         """
-        if self.spec.output == 'MultiBlock':
-            return self._frames.frame(index)
-        _deprecated('frame() of an MD2 or MDL returning a PolyData', 'call mesh(i) for the PolyData, or blocks(i) for the MultiBlock every format gives')
-        return self._frames.frame(index)
+        return self._as_blocks(self._frames.frame(index))
 
-    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock | pv.PolyData:
-        """The pose at ``t`` seconds of ``animation``, blended between two frames as the engines blend them.
+    def at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock:
+        """The pose at ``t`` seconds of ``animation``, blended between two frames as the engines blend them, as a MultiBlock.
 
         Positions linearly, normals renormalised; ``loop`` wraps time (the last
-        frame blends into the first), else it is clamped.  A MultiBlock (MD2
-        and MDL: a PolyData, deprecated; call :meth:`mesh` with ``time=``).
+        frame blends into the first), else it is clamped.  ``field_data['time']``
+        holds ``t``; :meth:`mesh` with ``time=`` gives one PolyData.
         """
-        if self.spec.output == 'MultiBlock':
-            return self._frames.at(t, animation, loop=loop)
-        _deprecated('at() of an MD2 or MDL returning a PolyData', 'call mesh(time=t, animation=...) for the PolyData, or blocks(time=t, ...)')
-        return self._frames.at(t, animation, loop=loop)
+        pose = self._frames.at(t, animation, loop=loop)
+        blocks = self._as_blocks(pose)
+        if blocks is not pose:  # a one-surface pose timed on its mesh: the MultiBlock says it too
+            blocks.field_data[keys.TIME] = pose.field_data[keys.TIME]
+        return blocks
 
-    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
-        """One pose, as :meth:`blocks` (MD2 and MDL: as :meth:`mesh`, deprecated)."""
-        if self.spec.output == 'MultiBlock':
-            return self.blocks(frame, animation, time)
-        _deprecated('pose() of an MD2 or MDL returning a PolyData', 'call mesh(...) for the PolyData, or blocks(...)')
-        return self.mesh(frame, animation, time)
+    def pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock:
+        """One pose, as :meth:`blocks` gives it."""
+        return self.blocks(frame, animation, time)
 
     def between(self, first: int, second: int, alpha: float) -> pv.MultiBlock:
         """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the engines blend them, as a MultiBlock."""
