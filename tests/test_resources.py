@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import subprocess
 import sys
 import textwrap
@@ -80,3 +81,38 @@ def test_huge_counts_fail_fast_without_allocating():
     ):
         with pytest.raises(pq.QuakeFormatError):
             pq.load(data)
+
+
+def test_an_iqm_s_vertex_count_that_no_array_holds_allocates_nothing():
+    """A 154-byte IQM naming 822 million vertices and no array of them (a fuzz finding: 16 GB, 36 s) loads at once;
+    meshes or triangles that use such vertices are refused, naming the missing arrays."""
+    import struct
+
+    from builders import build_iqm
+
+    import pyvista_quake as pq
+
+    def with_vertices(data: bytes, count: int) -> bytes:
+        out = bytearray(data)
+        struct.pack_into('<I', out, 48, count)  # num_vertexes, after the magic and eight header words
+        return bytes(out)
+
+    found = base64.b64decode(FUZZ_NO_ARRAYS)
+    model = pq.load(found)
+    assert model.header['num_vertexes'] == 822083584 and model.positions().shape == (1, 0, 3)
+    assert model.mesh(0).n_points == 0
+    meshes = with_vertices(build_iqm(meshes=[('m', 'm', 0, 2**31 - 1, 0, 0)]), 2**31 - 1)
+    with pytest.raises(pq.QuakeFormatError, match=r'num_vertexarrays = 0: the meshes use 2147483647 vertices'):
+        pq.load(meshes)
+    triangles = with_vertices(build_iqm(triangles=[(0, 1, 2**31 - 2)]), 2**31 - 1)
+    with pytest.raises(pq.QuakeFormatError, match=r'use 2147483647 vertices and no vertex array'):
+        pq.load(triangles)
+    one = with_vertices(build_iqm(meshes=[('m', 'm', 0, 1, 0, 0)]), 1)  # the limit: one vertex used, none held
+    with pytest.raises(pq.QuakeFormatError, match='use 1 vertices'):
+        pq.load(one)
+    assert pq.load(with_vertices(build_iqm(meshes=[('m', 'm', 0, 0, 0, 0)]), 5)).surfaces[0].num_points == 0  # none used
+
+
+#: The fuzz finding: an IQM header with num_vertexes 822083584, no vertex arrays, meshes or triangles.
+FUZZ_NO_ARRAYS = ('SU5URVJRVUFLRU1PREVMAAIAAAAKAAAAAgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMQAAAAAAAAAAAAAAAAAAAAAAAAAAABMAAAAAAAAAAAAAAAA'
+                  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABMAAAAAAAAAAAACAAAAAAAAAAAAAAAAAAAAAAAAAgAAAAAAAAAAAA==')

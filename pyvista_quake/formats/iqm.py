@@ -250,6 +250,9 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
                                   f'{int(mesh[num])} {what} from here run past the file\'s {h[total]}')  # fmt: skip
     if len(record.triangles):
         check.indices('triangles.vertex', record.triangles['vertex'].astype(np.int64), h['num_vertexes'])
+    used = _vertices_used(record)
+    if used and not record.arrays:  # vertices the file holds nothing of: no count of them may size an allocation
+        raise check.error('num_vertexarrays', 0, f'the meshes use {used} vertices and no vertex array gives them')
     _names_inside(record, check, 'joints', record.joints['name'] if len(record.joints) else np.zeros(0, np.uint32))
     for field in ('translate', 'rotate', 'scale'):
         check.finite(f'joints.{field}', record.joints[field])
@@ -323,6 +326,14 @@ def _normalised(values: np.ndarray) -> np.ndarray:
     return values.astype(np.float32)
 
 
+def _vertices_used(record: IQMFile) -> int:
+    """One past the last vertex a mesh's range or a triangle names (the parse checked both against ``num_vertexes``)."""
+    ends = [int(m['first_vertex']) + int(m['num_vertexes']) for m in record.meshes]
+    if len(record.triangles):
+        ends.append(int(record.triangles['vertex'].max()) + 1)
+    return max(ends, default=0)
+
+
 def _column(values: np.ndarray | None, width: int, num: int, fill: float = 0.0) -> np.ndarray:
     """``(num, width)`` float32 of an array's first ``width`` components (``fill`` past them, or for none)."""
     out = np.full((num, width), fill, np.float32)
@@ -364,8 +375,10 @@ def decode(record: IQMFile) -> ModelData:
     parents = record.joints['parent'].tolist() if len(record.joints) else []
     joints = [Joint(name, parent) for name, parent in zip(record.names(record.joints['name'] if parents else []), parents)]
     local = np.concatenate([record.joints['translate'], record.joints['rotate'], record.joints['scale']], axis=1) if joints else np.zeros((0, 10))
-    n = h['num_vertexes']
-    arrays = record.arrays
+    triangles = record.triangles['vertex'].astype(np.int64) if len(record.triangles) else np.zeros((0, 3), np.int64)
+    # The vertices the meshes and triangles use: a num_vertexes that no array stores (a file with none) sizes nothing.
+    n = min(h['num_vertexes'], _vertices_used(record))
+    arrays = {kind: values[:n] for kind, values in record.arrays.items()}
     positions = _column(arrays.get(IQM_POSITION), 3, n)
     texcoords = _column(arrays.get(IQM_TEXCOORD), 2, n)
     normals = _column(arrays.get(IQM_NORMAL), 3, n) if IQM_NORMAL in arrays else None
@@ -383,7 +396,6 @@ def decode(record: IQMFile) -> ModelData:
     else:
         blend_joints = np.zeros((n, 0), np.int32)
         blend_weights = np.zeros((n, 0), np.float32)
-    triangles = record.triangles['vertex'].astype(np.int64) if len(record.triangles) else np.zeros((0, 3), np.int64)
     meshes = []
     for mesh in record.meshes:
         tris = triangles[int(mesh['first_triangle']) : int(mesh['first_triangle']) + int(mesh['num_triangles'])]
