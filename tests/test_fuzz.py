@@ -15,6 +15,7 @@ from hypothesis import HealthCheck
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
+import numpy as np
 import pytest
 
 import pyvista_quake as pq
@@ -240,3 +241,78 @@ def test_broken_pcx_skins(tmp_path_factory, flips, width, height):
         pcx[position % len(pcx)] = value
     data = _pak({'models/m/tris.md2': tetra_md2(skins=['models/m/skin.pcx']), 'models/m/skin.pcx': bytes(pcx)})
     _exercise_archive(tmp_path_factory.mktemp('pcx'), data)
+
+
+def _text_seeds() -> list[tuple[str, bytes]]:
+    """One small, valid file of each text format that sits beside models (and a ``.tag``), written here."""
+    from builders import two_joint_md5
+
+    from pyvista_quake.formats import animation_cfg
+    from pyvista_quake.formats import tag as tag_file
+    from pyvista_quake.formats.records import Tag
+
+    rows = '\n'.join(f'{4 * k} 4 0 15 // {name}' for k, name in enumerate(animation_cfg.ANIMATION_NAMES))
+    axes = np.tile(np.eye(3, dtype=np.float32), (2, 1, 1))
+    tags = tag_file.write({'tag_head': Tag('tag_head', np.ones((2, 3), np.float32), axes)})
+    return [
+        ('skin', b'tag_head,\nh_head,models/players/x/head.tga\n'),
+        ('shader', b'textures/a/b\n{\n\tsurfaceparm nolightmap\n\t{\n\t\tmap textures/a/b.tga\n\t\tblendFunc GL_ONE GL_ONE\n\t\talphaFunc GE128\n\t}\n}\n'),
+        ('animation_cfg', b'sex m\nheadoffset 0 0 0\nfootsteps boot\n' + rows.encode()),
+        ('anm', b'stand 0 3 10\nrun 4 9 15\n'),
+        ('model_cfg', b'iqmload mesh.iqm\niqmskin * "<dds>skin.png"\niqmanim idle idle.iqm 0 10 30\niqmtag tag_x bone 0 0 1 0 90 0\n'),
+        ('tag', tags),
+        ('md5anim', two_joint_md5()[1].encode()),
+    ]
+
+
+TEXT_SEEDS = _text_seeds()
+
+
+def _parse_text(kind: str, data: bytes) -> object:
+    from pyvista_quake.formats import animation_cfg
+    from pyvista_quake.formats import anm
+    from pyvista_quake.formats import md5
+    from pyvista_quake.formats import model_cfg
+    from pyvista_quake.formats import shader
+    from pyvista_quake.formats import skin
+    from pyvista_quake.formats import tag as tag_file
+
+    text = data.decode('latin-1')
+    parsers = {'skin': skin.parse, 'shader': shader.parse, 'animation_cfg': animation_cfg.parse, 'anm': anm.parse,
+               'model_cfg': model_cfg.parse, 'tag': lambda _: tag_file.parse(data), 'md5anim': lambda _: md5.parse(data)}  # fmt: skip
+    return parsers[kind](text)
+
+
+@pytest.mark.parametrize('kind', [k for k, _ in TEXT_SEEDS])
+def test_text_seeds_parse(kind):
+    assert _parse_text(kind, dict(TEXT_SEEDS)[kind])
+
+
+@FUZZ
+@given(seed=st.sampled_from(TEXT_SEEDS), edits=st.lists(st.tuples(st.integers(0, 10**4), st.sampled_from(
+    [b'', b' ', b'\n', b'{', b'}', b'"', b'(', b')', b'//', b'/*', b'-', b'0', b'9', b'.', b'e', b'nan', b'inf', b'-inf', b'1e999',
+     b'\\', b'\x00', b'\xff', b'99999999999999999999', b'-1'])), max_size=6), cut=st.integers(0, 10**4))  # fmt: skip
+def test_mutated_text_sidecars_parse_or_raise_a_format_error(seed, edits, cut):
+    """``.skin``, ``.shader``, ``animation.cfg``, ``.anm``, Cube 2 configs, ``.tag`` and ``.md5anim``: a broken file parses or is a
+    ``QuakeFormatError``, never another exception (``inf`` frame numbers in an ``animation.cfg`` were an OverflowError)."""
+    kind, data = seed
+    out = bytearray(data)
+    for position, token in edits:
+        at = position % (len(out) + 1)
+        out[at : at + (1 if token else 3)] = token or b''  # replace a byte with a token, or cut three
+    out = out[: max(cut, len(out) // 2)]
+    try:
+        _parse_text(kind, bytes(out))
+    except pq.QuakeFormatError as error:
+        assert str(error)
+
+
+def test_an_animation_cfg_with_infinite_or_nan_numbers_is_a_format_error():
+    from pyvista_quake.formats import animation_cfg
+
+    text = dict(TEXT_SEEDS)['animation_cfg'].decode()
+    for bad in ('inf', 'nan', '-inf', '1e999'):
+        with pytest.raises(pq.QuakeFormatError, match=rf"BOTH_DEAD1 = '{bad}': not a finite number"):
+            animation_cfg.parse(text.replace('4 4 0 15', f'4 {bad} 0 15', 1))
+        with pytest.raises(pq.QuakeFormatError, match='headoffset.*not a finite number'):
+            animation_cfg.parse(text.replace('headoffset 0 0 0', f'headoffset 0 {bad} 0'))

@@ -9,6 +9,7 @@ Keyword lines (``sex``, ``footsteps``, ``headoffset``, ``fixedlegs``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+import math
 import re
 from typing import Any
 
@@ -143,6 +144,9 @@ def parse(text: str, source: str = 'animation.cfg') -> AnimationConfig:
 
 def _number(token: str, source: str, field: str) -> float:
     try:
-        return float(token)
+        value = float(token)
     except ValueError:
         raise QuakeFormatError(source, field, token, 'not a number') from None
+    if not math.isfinite(value):
+        raise QuakeFormatError(source, field, token, 'not a finite number')
+    return value
