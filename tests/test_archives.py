@@ -99,6 +99,8 @@ def test_an_archive_asked_for_again_is_the_open_one_until_its_file_or_the_cache_
     reopened = open_archive(path)
     assert reopened is not again and reopened.names() == ['models/new.md2']
     monkeypatch.setattr(archives, '_BY_NAME', {})
-    for k in range(4 * archives.MAX_OPEN + 1):  # names remembered stay few
+    for k in range(4 * archives.MAX_OPEN):  # up to the limit, every name is kept
         archives._remember(f'/nowhere/{k}.pk3', reopened)
-    assert len(archives._BY_NAME) <= 4 * archives.MAX_OPEN
+    assert len(archives._BY_NAME) == 4 * archives.MAX_OPEN
+    archives._remember('/nowhere/last.pk3', reopened)  # one more: the old names go, so names remembered stay few
+    assert list(archives._BY_NAME) == ['/nowhere/last.pk3']

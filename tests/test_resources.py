@@ -110,7 +110,8 @@ def test_an_iqm_s_vertex_count_that_no_array_holds_allocates_nothing():
     one = with_vertices(build_iqm(meshes=[('m', 'm', 0, 1, 0, 0)]), 1)  # the limit: one vertex used, none held
     with pytest.raises(pq.QuakeFormatError, match='use 1 vertices'):
         pq.load(one)
-    assert pq.load(with_vertices(build_iqm(meshes=[('m', 'm', 0, 0, 0, 0)]), 5)).surfaces[0].num_points == 0  # none used
+    unused = pq.load(with_vertices(build_iqm(meshes=[('m', 'm', 0, 0, 0, 0)]), 5))  # five named, none used
+    assert unused.surfaces[0].num_points == 0 and unused.data.surfaces[0].triangles.shape == (0, 3)
 
 
 #: The fuzz finding: an IQM header with num_vertexes 822083584, no vertex arrays, meshes or triangles.

@@ -1704,6 +1704,12 @@ def test_normals_of_many_frames_made_in_chunks_are_each_frame_s_own(monkeypatch,
     triangles = rng.integers(0, 30, (20, 3))
     group = skinning.places(np.round(positions[0], 0)) if grouped else None
     alone = np.concatenate([skinning.triangle_normals(positions[k : k + 1], triangles, group) for k in range(5)])
+    # Each frame as one frame's faces make it (the corners' differences from corner 0, summed by place): the same bits.
+    touches = skinning.incidence(triangles, 30, group)
+    corners = np.ascontiguousarray(triangles.T)
+    for k in range(5):
+        summed = touches @ skinning._faces(positions[k], corners)
+        np.testing.assert_array_equal(alone[k], skinning._unit(summed[group] if grouped else summed))
     monkeypatch.setattr(skinning, 'TRIANGLE_FRAMES_PER_CHUNK', 2 * len(triangles) + 1)  # two frames a chunk
     chunked = skinning.triangle_normals(positions, triangles, group)
     np.testing.assert_array_equal(chunked, alone)
