@@ -492,7 +492,11 @@ class QuakeModel:
         return self._as_blocks(self._frames.between(first, second, alpha))
 
     def to_multiblock(self, animation: str | Animation | None = None) -> pv.MultiBlock:
-        """Every frame (of one animation, or the file) as a MultiBlock of frames, each as :meth:`frame` gives it, timed in field data."""
+        """Every frame (of one animation, or the file) as a MultiBlock of frames, timed in field data.
+
+        Each frame as :meth:`native_pose` gives it: a model of one surface stored as packed bytes (MD2, MDL) its
+        PolyData, as :meth:`mesh` gives it; every other model a MultiBlock of its surfaces, as :meth:`frame` gives it.
+        """
         return self._frames.to_multiblock(animation)
 
     def native_pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
