@@ -364,20 +364,9 @@ def _corners_once(triangles: np.ndarray, group: np.ndarray) -> tuple[np.ndarray,
     return corners[once], np.nonzero(once)[0]
 
 
-def _faces(points: np.ndarray, corner_rows: np.ndarray) -> np.ndarray:
-    """``float32`` ``(triangles, 3)``: each triangle's ``u x v`` (twice its area along its normal) from ``(3, triangles)`` corners."""
-    coordinates = np.take(np.ascontiguousarray(np.asarray(points, np.float32).T), corner_rows, axis=1)  # (xyz, corner, triangle)
-    ux, uy, uz = coordinates[:, 2] - coordinates[:, 0]  # clockwise seen from outside: u x v points out
-    vx, vy, vz = coordinates[:, 1] - coordinates[:, 0]
-    faces = np.empty((corner_rows.shape[1], 3), np.float32)
-    faces[:, 0] = uy * vz - uz * vy
-    faces[:, 1] = uz * vx - ux * vz
-    faces[:, 2] = ux * vy - uy * vx
-    return faces
-
-
 def _frame_faces(positions: np.ndarray, corner_rows: np.ndarray) -> np.ndarray:
-    """``float32`` ``(triangles, frames * 3)``: :func:`_faces` of each of ``(frames, vertices, 3)`` positions, a row per triangle."""
+    """``float32`` ``(triangles, frames * 3)``: each triangle's ``u x v`` (twice its area along its normal) in each of
+    ``(frames, vertices, 3)`` positions, from ``(3, triangles)`` corners; clockwise seen from outside, it points out."""
     xyz = np.ascontiguousarray(np.asarray(positions, np.float32).transpose(2, 0, 1))  # (xyz, frame, vertex)
     coordinates = np.take(xyz, corner_rows, axis=2)  # (xyz, frame, corner, triangle)
     ux, uy, uz = coordinates[:, :, 2] - coordinates[:, :, 0]
@@ -417,7 +406,7 @@ def grouped_normals(positions: np.ndarray, triangles: np.ndarray, group: np.ndar
     out = np.empty((frames, n, 3), np.float32)
     corner_rows = np.ascontiguousarray(tri.T)
     for f in range(frames):
-        faces = _faces(positions[f], corner_rows)
+        faces = _frame_faces(positions[f : f + 1], corner_rows)
         summed = np.stack([np.bincount(places, faces[of, k], count) for k in range(3)], axis=1)
         out[f] = summed[group]
     return _unit(out)
