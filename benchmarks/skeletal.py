@@ -141,9 +141,9 @@ def folder_ratios(folder: Path, rounds: int) -> dict[str, list[tuple[float, Path
 
 def _fresh(model) -> pq.QuakeModel:
     """The model anew from its parsed data: nothing derived kept (skinning matrices, templates), nothing parsed again."""
-    engine = model._frames
-    if model.format in ('iqm', 'md5'):
-        return pq.QuakeModel(model.data, model.options, search=model.search, animations=engine._attached, config=engine.config)
+    part = model.skeletal
+    if part is not None:
+        return pq.QuakeModel(model.data, model.options, search=model.search, animations=part._attached, config=part.config)
     return pq.QuakeModel(model.data, model.options, search=model.search)
 
 
@@ -175,7 +175,7 @@ def again_time(models: list, rounds: int) -> float:
     for model in models:
         fresh = _fresh(model)
         fresh.positions(), fresh.normals()  # its sparse matrices made
-        total += median_time(lambda f=fresh: (f._frames.__dict__.pop('_last_skinned', None), f.positions(), f.normals()), rounds)
+        total += median_time(lambda f=fresh: (f.skeletal.__dict__.pop('_last_skinned', None), f.positions(), f.normals()), rounds)
         work += len(model) * sum(s.num_vertices for s in model.data.surfaces)
     return total / work
 

@@ -289,10 +289,10 @@ def test_each_surface_names_its_image_and_how_its_alpha_is_drawn(tmp_path):
 
 def test_the_old_name_of_the_skinned_frames_warns_and_names_the_new():
     import pyvista_quake.model.skeletal as old
-    from pyvista_quake.model.skinned import SkinnedFrames
+    from pyvista_quake.model.skinned import SkeletalPart
 
-    with pytest.warns(DeprecationWarning, match=r'SkeletalModel is deprecated .*model\.skinned\.SkinnedFrames'):
-        assert old.SkeletalModel is SkinnedFrames
+    with pytest.warns(DeprecationWarning, match=r'SkeletalModel is deprecated .*model\.skinned\.SkeletalPart'):
+        assert old.SkeletalModel is SkeletalPart
     with pytest.raises(AttributeError, match='no attribute'):
         old.OtherModel  # noqa: B018
 

@@ -1409,7 +1409,7 @@ def test_whole_animation_normals_share_a_place_s_triangles(bar_md5):
     from pyvista_quake.data import skinning
 
     model = pq.load(bar_md5[0], animations=[bar_md5[1]])
-    engine = model._frames._skinning
+    engine = model.skeletal._skinning
     surface = model.skeletal.data.surfaces[0]
     group = engine._groups[0]
     assert group is not None and len(np.unique(group)) == surface.num_vertices  # the bar has no seams

@@ -1,8 +1,8 @@
 """What every model shares: the file's data and options, its frame names, timeline and animations, and its poses.
 
 The frames behind :class:`~pyvista_quake.QuakeModel` (one surface of packed
-bytes: MD2, MDL; surfaces: MD3 and levels; skinned surfaces: IQM, MD5) build on
-:class:`ModelFrames`.  A pose is made here once for all of them: each kind
+bytes: MD2, MDL; surfaces of any other codec: MD3, levels, skinned IQM and MD5)
+build on :class:`ModelFrames`.  A pose is made here once for all of them: each kind
 gives its surfaces' points and normals at a frame, or between two
 (:meth:`ModelFrames._frame_points`, :meth:`ModelFrames._between_points`), and
 builds its meshes from them (:meth:`ModelFrames._pose`).
@@ -39,6 +39,8 @@ class ModelFrames:
 
     data: Any
     options: LoadOptions
+    #: A skeletal model's part (its joints, the codec of its surfaces); ``None`` for the others.
+    skeletal: Any = None
 
     def __len__(self) -> int:
         """Return the number of frames."""

@@ -18,16 +18,14 @@ from typing import Protocol
 from typing import Sequence
 
 import numpy as np
-import pyvista as pv
 
-from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.topology import Topology
 from pyvista_quake.formats.records import GLCommand
-from pyvista_quake.formats.records import Joint
-from pyvista_quake.formats.records import ModelData
 from pyvista_quake.game.filesystem import FoundSkin
-from pyvista_quake.game.model_configs import ResolvedConfig
 from pyvista_quake.game.skins import ModelSkins
+from pyvista_quake.model.skinned import SkeletalPart
+
+__all__ = ['AliasPart', 'SkeletalPart']
 
 
 class AliasPart(Protocol):
@@ -95,35 +93,3 @@ class AliasPart(Protocol):
     def set_texcoords(self, texcoords: np.ndarray) -> None:
         """Set texture coordinates of the frames' points."""
 
-
-class SkeletalPart(Protocol):
-    """What a model skinned by joints has (IQM, MD5): its joints, bind pose and config.
-
-    Get it as ``model.skeletal`` (``None`` for the other formats).
-    """
-
-    config: ResolvedConfig | None
-    #: The model's records: its skeleton (joints, bind pose), and each mesh's bind pose and joint weights.
-    data: ModelData
-
-    @property
-    def joints(self) -> list[Joint]:
-        """Each joint's ``name`` and ``parent`` (``-1`` for a root), in file order."""
-
-    def bind_pose(self) -> pv.MultiBlock:
-        """The rest pose, a MultiBlock of the meshes."""
-
-    def skeleton(self, frame: int | None = None) -> pv.PolyData:
-        """The joints as points and lines to their parents (``None``: the bind pose)."""
-
-    def joint_matrices(self, frame: int | None = None) -> np.ndarray:
-        """``(joints, 4, 4)``: each joint in object space at ``frame``."""
-
-    def joint_poses(self, frames: FrameSelection = None) -> np.ndarray:
-        """``(frames, joints, 10)``: each joint's parent-relative translation, quaternion and scale."""
-
-    def inverse_bind(self) -> np.ndarray:
-        """``(joints, 4, 4)``: the inverse of each joint's bind pose."""
-
-    def rest_locals(self) -> np.ndarray:
-        """``(joints, 10)``: the bind pose as parent-relative transforms."""

@@ -5,12 +5,10 @@ format.  Every name it defines means one thing and returns one type for
 every format.  What belongs to some formats only is a typed part of the
 model: ``model.alias`` (MD2, MDL: GL commands, frame groups, palette skins)
 and ``model.skeletal`` (IQM, MD5: joints, bind pose), ``None`` elsewhere.
-Underneath, the frames come from one of three kinds:
-:class:`~pyvista_quake.model.packed.PackedFrames` (packed bytes),
-:class:`~pyvista_quake.model.stored.StoredFrames` (MD3 shorts, a
-level's floats) or :class:`~pyvista_quake.model.skinned.SkinnedFrames`
-(skinned joints); the last two share
-:class:`~pyvista_quake.model.stored.SurfaceFrames`.
+Underneath, the frames come from
+:class:`~pyvista_quake.model.packed.PackedFrames` (one surface of packed bytes)
+or :class:`~pyvista_quake.model.stored.SurfaceFrames` (surfaces of any other
+codec: MD3 shorts, a level's floats, a skeletal model's joints through its part).
 """
 
 from __future__ import annotations
@@ -46,12 +44,11 @@ from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.mesh import joined
 from pyvista_quake.model.packed import PackedFrames
 from pyvista_quake.model.parts import AliasPart
-from pyvista_quake.model.parts import SkeletalPart
 from pyvista_quake.model.saving import save
-from pyvista_quake.model.skinned import SkinnedFrames
-from pyvista_quake.model.stored import StoredFrames
+from pyvista_quake.model.skinned import SkeletalPart
+from pyvista_quake.model.stored import SurfaceFrames
 
-Frames = PackedFrames | StoredFrames | SkinnedFrames
+Frames = PackedFrames | SurfaceFrames
 
 
 def _deprecated(old: str, new: str) -> None:
@@ -171,12 +168,10 @@ class QuakeModel:
         frames: Frames
         if not isinstance(data, ModelData):  # an MD2's or MDL's part alone, as 0.2 took it
             data = alias_model(data)
-        if data.skeleton is not None:
-            frames = SkinnedFrames(data, options, search=search, **skeletal)
-        elif data.alias is not None:
+        if data.alias is not None:
             frames = PackedFrames(data, options, search=search)
         else:
-            frames = StoredFrames(data, options, search=search)
+            frames = SurfaceFrames(data, options, search=search, **skeletal)
         object.__setattr__(self, '_frames', frames)
 
     @classmethod
@@ -193,7 +188,10 @@ class QuakeModel:
         try:
             value = getattr(self._frames, name)
         except AttributeError:
-            raise AttributeError(f'{type(self).__name__} of an {self.format.upper()} has no attribute {name!r}') from None
+            try:
+                value = getattr(self._frames.skeletal, name)
+            except AttributeError:
+                raise AttributeError(f'{type(self).__name__} of an {self.format.upper()} has no attribute {name!r}') from None
         warn_external(f'model.{name} is deprecated and changes in pyvista-quake 0.4 (it goes); use {_replacement(self, name)}', DeprecationWarning)
         return value
 
@@ -318,8 +316,7 @@ class QuakeModel:
     @property
     def skeletal(self) -> SkeletalPart | None:
         """An IQM's or MD5's own part: its joints, bind pose, skeleton and config (``None`` for other formats)."""
-        frames = self._frames
-        return frames if isinstance(frames, SkinnedFrames) else None
+        return self._frames.skeletal
 
     @property
     def skin_definition(self) -> Path | str | None:
@@ -599,7 +596,7 @@ class QuakeModel:
         if spec is not None and spec.kind == 'surfaces':  # made as an MD3's surfaces
             many = frames if isinstance(frames, (list, tuple)) else [frames]
             blocks = [f if isinstance(f, pv.MultiBlock) else pv.MultiBlock([f]) for f in many]
-            return cls._of(StoredFrames.from_frames(blocks, fps=fps, **kwargs))
+            return cls._of(SurfaceFrames.from_frames(blocks, fps=fps, **kwargs))
         if isinstance(frames, (list, tuple)):
             frames = [joined(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
         return cls._of(PackedFrames.from_frames(frames, format, fps=fps, **kwargs))
@@ -632,7 +629,7 @@ def _replacement(model: QuakeModel, name: str) -> str:
 
 class _SurfaceModelMeta(type):
     def __instancecheck__(cls, instance: object) -> bool:
-        return isinstance(instance, QuakeModel) and type(instance._frames) is StoredFrames
+        return isinstance(instance, QuakeModel) and isinstance(instance._frames, SurfaceFrames) and instance.skeletal is None
 
 
 class SurfaceModel(metaclass=_SurfaceModelMeta):

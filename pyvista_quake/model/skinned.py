@@ -1,11 +1,11 @@
-"""How a skeletal model (IQM, Doom 3's MD5) answers :class:`~pyvista_quake.QuakeModel`.
+"""A skeletal model's own part (IQM, Doom 3's MD5): its joints, and the frames they give its surfaces.
 
-:class:`SkinnedFrames` are the frames behind a model read from an ``.iqm`` or
-an ``.md5mesh``: surfaces with their own images, as an MD3's
-(:class:`~pyvista_quake.model.stored.SurfaceFrames`), whose frames
-come from skinning its joints (:mod:`pyvista_quake.data.skinning`) instead of
-stored vertices.  Its extras: :attr:`~SkinnedFrames.joints`,
-:meth:`~SkinnedFrames.bind_pose` and :meth:`~SkinnedFrames.skeleton`.
+A model read from an ``.iqm`` or an ``.md5mesh`` has surfaces with their own
+images, as an MD3's, whose frames come from skinning its joints
+(:mod:`pyvista_quake.data.skinning`) instead of stored vertices:
+:class:`SkeletalPart` is that codec, and ``model.skeletal``.  Its extras:
+:attr:`~SkeletalPart.joints`, :meth:`~SkeletalPart.bind_pose` and
+:meth:`~SkeletalPart.skeleton`.
 
 Frames are the file's own animations' frames (an IQM's), then those of each
 attached animation file in turn; a model with none has one frame, its bind pose.
@@ -20,9 +20,7 @@ from typing import Any
 import numpy as np
 import pyvista as pv
 
-from pyvista_quake._base import fields as keys
 from pyvista_quake._base.errors import QuakeFormatError
-from pyvista_quake._base.options import LoadOptions
 from pyvista_quake.data import animation as anim
 from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.decode import FrameSelection
@@ -39,30 +37,29 @@ from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
-from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig
+from pyvista_quake.model.base import ModelFrames
 from pyvista_quake.model.mesh import ascii_text
-from pyvista_quake.model.stored import SurfaceFrames
 
 #: The name of a model's one frame when it has no animation: its bind pose.
 BIND_POSE = 'bind'
 
 
-class SkinnedFrames(SurfaceFrames):
-    """An Inter-Quake Model (``.iqm``) or a Doom 3 model (``.md5mesh``): meshes skinned by joints.
+class SkeletalPart:
+    """A model skinned by joints (IQM, Doom 3's MD5): its joints, and the frames they give its surfaces.
 
-    Use :func:`pyvista_quake.load` to read one (``animations=[files]`` attaches
-    ``.md5anim`` or IQM animation files).
+    Get it as ``model.skeletal`` (``None`` for the other formats).  It is the
+    codec of the model's surfaces: their positions and normals at a frame come
+    from skinning its joints (:mod:`pyvista_quake.data.skinning`), not from
+    stored vertices; the model asks it for its frames, their names, its
+    animations and its tags, and draws them as every model's.
 
     Parameters
     ----------
-    data : ModelData
-        The parsed mesh: surfaces of skinned joints and a skeleton, with its own frames.
-    options : LoadOptions, optional
-        How the model is read.
-    search : GameFiles, optional
-        Where its images are found.
+    model : ModelFrames
+        The model it belongs to: its record (surfaces of skinned joints and a skeleton,
+        with the file's own frames), options and pictures.
     animations : list of PoseRun
         Attached animations, each read (and checked against the skeleton) when a frame of it is first wanted, with
         the names, rates and frames it plays under.
@@ -71,14 +68,18 @@ class SkinnedFrames(SurfaceFrames):
 
     """
 
-    data: ModelData
+    #: The Cube 2 config the model was assembled from (its skins, animations and tags), or ``None``.
+    config: ResolvedConfig | None
 
-    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
-                 animations: list[PoseRun] | None = None,
-                 config: ResolvedConfig | None = None) -> None:  # fmt: skip
+    def __init__(self, model: ModelFrames, animations: list[PoseRun] | None = None, config: ResolvedConfig | None = None) -> None:
+        self._model = model
         self.config = config
         self._attached = list(animations or [])
-        super().__init__(data, options, search=search)
+
+    @property
+    def data(self) -> ModelData:
+        """The model's records: its skeleton (joints, bind pose), and each mesh's bind pose and joint weights."""
+        return self._model.data
 
     @property
     def _skeleton(self) -> Skeleton:
@@ -87,8 +88,8 @@ class SkinnedFrames(SurfaceFrames):
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
-        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
-                f'{len(self.joints)} joints, {len(self.animations)} animations)')  # fmt: skip
+        return (f'QuakeModel({self._model.format.upper()} {self._model.source!r}, {len(self)} frames, '
+                f'{len(self.data.surfaces)} surfaces, {len(self.joints)} joints, {len(self.animations)} animations)')  # fmt: skip
 
     # -- the skeleton ----------------------------------------------------------------
     @property
@@ -110,12 +111,12 @@ class SkinnedFrames(SurfaceFrames):
         return Skinning(self.data, poses, poses.pose_parents)
 
     def _matrices(self, frames: FrameSelection) -> np.ndarray:
-        rows = self._frame_rows(frames)
+        rows = self.frame_rows(frames)
         if not self._poses.any:
             return np.repeat(self._skinning.rest(), len(rows), axis=0)
         return self._skinning.matrices(rows)
 
-    def _frame_rows(self, frames: FrameSelection) -> np.ndarray:
+    def frame_rows(self, frames: FrameSelection) -> np.ndarray:
         """Frame numbers; frames from 0 that exist need no more than the files up to them read."""
         if isinstance(frames, (list, tuple)) and all(type(f) is int and f >= 0 for f in frames) and self._poses.has(max(frames, default=0)):
             return np.asarray(frames, np.int64)
@@ -157,22 +158,18 @@ class SkinnedFrames(SurfaceFrames):
                 skip, count = frames_played(clip.count, p.start, p.end)
                 key = anim.unique_key(p.name, out)
                 out[key] = self._clip(key, range(start + skip, start + skip + count), p.fps or clip.fps or None)
-        user = self.options.animations
+        user = self._model.options.animations
         if isinstance(user, dict):
-            out.update(anim.user_animations(user, len(self), self.fps))
+            out.update(anim.user_animations(user, len(self), self._model.fps))
         return out
 
     def _clip(self, name: str, frames: range, fps: float | None) -> Animation:
-        rate = fps if fps else self.fps
+        rate = fps if fps else self._model.fps
         played = Animation.at_fps(name, frames, rate, 'file' if fps else 'fps')
         if self._skeleton.blend == 'slerp' and len(frames) > 1:
             # Doom 3 shows frame f at f / rate and loops from the last frame straight to the first.
             return Animation(name, played.frames, played.times, float(played.times[-1]), rate, played.source)
         return played
-
-    @cached_property
-    def _timeline(self) -> tuple[np.ndarray, float]:
-        return anim.timeline(len(self), [], self.fps)
 
     # -- geometry ----------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
@@ -186,7 +183,7 @@ class SkinnedFrames(SurfaceFrames):
 
     def _skinned(self, frames: FrameSelection) -> tuple[list[np.ndarray], np.ndarray]:
         """Positions of the frames and their joint matrices; the last answer is kept (``normals()`` after ``positions()`` skins once)."""
-        rows = self._frame_rows(frames)
+        rows = self.frame_rows(frames)
         key = rows.tobytes()
         last = self.__dict__.get('_last_skinned')
         if last is not None and last[0] == key:
@@ -200,7 +197,7 @@ class SkinnedFrames(SurfaceFrames):
         self.__dict__['_last_skinned'] = (key, (points, matrices))
         return points, matrices
 
-    def _posed(self, matrices: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    def posed(self, matrices: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """One pose's positions and normals: skinned by ``matrices``, or the bind pose as stored (``None``)."""
         if matrices is None:
             return [s.positions[0] for s in self.data.surfaces], [self._rest_normals(k)[0] for k in range(len(self.data.surfaces))]
@@ -215,7 +212,7 @@ class SkinnedFrames(SurfaceFrames):
             bad = ~np.isfinite(surface).all(axis=(1, 2)) if surface.size else np.zeros(len(surface), bool)
             if bad.any():
                 where = f'frame {int(rows[np.flatnonzero(bad)[0]])}' if rows is not None else 'blended'
-                raise QuakeFormatError(self.source, 'poses', where, "the joints' transforms overflow: the skinned positions are not finite")
+                raise QuakeFormatError(self._model.source, 'poses', where, "the joints' transforms overflow: the skinned positions are not finite")
 
     def _rest_normals(self, index: int) -> np.ndarray:
         cache = self.__dict__.setdefault('_rest_normal_cache', {})
@@ -228,26 +225,17 @@ class SkinnedFrames(SurfaceFrames):
                 cache[index] = self._skinning.normals(index, self._skinning.rest(), surface.positions)
         return cache[index]
 
-    def _frame_number(self, index: int) -> int:
-        return int(self._frame_rows([index])[0])
+    def frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each surface's positions and normals at one frame."""
+        return self.posed(self._matrices([frame]) if self._poses.any else None)
 
-    def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        return self._posed(self._matrices([frame]) if self._poses.any else None)
-
-    def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    def between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """The joints blended as the engine blends them (IQM: matrices; MD5: slerp), then skinned."""
-        return self._posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
+        return self.posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
 
     def bind_pose(self) -> pv.MultiBlock:
-        """The rest pose, as :meth:`frame` gives a frame (a MultiBlock of the meshes)."""
-        return self._pose(-1, *self._posed(None))
-
-    def _frame_fields(self, frame: int) -> dict[str, Any]:
-        out = super()._frame_fields(max(frame, 0))
-        if frame < 0:
-            out[keys.FRAME_NAME] = [BIND_POSE]
-            out[keys.FRAME_INDEX] = np.array([-1], np.int32)
-        return out
+        """The rest pose, as :meth:`~pyvista_quake.QuakeModel.frame` gives a frame (a MultiBlock of the meshes)."""
+        return self._model._pose(-1, *self.posed(None))
 
     def joint_matrices(self, frame: int | None = None) -> np.ndarray:
         """``(joints, 4, 4)``: each joint in object space at ``frame`` (``None``: the bind pose)."""
@@ -260,7 +248,7 @@ class SkinnedFrames(SurfaceFrames):
 
         A model with no animation gives its rest pose (:meth:`rest_locals`).
         """
-        rows = self._frame_rows(frames)
+        rows = self.frame_rows(frames)
         if not self._poses.any:
             return np.repeat(self.rest_locals()[None], len(rows), axis=0)
         return np.array(self._poses[rows])
@@ -304,9 +292,9 @@ class SkinnedFrames(SurfaceFrames):
         return out
 
     # -- images -------------------------------------------------------------------------
-    @cached_property
-    def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
-        if self.skin is None:
+    def image_names(self, skin: Any) -> tuple[list[str | None], Path | str | None]:
+        """Each mesh's image name (its config skin, else its material or shader) and the config they come from."""
+        if skin is None:
             return [None] * len(self.data.surfaces), None
         names: list[str | None] = []
         for surface in self.data.surfaces:
@@ -321,32 +309,23 @@ class SkinnedFrames(SurfaceFrames):
             return None, None
         return self.config.skin_names[key], self.config.skins[key]
 
-    def surface_skin(self, index: int) -> FoundSkin | None:
-        """Find mesh ``index``'s image: its config skin, else its material or shader name through the game's files."""
-        name = self.image_names[index]
-        if name is None:
-            return None
-        if name not in self._images:
-            written, path = self._config_skin(self.data.surfaces[index].name)
-            if written != name:  # a material or shader name: found as an MD3's shader is
-                return super().surface_skin(index)
-            found = FoundSkin(name, str(path), path.read_bytes()) if path is not None else None
-            if found is None:
-                where = self.config.path if self.config is not None else self.source
-                warn_missing(self.source, f'image {name} of mesh {self.surface_names[index] or index} (from {where})', [(name, str(where))])
-            self._images[name] = found
-        return self._images[name]
+    def config_image(self, index: int, name: str) -> tuple[bool, FoundSkin | None]:
+        """Mesh ``index``'s image if its config names it: ``(True, the file or None)``; ``(False, None)`` for a
+        material or shader name, found in the game's files as an MD3's shader is."""
+        written, path = self._config_skin(self.data.surfaces[index].name)
+        if written != name:
+            return False, None
+        found = FoundSkin(name, str(path), path.read_bytes()) if path is not None else None
+        if found is None:
+            where = self.config.path if self.config is not None else self._model.source
+            warn_missing(self._model.source, f'image {name} of mesh {self._model.surface_names[index] or index} (from {where})',
+                         [(name, str(where))])  # fmt: skip
+        return True, found
 
-    def surface_alpha(self, index: int) -> str:
-        """How mesh ``index``'s image alpha is drawn: opaque (the configs' masks are glow and spec maps, not alpha)."""
-        return 'opaque'
-
-    # -- editing --------------------------------------------------------------------------
-    def _refuse_edit(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError(f'{self.source}: a skeletal model\'s frames come from its joints; to edit vertices, make an MD3 of its '
+    def refuse_edit(self) -> None:
+        """Refuse an edit of vertices: a skeletal model's frames come from its joints."""
+        raise TypeError(f'{self._model.source}: a skeletal model\'s frames come from its joints; to edit vertices, make an MD3 of its '
                         "frames: QuakeModel.from_frames([model.blocks(k) for k in range(len(model))], 'md3')")  # fmt: skip
-
-    set_frame = add_frames = remove_frames = rename_frame = _refuse_edit
 
 
 def tag_offset(offset: tuple[float, ...]) -> np.ndarray:

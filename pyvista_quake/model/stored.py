@@ -1,12 +1,12 @@
-"""How a model stored as several surfaces (Quake III's MD3) answers :class:`~pyvista_quake.QuakeModel`.
+"""How a model of surfaces answers :class:`~pyvista_quake.QuakeModel`: Quake III's MD3, a level, an IQM or MD5.
 
-:class:`StoredFrames` are the frames behind a :class:`~pyvista_quake.QuakeModel`
-read from an MD3, a short facade over the same modules as
-:class:`~pyvista_quake.model.packed.PackedFrames`:
-:mod:`.decode` (positions and normals), :mod:`.skins` (``.skin`` files and
-image search), :mod:`.animation` (timing) and :mod:`.fields` (field data).
-A frame is a :class:`pyvista.MultiBlock` with one ``PolyData`` per surface,
-in file order, named after the surfaces -- also when there is one surface.
+:class:`SurfaceFrames` are the frames behind such a model: each surface's
+positions and normals come from its codec (:mod:`.decode`: an MD3's shorts, a
+level's or a registered format's floats; a skeletal model's
+:class:`~pyvista_quake.model.skinned.SkeletalPart`: its joints), and its
+images from the game's files (:mod:`.skins`: ``.skin`` files, shaders, a Cube 2
+config).  A frame is a :class:`pyvista.MultiBlock` with one ``PolyData`` per
+surface, in file order, named after the surfaces -- also when there is one surface.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
+from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats import wal
 from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
@@ -41,6 +42,7 @@ from pyvista_quake.formats.shader import Shader
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
+from pyvista_quake.game.model_configs import ResolvedConfig
 from pyvista_quake.game.skins import decode_image
 from pyvista_quake.game.skins import find_palette
 from pyvista_quake.game.skins import image_has_alpha
@@ -56,14 +58,17 @@ from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
 from pyvista_quake.model.mesh import vtk_array
+from pyvista_quake.model.skinned import BIND_POSE
+from pyvista_quake.model.skinned import SkeletalPart
 
 
 class SurfaceFrames(ModelFrames):
-    """What every model of several surfaces, each with its own image, shares: an MD3, a level or a skeletal mesh.
+    """The frames of a model of surfaces, each with its own image: an MD3, a level, a skeletal mesh, a registered format's.
 
-    The images (a ``.skin`` file, shaders, the game's files), the meshes of a pose
-    (a MultiBlock of a ``PolyData`` per surface) and the frames' field data.  A
-    subclass gives the surfaces' points: :meth:`positions` and :meth:`normals`.
+    The surfaces' codecs give their points (:meth:`positions`, :meth:`normals`); a
+    skeletal model's are its :attr:`skeletal` part's joints.  The images come from
+    a ``.skin`` file, shaders or a config through the game's files, and a pose is
+    a MultiBlock of a ``PolyData`` per surface.
 
     Parameters
     ----------
@@ -73,12 +78,23 @@ class SurfaceFrames(ModelFrames):
         How the model is read.
     search : GameFiles, optional
         Where to look for its ``.skin`` file and images.
+    animations : list of PoseRun, optional
+        A skeletal model's attached animations (see :class:`~pyvista_quake.model.skinned.SkeletalPart`).
+    config : ResolvedConfig, optional
+        The Cube 2 config a skeletal model was assembled from.
     """
 
-    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None) -> None:
+    skeletal: SkeletalPart | None
+
+    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
+                 animations: list[PoseRun] | None = None, config: ResolvedConfig | None = None) -> None:  # fmt: skip
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else GameFiles()
         self.data = data
+        if data.skeleton is None and (animations or config is not None):
+            raise TypeError(f'{data.source}: animation files and Cube 2 configs belong to skeletal models (IQM, MD5)')
+        # The skinned-joints codec of a skeletal model's surfaces, and its joints: its frames come from them.
+        self.skeletal = SkeletalPart(self, animations, config) if data.skeleton is not None else None
         self.edited = False
         self._images: dict[str, FoundSkin | None] = {}
         self.skin = self.options.skin
@@ -95,8 +111,30 @@ class SurfaceFrames(ModelFrames):
             self.__dict__.pop(name, None)
 
     def __len__(self) -> int:
-        """Return the number of frames."""
-        return self.data.num_frames
+        """Return the number of frames (a skeletal model's: 1, the bind pose, with no animation)."""
+        return len(self.skeletal) if self.skeletal is not None else self.data.num_frames
+
+    def __repr__(self) -> str:
+        """Return a one-line summary."""
+        level = self.level
+        if self.skeletal is not None:
+            return repr(self.skeletal)
+        if level is not None:
+            return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
+                    f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)')  # fmt: skip
+        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
+                f'{len(self.tags)} tags)')  # fmt: skip
+
+    @cached_property
+    def frame_names(self) -> list[str]:
+        """Name of each frame: as stored, or a skeletal model's (its animation's and its number in it: ``idle 3``)."""
+        return list(self.skeletal.frame_names) if self.skeletal is not None else self.data.decoded_frame_names()
+
+    def frame_name(self, index: int) -> str:
+        """Name of one frame (a skeletal model's reading no animation file past it)."""
+        if self.skeletal is not None and 'frame_names' not in self.__dict__:
+            return self.skeletal.frame_name(index)
+        return self.frame_names[index]
 
     # -- what users ask about -------------------------------------------------
     @property
@@ -112,6 +150,8 @@ class SurfaceFrames(ModelFrames):
 
     @cached_property
     def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
+        if self.skeletal is not None:  # its config's skins first
+            return self.skeletal.image_names(self.skin)
         return surface_images(self.data, self.search, self.skin)
 
     @property
@@ -131,6 +171,10 @@ class SurfaceFrames(ModelFrames):
         name = self.image_names[index]
         if name is None:
             return None
+        if self.skeletal is not None and name not in self._images:
+            named, found = self.skeletal.config_image(index, name)
+            if named:
+                self._images[name] = found
         picture = self.data.surfaces[index].picture
         if picture is not None:  # embedded in the file (a Quake 1 level's miptex), through the game's palette
             if name not in self._images:
@@ -188,6 +232,8 @@ class SurfaceFrames(ModelFrames):
         keeps its blend all the same: it never paints opaque.
         """
         name = self.image_names[index]
+        if self.skeletal is not None:
+            return 'opaque'  # the Cube 2 configs' masks are glow and spec maps, not alpha
         found = self.surface_skin(index)
         if name is None or (found is not None and not image_has_alpha(found.data)):
             return 'opaque'  # the shaders are read only for an image with alpha, or a missing one
@@ -202,14 +248,6 @@ class SurfaceFrames(ModelFrames):
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
         found = self.surface_skin(index)
         return decode_image(found.data, found.location) if found is not None else None
-
-    def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Point positions of each surface, ``float32`` ``(frames, points, 3)``."""
-        raise NotImplementedError
-
-    def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Unit point normals of each surface, ``float32`` ``(frames, points, 3)``."""
-        raise NotImplementedError
 
     def per_surface_positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
         """Each surface's point positions (see :meth:`positions`)."""
@@ -302,9 +340,10 @@ class SurfaceFrames(ModelFrames):
         return (image.shape[1], image.shape[0]) if image is not None else None
 
     def _frame_fields(self, frame: int) -> dict[str, Any]:
+        """The frame's own field data; frame -1 is a skeletal model's bind pose."""
         return {
             keys.FORMAT: [self.format],
-            keys.FRAME_NAME: [self.frame_name(frame)],
+            keys.FRAME_NAME: [self.frame_name(frame) if frame >= 0 else BIND_POSE],
             keys.FRAME_INDEX: np.array([frame], np.int32),
             **({keys.SOURCE: [self.source]} if not self.source.startswith('<') else {}),
         }
@@ -324,36 +363,11 @@ class SurfaceFrames(ModelFrames):
         return out
 
 
-
-class StoredFrames(SurfaceFrames):
-    """A Quake III model (``.md3``) or a level: several surfaces, each with its own image, their frames from the file.
-
-    Use :func:`pyvista_quake.load` to read one; it is made as :class:`SurfaceFrames` is.
-
-    Examples
-    --------
-    >>> import pyvista_quake
-    >>> model = pyvista_quake.load('models/players/sarge/upper.md3')  # doctest: +SKIP
-    >>> blocks = model.frame(0)  # a MultiBlock: one PolyData per surface  # doctest: +SKIP
-    >>> model.tag('tag_head', frame=0)  # a 4 x 4 matrix  # doctest: +SKIP
-
-    """
-
-    data: ModelData
-
-    def __repr__(self) -> str:
-        """Return a one-line summary."""
-        level = self.level
-        if level is not None:
-            return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
-                    f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)')  # fmt: skip
-        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
-                f'{len(self.tags)} tags)')  # fmt: skip
-
     @property
     def tags(self) -> dict[str, Tag]:
-        """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored."""
-        return self.data.tags
+        """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored (a skeletal
+        model's: its joints' that its config names)."""
+        return self.skeletal.tags if self.skeletal is not None else self.data.tags
 
     @property
     def skin_file(self) -> Path | str | None:
@@ -405,22 +419,46 @@ class StoredFrames(SurfaceFrames):
 
     # -- geometry -------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``: ``xyz / 64``."""
+        """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``, from its codec (an MD3's ``xyz / 64``,
+        a level's floats, a skeletal model's skinned joints)."""
+        if self.skeletal is not None:
+            return self.skeletal.positions(frames)
         rows = self._rows(frames)
         return [surface_positions(s, rows, self.data.source) for s in self.data.surfaces]
 
     def normals(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from the stored latitude and longitude."""
+        """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from its codec."""
+        if self.skeletal is not None:
+            return self.skeletal.normals(frames)
         rows = self._rows(frames)
         return [surface_normals(s, rows, self.data.source) for s in self.data.surfaces]
 
     def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
-        """Surface ``index``'s point positions, decoding that surface only."""
+        """Surface ``index``'s point positions, decoding that surface only (a skeletal model skins them all)."""
+        if self.skeletal is not None:
+            return self.skeletal.positions(frames)[index]
         return surface_positions(self.data.surfaces[index], self._rows(frames), self.data.source)
 
     def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
         """Surface ``index``'s unit point normals, decoding that surface only."""
+        if self.skeletal is not None:
+            return self.skeletal.normals(frames)[index]
         return surface_normals(self.data.surfaces[index], self._rows(frames), self.data.source)
+
+    def _frame_number(self, index: int) -> int:
+        if self.skeletal is not None:  # reading no animation file past it
+            return int(self.skeletal.frame_rows([index])[0])
+        return super()._frame_number(index)
+
+    def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        if self.skeletal is not None:
+            return self.skeletal.frame_points(frame)
+        return super()._frame_points(frame)
+
+    def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        if self.skeletal is not None:  # the joints blended as the engine blends them
+            return self.skeletal.between_points(first, second, alpha)
+        return super()._between_points(first, second, alpha)
 
     def brush_model(self, index: int) -> int:
         """The level's brush model surface ``index`` belongs to: 0 the world, N the entity model ``*N`` (0 for a model)."""
@@ -436,7 +474,9 @@ class StoredFrames(SurfaceFrames):
     # -- animations -------------------------------------------------------------------
     @cached_property
     def animations(self) -> dict[str, Animation]:
-        """Animations by name: from frame names and the caller's ``animations``."""
+        """Animations by name: from frame names (a skeletal model's: its files' and config's) and the caller's ``animations``."""
+        if self.skeletal is not None:
+            return self.skeletal.animations
         return anim.model_animations(self.frame_names, [], self.fps, None, _user_animations(self.options), self.source)
 
     @cached_property
@@ -451,6 +491,10 @@ class StoredFrames(SurfaceFrames):
         for name in ('frame_names', 'animations', '_timeline', '_templates', '_templates_by_frame', '_surface_images', 'skin_definition'):
             self.__dict__.pop(name, None)
 
+    def _editable(self) -> None:
+        if self.skeletal is not None:
+            self.skeletal.refuse_edit()
+
     def set_frame(self, index: int, points, normals=None) -> None:
         """Replace one frame: ``points`` a MultiBlock of the surfaces (or a list of ``(vertices, 3)`` arrays).
 
@@ -458,6 +502,7 @@ class StoredFrames(SurfaceFrames):
         (computed from the geometry unless given), so what the model shows is
         what :meth:`save` writes.
         """
+        self._editable()
         points, carried = edit.surface_arrays(self._per_surface(points), len(self.data.surfaces))
         frame = int(frame_indices([index], len(self))[0])
         given = self._per_surface(normals) if normals is not None else carried
@@ -468,6 +513,7 @@ class StoredFrames(SurfaceFrames):
 
         Tags keep the values of the frame before the insertion.
         """
+        self._editable()
         self._set_data(edit.add_surface_frames(self.data, [self._per_surface(f) for f in frames], names, at))
 
     def _per_surface(self, frame: Any) -> Any:
@@ -485,15 +531,17 @@ class StoredFrames(SurfaceFrames):
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Drop frames (their tags with them)."""
+        self._editable()
         dropped = set(frame_indices(frames, len(self)).tolist())
         self._set_data(edit.edit_surfaces(self.data, keep=np.array([k for k in range(len(self)) if k not in dropped])))
 
     def rename_frame(self, index: int, name: str) -> None:
         """Rename one frame (at most 15 bytes)."""
+        self._editable()
         self._set_data(edit.edit_surfaces(self.data, names={int(frame_indices([index], len(self))[0]): name}))
 
     @classmethod
-    def from_frames(cls, frames, *, names=None, tags=None, fps: float | None = None) -> StoredFrames:
+    def from_frames(cls, frames, *, names=None, tags=None, fps: float | None = None) -> SurfaceFrames:
         """Build an MD3 from frames, each a MultiBlock of surfaces (see :func:`pyvista_quake.model.edit.surfaces_from_frames`)."""
         data = surfaces_from_frames(frames, names, tags)
         return cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
