@@ -277,6 +277,28 @@ def test_what_one_kind_of_format_has_is_a_typed_part_none_on_the_others():
         md3.gl_commands  # noqa: B018
 
 
+def test_a_skeletal_model_is_a_model_of_surfaces_whose_codec_is_its_skeletal_part():
+    from pyvista_quake.model.skinned import SkeletalPart
+
+    iqm, md3 = pq.load(two_joint_iqm()), pq.load(tetra_md3())
+    assert type(iqm._frames) is type(md3._frames)  # one kind of frames for every codec of surfaces
+    assert isinstance(iqm.skeletal, SkeletalPart) and iqm.skeletal is not iqm._frames
+    # The part's frames are the model's, to the bit.
+    for mine, its in zip(iqm._frames.positions(None), iqm.skeletal.positions(None)):
+        np.testing.assert_array_equal(mine, its)
+    assert iqm.frame_names == iqm.skeletal.frame_names and len(iqm) == len(iqm.skeletal)
+    # Every edit of vertices is refused first, whatever it is given.
+    for edit in (lambda: iqm.set_frame(0, None), lambda: iqm.add_frames([None]), lambda: iqm.remove_frames([0]),
+                 lambda: iqm.rename_frame(0, 'x')):  # fmt: skip
+        with pytest.raises(TypeError, match='frames come from its joints'):
+            edit()
+    with pytest.raises(TypeError, match='belong to skeletal models'):
+        pq.QuakeModel(md3.data, config=iqm.skeletal.config or object())
+    with pytest.raises(TypeError, match='belong to skeletal models'):
+        pq.QuakeModel(md3.data, animations=[object()])
+    assert pq.QuakeModel(md3.data, animations=[]).skeletal is None
+
+
 def test_each_surface_names_its_image_and_how_its_alpha_is_drawn(tmp_path):
     md2 = pq.load(tetra_md2(skins=['models/x/skin.png']))
     assert md2.surfaces[0].image_name == 'models/x/skin.png' and md2.surfaces[0].alpha == 'opaque'
