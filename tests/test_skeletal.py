@@ -1720,3 +1720,24 @@ def test_normals_of_many_frames_made_in_chunks_are_each_frame_s_own(monkeypatch,
     np.testing.assert_array_equal(skinning.triangle_normals(positions, triangles, group), alone)
     length = np.linalg.norm(chunked, axis=2)
     assert (np.isclose(length, 1, atol=1e-6) | (length == 0)).all() and np.isclose(length, 1, atol=1e-6).mean() > 0.5  # a vertex on no triangle: 0
+
+
+def test_a_config_skin_not_found_warns_naming_the_image_the_mesh_and_the_config(tmp_path):
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm())
+    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmskin bar "gone.png"\n')
+    model = pq.load(tmp_path)
+    with pytest.warns(pq.QuakeWarning, match=r'image gone\.png of mesh bar \(from .*iqm\.cfg\)'):
+        assert model.surfaces[0].image_file() is None
+    assert model.surfaces[0].image() is None and model.surfaces[0].image_name == 'gone.png'
+
+
+def test_a_skeletal_model_draws_its_images_opaque_whatever_a_shader_of_their_name_says(tmp_path):
+    # The Cube 2 configs' masks are glow and spec maps: an image with alpha is drawn opaque even where a
+    # Quake III shader of the same name would blend it (as an MD3's surface is).
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm())
+    Image.new('RGBA', (4, 4), (255, 0, 0, 128)).save(tmp_path / 'bar.png')
+    (tmp_path / 'scripts').mkdir()
+    (tmp_path / 'scripts' / 'bar.shader').write_text('bar\n{\n  {\n    map bar.png\n    blendFunc blend\n  }\n}\n')
+    model = pq.load(tmp_path / 'bar.iqm', search_paths=[tmp_path])
+    assert model.surfaces[0].image_file() is not None and model.surfaces[0].image().shape[2] == 4
+    assert model.surfaces[0].alpha == 'opaque'

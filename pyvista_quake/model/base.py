@@ -25,6 +25,7 @@ from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.model.mesh import ascii_text
 
 
@@ -39,11 +40,18 @@ class ModelFrames:
 
     data: Any
     options: LoadOptions
+    search: GameFiles
+    #: The skin the frames show (a skin number of an MD2 or MDL, a ``.skin`` name...).
+    skin: Any
     #: A skeletal model's part (its joints, the codec of its surfaces); ``None`` for the others.
     skeletal: Any = None
 
     def __len__(self) -> int:
         """Return the number of frames."""
+        raise NotImplementedError
+
+    def _set_data(self, data: Any) -> None:
+        """Hold new data (after an edit): every derived attribute is rebuilt on demand."""
         raise NotImplementedError
 
     # -- what each kind of frames gives ----------------------------------------------------

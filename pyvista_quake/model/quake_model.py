@@ -5,10 +5,10 @@ format.  Every name it defines means one thing and returns one type for
 every format.  What belongs to some formats only is a typed part of the
 model: ``model.alias`` (MD2, MDL: GL commands, frame groups, palette skins)
 and ``model.skeletal`` (IQM, MD5: joints, bind pose), ``None`` elsewhere.
-Underneath, the frames come from
-:class:`~pyvista_quake.model.packed.PackedFrames` (one surface of packed bytes)
-or :class:`~pyvista_quake.model.stored.SurfaceFrames` (surfaces of any other
-codec: MD3 shorts, a level's floats, a skeletal model's joints through its part).
+Underneath, the frames come from one
+:class:`~pyvista_quake.model.stored.SurfaceFrames`: each surface's positions and
+normals from its codec (MD3 shorts, a level's floats; an MD2's or MDL's packed
+bytes and a skeletal model's joints through their parts).
 """
 
 from __future__ import annotations
@@ -39,16 +39,14 @@ from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.model import edit
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.mesh import joined
-from pyvista_quake.model.packed import PackedFrames
-from pyvista_quake.model.parts import AliasPart
+from pyvista_quake.model.packed import AliasPart
 from pyvista_quake.model.saving import save
 from pyvista_quake.model.skinned import SkeletalPart
 from pyvista_quake.model.stored import SurfaceFrames
-
-Frames = PackedFrames | SurfaceFrames
 
 
 def _deprecated(old: str, new: str) -> None:
@@ -161,21 +159,16 @@ class QuakeModel:
 
     """
 
-    _frames: Frames
+    _frames: SurfaceFrames
 
     def __init__(self, data: AliasData | ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  **skeletal: Any) -> None:  # fmt: skip
-        frames: Frames
         if not isinstance(data, ModelData):  # an MD2's or MDL's part alone, as 0.2 took it
             data = alias_model(data)
-        if data.alias is not None:
-            frames = PackedFrames(data, options, search=search)
-        else:
-            frames = SurfaceFrames(data, options, search=search, **skeletal)
-        object.__setattr__(self, '_frames', frames)
+        object.__setattr__(self, '_frames', SurfaceFrames(data, options, search=search, **skeletal))
 
     @classmethod
-    def _of(cls, frames: Frames) -> QuakeModel:
+    def _of(cls, frames: SurfaceFrames) -> QuakeModel:
         model = object.__new__(cls)
         object.__setattr__(model, '_frames', frames)
         return model
@@ -188,8 +181,9 @@ class QuakeModel:
         try:
             value = getattr(self._frames, name)
         except AttributeError:
+            part = self._frames.skeletal or self._frames.alias
             try:
-                value = getattr(self._frames.skeletal, name)
+                value = getattr(part, name)
             except AttributeError:
                 raise AttributeError(f'{type(self).__name__} of an {self.format.upper()} has no attribute {name!r}') from None
         warn_external(f'model.{name} is deprecated and changes in pyvista-quake 0.4 (it goes); use {_replacement(self, name)}', DeprecationWarning)
@@ -310,8 +304,7 @@ class QuakeModel:
     @property
     def alias(self) -> AliasPart | None:
         """An MD2's or MDL's own part: its skins, palette, OpenGL commands, topology and frame-group edits (``None`` for other formats)."""
-        frames = self._frames
-        return frames if isinstance(frames, PackedFrames) else None
+        return self._frames.alias
 
     @property
     def skeletal(self) -> SkeletalPart | None:
@@ -599,7 +592,11 @@ class QuakeModel:
             return cls._of(SurfaceFrames.from_frames(blocks, fps=fps, **kwargs))
         if isinstance(frames, (list, tuple)):
             frames = [joined(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
-        return cls._of(PackedFrames.from_frames(frames, format, fps=fps, **kwargs))
+        data, images = edit.from_frames(frames, format, **kwargs)
+        made = SurfaceFrames(alias_model(data) if isinstance(data, AliasData) else data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
+        assert made.alias is not None  # the record of an MD2 or MDL
+        made.alias.skins.images.update(images)
+        return cls._of(made)
 
 
 def _joined(per_surface: list[np.ndarray], model: QuakeModel, frames: FrameSelection) -> np.ndarray:
@@ -629,7 +626,7 @@ def _replacement(model: QuakeModel, name: str) -> str:
 
 class _SurfaceModelMeta(type):
     def __instancecheck__(cls, instance: object) -> bool:
-        return isinstance(instance, QuakeModel) and isinstance(instance._frames, SurfaceFrames) and instance.skeletal is None
+        return isinstance(instance, QuakeModel) and instance.skeletal is None and instance.alias is None
 
 
 class SurfaceModel(metaclass=_SurfaceModelMeta):

@@ -58,6 +58,7 @@ from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
 from pyvista_quake.model.mesh import vtk_array
+from pyvista_quake.model.packed import AliasPart
 from pyvista_quake.model.skinned import BIND_POSE
 from pyvista_quake.model.skinned import SkeletalPart
 
@@ -85,6 +86,7 @@ class SurfaceFrames(ModelFrames):
     """
 
     skeletal: SkeletalPart | None
+    alias: AliasPart | None
 
     def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
                  animations: list[PoseRun] | None = None, config: ResolvedConfig | None = None) -> None:  # fmt: skip
@@ -95,8 +97,11 @@ class SurfaceFrames(ModelFrames):
             raise TypeError(f'{data.source}: animation files and Cube 2 configs belong to skeletal models (IQM, MD5)')
         # The skinned-joints codec of a skeletal model's surfaces, and its joints: its frames come from them.
         self.skeletal = SkeletalPart(self, animations, config) if data.skeleton is not None else None
+        # An MD2's or MDL's part: its skins, GL commands and frame groups, and the codec of its one surface of packed bytes.
+        self.alias = AliasPart(self) if data.alias is not None else None
         self.edited = False
         self._images: dict[str, FoundSkin | None] = {}
+        self._alpha: dict[str, bool] = {}  # whether each image found has alpha, by name: surfaces share images
         self.skin = self.options.skin
 
     @property
@@ -106,9 +111,11 @@ class SurfaceFrames(ModelFrames):
 
     @skin.setter
     def skin(self, value) -> None:
-        self._skin = value
+        self._skin = self.alias.skins.valid_index(value) if self.alias is not None else value  # an MD2's or MDL's: a skin number
         for name in ('_surface_images', 'skin_definition', '_templates_by_frame'):
             self.__dict__.pop(name, None)
+        if self.alias is not None:
+            self.alias.forget_skin()
 
     def __len__(self) -> int:
         """Return the number of frames (a skeletal model's: 1, the bind pose, with no animation)."""
@@ -119,6 +126,8 @@ class SurfaceFrames(ModelFrames):
         level = self.level
         if self.skeletal is not None:
             return repr(self.skeletal)
+        if self.alias is not None:
+            return repr(self.alias)
         if level is not None:
             return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
                     f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)')  # fmt: skip
@@ -131,15 +140,19 @@ class SurfaceFrames(ModelFrames):
         return list(self.skeletal.frame_names) if self.skeletal is not None else self.data.decoded_frame_names()
 
     def frame_name(self, index: int) -> str:
-        """Name of one frame (a skeletal model's reading no animation file past it)."""
-        if self.skeletal is not None and 'frame_names' not in self.__dict__:
+        """Name of one frame, decoding that name only (a skeletal model's reading no animation file past it)."""
+        if 'frame_names' in self.__dict__:
+            return self.frame_names[index]
+        if self.skeletal is not None:
             return self.skeletal.frame_name(index)
-        return self.frame_names[index]
+        return self.data.frame_name(index)
 
     # -- what users ask about -------------------------------------------------
     @property
     def surface_names(self) -> list[str]:
-        """Name of each surface, in file order (names may repeat)."""
+        """Name of each surface, in file order (names may repeat); an MD2's or MDL's one, the model's file name (``tris``)."""
+        if self.alias is not None:
+            return [self.search.model_stem() or 'model']
         return [s.name for s in self.data.surfaces]
 
     # -- skins ----------------------------------------------------------------------
@@ -152,6 +165,8 @@ class SurfaceFrames(ModelFrames):
     def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
         if self.skeletal is not None:  # its config's skins first
             return self.skeletal.image_names(self.skin)
+        if self.alias is not None:  # the chosen skin's name
+            return self.alias.image_names(self.skin), None
         return surface_images(self.data, self.search, self.skin)
 
     @property
@@ -166,8 +181,10 @@ class SurfaceFrames(ModelFrames):
     def surface_skin(self, index: int) -> FoundSkin | None:
         """Find surface ``index``'s image file (other image extensions tried, as ``R_FindImageFile`` does).
 
-        A missing image warns once, naming the places tried.
+        A missing image warns once, naming the places tried.  An MD2's or MDL's: its chosen skin's.
         """
+        if self.alias is not None:
+            return self.alias.skin_file(self.skin) if self.skin is not None else None
         name = self.image_names[index]
         if name is None:
             return None
@@ -231,12 +248,19 @@ class SurfaceFrames(ModelFrames):
         opaque whatever its alpha.  An additive or blended stage whose image is missing
         keeps its blend all the same: it never paints opaque.
         """
+        if self.alias is not None:
+            return self.alias.alpha()
         name = self.image_names[index]
         if self.skeletal is not None:
             return 'opaque'  # the Cube 2 configs' masks are glow and spec maps, not alpha
+        if name is None:
+            return 'opaque'
         found = self.surface_skin(index)
-        if name is None or (found is not None and not image_has_alpha(found.data)):
-            return 'opaque'  # the shaders are read only for an image with alpha, or a missing one
+        if found is not None:
+            if name not in self._alpha:
+                self._alpha[name] = image_has_alpha(found.data)
+            if not self._alpha[name]:
+                return 'opaque'  # the shaders are read only for an image with alpha, or a missing one
         shader = self._shaders.get(_shader_key(name))
         if shader is None:
             return 'opaque'
@@ -246,6 +270,8 @@ class SurfaceFrames(ModelFrames):
 
     def surface_image(self, index: int) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
+        if self.alias is not None:  # an MDL's pictures are the file's, through its palette
+            return self.alias.skin_image(self.skin) if self.skin is not None else None
         found = self.surface_skin(index)
         return decode_image(found.data, found.location) if found is not None else None
 
@@ -258,12 +284,20 @@ class SurfaceFrames(ModelFrames):
         return self.normals(frames)
 
     def point_counts(self) -> list[int]:
-        """Points of each surface (a point per stored vertex, or per ``point_vertex`` entry)."""
+        """Points of each surface (a point per stored vertex, or per ``point_vertex`` entry; an MD2's or MDL's, its topology's)."""
+        if self.alias is not None:
+            return [len(self.alias.topology.point_vertex)]
         return [s.num_points for s in self.data.surfaces]
+
+    def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
+        """Positions of the file's vertices, every surface's in turn (an MD2's or MDL's, not its mesh's points)."""
+        if self.alias is not None:
+            return self.alias.vertex_positions(frames)
+        return super().vertex_positions(frames)
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
-        pos = [p for p in self.positions(frames) if p.shape[1]]
+        pos = [p for p in (self.positions(frames) if self.alias is None else [self.vertex_positions(frames)]) if p.shape[1]]
         index = frame_indices(frames, len(self))
         out = np.zeros((len(index), 6), np.float32)
         if pos:
@@ -274,17 +308,22 @@ class SurfaceFrames(ModelFrames):
 
     @property
     def entries(self) -> list[range]:
-        """The frames as the game numbers them: one entry a frame."""
+        """The frames as the game numbers them: one entry a frame (an MDL frame group one entry, its pictures a range)."""
+        if self.alias is not None:
+            return self.alias.entries()
         return [range(k, k + 1) for k in range(len(self))]
 
     # -- MultiBlocks --------------------------------------------------------------------
-    def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
-        """A MultiBlock with a ``PolyData`` per surface, in file order, named after it.
+    def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock | pv.PolyData:
+        """A MultiBlock with a ``PolyData`` per surface, in file order, named after it (an MD2's or MDL's: its one
+        ``PolyData``, as the file stores one surface).
 
         Each block has float32 points, ``Normals``, texture coordinates (``u = s``,
         ``v = 1 - t``), ``point_data['vertex_index']`` and, in field data, the model's
         metadata, the surface's name and its image (``block.quake.texture``).
         """
+        if self.alias is not None:
+            return self.alias.polydata(frame, points[0], normals[0])
         templates, frame_fields = self._frame_templates(frame)
         blocks = pv.MultiBlock()
         blocks.SetNumberOfBlocks(len(templates))
@@ -366,12 +405,19 @@ class SurfaceFrames(ModelFrames):
     @property
     def tags(self) -> dict[str, Tag]:
         """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored (a skeletal
-        model's: its joints' that its config names)."""
+        model's: its joints' that its config names; an MD2's: a ``.tag`` file's beside it)."""
+        if self.alias is not None:
+            return self.alias.tags
         return self.skeletal.tags if self.skeletal is not None else self.data.tags
 
     @property
-    def skin_file(self) -> Path | str | None:
-        """Deprecated: :attr:`skin_definition` (``skin_file`` names an image file's :class:`FoundSkin` for every format from 0.3)."""
+    def skin_file(self) -> Any:
+        """Deprecated: an MD3's :attr:`skin_definition` (``skin_file`` names an image file's :class:`FoundSkin` for every format
+        from 0.3); an MD2's or MDL's ``alias.skin_file``."""
+        if self.alias is not None:
+            return self.alias.skin_file
+        if self.skeletal is not None:
+            raise AttributeError('skin_file')
         warn_external('skin_file of an MD3 is deprecated and changes in pyvista-quake 0.3; use skin_definition for its .skin file, '
                       'or surfaces[k].image_file() for each surface\'s image', DeprecationWarning)  # fmt: skip
         return self.skin_definition
@@ -423,6 +469,8 @@ class SurfaceFrames(ModelFrames):
         a level's floats, a skeletal model's skinned joints)."""
         if self.skeletal is not None:
             return self.skeletal.positions(frames)
+        if self.alias is not None:  # the points of its topology (its triangles', or its GL commands')
+            return [self.alias.positions(frames)]
         rows = self._rows(frames)
         return [surface_positions(s, rows, self.data.source) for s in self.data.surfaces]
 
@@ -430,19 +478,21 @@ class SurfaceFrames(ModelFrames):
         """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from its codec."""
         if self.skeletal is not None:
             return self.skeletal.normals(frames)
+        if self.alias is not None:
+            return [self.alias.normals(frames)]
         rows = self._rows(frames)
         return [surface_normals(s, rows, self.data.source) for s in self.data.surfaces]
 
     def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
         """Surface ``index``'s point positions, decoding that surface only (a skeletal model skins them all)."""
-        if self.skeletal is not None:
-            return self.skeletal.positions(frames)[index]
+        if self.skeletal is not None or self.alias is not None:
+            return self.positions(frames)[index]
         return surface_positions(self.data.surfaces[index], self._rows(frames), self.data.source)
 
     def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
         """Surface ``index``'s unit point normals, decoding that surface only."""
-        if self.skeletal is not None:
-            return self.skeletal.normals(frames)[index]
+        if self.skeletal is not None or self.alias is not None:
+            return self.normals(frames)[index]
         return surface_normals(self.data.surfaces[index], self._rows(frames), self.data.source)
 
     def _frame_number(self, index: int) -> int:
@@ -453,6 +503,8 @@ class SurfaceFrames(ModelFrames):
     def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
         if self.skeletal is not None:
             return self.skeletal.frame_points(frame)
+        if self.alias is not None:
+            return self.alias.frame_points(frame)
         return super()._frame_points(frame)
 
     def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -477,10 +529,14 @@ class SurfaceFrames(ModelFrames):
         """Animations by name: from frame names (a skeletal model's: its files' and config's) and the caller's ``animations``."""
         if self.skeletal is not None:
             return self.skeletal.animations
+        if self.alias is not None:  # and MDL frame groups, a .anm file
+            return self.alias.animations()
         return anim.model_animations(self.frame_names, [], self.fps, None, _user_animations(self.options), self.source)
 
     @cached_property
     def _timeline(self) -> tuple[np.ndarray, float]:
+        if self.alias is not None:  # MDL frame groups timed by their intervals
+            return self.alias.timeline()
         return anim.timeline(len(self), [], self.fps)
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
@@ -490,6 +546,8 @@ class SurfaceFrames(ModelFrames):
         self.edited = True
         for name in ('frame_names', 'animations', '_timeline', '_templates', '_templates_by_frame', '_surface_images', 'skin_definition'):
             self.__dict__.pop(name, None)
+        if self.alias is not None:
+            self.alias.renew()
 
     def _editable(self) -> None:
         if self.skeletal is not None:
@@ -500,8 +558,10 @@ class SurfaceFrames(ModelFrames):
 
         Positions are quantised to 1/64 and normals to latitude/longitude bytes
         (computed from the geometry unless given), so what the model shows is
-        what :meth:`save` writes.
+        what :meth:`save` writes.  An MD2's or MDL's: see :meth:`AliasPart.set_frame <pyvista_quake.model.packed.AliasPart.set_frame>`.
         """
+        if self.alias is not None:
+            return self.alias.set_frame(index, points, normals)
         self._editable()
         points, carried = edit.surface_arrays(self._per_surface(points), len(self.data.surfaces))
         frame = int(frame_indices([index], len(self))[0])
@@ -513,6 +573,8 @@ class SurfaceFrames(ModelFrames):
 
         Tags keep the values of the frame before the insertion.
         """
+        if self.alias is not None:
+            return self.alias.add_frames(frames, names, at)
         self._editable()
         self._set_data(edit.add_surface_frames(self.data, [self._per_surface(f) for f in frames], names, at))
 
@@ -530,13 +592,17 @@ class SurfaceFrames(ModelFrames):
         return [array[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
 
     def remove_frames(self, frames: FrameSelection) -> None:
-        """Drop frames (their tags with them)."""
+        """Drop frames (their tags with them; MDL frame groups lose them)."""
+        if self.alias is not None:
+            return self.alias.remove_frames(frames)
         self._editable()
         dropped = set(frame_indices(frames, len(self)).tolist())
         self._set_data(edit.edit_surfaces(self.data, keep=np.array([k for k in range(len(self)) if k not in dropped])))
 
     def rename_frame(self, index: int, name: str) -> None:
         """Rename one frame (at most 15 bytes)."""
+        if self.alias is not None:
+            return self.alias.rename_frame(index, name)
         self._editable()
         self._set_data(edit.edit_surfaces(self.data, names={int(frame_indices([index], len(self))[0]): name}))
 
