@@ -6,7 +6,7 @@ every format.  What belongs to some formats only is a typed part of the
 model: ``model.alias`` (MD2, MDL: GL commands, frame groups, palette skins)
 and ``model.skeletal`` (IQM, MD5: joints, bind pose), ``None`` elsewhere.
 Underneath, the frames come from one
-:class:`~pyvista_quake.model.stored.SurfaceFrames`: each surface's positions and
+:class:`~pyvista_quake.model.frames.SurfaceFrames`: each surface's positions and
 normals from its codec (MD3 shorts, a level's floats; an MD2's or MDL's packed
 bytes and a skeletal model's joints through their parts).
 """
@@ -40,13 +40,13 @@ from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.model import edit
+from pyvista_quake.model.frames import SurfaceFrames
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.mesh import joined
 from pyvista_quake.model.packed import AliasPart
 from pyvista_quake.model.saving import save
 from pyvista_quake.model.skinned import SkeletalPart
-from pyvista_quake.model.stored import SurfaceFrames
 
 
 def _deprecated(old: str, new: str) -> None:

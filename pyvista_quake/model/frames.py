@@ -1,12 +1,15 @@
-"""How a model of surfaces answers :class:`~pyvista_quake.QuakeModel`: Quake III's MD3, a level, an IQM or MD5.
+"""How every model answers :class:`~pyvista_quake.QuakeModel`: its surfaces, and the frames that move them.
 
-:class:`SurfaceFrames` are the frames behind such a model: each surface's
+:class:`SurfaceFrames` are the frames behind every model: each surface's
 positions and normals come from its codec (:mod:`.decode`: an MD3's shorts, a
-level's or a registered format's floats; a skeletal model's
-:class:`~pyvista_quake.model.skinned.SkeletalPart`: its joints), and its
-images from the game's files (:mod:`.skins`: ``.skin`` files, shaders, a Cube 2
-config).  A frame is a :class:`pyvista.MultiBlock` with one ``PolyData`` per
-surface, in file order, named after the surfaces -- also when there is one surface.
+level's or a registered format's floats), or from its format's part where the
+format says more: an MD2's or MDL's :class:`~pyvista_quake.model.packed.AliasPart`
+(packed bytes over the points of its triangles or GL commands) and a skeletal
+model's :class:`~pyvista_quake.model.skinned.SkeletalPart` (its joints).  Its
+images come from the game's files (:mod:`.skins`: ``.skin`` files, shaders, a
+Cube 2 config, an MD2's skins).  A frame is a :class:`pyvista.MultiBlock` with
+one ``PolyData`` per surface, in file order, named after the surfaces -- also
+when there is one surface; an MD2's or MDL's is its one ``PolyData``, as stored.
 """
 
 from __future__ import annotations
