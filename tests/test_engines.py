@@ -291,6 +291,7 @@ def test_anm_beside_the_model_inside_a_pk3(tmp_path):
         archive.writestr('models/a/tris.anm', 'wave 0 2 10\n')
     model = pq.load(pk3, member='models/a/tris.md2')
     assert 'wave' in model.animations and len(model.animations['wave']) == 3
+    assert 'wave' not in pq.load(pk3, member='models/a/tris.md2', anm=False).animations  # anm=False reads none
 
 
 def test_open_file_finds_skins_beside_it(tmp_path):

@@ -299,6 +299,16 @@ def test_a_skeletal_model_is_a_model_of_surfaces_whose_codec_is_its_skeletal_par
     assert pq.QuakeModel(md3.data, animations=[]).skeletal is None
 
 
+def test_a_skin_set_on_a_model_showing_none_is_shown():
+    model = pq.load(torch_mdl(), skin=None)
+    assert model.skin is None and model.surfaces[0].image() is None
+    model.alias.set_skin(0, np.zeros((8, 8), np.uint8))
+    assert model.skin == 0 and model.surfaces[0].image().shape[:2] == (8, 8)
+    shown = pq.load(torch_mdl())
+    shown.alias.set_skin(1, np.zeros((8, 8), np.uint8))  # a second skin: the first stays shown
+    assert shown.skin == 0 and shown.alias.num_skins == 2
+
+
 def test_each_surface_names_its_image_and_how_its_alpha_is_drawn(tmp_path):
     md2 = pq.load(tetra_md2(skins=['models/x/skin.png']))
     assert md2.surfaces[0].image_name == 'models/x/skin.png' and md2.surfaces[0].alpha == 'opaque'

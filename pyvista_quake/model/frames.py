@@ -67,12 +67,13 @@ from pyvista_quake.model.skinned import SkeletalPart
 
 
 class SurfaceFrames(ModelFrames):
-    """The frames of a model of surfaces, each with its own image: an MD3, a level, a skeletal mesh, a registered format's.
+    """The frames of every model: surfaces, each with its own image (an MD2, MDL, MD3, level, IQM, MD5, a registered format's).
 
-    The surfaces' codecs give their points (:meth:`positions`, :meth:`normals`); a
-    skeletal model's are its :attr:`skeletal` part's joints.  The images come from
-    a ``.skin`` file, shaders or a config through the game's files, and a pose is
-    a MultiBlock of a ``PolyData`` per surface.
+    The surfaces' codecs give their points (:meth:`positions`, :meth:`normals`); an
+    MD2's or MDL's are its :attr:`alias` part's packed bytes, a skeletal model's its
+    :attr:`skeletal` part's joints.  The images come from a ``.skin`` file, shaders,
+    a config or an MD2's skins through the game's files, and a pose is a MultiBlock
+    of a ``PolyData`` per surface (an MD2's or MDL's its one ``PolyData``).
 
     Parameters
     ----------
