@@ -72,6 +72,7 @@ class AliasPart:
 
     """
 
+    #: The model's skins: an MD2's found by name in the game's files, an MDL's embedded pictures.
     skins: ModelSkins
 
     def __init__(self, model: ModelFrames) -> None:

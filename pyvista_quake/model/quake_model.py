@@ -181,7 +181,7 @@ class QuakeModel:
         try:
             value = getattr(self._frames, name)
         except AttributeError:
-            part = self._frames.skeletal or self._frames.alias
+            part = self._frames.skeletal if self._frames.skeletal is not None else self._frames.alias  # not `or`: a part's truth counts its frames
             try:
                 value = getattr(part, name)
             except AttributeError:
