@@ -299,6 +299,25 @@ def test_a_skeletal_model_is_a_model_of_surfaces_whose_codec_is_its_skeletal_par
     assert pq.QuakeModel(md3.data, animations=[]).skeletal is None
 
 
+def test_each_surface_s_frames_are_the_model_s_for_every_codec_and_topology():
+    base = np.array([[0, 0, 0, 0], [255, 0, 0, 1], [0, 255, 0, 2], [0, 0, 200, 5], [9, 9, 250, 7]], np.uint8)
+    loose = pq.load(tetra_md2(verts=np.stack([base, base // 2, base])))  # vertex 4: no triangle uses it
+    commands = [('strip', [(0, 0, 0), (1, 0, 1), (0, 1, 2), (1, 1, 3)]), ('fan', [(0, 0, 0), (1, 0, 3), (1, 1, 1)])]
+    gl = pq.load(tetra_md2(glcmds=commands), glcmds=True)  # points of the commands: 7, not the triangles' 5
+    assert gl.surfaces[0].num_points == 7
+    models = [loose, gl, pq.load(two_joint_iqm()), pq.load(tetra_md3())]
+    for model in models:
+        offsets = np.concatenate([[0], np.cumsum([s.num_points for s in model.surfaces])])
+        for k, surface in enumerate(model.surfaces):
+            for frames in (None, [1, 0]):
+                np.testing.assert_array_equal(surface.positions(frames), model.positions(frames)[:, offsets[k] : offsets[k + 1]])
+                np.testing.assert_array_equal(surface.normals(frames), model.normals(frames)[:, offsets[k] : offsets[k + 1]])
+    # An MD2's or MDL's box is its file's vertices', a vertex no triangle uses too (as the file's own bounds are).
+    vertices = loose.vertex_positions()
+    assert vertices.shape[1] == 5 and loose.positions().shape[1] < 6
+    np.testing.assert_array_equal(loose.bounds()[:, 5], vertices[:, 4, 2])
+
+
 def test_a_skin_set_on_a_model_showing_none_is_shown():
     model = pq.load(torch_mdl(), skin=None)
     assert model.skin is None and model.surfaces[0].image() is None
