@@ -227,13 +227,13 @@ def save_throughput(rounds: int, tmp: Path) -> dict:
 
     def encode(normals: bool):
         for model, positions, vectors in inputs:
-            data = edit.set_frames(model.data, None, range(len(model)), positions, vectors if normals else None)
+            data = edit.set_frames(model.data.alias, None, range(len(model)), positions, vectors if normals else None)
             FORMATS[data.format].write(data.file)
 
     # The outputs are checked once: every frame within half a step of its input,
     # and an unchanged model written back byte for byte.
     for path, (model, positions, vectors) in zip(paths, inputs):
-        data = edit.set_frames(model.data, None, range(len(model)), positions, vectors)
+        data = edit.set_frames(model.data.alias, None, range(len(model)), positions, vectors)
         decoded = pq.QuakeModel(data).vertex_positions()
         steps = np.asarray(data.frame_scale)[:, None, :]
         assert (np.abs(decoded - positions) <= steps / 2 + 1e-4).all(), model.source

@@ -1,11 +1,12 @@
-"""What every model shares: the file's data and options, its frame names, timeline and animations, and its poses.
+"""What every pose needs: the file's data and options, its frame names, timeline and animations, and its poses.
 
-The frames behind :class:`~pyvista_quake.QuakeModel` (one surface of packed
-bytes: MD2, MDL; surfaces of any other codec: MD3, levels, skinned IQM and MD5)
-build on :class:`ModelFrames`.  A pose is made here once for all of them: each kind
-gives its surfaces' points and normals at a frame, or between two
-(:meth:`ModelFrames._frame_points`, :meth:`ModelFrames._between_points`), and
-builds its meshes from them (:meth:`ModelFrames._pose`).
+The frames behind :class:`~pyvista_quake.QuakeModel`,
+:class:`~pyvista_quake.model.frames.SurfaceFrames`, build on
+:class:`ModelFrames`, and a format's part (:class:`~pyvista_quake.model.packed.AliasPart`,
+:class:`~pyvista_quake.model.skinned.SkeletalPart`) knows its model by this type.
+A pose is made here once for every format: the surfaces' points and normals at a
+frame, or between two (:meth:`ModelFrames._frame_points`,
+:meth:`ModelFrames._between_points`), built into meshes (:meth:`ModelFrames._pose`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pyvista_quake.model.mesh import ascii_text
 
 
 class ModelFrames:
-    """The part of a model facade that reads the file's data and the load options.
+    """The part of a model's frames that reads the file's data and the load options.
 
     A subclass sets ``data`` (with ``format``, ``source``, ``header`` and
     ``decoded_frame_names()``) and ``options``, and provides ``_timeline``
