@@ -203,3 +203,28 @@ def test_reading_again_reuses_the_model_until_the_file_or_the_model_changes(md2_
     third = pv.get_reader(md2_path)
     third.read()
     assert third.model is not first.model
+
+
+def test_read_with_keywords_loads_the_file_once_with_them(tmp_path, monkeypatch):
+    from pyvista_quake.plugin import readers
+
+    path = tmp_path / 'tetra.md2'
+    path.write_bytes(tetra_md2(skins=['models/x/gone.pcx']))
+    loads = []
+
+    def counted(*args, **kwargs):
+        loads.append(kwargs)
+        return real(*args, **kwargs)
+
+    real = readers.load
+    monkeypatch.setattr(readers, 'load', counted)
+    readers._MODELS.clear()
+    mesh = pv.read(path, skin=None, texel_centers=True, frame=1)  # no skin: nothing looked for, nothing warned
+    assert len(loads) == 1 and loads[0]['skin'] is None and loads[0]['texel_centers'] is True
+    assert int(mesh.field_data['frame_index'][0]) == 1 and 'skin_name' not in mesh.field_data
+    reader = pv.get_reader(path)  # the default options: loaded when first wanted, then kept
+    assert len(loads) == 1
+    assert reader.number_time_points == 3 and len(loads) == 2
+    reader.skin, reader.texel_centers = None, True  # each set reloads nothing yet; the model of both is known already
+    assert len(loads) == 2 and int(reader.read().field_data['frame_index'][0]) == 0
+    assert len(loads) == 2

@@ -49,11 +49,21 @@ class _QuakeSource(pv.BaseVTKReader):
         self.error: QuakeFormatError | None = None
         self._animation: Animation | None = None
         self.time_point = 0
+        self._stale = True
 
     def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
-        """Load the model (its header and sections, no frame yet)."""
+        """Forget the model: it is loaded when first wanted, with the options set by then.
+
+        ``pv.read(path, skin=None)`` makes the reader (a new file name), then sets
+        each keyword: loading here would load the file once more for every keyword.
+        """
         self.model, self._animation, self.error = None, None, None
         self.time_point = 0
+        self._stale = True
+
+    def _load(self) -> None:
+        """Load the model (its header and sections, no frame yet), or keep the error that loading gave."""
+        self._stale = False
         try:
             key = _cache_key(self._filename, self.settings, self.member)
             self.model = _MODELS.get(key) if key is not None else None
@@ -75,6 +85,8 @@ class _QuakeSource(pv.BaseVTKReader):
 
     def loaded(self) -> QuakeModel:
         """Return the model, or raise the error that loading it gave."""
+        if self._stale:
+            self._load()
         if self.error is not None:
             raise self.error
         assert self.model is not None
@@ -171,14 +183,14 @@ class _BlocksSource(_QuakeSource):
 class _MemberSource(_QuakeSource):
     """A model inside a PAK or PK3: its frames as its format gives them (an MD3's as MultiBlocks)."""
 
-    def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
+    def _load(self) -> None:
         """Load the member (none named yet: the error says how to name one)."""
         if self.member is None:
-            self.model, self._animation, self.time_point = None, None, 0
+            self._stale = False
             self.error = QuakeFormatError(self._filename, 'member', None, 'name the model inside the archive: '
                                           'pv.read(path, member="models/x.md3"), or reader.member = ...')  # fmt: skip
             return
-        super().UpdateInformation()
+        super()._load()
 
     def _blocks(self, model: QuakeModel) -> bool:
         return model.spec.output == 'MultiBlock'  # several surfaces: MD3, IQM, MD5, levels
