@@ -44,8 +44,6 @@ class ModelFrames:
     search: GameFiles
     #: The skin the frames show (a skin number of an MD2 or MDL, a ``.skin`` name...).
     skin: Any
-    #: A skeletal model's part (its joints, the codec of its surfaces); ``None`` for the others.
-    skeletal: Any = None
 
     def __len__(self) -> int:
         """Return the number of frames."""
