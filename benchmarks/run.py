@@ -235,7 +235,7 @@ def save_throughput(rounds: int, tmp: Path) -> dict:
     for path, (model, positions, vectors) in zip(paths, inputs):
         data = edit.set_frames(model.data.alias, None, range(len(model)), positions, vectors)
         decoded = pq.QuakeModel(data).vertex_positions()
-        steps = np.asarray(data.frame_scale)[:, None, :]
+        steps = np.asarray(data.alias.frame_scale)[:, None, :]
         assert (np.abs(decoded - positions) <= steps / 2 + 1e-4).all(), model.source
         model.save(tmp / ('copy' + path.suffix))
         assert (tmp / ('copy' + path.suffix)).read_bytes() == path.read_bytes(), path

@@ -50,7 +50,7 @@ FRAME_NAME_BYTES = 16
 DEFAULT_SKIN_SIZE = (256, 256)
 
 
-def rebuild(data: AliasData, **changes: Any) -> AliasData:
+def rebuild(data: AliasData, **changes: Any) -> ModelData:
     """``data`` with some fields changed, encoded by its format and read back.
 
     Parameters
@@ -73,7 +73,7 @@ def set_frames(
     frames: Sequence[int],
     points: Sequence,
     normals: Sequence | None = None,
-) -> AliasData:
+) -> ModelData:
     """New positions (and normals) for some frames.
 
     Parameters
@@ -118,7 +118,7 @@ def set_frames(
 
 def add_frames(
     data: AliasData, topology: Topology | None, points: Sequence, names: Sequence[str] | None = None, at: int | None = None
-) -> AliasData:
+) -> ModelData:
     """Insert frames before frame ``at`` (at the end by default); see :func:`set_frames` for ``points``."""
     n, k = data.num_frames, len(points)
     at = n if at is None else int(at)
@@ -143,7 +143,7 @@ def add_frames(
     return set_frames(grown, topology, range(at, at + k), points)
 
 
-def remove_frames(data: AliasData, frames) -> AliasData:
+def remove_frames(data: AliasData, frames) -> ModelData:
     """Remove frames; frame groups lose those members, and go when they have none left."""
     index = np.unique(frame_indices(frames, data.num_frames))
     keep = np.ones(data.num_frames, bool)
@@ -167,7 +167,7 @@ def remove_frames(data: AliasData, frames) -> AliasData:
     )
 
 
-def rename_frames(data: AliasData, names: dict[int, str]) -> AliasData:
+def rename_frames(data: AliasData, names: dict[int, str]) -> ModelData:
     """Give frames new names (each at most 15 bytes of Latin-1)."""
     raw = np.array(data.frame_names)
     for frame, name in names.items():
@@ -175,7 +175,7 @@ def rename_frames(data: AliasData, names: dict[int, str]) -> AliasData:
     return rebuild(data, frame_names=raw)
 
 
-def set_frame_groups(data: AliasData, groups: Sequence) -> AliasData:
+def set_frame_groups(data: AliasData, groups: Sequence) -> ModelData:
     """Replace an MDL's frame groups by ``FrameGroup`` or ``(start, count, intervals)`` entries."""
     if not data.timed_groups:
         raise ValueError(f'{data.source}: only MDL models have frame groups; an MD2 groups frames by name')
@@ -188,7 +188,7 @@ def set_frame_groups(data: AliasData, groups: Sequence) -> AliasData:
     return rebuild(data, frame_groups=sorted(made, key=lambda g: g.start))
 
 
-def set_texcoords(data: AliasData, topology: Topology, texcoords: np.ndarray) -> AliasData:
+def set_texcoords(data: AliasData, topology: Topology, texcoords: np.ndarray) -> ModelData:
     """New texture coordinates ``(points, 2)``, ``(u, v)`` with ``v`` from the bottom, for the model's points."""
     uv = np.asarray(texcoords, np.float64)
     if topology.corner_points is None:
@@ -200,7 +200,7 @@ def set_texcoords(data: AliasData, topology: Topology, texcoords: np.ndarray) ->
     return rebuild(data, triangle_st=skin_pixels(uv[topology.corner_points], data.skin_width, data.skin_height))
 
 
-def set_skin(data: AliasData, skins: ModelSkins, index: int, image: Any, name: str | None = None) -> tuple[AliasData, dict]:
+def set_skin(data: AliasData, skins: ModelSkins, index: int, image: Any, name: str | None = None) -> tuple[ModelData, dict]:
     """Replace or add (``index == len(skins)``) a skin; returns the new data and the MD2 images to write."""
     count = len(skins)
     if not 0 <= index <= count:
@@ -247,7 +247,7 @@ def from_frames(
     skin: Any = None,
     names: Sequence[str] | None = None,
     skin_name: str = 'skin.png',
-) -> tuple[AliasData, dict]:
+) -> tuple[ModelData, dict]:
     """The data of a new model from one mesh or a sequence of meshes with the same connectivity.
 
     :meth:`QuakeModel.from_frames <pyvista_quake.QuakeModel.from_frames>` makes
@@ -307,7 +307,7 @@ def from_frames(
                     carried=_carried_header(first))  # fmt: skip
 
 
-def convert(data: AliasData, skins: ModelSkins, format: str, skin_name: str = 'skin.png') -> tuple[AliasData, dict]:
+def convert(data: AliasData, skins: ModelSkins, format: str, skin_name: str = 'skin.png') -> tuple[ModelData, dict]:
     """The data of the same model in another format, and the skin images it names.
 
     Its first skin is converted too (an MD2 names it ``skin_name``); MDL frame
@@ -349,7 +349,7 @@ def new_data(
     names: Sequence[str],
     skin_name: str = 'skin.png',
     carried: dict | None = None,
-) -> tuple[AliasData, dict]:
+) -> tuple[ModelData, dict]:
     """Encoded data of a new model from float frames (file corner order, pixel ``st``).
 
     ``carried`` gives an MDL's ``flags``, ``synctype`` and ``eyeposition``
@@ -704,7 +704,7 @@ def plain_data(data: ModelData) -> ModelData:
     return dataclasses.replace(data, surfaces=surfaces, file=None, frame_bounds=None if packed else data.frame_bounds)
 
 
-def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[AliasData, dict]:
+def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[ModelData, dict]:
     """An MD3's model (its frames) of one surface as an MD2's or MDL's data (see :func:`from_frames`).
 
     Raises

@@ -31,7 +31,6 @@ from pyvista_quake.data.topology import Topology
 from pyvista_quake.data.topology import gl_topology
 from pyvista_quake.data.topology import triangle_topology
 from pyvista_quake.formats import tag as tag_file
-from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
 from pyvista_quake.formats.records import ModelData
@@ -326,9 +325,9 @@ class AliasPart:
         return [vtk_array(key, value) for key, value in values.items()]
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
-    def _take(self, data: AliasData | ModelData) -> None:
-        """Hold an edit's result: the model's record anew (an edit of the part gives the part)."""
-        self._model._set_data(data if isinstance(data, ModelData) else alias_model(data))
+    def _take(self, data: ModelData) -> None:
+        """Hold an edit's result: the model's record anew (an edit of the part gives the whole record, read back)."""
+        self._model._set_data(data)
 
     def set_frame(self, index: int, points: Any, normals: Any = None) -> None:
         """Move one frame's vertices: ``(vertices, 3)`` for the file's vertices or ``(points, 3)`` for the frame's

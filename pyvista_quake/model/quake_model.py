@@ -593,7 +593,7 @@ class QuakeModel:
         if isinstance(frames, (list, tuple)):
             frames = [joined(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
         data, images = edit.from_frames(frames, format, **kwargs)
-        made = SurfaceFrames(alias_model(data) if isinstance(data, AliasData) else data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
+        made = SurfaceFrames(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
         assert made.alias is not None  # the record of an MD2 or MDL
         made.alias.skins.images.update(images)
         return cls._of(made)
