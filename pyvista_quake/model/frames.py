@@ -127,11 +127,11 @@ class SurfaceFrames(ModelFrames):
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
-        level = self.level
         if self.skeletal is not None:
             return repr(self.skeletal)
         if self.alias is not None:
             return repr(self.alias)
+        level = self.level
         if level is not None:
             return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
                     f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)')  # fmt: skip
@@ -301,13 +301,11 @@ class SurfaceFrames(ModelFrames):
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
-        pos = [p for p in (self.positions(frames) if self.alias is None else [self.vertex_positions(frames)]) if p.shape[1]]
-        index = frame_indices(frames, len(self))
-        out = np.zeros((len(index), 6), np.float32)
-        if pos:
-            every = np.concatenate(pos, axis=1)
-            out[:, 0::2] = every.min(axis=1)
-            out[:, 1::2] = every.max(axis=1)
+        pos = self.vertex_positions(frames)  # an MD2's or MDL's file vertices: a vertex no triangle uses counts too
+        out = np.zeros((len(pos), 6), np.float32)
+        if pos.shape[1]:
+            out[:, 0::2] = pos.min(axis=1)
+            out[:, 1::2] = pos.max(axis=1)
         return out
 
     @property
