@@ -197,7 +197,7 @@ class SkeletalPart:
         self.__dict__['_last_skinned'] = (key, (points, matrices))
         return points, matrices
 
-    def posed(self, matrices: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    def _posed(self, matrices: np.ndarray | None) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """One pose's positions and normals: skinned by ``matrices``, or the bind pose as stored (``None``)."""
         if matrices is None:
             return [s.positions[0] for s in self.data.surfaces], [self._rest_normals(k)[0] for k in range(len(self.data.surfaces))]
@@ -227,15 +227,15 @@ class SkeletalPart:
 
     def frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Each surface's positions and normals at one frame."""
-        return self.posed(self._matrices([frame]) if self._poses.any else None)
+        return self._posed(self._matrices([frame]) if self._poses.any else None)
 
     def between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """The joints blended as the engine blends them (IQM: matrices; MD5: slerp), then skinned."""
-        return self.posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
+        return self._posed(self._skinning.between(first, second, alpha) if self._poses.any else None)
 
     def bind_pose(self) -> pv.MultiBlock:
         """The rest pose, as :meth:`~pyvista_quake.QuakeModel.frame` gives a frame (a MultiBlock of the meshes)."""
-        return self._model._pose(-1, *self.posed(None))
+        return self._model._pose(-1, *self._posed(None))
 
     def joint_matrices(self, frame: int | None = None) -> np.ndarray:
         """``(joints, 4, 4)``: each joint in object space at ``frame`` (``None``: the bind pose)."""
