@@ -429,6 +429,37 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
         model.blocks(12)
 
 
+def test_a_frame_of_a_configs_iqm_animation_parses_its_file_once(tmp_path, monkeypatch):
+    from pyvista_quake.model import loading
+
+    (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**_static_bar()))
+    for name, frames in (('one', 3), ('two', 4), ('three', 2)):
+        (tmp_path / f'{name}.iqm').write_bytes(two_joint_iqm(frames))
+    (tmp_path / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmanim a one.iqm\niqmanim b two.iqm\niqmanim c three.iqm\n')
+    opened: list[str] = []
+    real = loading.read_source
+    monkeypatch.setattr(loading, 'read_source', lambda source, *a: opened.append(Path(source).name) or real(source, *a))
+    model = pq.load(tmp_path, skin=None)
+    first = model.blocks(0)  # its run outlined (a frame count), then read: one file, parsed once for both
+    assert opened == ['mesh.iqm', 'one.iqm']
+    assert model.frame_name(4) == 'bend 1' and opened == ['mesh.iqm', 'one.iqm', 'two.iqm']  # two.iqm's second
+    fourth = model.blocks(4)  # read from the records its outline kept
+    assert opened == ['mesh.iqm', 'one.iqm', 'two.iqm']
+    model.blocks(1)  # read before: nothing opened
+    assert len(model) == 9 and opened == ['mesh.iqm', 'one.iqm', 'two.iqm', 'three.iqm']
+    model.blocks(7)  # the last file outlined: its records kept
+    assert opened == ['mesh.iqm', 'one.iqm', 'two.iqm', 'three.iqm']
+    timeline = pq.load(tmp_path, skin=None)
+    assert len(timeline) == 9 and opened[4:] == ['mesh.iqm', 'one.iqm', 'two.iqm', 'three.iqm']
+    timeline.blocks(4)  # outlined before another: kept no longer, read again
+    assert opened[8:] == ['two.iqm']
+    monkeypatch.undo()
+    alone = pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'one.iqm', tmp_path / 'two.iqm'], skin=None)
+    np.testing.assert_array_equal(first[0].points, alone.blocks(0)[0].points)
+    np.testing.assert_array_equal(fourth[0].points, alone.blocks(4)[0].points)
+    np.testing.assert_array_equal(fourth[0].point_data['Normals'], alone.blocks(4)[0].point_data['Normals'])
+
+
 def test_a_broken_or_missing_animation_file_of_a_config_is_left_out_as_cube_2_leaves_it(bar_md5, tmp_path):
     mesh_path, anim_path = bar_md5
     (tmp_path / 'good.md5anim').write_text(anim_path.read_text())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
+import functools
 import os
 from pathlib import Path
 from pathlib import PurePosixPath
@@ -69,6 +70,35 @@ def from_root(folder: Path, name: str, want_dir: bool = False) -> Path | None:
     return None
 
 
+class _Folder:
+    """A folder a config names files in: its path, its real path and its listing, each found once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @functools.cached_property
+    def real(self) -> Path:
+        return Path(real_path(self.path))
+
+    @functools.cached_property
+    def _listing(self) -> dict[str, bool] | None:
+        try:
+            with os.scandir(self.path) as entries:
+                return {e.name: e.is_file(follow_symlinks=False) for e in entries}
+        except OSError:
+            return None
+
+    def plain_file(self, name: str) -> bool | None:
+        """Whether ``name`` is a file here that is no link (``None``: ask the file system itself)."""
+        if '/' in name or '\\' in name or name in ('.', '..'):
+            return None
+        listing = self._listing
+        if listing is None:
+            return None
+        plain = listing.get(name)
+        return False if plain is None else (True if plain else None)
+
+
 class _Finder:
     """The lookups of one config's files, each answered once.
 
@@ -79,9 +109,8 @@ class _Finder:
     def __init__(self, config_folder: Path) -> None:
         self.config_folder = config_folder
         self._from_root: dict[tuple[str, bool], Path | None] = {}
-        self._listings: dict[Path, dict[str, bool] | None] = {}
-        self._real: dict[Path, str] = {}
-        self._files: dict[tuple[Path, str], Path] = {}
+        self._folders: dict[str, _Folder] = {}
+        self._files: dict[tuple[str, str], Path] = {}
 
     def from_root(self, name: str, want_dir: bool = False) -> Path | None:
         key = (name, want_dir)
@@ -89,50 +118,38 @@ class _Finder:
             self._from_root[key] = from_root(self.config_folder, name, want_dir)
         return self._from_root[key]
 
-    def folder(self, written: str) -> Path:
-        if written.startswith('\0'):  # an *dir command's folder, from the game's root
-            return self.from_root(written[1:], want_dir=True) or self.config_folder / written[1:]
-        return self.config_folder if written == '.' or not written else Path(written)
-
-    def _plain_file(self, folder: Path, name: str) -> bool | None:
-        """Whether ``name`` is a file in ``folder`` that is no link (``None``: ask the file system itself)."""
-        if '/' in name or '\\' in name or name in ('.', '..'):
-            return None
-        if folder not in self._listings:
-            try:
-                with os.scandir(folder) as entries:
-                    self._listings[folder] = {e.name: e.is_file(follow_symlinks=False) for e in entries}
-            except OSError:
-                self._listings[folder] = None
-        listing = self._listings[folder]
-        if listing is None:
-            return None
-        plain = listing.get(name)
-        return False if plain is None else (True if plain else None)
-
-    def file(self, folder: Path, name: str) -> Path:
-        """A file the config names: in the model's directory, else from the game's root (each asked once)."""
-        key = (folder, name)
-        found = self._files.get(key)
+    def _folder(self, written: str) -> _Folder:
+        """The folder a config's file names are relative to, as its commands wrote it (``\\0`` first: from the game's root)."""
+        found = self._folders.get(written)
         if found is None:
-            found = self._files[key] = self._find_file(folder if isinstance(folder, Path) else Path(folder), name)
+            if written.startswith('\0'):  # an *dir command's folder, from the game's root
+                path = self.from_root(written[1:], want_dir=True) or self.config_folder / written[1:]
+            else:
+                path = self.config_folder if written == '.' or not written else Path(written)
+            found = self._folders[written] = _Folder(path)
         return found
 
-    def _find_file(self, folder: Path, name: str) -> Path:
-        plain = self._plain_file(folder, name)
+    def file(self, written: str, name: str) -> Path:
+        """A file the config names in folder ``written``: in the model's directory, else from the game's root (each asked once)."""
+        key = (written, name)
+        found = self._files.get(key)
+        if found is None:
+            found = self._files[key] = self._find_file(self._folder(written), name)
+        return found
+
+    def _find_file(self, folder: _Folder, name: str) -> Path:
+        plain = folder.plain_file(name)
         if plain:
-            if folder not in self._real:
-                self._real[folder] = real_path(folder)
-            return Path(self._real[folder], name)
-        near = folder / name
+            return folder.real / name
+        near = folder.path / name
         if plain is None and near.is_file():
             return Path(real_path(near))
         found = self.from_root(name)
         return Path(real_path(found)) if found is not None else near
 
-    def image(self, folder: Path, name: str) -> Path | None:
+    def image(self, written: str, name: str) -> Path | None:
         """An image the config names, other extensions tried as the engine tries them (``.png``, ``.jpg``, ``.dds``...)."""
-        base = self.file(folder, name)
+        base = self.file(written, name)
         if base.is_file():
             return base
         stem = base.with_suffix('') if base.suffix.lower() in IMAGE_EXTENSIONS else base
@@ -193,12 +210,12 @@ def resolve(path: Path) -> ResolvedConfig:
     out = ResolvedConfig(path)
     if config.meshes:
         folder, name = config.meshes[0]
-        out.mesh = finder.file(finder.folder(folder), name)
+        out.mesh = finder.file(folder, name)
     for mesh, (folder, name) in config.skins.items():
-        out.skins[mesh] = finder.image(finder.folder(folder), name)
+        out.skins[mesh] = finder.image(folder, name)
         out.skin_names[mesh] = name
     for played, folder, name in config.animations:
-        out.animations.append((played, finder.file(finder.folder(folder), name)))
+        out.animations.append((played, finder.file(folder, name)))
     out.tags = list(config.tags)
     return out
 

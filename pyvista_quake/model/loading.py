@@ -42,6 +42,7 @@ from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import real_path
 from pyvista_quake.game.skins import read_palette
+from pyvista_quake.game.sources import Location
 from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import Source
 from pyvista_quake.game.sources import read_source
@@ -177,7 +178,10 @@ def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, o
     out: list[PoseRun] = []
     runs: dict[str, PoseRun] = {}
     own = real_path(path) if path is not None else None
-    own_animation = skeleton_of(data).animation
+    skeleton = skeleton_of(data)
+    own_animation = skeleton.animation
+    rest = functools.partial(rest_locals, skeleton)
+    last = _LastParsed()  # a frame's run is outlined, then read: its file parsed once for both
     for file, names, now in wanted:
         # A config's files are already resolved (their real paths, as the config found them).
         key = (real_path(file) if now else os.fspath(file)) if isinstance(file, (str, Path)) else str(id(file))
@@ -185,12 +189,11 @@ def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, o
             run = runs.setdefault(key, PoseRun([], animation=own_animation, key=key))  # the mesh's own frames, named by the config
         elif key in runs:
             first = runs[key]  # the same file again, later in the frames: read once
-            run = PoseRun([], read=first.loaded, key=key, outline=None if now else _outline_of(first))
+            run = PoseRun([], read=first.loaded, key=key, outline=None if now else _outline_of_run(first))
         else:
             named_in = None if now or config is None else config.path
-            outline = None if now else _outliner(data, file, opts.strict, named_in)
-            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict, named_in), key=key, outline=outline,
-                                      rest=functools.partial(rest_locals, skeleton_of(data)))  # fmt: skip
+            outline = None if now else _outliner(data, file, opts.strict, named_in, last)
+            run = runs[key] = PoseRun([], read=_reader(data, file, opts.strict, named_in, last), key=key, outline=outline, rest=rest)
         if out and out[-1].key == key:
             out[-1].played.extend(names)
         else:
@@ -201,18 +204,44 @@ def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, o
     return out
 
 
-def _reader(data: ModelData, file: Any, strict: bool | str, config: Path | None = None) -> Callable[[], SkeletalAnimationData]:
-    """Reads one animation file for a skeleton, checked against it.
+class _LastParsed:
+    """The animation file outlined last, kept for the read that follows.
+
+    A picture of a frame outlines the runs up to it (their frame counts), then reads the
+    run the frame is in: the last file outlined, parsed once for both.  One file is kept,
+    however many a timeline outlines.
+    """
+
+    def __init__(self) -> None:
+        self._kept: tuple[Any, iqm.IQMFile, Location] | None = None
+
+    def keep(self, file: Any, record: iqm.IQMFile, location: Location) -> None:
+        self._kept = (file, record, location)
+
+    def take(self, file: Any) -> tuple[iqm.IQMFile, Location] | None:
+        """``file``'s records if they were the last kept (then no longer kept)."""
+        kept, self._kept = self._kept, None
+        return kept[1:] if kept is not None and kept[0] is file else None
+
+
+def _reader(data: ModelData, file: Any, strict: bool | str, config: Path | None = None,
+            last: _LastParsed | None = None) -> Callable[[], SkeletalAnimationData]:  # fmt: skip
+    """Reads one animation file for a skeleton, checked against it (through ``last``: parsed once with its outline).
 
     A file a ``config`` names that cannot be read, or does not fit the skeleton, is left out
     with a warning, as Cube 2 leaves it out ("could not load anim file"): its runs have no frames.
     """
+
+    def animation() -> SkeletalAnimationData:
+        kept = last.take(file) if last is not None else None
+        return _animation_of(*kept) if kept is not None else read_animation(file, strict)
+
     if config is None:
-        return lambda: attach(data, read_animation(file, strict), _name(file))
+        return lambda: attach(data, animation(), _name(file))
 
     def read() -> SkeletalAnimationData:
         try:
-            return attach(data, read_animation(file, strict), _name(file))
+            return attach(data, animation(), _name(file))
         except (OSError, QuakeFormatError) as why:
             _left_out(config, file, why)
             skeleton = skeleton_of(data)
@@ -221,18 +250,19 @@ def _reader(data: ModelData, file: Any, strict: bool | str, config: Path | None 
     return read
 
 
-def _outline_of(run: PoseRun) -> Callable[[], tuple[int, list[Clip]]]:
+def _outline_of_run(run: PoseRun) -> Callable[[], tuple[int, list[Clip]]]:
     """Another run's outline (a file played again gives the same frames)."""
     return lambda: (run.frame_count(), run.clips())
 
 
-def _outliner(data: ModelData, file: Any, strict: bool | str, config: Path | None) -> Callable[[], tuple[int, list[Clip]]]:
+def _outliner(data: ModelData, file: Any, strict: bool | str, config: Path | None,
+              last: _LastParsed | None = None) -> Callable[[], tuple[int, list[Clip]]]:  # fmt: skip
     """Gives one animation file's frame count and clips from its header, checked against the skeleton's joint count
-    (a config's file that fails is left out, as :func:`_reader` leaves it out)."""
+    (a config's file that fails is left out, as :func:`_reader` leaves it out; through ``last``, parsed once with its read)."""
 
     def outline() -> tuple[int, list[Clip]]:
         try:
-            return read_outline(data, file, strict)
+            return read_outline(data, file, strict, last.keep if last is not None else None)
         except (OSError, QuakeFormatError) as why:
             if config is None:
                 raise
@@ -248,8 +278,11 @@ def _left_out(config: Path, file: Any, why: Exception) -> None:
                   'as the game leaves them out')  # fmt: skip
 
 
-def read_outline(mesh: ModelData, source: Source, strict: bool | str = False) -> tuple[int, list[Clip]]:
+def read_outline(mesh: ModelData, source: Source, strict: bool | str = False,
+                 keep: Callable[[Any, iqm.IQMFile, Location], None] | None = None) -> tuple[int, list[Clip]]:  # fmt: skip
     """An animation file's frame count and clips, as :func:`read_animation` would give them, without its poses.
+
+    ``keep(source, record, location)`` is given an IQM's records, parsed to outline it, for a read that may follow.
 
     Raises
     ------
@@ -269,6 +302,8 @@ def read_outline(mesh: ModelData, source: Source, strict: bool | str = False) ->
     record = _animation_record(buffer, name, strict)
     assert isinstance(record, iqm.IQMFile)  # an .md5anim is told apart above, as md5.parse tells it
     check_fit(mesh, 'matrix', int(record.header_fields()['num_poses']), name)
+    if keep is not None:
+        keep(source, record, location)
     return int(record.header_fields()['num_frames']), iqm.clips_of(record)
 
 
@@ -284,7 +319,11 @@ def read_animation(source: Source | Place, strict: bool | str = False) -> Skelet
 
     """
     buffer, location = read_source(source.path, source.member) if isinstance(source, Place) else read_source(source)
-    record = _animation_record(buffer, location.name, strict)
+    return _animation_of(_animation_record(buffer, location.name, strict), location)
+
+
+def _animation_of(record: md5.MD5AnimFile | iqm.IQMFile, location: Location) -> SkeletalAnimationData:
+    """A parsed animation file's frames."""
     if isinstance(record, md5.MD5AnimFile):
         return md5.decode_anim(record, location.stem or 'anim')
     animation = iqm.animation_of(record)
