@@ -1487,7 +1487,8 @@ def test_a_configs_files_are_found_as_before_the_folder_was_listed_once(tmp_path
     (anims / 'dir.iqm').mkdir()  # a folder named like a file is no file
     (root / 'top.iqm').write_bytes(b'x')  # found from the game's root
     model = root / 'actors' / 'one'
-    model.mkdir()
+    (model / 'sub').mkdir(parents=True)
+    (model / 'sub' / 'deep.iqm').write_bytes(b'x')  # not this one: the iqmdir's folder holds the name
     (model / 'mesh.iqm').write_bytes(two_joint_iqm())
     names = ['plain.iqm', 'linked.iqm', 'sub/deep.iqm', '../shared/plain.iqm', 'dir.iqm', 'gone.iqm', 'top.iqm', 'plain.iqm']
     (model / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmdir "actors/shared"\n' + ''.join(f'iqmanim a{k} "{n}"\n' for k, n in enumerate(names)))
@@ -1499,6 +1500,8 @@ def test_a_configs_files_are_found_as_before_the_folder_was_listed_once(tmp_path
     real = anims.resolve()
     assert files == [real / 'plain.iqm', real / 'target.iqm', real / 'sub' / 'deep.iqm', real / 'plain.iqm', anims / 'dir.iqm',
                      anims / 'gone.iqm', (root / 'top.iqm').resolve(), real / 'plain.iqm']  # fmt: skip
+    (model / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmdir "actors/nowhere"\niqmanim a "gone.iqm"\n')
+    assert model_configs.resolve(model / 'iqm.cfg').animations[0][1] == model / 'actors' / 'nowhere' / 'gone.iqm'  # as named
 
 
 def test_places_number_vertices_at_one_position_alike_and_unit_keeps_zero_vectors():

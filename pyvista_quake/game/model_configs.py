@@ -125,7 +125,7 @@ class _Finder:
             if written.startswith('\0'):  # an *dir command's folder, from the game's root
                 path = self.from_root(written[1:], want_dir=True) or self.config_folder / written[1:]
             else:
-                path = self.config_folder if written == '.' or not written else Path(written)
+                path = Path(written)  # the config's own folder, as interpret starts
             found = self._folders[written] = _Folder(path)
         return found
 
