@@ -40,8 +40,9 @@ class ResolvedConfig:
         Each mesh's image (``*`` for every mesh); ``None`` where it names one not found.
     skin_names : dict of str to str
         The image names as the config writes them, for messages.
-    animations : list of (list of Played, pathlib.Path)
-        ``(played, file)`` of each animation: the names, rates and frames it plays under.
+    animation_files : list of (list of Played, str)
+        ``(played, file)`` of each animation: the names, rates and frames it plays under, and its
+        file's path as a string (:attr:`animations` gives them as paths).
     tags : list of (str, str, tuple of float)
         ``(joint, tag, offset)``: the offset is ``tx ty tz rx ry rz`` (degrees) from the joint.
 
@@ -51,8 +52,14 @@ class ResolvedConfig:
     mesh: Path | None = None
     skins: dict[str, Path | None] = field(default_factory=dict)
     skin_names: dict[str, str] = field(default_factory=dict)
-    animations: list[tuple[list[model_cfg.Played], Path]] = field(default_factory=list)
+    # Strings: a player's config names a hundred files, and a path object costs more to make than the lookup.
+    animation_files: list[tuple[list[model_cfg.Played], str]] = field(default_factory=list)
     tags: list[tuple[str, str, tuple[float, ...]]] = field(default_factory=list)
+
+    @property
+    def animations(self) -> list[tuple[list[model_cfg.Played], Path]]:
+        """``(played, file)`` of each animation: the names, rates and frames it plays under, and its file."""
+        return [(played, Path(file)) for played, file in self.animation_files]
 
 
 #: Where the Cube 2 engines keep models under the game's root (Red Eclipse: the root itself; Sauerbraten:
@@ -60,25 +67,27 @@ class ResolvedConfig:
 MODEL_FOLDERS = ('', 'packages/models', 'media/model', 'models')
 
 
-def from_root(folder: Path, name: str, want_dir: bool = False) -> Path | None:
+def from_root(folder: Path | str, name: str, want_dir: bool = False) -> Path | None:
     """``name`` under the first of ``folder`` and its parents that holds it (also under the engines' model folders)."""
     exists = os.path.isdir if want_dir else os.path.isfile
-    for root in map(os.fspath, (folder, *folder.parents)):  # strings: a walk to the root asks up to 40 places
+    root, above = os.fspath(folder), None
+    while root != above:  # strings: a walk to the root asks up to 40 places
         for candidate in (os.path.join(root, prefix, name) if prefix else os.path.join(root, name) for prefix in MODEL_FOLDERS):
             if exists(candidate):
                 return Path(candidate)
+        root, above = os.path.dirname(root), root
     return None
 
 
 class _Folder:
     """A folder a config names files in: its path, its real path and its listing, each found once."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
 
     @functools.cached_property
-    def real(self) -> Path:
-        return Path(real_path(self.path))
+    def real(self) -> str:
+        return real_path(self.path)
 
     @functools.cached_property
     def _listing(self) -> dict[str, bool] | None:
@@ -110,7 +119,7 @@ class _Finder:
         self.config_folder = config_folder
         self._from_root: dict[tuple[str, bool], Path | None] = {}
         self._folders: dict[str, _Folder] = {}
-        self._files: dict[tuple[str, str], Path] = {}
+        self._files: dict[tuple[str, str], str] = {}
 
     def from_root(self, name: str, want_dir: bool = False) -> Path | None:
         key = (name, want_dir)
@@ -123,13 +132,13 @@ class _Finder:
         found = self._folders.get(written)
         if found is None:
             if written.startswith('\0'):  # an *dir command's folder, from the game's root
-                path = self.from_root(written[1:], want_dir=True) or self.config_folder / written[1:]
+                path = os.fspath(self.from_root(written[1:], want_dir=True) or self.config_folder / written[1:])
             else:
-                path = Path(written)  # the config's own folder, as interpret starts
+                path = written  # the config's own folder, as interpret starts
             found = self._folders[written] = _Folder(path)
         return found
 
-    def file(self, written: str, name: str) -> Path:
+    def file(self, written: str, name: str) -> str:
         """A file the config names in folder ``written``: in the model's directory, else from the game's root (each asked once)."""
         key = (written, name)
         found = self._files.get(key)
@@ -137,19 +146,19 @@ class _Finder:
             found = self._files[key] = self._find_file(self._folder(written), name)
         return found
 
-    def _find_file(self, folder: _Folder, name: str) -> Path:
+    def _find_file(self, folder: _Folder, name: str) -> str:
         plain = folder.plain_file(name)
         if plain:
-            return folder.real / name
-        near = folder.path / name
-        if plain is None and near.is_file():
-            return Path(real_path(near))
+            return os.path.join(folder.real, name)
+        near = os.path.join(folder.path, name)
+        if plain is None and os.path.isfile(near):
+            return real_path(near)
         found = self.from_root(name)
-        return Path(real_path(found)) if found is not None else near
+        return real_path(found) if found is not None else os.fspath(Path(near))  # as written, found nowhere
 
     def image(self, written: str, name: str) -> Path | None:
         """An image the config names, other extensions tried as the engine tries them (``.png``, ``.jpg``, ``.dds``...)."""
-        base = self.file(written, name)
+        base = Path(self.file(written, name))
         if base.is_file():
             return base
         stem = base.with_suffix('') if base.suffix.lower() in IMAGE_EXTENSIONS else base
@@ -210,12 +219,12 @@ def resolve(path: Path) -> ResolvedConfig:
     out = ResolvedConfig(path)
     if config.meshes:
         folder, name = config.meshes[0]
-        out.mesh = finder.file(folder, name)
+        out.mesh = Path(finder.file(folder, name))
     for mesh, (folder, name) in config.skins.items():
         out.skins[mesh] = finder.image(folder, name)
         out.skin_names[mesh] = name
     for played, folder, name in config.animations:
-        out.animations.append((played, finder.file(folder, name)))
+        out.animation_files.append((played, finder.file(folder, name)))
     out.tags = list(config.tags)
     return out
 

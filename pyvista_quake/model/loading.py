@@ -170,7 +170,7 @@ def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, o
     """
     wanted: list[tuple[Any, list[Played], bool]] = []
     if config is not None:
-        for played, file in config.animations:
+        for played, file in config.animation_files:
             wanted.append((file, list(played), False))
     if opts.animations is not None and not isinstance(opts.animations, dict):
         given = [opts.animations] if isinstance(opts.animations, (str, Path)) else list(opts.animations)
