@@ -21,6 +21,7 @@ import numpy as np
 
 import pyvista_quake as pq
 from pyvista_quake.formats import FORMATS
+from pyvista_quake.formats import iqm
 
 VERTS = np.array([[0, 0, 0, 5], [10, 0, 0, 5], [0, 10, 0, 5], [0, 0, 10, 5]], np.uint8)
 
@@ -128,6 +129,10 @@ def exercise(data: bytes) -> str:
             if model.format in ('iqm', 'md5'):
                 model.skeletal.bind_pose()
                 model.skeletal.skeleton(len(model) - 1)
+            if model.format == 'iqm':  # what a parse reads, an outline reads alike
+                fields, clips = iqm.outline(data)
+                if fields != model.data.file.header_fields() or clips != iqm.clips_of(model.data.file):
+                    raise AssertionError('an IQM\'s outline differs from its parse')
             if model.format == 'md2':
                 commands = model.alias.gl_commands
                 if commands:
@@ -136,6 +141,12 @@ def exercise(data: bytes) -> str:
         except pq.QuakeFormatError as error:
             if not str(error):
                 raise AssertionError('QuakeFormatError without a message') from error
+            if data[: len(iqm.MAGIC)] == iqm.MAGIC:
+                try:  # a timeline reads only the header and anims: refused with a message, or read
+                    iqm.outline(data)
+                except pq.QuakeFormatError as outlined:
+                    if not str(outlined):
+                        raise AssertionError('QuakeFormatError without a message') from outlined
             return 'rejected'
         try:  # an engine may refuse what loads: that is a clear error too, never anything else
             pq.load(data, strict=True)

@@ -407,8 +407,8 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
     (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a one.md5anim\nmd5anim b two.md5anim\n'
                                       'md5anim c three.md5anim\nmd5anim d two.md5anim\n')  # fmt: skip
     read: list[str] = []
-    real = loading.read_animation
-    monkeypatch.setattr(loading, 'read_animation', lambda source, strict=False: read.append(Path(source).name) or real(source, strict))
+    real = loading._animation_of  # a file's frames decoded: what reading an animation is
+    monkeypatch.setattr(loading, '_animation_of', lambda record, location: read.append(Path(location.name).name) or real(record, location))
     model = pq.load(tmp_path)
     assert read == []  # loading reads the config, not its animations
     bent = model.blocks(2)  # the last frame of the first file
@@ -429,7 +429,7 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
         model.blocks(12)
 
 
-def test_a_frame_of_a_configs_iqm_animation_parses_its_file_once(tmp_path, monkeypatch):
+def test_a_frame_of_a_configs_iqm_animation_opens_its_file_once_and_parses_it_once(tmp_path, monkeypatch):
     from pyvista_quake.model import loading
 
     (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**_static_bar()))
@@ -437,27 +437,74 @@ def test_a_frame_of_a_configs_iqm_animation_parses_its_file_once(tmp_path, monke
         (tmp_path / f'{name}.iqm').write_bytes(two_joint_iqm(frames))
     (tmp_path / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmanim a one.iqm\niqmanim b two.iqm\niqmanim c three.iqm\n')
     opened: list[str] = []
-    real = loading.read_source
-    monkeypatch.setattr(loading, 'read_source', lambda source, *a: opened.append(Path(source).name) or real(source, *a))
+    parsed: list[str] = []
+    real_read, real_parse = loading.read_source, loading.parse_buffer
+    monkeypatch.setattr(loading, 'read_source', lambda source, *a: opened.append(Path(source).name) or real_read(source, *a))
+    monkeypatch.setattr(loading, 'parse_buffer', lambda buffer, name, spec: parsed.append(Path(name).name) or real_parse(buffer, name, spec))
     model = pq.load(tmp_path, skin=None)
-    first = model.blocks(0)  # its run outlined (a frame count), then read: one file, parsed once for both
-    assert opened == ['mesh.iqm', 'one.iqm']
-    assert model.frame_name(4) == 'bend 1' and opened == ['mesh.iqm', 'one.iqm', 'two.iqm']  # two.iqm's second
-    fourth = model.blocks(4)  # read from the records its outline kept
-    assert opened == ['mesh.iqm', 'one.iqm', 'two.iqm']
+    first = model.blocks(0)  # its run outlined (a frame count, from the header), then read: one file, opened once
+    assert opened == ['mesh.iqm', 'one.iqm'] and parsed == ['mesh.iqm', 'one.iqm']
+    assert model.frame_name(4) == 'bend 1' and opened[2:] == ['two.iqm'] and parsed[2:] == []  # two.iqm's second: its header only
+    fourth = model.blocks(4)  # read from the bytes its outline kept
+    assert opened[2:] == ['two.iqm'] and parsed[2:] == ['two.iqm']
     model.blocks(1)  # read before: nothing opened
-    assert len(model) == 9 and opened == ['mesh.iqm', 'one.iqm', 'two.iqm', 'three.iqm']
-    model.blocks(7)  # the last file outlined: its records kept
-    assert opened == ['mesh.iqm', 'one.iqm', 'two.iqm', 'three.iqm']
+    assert len(model) == 9 and opened[2:] == ['two.iqm', 'three.iqm'] and parsed[2:] == ['two.iqm']
+    model.blocks(7)  # the last file outlined: its bytes kept
+    assert opened[2:] == ['two.iqm', 'three.iqm'] and parsed[2:] == ['two.iqm', 'three.iqm']
     timeline = pq.load(tmp_path, skin=None)
-    assert len(timeline) == 9 and opened[4:] == ['mesh.iqm', 'one.iqm', 'two.iqm', 'three.iqm']
-    timeline.blocks(4)  # outlined before another: kept no longer, read again
-    assert opened[8:] == ['two.iqm']
+    assert len(timeline) == 9 and opened[4:] == ['mesh.iqm', 'one.iqm', 'two.iqm', 'three.iqm'] and parsed[4:] == ['mesh.iqm']
+    timeline.blocks(4)  # outlined before another: kept no longer, opened again
+    assert opened[8:] == ['two.iqm'] and parsed[5:] == ['two.iqm']
     monkeypatch.undo()
     alone = pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'one.iqm', tmp_path / 'two.iqm'], skin=None)
     np.testing.assert_array_equal(first[0].points, alone.blocks(0)[0].points)
     np.testing.assert_array_equal(fourth[0].points, alone.blocks(4)[0].points)
     np.testing.assert_array_equal(fourth[0].point_data['Normals'], alone.blocks(4)[0].point_data['Normals'])
+
+
+def test_a_configs_iqm_whose_header_is_sound_and_body_broken_keeps_its_frames_in_the_bind_pose(tmp_path):
+    from pyvista_quake.formats import iqm
+
+    (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**_static_bar()))
+    good = two_joint_iqm(3)
+    h = iqm.parse(good).header_fields()
+    broken = bytearray(good)
+    broken[h['ofs_poses'] + 8 : h['ofs_poses'] + 12] = np.float32(np.inf).tobytes()
+    (tmp_path / 'bad.iqm').write_bytes(bytes(broken))
+    (tmp_path / 'good.iqm').write_bytes(good)
+    (tmp_path / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmanim a bad.iqm\niqmanim b good.iqm\n')
+    model = pq.load(tmp_path, skin=None)
+    assert len(model) == 6  # the header's three frames counted, as the timeline counted on them
+    with pytest.warns(pq.QuakeWarning) as said:
+        rest = model.blocks(1)
+    assert any('bad.iqm' in str(w.message) and 'could not be loaded' in str(w.message) for w in said)
+    assert any('bind pose' in str(w.message) for w in said)
+    bind = model.skeletal.bind_pose()
+    np.testing.assert_allclose(rest[0].points, bind[0].points, atol=1e-5)
+    np.testing.assert_array_equal(model.blocks(3)[0].points, pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'good.iqm'], skin=None).blocks(2)[0].points)
+
+
+def test_an_iqm_outline_gives_what_its_parse_gives_and_refuses_what_it_refuses():
+    from pyvista_quake.formats import iqm
+
+    for data in (two_joint_iqm(5), two_joint_iqm(3, align=False), two_joint_iqm(4, anims=[('walk', 0, 2, 10.0, 1), ('run', 2, 2, 24.0, 0)])):
+        fields, clips = iqm.outline(data, 'x.iqm')
+        record = iqm.parse(data, 'x.iqm')
+        assert fields == record.header_fields() and clips == iqm.clips_of(record)
+    data = two_joint_iqm(4, anims=[('walk', 0, 2, 10.0, 1)])
+    h = iqm.parse(data).header_fields()
+    broken = bytearray(data)
+    broken[h['ofs_anims'] + 4 : h['ofs_anims'] + 8] = (3).to_bytes(4, 'little')  # first_frame 3 of 4, two frames: past the end
+    for bad, field in ((bytes(broken), 'anims[0].first_frame'), (b'INTERQUAKEMODEL\0' + bytes(8), 'header'),
+                       (data[:16] + (1).to_bytes(4, 'little') + data[20:], 'version'), (data[:-1], 'filesize')):  # fmt: skip
+        for read in (iqm.outline, iqm.parse):
+            with pytest.raises(pq.QuakeFormatError, match=field.replace('[', r'\[').replace(']', r'\]')):
+                read(bad, 'x.iqm')
+    poses = bytearray(data)
+    poses[h['ofs_poses'] + 8 : h['ofs_poses'] + 12] = np.float32(np.nan).tobytes()  # the body, not the outline
+    assert iqm.outline(bytes(poses))[0]['num_frames'] == 4
+    with pytest.raises(pq.QuakeFormatError, match='poses.channeloffset'):
+        iqm.parse(bytes(poses))
 
 
 def test_a_broken_or_missing_animation_file_of_a_config_is_left_out_as_cube_2_leaves_it(bar_md5, tmp_path):

@@ -186,21 +186,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> IQMFile:
 
     """
     buffer = bytes(buffer)
-    check = Bounds(source, len(buffer))
-    if len(buffer) < HEADER.itemsize:
-        raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte IQM header')
-    header = np.frombuffer(buffer, HEADER, 1)
-    h = header_fields(header)
-    if bytes(buffer[:16]) != MAGIC:
-        raise check.error('magic', bytes(buffer[:16]), 'not an Inter-Quake Model (INTERQUAKEMODEL)')
-    if h['version'] != VERSION:
-        reason = ('IQM version 1 (2010) stores rotations without w; convert it with a current iqm tool'
-                  if h['version'] == 1 else f'only version {VERSION} exists')  # fmt: skip
-        raise check.error('version', h['version'], reason)
-    if h['filesize'] > len(buffer):
-        raise check.error('filesize', h['filesize'], f'larger than the data ({len(buffer)} bytes): the file is cut short')
-    check = Bounds(source, h['filesize'])
-    check.section('ofs_text', h['ofs_text'], h['num_text'], 1)
+    header, h, check = _header(buffer, source)
     check.section('ofs_comment', h['ofs_comment'], h['num_comment'], 1)
     check.section('ofs_frames', h['ofs_frames'], h['num_frames'] * h['num_framechannels'], 2)
     sections = {}
@@ -220,6 +206,57 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> IQMFile:
     _check_indices(record, check, h)
     record.extensions = _extensions(record, buffer, check, h)
     return record
+
+
+def _header(buffer: bytes, source: str) -> tuple[np.ndarray, dict, Bounds]:
+    """The header record and its fields, checked (magic, version, size, the text block), and the file's bounds."""
+    check = Bounds(source, len(buffer))
+    if len(buffer) < HEADER.itemsize:
+        raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte IQM header')
+    header = np.frombuffer(buffer, HEADER, 1)
+    h = header_fields(header)
+    if bytes(buffer[:16]) != MAGIC:
+        raise check.error('magic', bytes(buffer[:16]), 'not an Inter-Quake Model (INTERQUAKEMODEL)')
+    if h['version'] != VERSION:
+        reason = ('IQM version 1 (2010) stores rotations without w; convert it with a current iqm tool'
+                  if h['version'] == 1 else f'only version {VERSION} exists')  # fmt: skip
+        raise check.error('version', h['version'], reason)
+    if h['filesize'] > len(buffer):
+        raise check.error('filesize', h['filesize'], f'larger than the data ({len(buffer)} bytes): the file is cut short')
+    check = Bounds(source, h['filesize'])
+    check.section('ofs_text', h['ofs_text'], h['num_text'], 1)
+    return header, h, check
+
+
+#: The sections an outline does not read, empty (read-only: shared by every outline).
+_UNREAD = tuple(np.empty(0, dtype) for dtype in (MESH, VERTEXARRAY, TRIANGLE, ADJACENCY, JOINT, POSE, BOUNDS))
+for _empty in _UNREAD:
+    _empty.flags.writeable = False
+
+
+def outline(buffer: bytes | memoryview, source: str = '<bytes>') -> tuple[dict, list[Clip]]:
+    """An animation file's header fields and clips, from its header, anims and names only.
+
+    What a timeline needs without the poses (``num_frames``, ``num_poses``); :func:`parse`
+    checks the rest.
+
+    Raises
+    ------
+    QuakeFormatError
+        For what :func:`parse` refuses in the header, the anims or their names.
+
+    """
+    buffer = bytes(buffer)
+    header, h, check = _header(buffer, source)
+    check.section('ofs_anims', h['ofs_anims'], h['num_anims'], ANIM.itemsize)
+    text = buffer[h['ofs_text'] : h['ofs_text'] + h['num_text']]
+    # The records of the anims alone: the other sections are not read.
+    meshes, vertexarrays, triangles, adjacency, joints, poses, bounds = _UNREAD
+    anims = _records(buffer, ANIM, h['ofs_anims'], h['num_anims'])
+    record = IQMFile(source, header, text, meshes, vertexarrays, triangles, adjacency, joints, poses, anims, bounds,
+                     arrays={}, frames=np.empty((0, 0), '<u2'), comment=b'', extensions=[], buffer=buffer)  # fmt: skip
+    _check_anims(record, check, h)
+    return h, clips_of(record)
 
 
 def _vertex_arrays(record: IQMFile, buffer: bytes, check: Bounds, h: dict) -> dict[int, np.ndarray]:
@@ -269,6 +306,14 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
     channels = int(sum(bin(int(m)).count('1') for m in record.poses['channelmask'] & 0x3FF)) if len(record.poses) else 0
     if h['num_frames'] and channels != h['num_framechannels']:
         raise check.error('num_framechannels', h['num_framechannels'], f'the poses\' channel masks set {channels} channels')
+    _check_anims(record, check, h)
+    blend = record.arrays.get(IQM_BLENDINDEXES)
+    if blend is not None and h['num_joints']:
+        check.indices('vertexarrays.blendindexes', blend.astype(np.int64), h['num_joints'])
+
+
+def _check_anims(record: IQMFile, check: Bounds, h: dict) -> None:
+    """Check the anims against the frames and the text block (their names, runs and rates)."""
     for k, anim in enumerate(record.anims):
         record.name(anim['name'], f'anims[{k}].name')
         if int(anim['first_frame']) + int(anim['num_frames']) > h['num_frames']:
@@ -276,9 +321,6 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
                               f'{int(anim["num_frames"])} frames from here run past the file\'s {h["num_frames"]}')  # fmt: skip
         if not np.isfinite(anim['framerate']) or anim['framerate'] < 0:
             raise check.error(f'anims[{k}].framerate', float(anim['framerate']), 'must be a finite number, 0 or more')
-    blend = record.arrays.get(IQM_BLENDINDEXES)
-    if blend is not None and h['num_joints']:
-        check.indices('vertexarrays.blendindexes', blend.astype(np.int64), h['num_joints'])
 
 
 def _parents_inside(check: Bounds, section: str, parents: np.ndarray, count: int, what: str) -> None:

@@ -181,7 +181,7 @@ def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, o
     skeleton = skeleton_of(data)
     own_animation = skeleton.animation
     rest = functools.partial(rest_locals, skeleton)
-    last = _LastParsed()  # a frame's run is outlined, then read: its file parsed once for both
+    last = _LastRead()  # a frame's run is outlined, then read: its file opened once for both
     for file, names, now in wanted:
         # A config's files are already resolved (their real paths, as the config found them).
         key = (real_path(file) if now else os.fspath(file)) if isinstance(file, (str, Path)) else str(id(file))
@@ -204,29 +204,29 @@ def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, o
     return out
 
 
-class _LastParsed:
-    """The animation file outlined last, kept for the read that follows.
+class _LastRead:
+    """The animation file outlined last, its bytes kept for the read that follows.
 
-    A picture of a frame outlines the runs up to it (their frame counts), then reads the
-    run the frame is in: the last file outlined, parsed once for both.  One file is kept,
-    however many a timeline outlines.
+    A picture of a frame outlines the runs up to it (their frame counts, from their
+    headers), then reads the run the frame is in: the last file outlined, opened once
+    for both.  One file is kept, however many a timeline outlines.
     """
 
     def __init__(self) -> None:
-        self._kept: tuple[Any, iqm.IQMFile, Location] | None = None
+        self._kept: tuple[Any, Any, Location] | None = None
 
-    def keep(self, file: Any, record: iqm.IQMFile, location: Location) -> None:
-        self._kept = (file, record, location)
+    def keep(self, file: Any, buffer: Any, location: Location) -> None:
+        self._kept = (file, buffer, location)
 
-    def take(self, file: Any) -> tuple[iqm.IQMFile, Location] | None:
-        """``file``'s records if they were the last kept (then no longer kept)."""
+    def take(self, file: Any) -> tuple[Any, Location] | None:
+        """``file``'s bytes and location if they were the last kept (then no longer kept)."""
         kept, self._kept = self._kept, None
         return kept[1:] if kept is not None and kept[0] is file else None
 
 
 def _reader(data: ModelData, file: Any, strict: bool | str, config: Path | None = None,
-            last: _LastParsed | None = None) -> Callable[[], SkeletalAnimationData]:  # fmt: skip
-    """Reads one animation file for a skeleton, checked against it (through ``last``: parsed once with its outline).
+            last: _LastRead | None = None) -> Callable[[], SkeletalAnimationData]:  # fmt: skip
+    """Reads one animation file for a skeleton, checked against it (through ``last``: opened once with its outline).
 
     A file a ``config`` names that cannot be read, or does not fit the skeleton, is left out
     with a warning, as Cube 2 leaves it out ("could not load anim file"): its runs have no frames.
@@ -234,7 +234,10 @@ def _reader(data: ModelData, file: Any, strict: bool | str, config: Path | None 
 
     def animation() -> SkeletalAnimationData:
         kept = last.take(file) if last is not None else None
-        return _animation_of(*kept) if kept is not None else read_animation(file, strict)
+        if kept is None:
+            return read_animation(file, strict)
+        buffer, location = kept
+        return _animation_of(_animation_record(buffer, location.name, strict), location)
 
     if config is None:
         return lambda: attach(data, animation(), _name(file))
@@ -256,9 +259,9 @@ def _outline_of_run(run: PoseRun) -> Callable[[], tuple[int, list[Clip]]]:
 
 
 def _outliner(data: ModelData, file: Any, strict: bool | str, config: Path | None,
-              last: _LastParsed | None = None) -> Callable[[], tuple[int, list[Clip]]]:  # fmt: skip
+              last: _LastRead | None = None) -> Callable[[], tuple[int, list[Clip]]]:  # fmt: skip
     """Gives one animation file's frame count and clips from its header, checked against the skeleton's joint count
-    (a config's file that fails is left out, as :func:`_reader` leaves it out; through ``last``, parsed once with its read)."""
+    (a config's file that fails is left out, as :func:`_reader` leaves it out; through ``last``, opened once with its read)."""
 
     def outline() -> tuple[int, list[Clip]]:
         try:
@@ -279,10 +282,11 @@ def _left_out(config: Path, file: Any, why: Exception) -> None:
 
 
 def read_outline(mesh: ModelData, source: Source, strict: bool | str = False,
-                 keep: Callable[[Any, iqm.IQMFile, Location], None] | None = None) -> tuple[int, list[Clip]]:  # fmt: skip
-    """An animation file's frame count and clips, as :func:`read_animation` would give them, without its poses.
+                 keep: Callable[[Any, Any, Location], None] | None = None) -> tuple[int, list[Clip]]:  # fmt: skip
+    """An animation file's frame count and clips, as :func:`read_animation` would give them, from its header.
 
-    ``keep(source, record, location)`` is given an IQM's records, parsed to outline it, for a read that may follow.
+    The rest of the file is checked when it is read.  ``keep(source, buffer, location)`` is
+    given the file's bytes, for a read that may follow.
 
     Raises
     ------
@@ -295,16 +299,19 @@ def read_outline(mesh: ModelData, source: Source, strict: bool | str = False,
         return animation.num_frames, animation.clips
     buffer, location = read_source(source)
     name = location.name
-    if md5.is_anim_file(buffer):
-        header = md5.anim_header(buffer, name)
-        check_fit(mesh, 'slerp', int(header['numJoints']), name)
-        return int(header['numFrames']), [md5.anim_clip(header, location.stem or 'anim')]
-    record = _animation_record(buffer, name, strict)
-    assert isinstance(record, iqm.IQMFile)  # an .md5anim is told apart above, as md5.parse tells it
-    check_fit(mesh, 'matrix', int(record.header_fields()['num_poses']), name)
     if keep is not None:
-        keep(source, record, location)
-    return int(record.header_fields()['num_frames']), iqm.clips_of(record)
+        keep(source, buffer, location)
+    if bytes(buffer[: len(iqm.MAGIC)]) != iqm.MAGIC:
+        if md5.is_anim_file(buffer):
+            header = md5.anim_header(buffer, name)
+            check_fit(mesh, 'slerp', int(header['numJoints']), name)
+            return int(header['numFrames']), [md5.anim_clip(header, location.stem or 'anim')]
+        _animation_record(buffer, name, strict)  # no animation: refused as a read refuses it
+    fields, clips = iqm.outline(buffer, name)
+    if not fields['num_poses']:
+        raise QuakeFormatError(name, 'num_poses', 0, _NO_POSES)
+    check_fit(mesh, 'matrix', int(fields['num_poses']), name)
+    return int(fields['num_frames']), clips
 
 
 def read_animation(source: Source | Place, strict: bool | str = False) -> SkeletalAnimationData:
@@ -331,13 +338,16 @@ def _animation_of(record: md5.MD5AnimFile | iqm.IQMFile, location: Location) -> 
     return animation
 
 
+_NO_POSES = 'an IQM with no poses animates nothing'
+
+
 def _animation_record(buffer: Any, name: str, strict: bool | str) -> md5.MD5AnimFile | iqm.IQMFile:
     """The parsed records of an animation file (an ``.md5anim``, or an IQM with poses), ``strict`` applied."""
     spec = spec_for(buffer, name)
     record = parse_buffer(buffer, name, spec)
     enforce(record, len(buffer), strict, name, spec)
     if isinstance(record, iqm.IQMFile) and not len(record.poses):
-        raise QuakeFormatError(name, 'num_poses', 0, 'an IQM with no poses animates nothing')
+        raise QuakeFormatError(name, 'num_poses', 0, _NO_POSES)
     if not isinstance(record, (md5.MD5AnimFile, iqm.IQMFile)):
         raise QuakeFormatError(name, 'format', spec.name, 'not an animation: give an .md5anim or an .iqm of poses')
     return record
