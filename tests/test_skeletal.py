@@ -484,6 +484,18 @@ def test_a_configs_iqm_whose_header_is_sound_and_body_broken_keeps_its_frames_in
     np.testing.assert_array_equal(model.blocks(3)[0].points, pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'good.iqm'], skin=None).blocks(2)[0].points)
 
 
+def test_an_iqm_without_poses_is_no_animation_to_outline_or_read(tmp_path):
+    from pyvista_quake.model import loading
+
+    path = tmp_path / 'static.iqm'
+    path.write_bytes(build_iqm(**_static_bar()))
+    mesh = pq.load(path, skin=None).data
+    for read in (lambda: loading.read_outline(mesh, path), lambda: loading.read_animation(path)):
+        with pytest.raises(pq.QuakeFormatError) as caught:
+            read()
+        assert (caught.value.field, caught.value.value) == ('num_poses', 0) and 'animates nothing' in str(caught.value)
+
+
 def test_an_iqm_outline_gives_what_its_parse_gives_and_refuses_what_it_refuses():
     from pyvista_quake.formats import iqm
 
@@ -500,6 +512,21 @@ def test_an_iqm_outline_gives_what_its_parse_gives_and_refuses_what_it_refuses()
         for read in (iqm.outline, iqm.parse):
             with pytest.raises(pq.QuakeFormatError, match=field.replace('[', r'\[').replace(']', r'\]')):
                 read(bad, 'x.iqm')
+    for version, reason in ((1, r'IQM version 1 \(2010\) stores rotations without w'), (3, 'only version 2 exists')):
+        for read in (iqm.outline, iqm.parse):
+            with pytest.raises(pq.QuakeFormatError, match=reason):
+                read(data[:16] + version.to_bytes(4, 'little') + data[20:], 'x.iqm')
+            with pytest.raises(pq.QuakeFormatError) as caught:
+                read(b'INTERQUAKEMODEX\0' + data[16:], 'x.iqm')
+            assert caught.value.field == 'magic' and caught.value.value == b'INTERQUAKEMODEX\0'
+    # The text block is the file's last bytes: to its very end it is read, one byte more is refused.
+    last = bytearray(data)
+    struct.pack_into('<II', last, 28, len(data) - h['ofs_text'], h['ofs_text'])
+    assert iqm.outline(bytes(last))[0]['num_text'] == len(data) - h['ofs_text'] and iqm.parse(bytes(last)).text.endswith(data[-1:])
+    struct.pack_into('<I', last, 28, len(data) - h['ofs_text'] + 1)
+    for read in (iqm.outline, iqm.parse):
+        with pytest.raises(pq.QuakeFormatError, match='ofs_text'):
+            read(bytes(last))
     poses = bytearray(data)
     poses[h['ofs_poses'] + 8 : h['ofs_poses'] + 12] = np.float32(np.nan).tobytes()  # the body, not the outline
     assert iqm.outline(bytes(poses))[0]['num_frames'] == 4

@@ -228,10 +228,8 @@ def _header(buffer: bytes, source: str) -> tuple[np.ndarray, dict, Bounds]:
     return header, h, check
 
 
-#: The sections an outline does not read, empty (read-only: shared by every outline).
+#: The sections an outline does not read, empty (shared by every outline: nothing is written to an empty array).
 _UNREAD = tuple(np.empty(0, dtype) for dtype in (MESH, VERTEXARRAY, TRIANGLE, ADJACENCY, JOINT, POSE, BOUNDS))
-for _empty in _UNREAD:
-    _empty.flags.writeable = False
 
 
 def outline(buffer: bytes | memoryview, source: str = '<bytes>') -> tuple[dict, list[Clip]]:
