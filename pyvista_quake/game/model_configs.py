@@ -209,8 +209,9 @@ def resolve(path: Path) -> ResolvedConfig:
     def model_name() -> str | None:
         """``mdlname``: the model's folder from the game's root (``actors/player/male``), as the engine loads it."""
         for root in roots:
-            if config_folder.is_relative_to(root.resolve()):
-                return config_folder.relative_to(root.resolve()).as_posix()
+            real = Path(real_path(root))
+            if config_folder.is_relative_to(real):
+                return config_folder.relative_to(real).as_posix()
         return None
 
     note(path)
