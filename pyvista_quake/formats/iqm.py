@@ -228,10 +228,6 @@ def _header(buffer: bytes, source: str) -> tuple[np.ndarray, dict, Bounds]:
     return header, h, check
 
 
-#: The sections an outline does not read, empty (shared by every outline: nothing is written to an empty array).
-_UNREAD = tuple(np.empty(0, dtype) for dtype in (MESH, VERTEXARRAY, TRIANGLE, ADJACENCY, JOINT, POSE, BOUNDS))
-
-
 def outline(buffer: bytes | memoryview, source: str = '<bytes>') -> tuple[dict, list[Clip]]:
     """An animation file's header fields and clips, from its header, anims and names only.
 
@@ -245,16 +241,12 @@ def outline(buffer: bytes | memoryview, source: str = '<bytes>') -> tuple[dict, 
 
     """
     buffer = bytes(buffer)
-    header, h, check = _header(buffer, source)
+    _, h, check = _header(buffer, source)
     check.section('ofs_anims', h['ofs_anims'], h['num_anims'], ANIM.itemsize)
     text = buffer[h['ofs_text'] : h['ofs_text'] + h['num_text']]
-    # The records of the anims alone: the other sections are not read.
-    meshes, vertexarrays, triangles, adjacency, joints, poses, bounds = _UNREAD
     anims = _records(buffer, ANIM, h['ofs_anims'], h['num_anims'])
-    record = IQMFile(source, header, text, meshes, vertexarrays, triangles, adjacency, joints, poses, anims, bounds,
-                     arrays={}, frames=np.empty((0, 0), '<u2'), comment=b'', extensions=[], buffer=buffer)  # fmt: skip
-    _check_anims(record, check, h)
-    return h, clips_of(record)
+    _check_anims(anims, text, source, check, h)
+    return h, _clips(anims, text, source)
 
 
 def _vertex_arrays(record: IQMFile, buffer: bytes, check: Bounds, h: dict) -> dict[int, np.ndarray]:
@@ -304,16 +296,16 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
     channels = int(sum(bin(int(m)).count('1') for m in record.poses['channelmask'] & 0x3FF)) if len(record.poses) else 0
     if h['num_frames'] and channels != h['num_framechannels']:
         raise check.error('num_framechannels', h['num_framechannels'], f'the poses\' channel masks set {channels} channels')
-    _check_anims(record, check, h)
+    _check_anims(record.anims, record.text, record.source, check, h)
     blend = record.arrays.get(IQM_BLENDINDEXES)
     if blend is not None and h['num_joints']:
         check.indices('vertexarrays.blendindexes', blend.astype(np.int64), h['num_joints'])
 
 
-def _check_anims(record: IQMFile, check: Bounds, h: dict) -> None:
+def _check_anims(anims: np.ndarray, text: bytes, source: str, check: Bounds, h: dict) -> None:
     """Check the anims against the frames and the text block (their names, runs and rates)."""
-    for k, anim in enumerate(record.anims):
-        record.name(anim['name'], f'anims[{k}].name')
+    for k, anim in enumerate(anims):
+        _text_at(text, int(anim['name']), source, f'anims[{k}].name')
         if int(anim['first_frame']) + int(anim['num_frames']) > h['num_frames']:
             raise check.error(f'anims[{k}].first_frame', int(anim['first_frame']),
                               f'{int(anim["num_frames"])} frames from here run past the file\'s {h["num_frames"]}')  # fmt: skip
@@ -385,8 +377,12 @@ def _column(values: np.ndarray | None, width: int, num: int, fill: float = 0.0) 
 
 def clips_of(record: IQMFile) -> list[Clip]:
     """The file's anims as runs of its frames (names, counts, rates, looping), read without its poses."""
-    return [Clip(record.name(a['name']), int(a['first_frame']), int(a['num_frames']), float(a['framerate']), bool(a['flags'] & IQM_LOOP))
-            for a in record.anims]  # fmt: skip
+    return _clips(record.anims, record.text, record.source)
+
+
+def _clips(anims: np.ndarray, text: bytes, source: str) -> list[Clip]:
+    return [Clip(_text_at(text, int(a['name']), source, 'name'), int(a['first_frame']), int(a['num_frames']), float(a['framerate']),
+                 bool(a['flags'] & IQM_LOOP)) for a in anims]  # fmt: skip
 
 
 def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
