@@ -306,7 +306,7 @@ def read_outline(mesh: ModelData, source: Source, strict: bool | str = False,
             header = md5.anim_header(buffer, name)
             check_fit(mesh, 'slerp', int(header['numJoints']), name)
             return int(header['numFrames']), [md5.anim_clip(header, location.stem or 'anim')]
-        _animation_record(buffer, name, strict)  # no animation: refused as a read refuses it
+        _animation_record(buffer, name, strict)  # no animation: refused as a read refuses it (an .md5anim is told apart above)
     fields, clips = iqm.outline(buffer, name)
     if not fields['num_poses']:
         raise QuakeFormatError(name, 'num_poses', 0, _NO_POSES)
