@@ -1576,6 +1576,9 @@ def test_a_configs_files_are_found_as_before_the_folder_was_listed_once(tmp_path
                      anims / 'gone.iqm', (root / 'top.iqm').resolve(), real / 'plain.iqm']  # fmt: skip
     (model / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmdir "actors/nowhere"\niqmanim a "gone.iqm"\n')
     assert model_configs.resolve(model / 'iqm.cfg').animations[0][1] == model / 'actors' / 'nowhere' / 'gone.iqm'  # as named
+    (root / 'actors' / 'linked').symlink_to(anims)  # a folder reached through a link: its files by their real paths
+    (model / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmdir "actors/linked"\niqmanim a "plain.iqm"\n')
+    assert model_configs.resolve(model / 'iqm.cfg').animations[0][1] == real / 'plain.iqm'
 
 
 def test_places_number_vertices_at_one_position_alike_and_unit_keeps_zero_vectors():

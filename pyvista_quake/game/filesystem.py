@@ -122,7 +122,7 @@ class GameFiles:
         self.search_paths = [Path(p) for p in self.search_paths] + [Path(p) for p in env.split(os.pathsep) if p]
 
     # -- the places ---------------------------------------------------------------------
-    @property
+    @functools.cached_property
     def _model_file(self) -> Path:
         # A Path only when a skin is looked for: loading a model does not pay for one.
         return Path(self.model_path or '')
@@ -135,11 +135,14 @@ class GameFiles:
         folder = self._model_folder()
         if folder is None:
             return None
-        for candidate in (folder, *folder.parents):
-            note(candidate / first)  # asked whether it is there: its coming or going counts
-            hit = _listdir(candidate).get(first.lower())  # any letter case
-            if hit is not None and (candidate / hit).is_dir():
-                return candidate
+        lower = first.lower()
+        root, below = os.fspath(folder), None
+        while root != below:  # strings: a walk to the root asks a dozen folders, each a path object
+            note(os.path.join(root, first))  # asked whether it is there: its coming or going counts
+            hit = _listdir(root).get(lower)  # any letter case
+            if hit is not None and os.path.isdir(os.path.join(root, hit)):
+                return Path(root)
+            root, below = os.path.dirname(root) or '.', root
         return None
 
     def _later_roots(self, game_root: Path | None) -> list[Path | Archive]:
