@@ -13,6 +13,7 @@ so the object is safe to use on either side of a fork.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field
 import functools
@@ -136,13 +137,11 @@ class GameFiles:
         if folder is None:
             return None
         lower = first.lower()
-        root, below = os.fspath(folder), None
-        while root != below:  # strings: a walk to the root asks a dozen folders, each a path object
+        for root in folders_up(folder):
             note(os.path.join(root, first))  # asked whether it is there: its coming or going counts
             hit = _listdir(root).get(lower)  # any letter case
             if hit is not None and os.path.isdir(os.path.join(root, hit)):
                 return Path(root)
-            root, below = os.path.dirname(root) or '.', root
         return None
 
     def _later_roots(self, game_root: Path | None) -> list[Path | Archive]:
@@ -385,6 +384,14 @@ def _listing(folder: str, mtime_ns: int) -> dict[str, str]:
         return {name.lower(): name for name in os.listdir(folder)}
     except OSError:
         return {}
+
+
+def folders_up(folder: str | Path) -> Iterator[str]:
+    """``folder`` and each folder above it to the file system's root, as strings (a walk asks a dozen: path objects cost more)."""
+    root, below = os.fspath(folder), None
+    while root != below:
+        yield root
+        root, below = os.path.dirname(root) or '.', root
 
 
 def _listdir(folder: str | Path) -> dict[str, str]:

@@ -19,6 +19,7 @@ from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_cfg
 from pyvista_quake.formats import model_extensions
+from pyvista_quake.game.filesystem import folders_up
 from pyvista_quake.game.filesystem import real_path
 from pyvista_quake.game.inputs import note
 
@@ -70,12 +71,10 @@ MODEL_FOLDERS = ('', 'packages/models', 'media/model', 'models')
 def from_root(folder: Path | str, name: str, want_dir: bool = False) -> Path | None:
     """``name`` under the first of ``folder`` and its parents that holds it (also under the engines' model folders)."""
     exists = os.path.isdir if want_dir else os.path.isfile
-    root, above = os.fspath(folder), None
-    while root != above:  # strings: a walk to the root asks up to 40 places
+    for root in folders_up(folder):  # a walk to the root asks up to 40 places
         for candidate in (os.path.join(root, prefix, name) if prefix else os.path.join(root, name) for prefix in MODEL_FOLDERS):
             if exists(candidate):
                 return Path(candidate)
-        root, above = os.path.dirname(root), root
     return None
 
 
