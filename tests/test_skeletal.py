@@ -1483,7 +1483,27 @@ def test_sparse_skinning_matrices_hold_each_weight_at_its_place():
                 point = positions[v] / 10 if normals else positions[v]
                 expected[:, v] += w * (matrices[:, j, :, :3] @ point + (0 if normals else matrices[:, j, :, 3]))
         np.testing.assert_allclose(skinning._apply(product, matrices, 3), expected, rtol=1e-5)
-        assert product.nnz == 3 * 6 * (3 if normals else 4)  # no entry for a weight of 0
+        assert product.shape == (3, 12) and product.nnz == 6 * (3 if normals else 4)  # no entry for a weight of 0
+
+
+def test_sparse_skinning_in_chunks_of_frames_gives_the_same_frames(monkeypatch):
+    from pyvista_quake.data import skinning
+    from pyvista_quake.formats.records import JointWeights
+    from pyvista_quake.formats.records import SurfaceData
+
+    joints = np.array([[1, 0], [2, 1], [0, 0]])
+    weights = np.array([[0.5, 0.5], [0.75, 0.25], [1.0, 0.0]], np.float32)
+    positions = np.random.default_rng(8).normal(size=(1, 3, 3)).astype(np.float32)
+    surface = SurfaceData('s', np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions,
+                          joint_weights=JointWeights(joints, weights))  # fmt: skip
+    matrices = np.random.default_rng(9).normal(size=(5, 3, 3, 4)).astype(np.float32)
+    product = skinning._linear(surface, False, 3)
+    whole = skinning._apply(product, matrices, 3)
+    blended = (matrices[:, joints] * weights[None, :, :, None, None]).sum(axis=2)  # (frames, vertices, 3, 4)
+    np.testing.assert_allclose(whole, np.einsum('fvij,vj->fvi', blended[..., :3], positions[0]) + blended[..., 3], rtol=1e-5, atol=1e-6)
+    for chunk in (1, 2, 4, 5):  # chunks that divide the frames, that leave one over, one chunk exactly
+        monkeypatch.setattr(skinning, 'FRAMES_PER_CHUNK', chunk)
+        np.testing.assert_array_equal(skinning._apply(product, matrices, 3), whole)
 
 
 def test_sparse_skinning_of_md5_weights_takes_each_weight_s_own_position():

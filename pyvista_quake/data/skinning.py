@@ -243,40 +243,37 @@ def weights_of(surface: SurfaceData) -> JointWeights:
 
 
 def _linear(surface: SurfaceData, normals: bool, num_joints: int) -> sparse.csr_matrix | None:
-    """The sparse ``(3 vertices, 12 joints)`` matrix taking a frame's flattened joint matrices to the surface's points.
+    """The sparse ``(vertices, 4 joints)`` matrix taking a frame's joint matrices, a row ``i`` at a time, to the surface's points.
 
-    Row ``3 v + i`` holds, at column ``12 j + 4 i + m``, ``w * p[m]`` for each of the vertex's weights on
-    joint ``j``, where ``p`` is the bind position (IQM) or the weight's own position (MD5) with a 1 appended
-    (a 0 for a normal, which only turns).  Built straight in CSR order: a row's entries are its weights'.
+    Row ``v`` holds, at column ``4 j + m``, ``w * p[m]`` for each of the vertex's weights on joint ``j``, where
+    ``p`` is the bind position (IQM) or the weight's own position (MD5) with a 1 appended (a 0 for a normal,
+    which only turns); times the joints' rows ``i`` (:func:`_apply`), coordinate ``i`` of the vertex.  The
+    weights of 0 have no entries.
     """
     skin = weights_of(surface)
     joints, weights = skin.joints, skin.weights
     n, k = joints.shape
     if not k or not num_joints or not n:
         return None
-    vertex, slot = np.nonzero(weights)  # each weight that adds something, vertex by vertex, in slot order
-    used = np.count_nonzero(weights, axis=1)
+    width = 3 if normals else 4  # a normal has no translation to pick up
+    kept = weights != 0
+    vertex = np.nonzero(kept)[0]  # each weight that adds something, vertex by vertex, in slot order
+    w = np.asarray(weights[kept], np.float32)
     if skin.offsets is not None and not normals:
-        points = skin.offsets[vertex, slot].astype(np.float32)
+        points = np.asarray(skin.offsets[kept], np.float32)
     else:
         bind = surface.normals if normals else surface.positions
         assert bind is not None  # normals are skinned only where the file stores them
         points = np.take(np.asarray(bind[0], np.float32), vertex, axis=0)
-    width = 3 if normals else 4  # a normal has no translation to pick up
-    homogeneous = np.concatenate([points, np.ones((len(vertex), 1), np.float32)], axis=1)[:, :width]
-    values = weights[vertex, slot].astype(np.float32)[:, None] * homogeneous
-    columns = joints[vertex, slot].astype(np.int32)[:, None] * 12 + np.arange(width, dtype=np.int32)
-    # Row 3 v + i takes the vertex's weights in order: the weights' numbers row after row, gathered.
-    row_length = np.repeat(used, 3)
-    row_first = np.repeat(np.cumsum(used) - used, 3)  # the row's first weight
-    weight_of = np.repeat(row_first - (np.cumsum(row_length) - row_length), row_length) + np.arange(3 * len(vertex))
-    row_of = np.repeat(np.tile(np.arange(3, dtype=np.int32), n), row_length)  # i of each entry's row
-    data = np.take(values, weight_of, axis=0).reshape(-1)
-    indices = (np.take(columns, weight_of, axis=0) + 4 * row_of[:, None]).reshape(-1)
-    starts = np.concatenate([[0], np.cumsum(row_length * width, dtype=np.int64)])
+    values = np.empty((len(w), width), np.float32)
+    values[:, :3] = points * w[:, None]
+    values[:, 3:] = w[:, None]  # w times the 1 of a position
+    columns = (joints[kept].astype(np.int32) * 4)[:, None] + np.arange(width, dtype=np.int32)
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(vertex, minlength=n) * width, out=starts[1:])
     from scipy import sparse  # noqa: PLC0415 - a tenth of a second to import, for whole animations only
 
-    return sparse.csr_matrix((data, indices, starts), shape=(3 * n, 12 * num_joints))
+    return sparse.csr_matrix((values.reshape(-1), columns.reshape(-1), starts), shape=(n, 4 * num_joints))
 
 
 def _direct(surface: SurfaceData, matrices: np.ndarray, normals: bool, blended: np.ndarray | None = None) -> np.ndarray:
@@ -314,12 +311,14 @@ def _blend(surface: SurfaceData, matrices: np.ndarray) -> np.ndarray:
 
 
 def _apply(product: sparse.csr_matrix, matrices: np.ndarray, num_vertices: int) -> np.ndarray:
+    """``float32`` ``(frames, vertices, 3)``: :func:`_linear`'s ``product`` times each frame's rows of ``(frames, joints, 3, 4)`` matrices."""
     frames = len(matrices)
-    flat = matrices.reshape(frames, -1)
     out = np.empty((frames, num_vertices, 3), np.float32)
     for start in range(0, frames, FRAMES_PER_CHUNK):
-        chunk = flat[start : start + FRAMES_PER_CHUNK]
-        out[start : start + len(chunk)] = (product @ chunk.T).T.reshape(len(chunk), num_vertices, 3)
+        chunk = matrices[start : start + FRAMES_PER_CHUNK]
+        # Columns (row i, frame): one product gives every coordinate of every frame.
+        rows = np.ascontiguousarray(chunk.transpose(1, 3, 2, 0)).reshape(product.shape[1], -1)
+        out[start : start + len(chunk)] = (product @ rows).reshape(num_vertices, 3, len(chunk)).transpose(2, 0, 1)
     return out
 
 
