@@ -1608,6 +1608,7 @@ def test_places_number_vertices_at_one_position_alike_and_unit_keeps_zero_vector
     group = skinning.places(positions)
     assert group.dtype == np.int64 and group[0] == group[2] and group[1] == group[3]  # -0.0 is 0.0
     assert len(set(group[[0, 1, 4, 5, 6]].tolist())) == 5 and sorted(set(group.tolist())) == list(range(5))
+    assert group.tolist() == [1, 0, 1, 0, 2, 4, 3]  # numbered in the order of the bits: x, then y, then z
     assert skinning.places(np.zeros((0, 3), np.float32)).shape == (0,)
     tiny = skinning.places(np.array([[1e-8, 0, 0], [2e-8, 0, 0], [1e-8, 0, 0]], np.float32))
     assert tiny[0] == tiny[2] != tiny[1]  # the bits themselves: nearby floats stay apart

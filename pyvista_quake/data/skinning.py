@@ -336,22 +336,20 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
 def places(positions: np.ndarray) -> np.ndarray:
     """``int64`` ``(vertices,)``: a number for each place, the same for vertices at the same position.
 
-    The three floats' bits sorted as two keys (x and y in one ``uint64``, z); places are numbered
-    in that order.
+    Places are numbered in the order of their three floats' bits (x, then y, then z): two sorts of one
+    ``uint64`` key each (a ``lexsort`` of two keys took twice as long), x and y's rank, then that rank
+    with z.
     """
     bits = (np.ascontiguousarray(positions, np.float32).reshape(-1, 3) + np.float32(0)).view(np.uint32)  # -0.0 is 0.0
     if not len(bits):
         return np.zeros(0, np.int64)
     wide = bits.astype(np.uint64)
-    xy, z = wide[:, 0] << np.uint64(32) | wide[:, 1], wide[:, 2]
-    order = np.lexsort((z, xy))
-    xy, z = xy[order], z[order]
-    new = np.empty(len(order), bool)
-    new[0] = True
-    new[1:] = (xy[1:] != xy[:-1]) | (z[1:] != z[:-1])
-    out = np.empty(len(order), np.int64)
-    out[order] = np.cumsum(new) - 1
-    return out
+    xy = wide[:, 0] << np.uint64(32) | wide[:, 1]
+    order = np.argsort(xy)
+    ordered = xy[order]
+    rank = np.empty(len(xy), np.uint64)
+    rank[order] = np.cumsum(np.concatenate(([False], ordered[1:] != ordered[:-1])), dtype=np.uint64)
+    return np.unique(rank << np.uint64(32) | wide[:, 2], return_inverse=True)[1].astype(np.int64, copy=False)
 
 
 def _corners_once(triangles: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
