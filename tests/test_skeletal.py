@@ -1612,6 +1612,7 @@ def test_places_number_vertices_at_one_position_alike_and_unit_keeps_zero_vector
     assert skinning.places(np.zeros((0, 3), np.float32)).shape == (0,)
     tiny = skinning.places(np.array([[1e-8, 0, 0], [2e-8, 0, 0], [1e-8, 0, 0]], np.float32))
     assert tiny[0] == tiny[2] != tiny[1]  # the bits themselves: nearby floats stay apart
+    assert len(set(skinning.places(np.array([[1, 5, 0], [-1, 5, 0], [5, 1, 0], [5, -1, 0]], np.float32)).tolist())) == 4  # signs count
     assert skinning.incidence(np.zeros((0, 3), np.int64), 0).shape == (0, 0)
     vectors = np.array([[[3, 0, 4], [0, 0, 0], [-0.0, 0, 0]]], np.float32)
     out = skinning._unit(vectors.copy())
