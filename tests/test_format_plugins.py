@@ -410,10 +410,8 @@ def bones(tmp_path):
     readers._REGISTERED.discard('.bones')
 
 
+@pytest.mark.filterwarnings('ignore::pyvista_quake.QuakeWarning')  # its image is nowhere
 def test_a_registered_format_with_bones_is_skinned_everywhere(bones, tmp_path):
-    import warnings
-
-    warnings.simplefilter('ignore', pq.QuakeWarning)  # its image is nowhere
     model = pq.load(bones)
     assert len(model) == 3 and list(model.animations) == ['bend'] and [j.name for j in model.skeletal.joints] == ['root', 'child']
     turn = np.radians(60)
