@@ -208,6 +208,11 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> IQMFile:
     return record
 
 
+def is_iqm(head: bytes | memoryview) -> bool:
+    """Whether bytes start as an IQM does (its magic)."""
+    return bytes(head[: len(MAGIC)]) == MAGIC
+
+
 def _header(buffer: bytes, source: str) -> tuple[np.ndarray, dict, Bounds]:
     """The header record and its fields, checked (magic, version, size, the text block), and the file's bounds."""
     check = Bounds(source, len(buffer))
@@ -215,7 +220,7 @@ def _header(buffer: bytes, source: str) -> tuple[np.ndarray, dict, Bounds]:
         raise check.error('header', len(buffer), f'file shorter than the {HEADER.itemsize}-byte IQM header')
     header = np.frombuffer(buffer, HEADER, 1)
     h = header_fields(header)
-    if bytes(buffer[:16]) != MAGIC:
+    if not is_iqm(buffer):
         raise check.error('magic', bytes(buffer[:16]), 'not an Inter-Quake Model (INTERQUAKEMODEL)')
     if h['version'] != VERSION:
         reason = ('IQM version 1 (2010) stores rotations without w; convert it with a current iqm tool'

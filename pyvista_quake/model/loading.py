@@ -301,7 +301,7 @@ def read_outline(mesh: ModelData, source: Source, strict: bool | str = False,
     name = location.name
     if keep is not None:
         keep(source, buffer, location)
-    if bytes(buffer[: len(iqm.MAGIC)]) != iqm.MAGIC:
+    if not iqm.is_iqm(buffer):
         if md5.is_anim_file(buffer):
             header = md5.anim_header(buffer, name)
             check_fit(mesh, 'slerp', int(header['numJoints']), name)
