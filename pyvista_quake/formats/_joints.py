@@ -6,6 +6,7 @@ are composed through several parents.
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import numpy as np
@@ -59,22 +60,39 @@ def compose(local: np.ndarray, parents: Sequence[int]) -> np.ndarray:
     after it takes that parent's matrix as it stands then.
     """
     out = np.array(local, np.float64)
-    parents = [int(p) for p in parents]
-    if all(p < j for j, p in enumerate(parents)):
+    parents = tuple(int(p) for p in parents)
+    levels = _levels(parents)
+    if levels is not None:
         # Every parent before its children (as exporters write them): the joints of one depth at once, their
         # parents already whole; the same products as one joint at a time.
-        depth = [0] * len(parents)
-        for j, parent in enumerate(parents):
-            depth[j] = depth[parent] + 1 if parent >= 0 else 0
-        levels = np.asarray(depth)
-        chosen = np.asarray(parents)
-        for level in range(1, max(depth, default=0) + 1):
-            joints = np.flatnonzero(levels == level)
-            out[..., joints, :, :] = out[..., chosen[joints], :, :] @ out[..., joints, :, :]
+        for joints, chosen in levels:
+            out[..., joints, :, :] = out[..., chosen, :, :] @ out[..., joints, :, :]
         return out
     for j, parent in enumerate(parents):
         if parent >= 0:
             out[..., j, :, :] = out[..., parent, :, :] @ out[..., j, :, :]
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _levels(parents: tuple[int, ...]) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """The joints of each depth below the roots and their parents, or ``None`` when a parent comes after its child.
+
+    Kept per skeleton: a model poses one skeleton frame after frame.
+    """
+    if not all(p < j for j, p in enumerate(parents)):
+        return None
+    depth = [0] * len(parents)
+    for j, parent in enumerate(parents):
+        depth[j] = depth[parent] + 1 if parent >= 0 else 0
+    levels, chosen = np.asarray(depth), np.asarray(parents)
+    out = []
+    for level in range(1, max(depth, default=0) + 1):
+        joints = np.flatnonzero(levels == level)
+        joints.flags.writeable = False
+        parent_joints = chosen[joints]
+        parent_joints.flags.writeable = False
+        out.append((joints, parent_joints))
     return out
 
 

@@ -298,7 +298,7 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
         # The demo's loadiqmanims and Cube 2 refuse the file; a file of poses only animates another's joints.
         raise check.error('num_poses', h['num_poses'], f'a model\'s poses must be one per joint (num_joints {h["num_joints"]})')
     _parents_inside(check, 'poses', record.poses['parent'] if len(record.poses) else np.zeros(0, np.int32), h['num_poses'], 'pose')
-    channels = int(sum(bin(int(m)).count('1') for m in record.poses['channelmask'] & 0x3FF)) if len(record.poses) else 0
+    channels = int(np.unpackbits((record.poses['channelmask'] & 0x3FF).astype('<u4').view(np.uint8)).sum())  # the bits set
     if h['num_frames'] and channels != h['num_framechannels']:
         raise check.error('num_framechannels', h['num_framechannels'], f'the poses\' channel masks set {channels} channels')
     _check_anims(record.anims, record.text, record.source, check, h)
@@ -403,7 +403,7 @@ def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
         scale = poses['channelscale'][pose_of, channel_of].astype(np.float64)
         values[:, pose_of, channel_of] += record.frames.astype(np.float64) * scale
     clips = clips_of(record)
-    joints = [Joint('', int(p['parent'])) for p in poses]
+    joints = [Joint('', parent) for parent in poses['parent'].tolist()]
     bounds = None
     if len(record.bounds):
         bounds = np.stack([record.bounds['bbmin'], record.bounds['bbmax']], axis=1).astype(np.float32)

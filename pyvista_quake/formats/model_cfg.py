@@ -283,6 +283,22 @@ def _need(command: Command, source: str, count: int) -> None:
         raise QuakeFormatError(source, f'line {command.line}', command.name, f'takes at least {count} arguments, has {len(command.args)}')
 
 
+#: The prefixes of the model commands a config runs (``iqmanim``, ``md5load``, ``smdskin``...).
+_MODEL_PREFIXES = ('iqm', 'md5', 'smd')
+#: An ``anim`` command's numbers: where each is and what it is, for messages.
+_ANIM_NUMBERS = ((2, 'frame rate'), (4, 'start offset'), (5, 'end offset'))
+
+
+def _number(args: tuple[str, ...], at: int, command: Command, source: str, what: str) -> float:
+    """Argument ``at`` as a number (0 when it is not given)."""
+    if len(args) <= at:
+        return 0.0
+    try:
+        return float(args[at])
+    except ValueError:
+        raise QuakeFormatError(source, f'line {command.line}', args[at], f'{command.name}\'s {what} must be a number') from None
+
+
 def interpret(commands: list[Command], source: str, folder: str, run: Callable[[str], tuple[str, str] | None], depth: int = 0,
               into: ModelConfig | None = None, variables: dict[str, Callable[[], str | None]] | None = None) -> ModelConfig:  # fmt: skip
     """Run a config's commands: ``folder`` is the model's directory, ``run(name)`` gives ``(source, text)`` of an ``exec``'s file.
@@ -297,18 +313,24 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
 
     """
     config = into if into is not None else ModelConfig(source)
-    state = {'dir': folder}
+    directory = folder
     for command in commands:
-        kind = command.name[3:] if command.name[:3] in ('iqm', 'md5', 'smd') else command.name
-        args = command.args
-        need = functools.partial(_need, command, source)
-
-        if command.name == 'exec' and depth < MAX_EXEC_DEPTH:
-            need(1)
+        name, args = command.name, command.args
+        # iqmanim, md5anim, smdanim: one command of each kind (the bare kind, "anim", is another command).
+        kind = name[3:] if name[:3] in _MODEL_PREFIXES else ''
+        if kind == 'anim':
+            if len(args) < 2:
+                _need(command, source, 2)
+            fps, start, end = (_number(args, at, command, source, what) for at, what in _ANIM_NUMBERS)
+            file, _, clip = args[1].partition(':')
+            played = [Played(n, fps if fps > 0 else None, int(start), int(end), clip or None) for n in args[0].split('|') if n]
+            config.animations.append((played, directory, file))
+        elif name == 'exec' and depth < MAX_EXEC_DEPTH:
+            _need(command, source, 1)
             found = run(args[0])
             if found is not None:
-                interpret(parse(found[1], found[0]), found[0], state['dir'], run, depth + 1, config, variables)
-        elif command.name == 'if' and depth < MAX_EXEC_DEPTH:
+                interpret(parse(found[1], found[0]), found[0], directory, run, depth + 1, config, variables)
+        elif name == 'if' and depth < MAX_EXEC_DEPTH:
             condition, bodies = _condition(args)
             try:
                 verdict = _true(evaluate(_split(condition), variables or {}))
@@ -317,30 +339,18 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
                 continue
             body = bodies[0] if verdict else (bodies[1] if len(bodies) > 1 else '')
             lines = [Command(c.name, c.args, c.line + command.line - 1) for c in parse(body, source)]
-            interpret(lines, source, state['dir'], run, depth + 1, config, variables)
-        elif kind == 'dir' and command.name != 'dir':
-            need(1)
-            state['dir'] = '\0' + args[0]  # from the game's root
-        elif kind == 'load' and command.name != 'load':
-            need(1)
-            config.meshes.append((state['dir'], args[0]))
-        elif kind == 'skin' and command.name != 'skin':
-            need(2)
-            config.skins[args[0]] = (state['dir'], image_name(args[1]))
-        elif kind == 'anim' and command.name != 'anim':
-            need(2)
-            numbers = []
-            for at, what in ((2, 'frame rate'), (4, 'start offset'), (5, 'end offset')):
-                try:
-                    numbers.append(float(args[at]) if len(args) > at else 0.0)
-                except ValueError:
-                    raise QuakeFormatError(source, f'line {command.line}', args[at], f'{command.name}\'s {what} must be a number') from None
-            fps, start, end = numbers
-            file, _, clip = args[1].partition(':')
-            played = [Played(n, fps if fps > 0 else None, int(start), int(end), clip or None) for n in args[0].split('|') if n]
-            config.animations.append((played, state['dir'], file))
-        elif kind == 'tag' and command.name != 'tag':
-            need(2)
+            interpret(lines, source, directory, run, depth + 1, config, variables)
+        elif kind == 'dir':
+            _need(command, source, 1)
+            directory = '\0' + args[0]  # from the game's root
+        elif kind == 'load':
+            _need(command, source, 1)
+            config.meshes.append((directory, args[0]))
+        elif kind == 'skin':
+            _need(command, source, 2)
+            config.skins[args[0]] = (directory, image_name(args[1]))
+        elif kind == 'tag':
+            _need(command, source, 2)
             offset = []
             for value in (list(args[2:8]) + ['0'] * 6)[:6]:
                 try:

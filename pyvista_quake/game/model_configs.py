@@ -89,6 +89,11 @@ class _Folder:
         return real_path(self.path)
 
     @functools.cached_property
+    def real_prefix(self) -> str:
+        """The real path with its separator: a name listed here is this plus the name (a hundred joins saved)."""
+        return os.path.join(self.real, '')
+
+    @functools.cached_property
     def _listing(self) -> dict[str, bool] | None:
         try:
             with os.scandir(self.path) as entries:
@@ -148,7 +153,7 @@ class _Finder:
     def _find_file(self, folder: _Folder, name: str) -> str:
         plain = folder.plain_file(name)
         if plain:
-            return os.path.join(folder.real, name)
+            return folder.real_prefix + name
         near = os.path.join(folder.path, name)
         if plain is None and os.path.isfile(near):
             return real_path(near)
