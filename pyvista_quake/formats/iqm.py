@@ -189,13 +189,8 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> IQMFile:
     header, h, check = _header(buffer, source)
     check.section('ofs_comment', h['ofs_comment'], h['num_comment'], 1)
     check.section('ofs_frames', h['ofs_frames'], h['num_frames'] * h['num_framechannels'], 2)
-    sections = {}
-    for ofs, num, dtype in SECTIONS:
-        # Adjacency and bounds are optional: offset 0 means the file has none.
-        count = 0 if ofs in ('ofs_adjacency', 'ofs_bounds') and not h[ofs] else h[num]
-        check.section(ofs, h[ofs], count, dtype.itemsize)
-        sections[ofs] = _records(buffer, dtype, h[ofs], count)
-    text = buffer[h['ofs_text'] : h['ofs_text'] + h['num_text']]
+    sections = {ofs: _section(buffer, check, h, ofs, num, dtype) for ofs, num, dtype in SECTIONS}
+    text = _text_block(buffer, h)
     frames = _records(buffer, np.dtype('<u2'), h['ofs_frames'], h['num_frames'] * h['num_framechannels']).reshape(h['num_frames'], h['num_framechannels'])
     record = IQMFile(
         source, header, text, sections['ofs_meshes'], sections['ofs_vertexarrays'], sections['ofs_triangles'],
@@ -233,6 +228,19 @@ def _header(buffer: bytes, source: str) -> tuple[np.ndarray, dict, Bounds]:
     return header, h, check
 
 
+def _section(buffer: bytes, check: Bounds, h: dict, ofs: str, num: str, dtype: np.dtype) -> np.ndarray:
+    """One section of :data:`SECTIONS`, its range checked, then read."""
+    # Adjacency and bounds are optional: offset 0 means the file has none.
+    count = 0 if ofs in ('ofs_adjacency', 'ofs_bounds') and not h[ofs] else h[num]
+    check.section(ofs, h[ofs], count, dtype.itemsize)
+    return _records(buffer, dtype, h[ofs], count)
+
+
+def _text_block(buffer: bytes, h: dict) -> bytes:
+    """The text block (checked by :func:`_header`)."""
+    return buffer[h['ofs_text'] : h['ofs_text'] + h['num_text']]
+
+
 def outline(buffer: bytes | memoryview, source: str = '<bytes>') -> tuple[dict, list[Clip]]:
     """An animation file's header fields and clips, from its header, anims and names only.
 
@@ -247,9 +255,8 @@ def outline(buffer: bytes | memoryview, source: str = '<bytes>') -> tuple[dict, 
     """
     buffer = bytes(buffer)
     _, h, check = _header(buffer, source)
-    check.section('ofs_anims', h['ofs_anims'], h['num_anims'], ANIM.itemsize)
-    text = buffer[h['ofs_text'] : h['ofs_text'] + h['num_text']]
-    anims = _records(buffer, ANIM, h['ofs_anims'], h['num_anims'])
+    anims = _section(buffer, check, h, 'ofs_anims', 'num_anims', ANIM)
+    text = _text_block(buffer, h)
     _check_anims(anims, text, source, check, h)
     return h, _clips(anims, text, source)
 
