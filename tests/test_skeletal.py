@@ -1281,12 +1281,16 @@ def test_compose_by_depth_is_the_joint_order_product(parents):
 
     rng = np.random.default_rng(len(parents))
     local = rng.normal(size=(3, len(parents), 4, 4))
+    given = local.copy()
     expected = local.copy()
     for j, parent in enumerate(parents):  # one joint at a time, in file order, as the loaders do
         if parent >= 0:
             for f in range(3):
                 expected[f, j] = expected[f, parent] @ expected[f, j]
     np.testing.assert_array_equal(compose(local, parents), expected)
+    # Again, the skeleton's levels kept from the first call, its parents given as numpy's integers.
+    np.testing.assert_array_equal(compose(local, np.asarray(parents, np.int32)), expected)
+    np.testing.assert_array_equal(local, given)  # composed into a copy: the caller's matrices stay as they were
 
 
 def test_an_iqm_name_at_the_end_of_the_text_without_its_nul():
