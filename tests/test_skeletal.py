@@ -1293,6 +1293,18 @@ def test_compose_by_depth_is_the_joint_order_product(parents):
     np.testing.assert_array_equal(local, given)  # composed into a copy: the caller's matrices stay as they were
 
 
+def test_a_skeletons_kept_levels_cannot_be_changed_by_their_users():
+    from pyvista_quake.formats._joints import _levels  # noqa: PLC0415
+
+    levels = _levels((-1, 0, 1, 0))
+    assert [(j.tolist(), p.tolist()) for j, p in levels] == [([1, 3], [0, 0]), ([2], [1])]
+    for joints, parents in levels:  # kept for every later pose of the skeleton: a write would change them all
+        for array in (joints, parents):
+            with pytest.raises(ValueError, match='read-only'):
+                array[0] = 0
+    assert _levels((1, -1)) is None  # a parent after its child: composed joint by joint
+
+
 def test_an_iqm_name_at_the_end_of_the_text_without_its_nul():
     from pyvista_quake.formats.iqm import _text_at  # noqa: PLC0415
 

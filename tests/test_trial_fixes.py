@@ -305,6 +305,36 @@ def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_li
         model_cfg.interpret(model_cfg.parse('exec shared.cfg\n', 'a.cfg'), 'a.cfg', '.', lambda n: ('shared.cfg', 'if 1 [\n'))
 
 
+def test_a_config_that_runs_itself_stops_at_the_exec_depth_its_ifs_included():
+    from pyvista_quake.formats import model_cfg
+
+    # Each run of self.cfg is two levels deep: its "if" body one, the exec in it another.
+    text = 'iqmanim a a.iqm\nif (strcmp (mdlname) "m") [\n  iqmanim b b.iqm\n  exec self.cfg\n]\n'
+    config = model_cfg.interpret(model_cfg.parse(text, 'self.cfg'), 'self.cfg', '.', lambda n: ('self.cfg', text),
+                                 variables={'mdlname': lambda: 'm'})  # fmt: skip
+    names = [played[0].name for played, _, _ in config.animations]
+    # Depths 0, 2, 4, 6 and 8 run the file; 1, 3, 5 and 7 an if's body; at depth 8 (MAX_EXEC_DEPTH) no if or exec runs.
+    assert model_cfg.MAX_EXEC_DEPTH == 8
+    assert names == ['a', 'b'] * 4 + ['a']
+    flat = 'iqmanim a a.iqm\nexec self.cfg\n'
+    config = model_cfg.interpret(model_cfg.parse(flat, 'self.cfg'), 'self.cfg', '.', lambda n: ('self.cfg', flat))
+    assert len(config.animations) == model_cfg.MAX_EXEC_DEPTH + 1
+
+
+def test_a_config_command_short_of_arguments_says_how_many_it_takes():
+    from pyvista_quake.formats import model_cfg
+
+    text = 'iqmanim slow s.iqm 0.5\niqmanim own o.iqm 0\niqmanim fast f.iqm 1 0 2 -3\n'
+    config = model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None)
+    # A rate above 0 is the config's own, however slow; 0 leaves the file's. (The fourth word is a priority.)
+    assert [played[0] for played, _, _ in config.animations] == [
+        model_cfg.Played('slow', 0.5), model_cfg.Played('own', None), model_cfg.Played('fast', 1.0, 2, -3)]
+
+    for text, takes in (('iqmanim idle\n', 2), ('iqmskin *\n', 2), ('iqmtag head\n', 2), ('iqmload\n', 1), ('iqmdir\n', 1), ('exec\n', 1)):
+        with pytest.raises(pq.QuakeFormatError, match=f'a.cfg: line 1 .* takes at least {takes} arguments, has {takes - 1}'):
+            model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None)
+
+
 def test_a_palette_starting_with_a_pcx_byte_is_still_a_palette(tmp_path):
     from pyvista_quake.game.skins import pcx_palette
 
