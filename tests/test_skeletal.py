@@ -1305,6 +1305,26 @@ def test_a_skeletons_kept_levels_cannot_be_changed_by_their_users():
     assert _levels((1, -1)) is None  # a parent after its child: composed joint by joint
 
 
+def test_only_an_iqms_adjacency_and_bounds_are_absent_at_offset_0():
+    from pyvista_quake.formats import iqm  # noqa: PLC0415
+
+    poses = [(-1, 1, [0.0] * 6 + [1.0] * 4, [1.0] + [0.0] * 9)]
+    frames = np.array([[0], [2]], np.uint16)
+    boxes = [(-1, -2, -3, 4, 5, 6, 7, 8), (-2, -3, -4, 5, 6, 7, 9, 10)]
+    record = iqm.parse(build_iqm(poses=poses, frames=frames, anims=[('go', 0, 2, 10.0, 0)], bounds=boxes))
+    assert record.bounds['bbmin'].tolist() == [[-1, -2, -3], [-2, -3, -4]]  # a frame's box each, where the header puts them
+    assert record.bounds['radius'].tolist() == [8, 10]
+    bare = iqm.parse(build_iqm(poses=poses, frames=frames, anims=[('go', 0, 2, 10.0, 0)]))
+    assert len(bare.bounds) == 0 and len(bare.adjacency) == 0  # offset 0: the file has none, whatever num_frames says
+    # Any other section at offset 0 is read there (the header's own bytes), as the demo's loader reads it: its
+    # anim's name offset is then the magic's bytes, far outside the text block.
+    data = bytearray(build_iqm(poses=poses, frames=frames, anims=[('go', 0, 2, 10.0, 0)]))
+    header = np.frombuffer(data, iqm.HEADER, 1)
+    header['ofs_anims'] = 0
+    with pytest.raises(pq.QuakeFormatError, match=r'anims\[0\]\.name'):
+        iqm.parse(bytes(data))
+
+
 def test_an_iqm_name_at_the_end_of_the_text_without_its_nul():
     from pyvista_quake.formats.iqm import _text_at  # noqa: PLC0415
 
