@@ -319,8 +319,7 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
         # iqmanim, md5anim, smdanim: one command of each kind (the bare kind, "anim", is another command).
         kind = name[3:] if name[:3] in _MODEL_PREFIXES else ''
         if kind == 'anim':
-            if len(args) < 2:
-                _need(command, source, 2)
+            _need(command, source, 2)
             fps, start, end = (_number(args, at, command, source, what) for at, what in _ANIM_NUMBERS)
             file, _, clip = args[1].partition(':')
             played = [Played(n, fps if fps > 0 else None, int(start), int(end), clip or None) for n in args[0].split('|') if n]
