@@ -335,6 +335,35 @@ def test_a_config_command_short_of_arguments_says_how_many_it_takes():
             model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None)
 
 
+def test_a_name_from_the_games_root_is_the_nearest_folders_in_the_engines_order(tmp_path):
+    from pyvista_quake.game.model_configs import from_root
+
+    def put(relative):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text('')
+
+    for relative in ('game/z.cfg', 'game/packages/models/a/x.cfg', 'game/media/model/y.cfg', 'game/models/y.cfg',
+                     'game/sub/models/z.cfg', 'game/sub/media/model/w.cfg', 'game/sub/packages/models/w.cfg', 'game/v.cfg'):
+        put(relative)
+    (tmp_path / 'game/models/v.cfg').mkdir()  # a folder of a file's name: not the file
+    deep = tmp_path / 'game/sub/deep/er'
+    deep.mkdir(parents=True)
+    bases: dict = {}
+    for _ in range(2):  # the second walk from what the first found of each folder
+        found = {name: from_root(deep, name, bases=bases) for name in ('z.cfg', 'a/x.cfg', 'y.cfg', 'w.cfg', 'v.cfg', 'none.cfg')}
+        assert found == {
+            'z.cfg': tmp_path / 'game/sub/models/z.cfg',  # the nearer folder first, though game/ holds one too
+            'a/x.cfg': tmp_path / 'game/packages/models/a/x.cfg',
+            'y.cfg': tmp_path / 'game/media/model/y.cfg',  # media/model before models
+            'w.cfg': tmp_path / 'game/sub/packages/models/w.cfg',  # packages/models before media/model
+            'v.cfg': tmp_path / 'game/v.cfg',
+            'none.cfg': None,
+        }
+        assert from_root(deep, 'a', want_dir=True, bases=bases) == tmp_path / 'game/packages/models/a'
+        assert from_root(deep, 'v.cfg', want_dir=True, bases=bases) == tmp_path / 'game/models/v.cfg'
+    assert from_root(deep, 'y.cfg') == tmp_path / 'game/media/model/y.cfg'  # without a shared walk, the same
+
+
 def test_a_palette_starting_with_a_pcx_byte_is_still_a_palette(tmp_path):
     from pyvista_quake.game.skins import pcx_palette
 

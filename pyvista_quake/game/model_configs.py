@@ -68,11 +68,20 @@ class ResolvedConfig:
 MODEL_FOLDERS = ('', 'packages/models', 'media/model', 'models')
 
 
-def from_root(folder: Path | str, name: str, want_dir: bool = False) -> Path | None:
-    """``name`` under the first of ``folder`` and its parents that holds it (also under the engines' model folders)."""
+def from_root(folder: Path | str, name: str, want_dir: bool = False, bases: dict[str, list[str]] | None = None) -> Path | None:
+    """``name`` under the first of ``folder`` and its parents that holds it (also under the engines' model folders).
+
+    ``bases`` keeps, for each folder walked, those of it and its model folders that exist: the walks of one
+    config's names then ask only where a name can be.
+    """
     exists = os.path.isdir if want_dir else os.path.isfile
+    bases = {} if bases is None else bases
     for root in folders_up(folder):  # a walk to the root asks up to 40 places
-        for candidate in (os.path.join(root, prefix, name) if prefix else os.path.join(root, name) for prefix in MODEL_FOLDERS):
+        here = bases.get(root)
+        if here is None:
+            here = bases[root] = [root] + [base for base in (os.path.join(root, p) for p in MODEL_FOLDERS if p) if os.path.isdir(base)]
+        for base in here:
+            candidate = os.path.join(base, name)
             if exists(candidate):
                 return Path(candidate)
     return None
@@ -124,11 +133,12 @@ class _Finder:
         self._from_root: dict[tuple[str, bool], Path | None] = {}
         self._folders: dict[str, _Folder] = {}
         self._files: dict[tuple[str, str], str] = {}
+        self._bases: dict[str, list[str]] = {}  # the folders from_root's walks look in, found once
 
     def from_root(self, name: str, want_dir: bool = False) -> Path | None:
         key = (name, want_dir)
         if key not in self._from_root:
-            self._from_root[key] = from_root(self.config_folder, name, want_dir)
+            self._from_root[key] = from_root(self.config_folder, name, want_dir, self._bases)
         return self._from_root[key]
 
     def _folder(self, written: str) -> _Folder:
