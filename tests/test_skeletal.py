@@ -1151,9 +1151,10 @@ def test_daemon_shaders_and_dpk_packages_give_an_md5_its_images(tmp_path):
 
 def test_a_config_tag_offset_moves_and_turns_the_tag_from_its_joint(tmp_path):
     (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm())
-    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmtag child plain\niqmtag child moved 0 1 0 0 0 90\niqmtag nobody lost\n')
+    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmtag child plain\niqmtag child moved 0 1 0 0 0 90\niqmtag nobody lost\n'
+                                      'iqmtag child\n')  # fmt: skip
     model = pq.load(tmp_path)
-    assert sorted(model.tags) == ['moved', 'plain']  # a tag on no joint is dropped, as the engine drops it
+    assert sorted(model.tags) == ['moved', 'plain']  # a tag on no joint is dropped, as the engine drops it; one of no name too
     plain, moved = model.tag('plain', frame=0), model.tag('moved', frame=0)
     np.testing.assert_allclose(plain, [[1, 0, 0, 4], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], atol=1e-6)
     # 1 along the joint's y, then a quarter turn about its z: x goes to y

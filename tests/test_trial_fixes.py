@@ -189,7 +189,7 @@ def test_a_config_condition_on_the_models_name_picks_its_skin(tmp_path):
 def test_a_condition_it_cannot_tell_is_skipped_with_the_line_and_why(tmp_path):
     shared = red_eclipse_players(tmp_path)
     (shared / 'player.cfg').write_text(PLAYER_CFG + 'if (> (getvar maxfps) 60) [ iqmskin * "fast.png" ]\n')
-    with pytest.warns(pq.QuakeWarning, match=r'player.cfg: line 8: skipped "if \(> \(getvar maxfps\) 60\)": .*\'>\''):
+    with pytest.warns(pq.QuakeWarning, match=r'player.cfg: line 8: skipped "if \(> \(getvar maxfps\) 60\)": .*\'getvar\''):
         model = pq.load(shared / 'male')
     assert Path(model.surfaces[0].image_file().location).name == 'diffuse.png'
 
@@ -289,6 +289,86 @@ def test_conditions_it_does_not_run_are_unknown(condition):
         model_cfg.evaluate(model_cfg._split(condition), {})
 
 
+@pytest.mark.parametrize(
+    ('expression', 'value'),
+    [
+        ('= 2 2', True), ('= 2 3', False), ('= 2.9 2', True),  # integers, as parseint reads them
+        ('!= 2 3', True), ('!= 2 2', False),
+        ('< 1 2', True), ('< 2 2', False), ('< 3 2', False),
+        ('> 3 2', True), ('> 2 2', False), ('> 1 2', False),
+        ('<= 2 2', True), ('<= 1 2', True), ('<= 3 2', False),
+        ('>= 2 2', True), ('>= 3 2', True), ('>= 1 2', False),
+        ('= 0x1f 31', True), ('= 0X1F 31', True), ('= 010 8', True), ('= 31 31', True), ('= 0 0', True), ('= 08 0', True), ('= -2 -2', True), ('= +7 7', True),
+        ('= x 0', True), ('= 5', False), ('=', True),  # a missing word is 0
+        ('=f 2.5 2.5', True), ('=f 2.5 2', False), ('<f 2.25 2.5', True), ('>f 2.5 2.25', True), ('!=f 1 1.0', False),
+        ('<=f 2.5 2.5', True), ('>=f 2.4 2.5', False), ('=f 1.5e1x 15', True), ('=f .5 0.5', True), ('=f x 0', True),
+        ('=f -2.5 -2.5', True), ('=f 2.5', False),
+        ('= $t 2', True), ('< $t 2', False), ('|| (= $t 1) (= $t 2)', True), ('&& (>= $t 1) (<= $t 1)', False),
+        ('format "icons/%1/diff" $p', 'icons/founder/diff'),
+        ('format "%2-%1-%3" a b', 'b-a-'), ('format "100%% %x"', '100% x'), ('format "end%"', 'end'), ('format', ''),
+        ('format "%1" (= 1 1)', '1'), ('concat a (= 1 2) $p', 'a 0 founder'), ('concatword a b $t', 'ab2'),
+    ],
+)
+def test_expressions_evaluate_as_cubescript_does(expression, value):
+    from pyvista_quake.formats import model_cfg
+
+    got = model_cfg.evaluate(model_cfg._split(expression), {'t': lambda: '2', 'p': lambda: 'founder'})
+    assert model_cfg._text(got) == model_cfg._text(value)
+
+
+BANDIT_CFG = """if (<= $bandit_type 2) [
+    iqmload ../mesh.iqm
+    iqmskin two (format "../icons/%1/diff" $bandit_priv) (format "../icons/%1/mask" $bandit_priv)
+]
+if  (>= $bandit_type 3) [ iqmload ../../mesh.iqm ; iqmskin two (concatword "../../icons/" $bandit_priv "/diff") ]
+iqmskin one $bandit_skin
+bandit_type = [] ; bandit_priv = []
+"""
+
+
+def test_a_config_sets_aliases_that_the_configs_it_runs_read():
+    """Red Eclipse's vanities/bandit/priv: each badge's iqm.cfg sets two aliases and runs one shared config, whose
+    ``if``s and ``format``s pick the mesh and the images (96 of its configs loaded no mesh before)."""
+    from pyvista_quake.formats import model_cfg
+
+    def run(text):
+        return model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: ('shared.cfg', BANDIT_CFG))
+
+    config = run('bandit_type = 2 ; bandit_priv = "founder"\nalias bandit_skin diff.png\nexec shared.cfg\n')
+    assert config.meshes == [('.', '../mesh.iqm')]
+    assert config.skins == {'two': ('.', '../icons/founder/diff'), 'one': ('.', 'diff.png')}
+    config = run('bandit_type = 3 ; bandit_priv = (concatword "loc" "al")\nbandit_skin = $bandit_priv\nexec shared.cfg\n')
+    assert config.meshes == [('.', '../../mesh.iqm')] and config.skins == {'two': ('.', '../../icons/local/diff'), 'one': ('.', 'local')}
+    # An alias set to nothing is empty; one never set cannot be told: the command that asks is skipped, with its line.
+    config = run('bandit_type = 1\nbandit_priv =\nbandit_skin = []\nexec shared.cfg\n')
+    assert config.skins == {'two': ('.', '../icons//diff'), 'one': ('.', '')}
+    with pytest.warns(pq.QuakeWarning, match=r'shared.cfg: line 6: skipped "iqmskin one \$bandit_skin": \$bandit_skin is not known'):
+        config = run('bandit_type = 1 ; bandit_priv = x\nexec shared.cfg\n')
+    assert config.skins == {'two': ('.', '../icons/x/diff')}
+    # What it does not run is not asked: an unknown alias in a command that only changes the drawing warns of nothing.
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        config = model_cfg.interpret(model_cfg.parse('mdlscale $size\niqmload m.iqm\n'), 'b.cfg', '.', lambda n: None)
+    assert config.meshes == [('.', 'm.iqm')]
+    with pytest.warns(pq.QuakeWarning, match=r'b.cfg: line 1: skipped "iqmload \(format": a \[ or \( is never closed'):
+        model_cfg.interpret(model_cfg.parse('iqmload (format\n', 'b.cfg'), 'b.cfg', '.', lambda n: None)
+
+
+def test_a_badge_config_of_red_eclipse_loads_its_mesh_and_image_through_the_aliases(tmp_path):
+    priv = tmp_path / 'data' / 'vanities' / 'bandit' / 'priv'
+    badge = priv / 'head' / 'founder'
+    badge.mkdir(parents=True)
+    (priv / 'mesh.iqm').write_bytes(two_joint_iqm())
+    (priv / 'icons' / 'founder').mkdir(parents=True)
+    Image.new('RGB', (4, 4), (200, 30, 30)).save(priv / 'icons' / 'founder' / 'diff.png')
+    (priv / 'head' / 'bandit.cfg').write_text('if (<= $t 2) [ iqmload ../../mesh.iqm ; iqmskin * (format "../../icons/%1/diff" $p) ]\n')
+    (badge / 'iqm.cfg').write_text('t = 2 ; p = "founder"\nexec vanities/bandit/priv/head/bandit.cfg\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', pq.QuakeWarning)
+        model = pq.load(badge)
+    assert Path(model.surfaces[0].image_file().location).resolve() == (priv / 'icons' / 'founder' / 'diff.png').resolve()
+
+
 def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_line_and_file(tmp_path):
     from pyvista_quake.formats import model_cfg
 
@@ -330,9 +410,30 @@ def test_a_config_command_short_of_arguments_says_how_many_it_takes():
     assert [played[0] for played, _, _ in config.animations] == [
         model_cfg.Played('slow', 0.5), model_cfg.Played('own', None), model_cfg.Played('fast', 1.0, 2, -3)]
 
-    for text, takes in (('iqmanim idle\n', 2), ('iqmskin *\n', 2), ('iqmtag head\n', 2), ('iqmload\n', 1), ('iqmdir\n', 1), ('exec\n', 1)):
-        with pytest.raises(pq.QuakeFormatError, match=f'a.cfg: line 1 .* takes at least {takes} arguments, has {takes - 1}'):
+    # The engine cannot load a model without its mesh: a bare load (or dir) is an error.
+    for text in ('iqmload\n', 'iqmdir\n'):
+        with pytest.raises(pq.QuakeFormatError, match='a.cfg: line 1 .* takes at least 1 arguments, has 0'):
             model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None)
+
+
+def test_a_config_command_short_of_words_is_run_as_the_engine_runs_it():
+    """Cube 2 gives a command's missing words as empty: Red Eclipse's weapons/sword/item/iqm.cfg has
+    ``iqmtag tag_eject`` (a joint, no tag name), and the game loads the model."""
+    from pyvista_quake.formats import model_cfg
+
+    def run(text):
+        return model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: ('b.cfg', 'iqmanim b b.iqm\n'))
+
+    config = run('iqmload m.iqm\niqmtag tag_muzzle tag_muzzle\niqmtag tag_eject\niqmtag\nexec\niqmanim idle i.iqm\n')
+    assert config.tags == [('tag_muzzle', 'tag_muzzle', (0.0,) * 6)]  # the nameless tags add nothing
+    assert config.meshes == [('.', 'm.iqm')] and [p[0].name for p, _, _ in config.animations] == ['idle']  # and stop nothing
+    assert run('exec b.cfg\n').animations  # (an exec with its word runs)
+    for text, takes, has, outcome in (('iqmanim idle\n', 'an animation name and its file', '1 word', 'left out'),
+                                      ('iqmanim\n', 'an animation name and its file', '0 words', 'left out'),
+                                      ('iqmskin *\n', 'a mesh and its image', '1 word', 'skipped')):  # fmt: skip
+        with pytest.warns(pq.QuakeWarning, match=f'a.cfg: line 2: {text.split()[0]} takes {takes}, has {has}; {outcome}'):
+            config = run('iqmload m.iqm\n' + text + 'iqmskin m s.png\niqmanim run r.iqm\n')
+        assert config.skins == {'m': ('.', 's.png')} and [p[0].name for p, _, _ in config.animations] == ['run']
 
 
 def test_a_name_from_the_games_root_is_the_nearest_folders_in_the_engines_order(tmp_path):

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 import functools
+import operator
 import re
 from typing import Callable
 from typing import NamedTuple
@@ -68,6 +69,12 @@ class Command:
     name: str
     args: tuple[str, ...]
     line: int
+    #: Whether a word is a ``( … )`` to run or an ``$alias`` to look up (found when parsed: parsed configs are kept).
+    dynamic: bool = False
+
+    def moved(self, lines: int) -> Command:
+        """The command ``lines`` lines further down (a block's command, placed in its file)."""
+        return Command(self.name, self.args, self.line + lines, self.dynamic)
 
 
 def parse(text: str, source: str = '<cfg>') -> list[Command]:
@@ -138,19 +145,64 @@ def _flush(words: list[str], lines: list[int], commands: list[Command], source: 
         taken = 2 if int(args[0]) else 3  # the word of the block that runs: then, or else
         if len(words) > taken:
             # The block's line 1 is the line of its "[".
-            commands.extend(Command(c.name, c.args, c.line + lines[taken] - 1) for c in parse(words[taken], source))
+            commands.extend(c.moved(lines[taken] - 1) for c in parse(words[taken], source))
         return
-    commands.append(Command(name, args, lines[0]))
+    commands.append(Command(name, args, lines[0], any(a.startswith(('(', '$')) for a in args)))
 
 
-#: The CubeScript commands a condition may use, each a function of its evaluated arguments.
+_INTEGER = re.compile(r'\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)')
+_FLOAT = re.compile(r'\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?')
+
+
+def _integer(value: object) -> int:
+    """A word as CubeScript's ``parseint`` reads it (C's ``strtoul``, base 0: ``0x1f``, ``010`` octal; no number: 0)."""
+    match = _INTEGER.match(_text(value))
+    if match is None:
+        return 0
+    sign, digits = match.groups()
+    base = 16 if digits[1:2] in ('x', 'X') else (8 if digits[0] == '0' else 10)
+    number = int(digits[2:] if base == 16 else digits, base)
+    return -number if sign == '-' else number
+
+
+def _float(value: object) -> float:
+    """A word as CubeScript's ``parsefloat`` reads it (C's ``strtod`` of its start; no number: 0)."""
+    match = _FLOAT.match(_text(value))
+    return float(match.group()) if match is not None else 0.0
+
+
+def _text(value: object) -> str:
+    """A value as CubeScript passes it on: a comparison's truth as ``1`` or ``0``."""
+    return str(int(value)) if isinstance(value, bool) else str(value)
+
+
+def _format(args: list) -> str:
+    """CubeScript's ``format``: ``%1`` to ``%9`` the arguments after the pattern (missing ones empty), ``%x`` ``x``."""
+    if not args:
+        return ''
+    return re.sub(r'%(.?)', lambda m: (_text(args[int(m[1])]) if int(m[1]) < len(args) else '') if m[1] in '123456789' and m[1] else m[1],
+                  _text(args[0]), flags=re.DOTALL)  # fmt: skip
+
+
+def _compare(test: Callable[[float, float], bool], number: Callable[[object], float]) -> Callable[[list], object]:
+    return lambda a: test(number(a[0]) if a else 0, number(a[1]) if len(a) > 1 else 0)
+
+
+#: The CubeScript commands an expression may use, each a function of its evaluated arguments: the string and
+#: number comparisons (``=``, ``<=``... on integers, ``=f``... on floats), ``!``, ``format``, ``concat``, ``concatword``.
 _CONDITIONS: dict[str, Callable[[list], object]] = {
     'strcmp': lambda a: len(a) >= 2 and str(a[0]) == str(a[1]),
     'stringcmp': lambda a: len(a) >= 2 and str(a[0]) == str(a[1]),
     '=s': lambda a: len(a) >= 2 and str(a[0]) == str(a[1]),
     '!=s': lambda a: len(a) >= 2 and str(a[0]) != str(a[1]),
     '!': lambda a: not _true(a[0]) if a else True,
+    'format': _format,
+    'concat': lambda a: ' '.join(map(_text, a)),
+    'concatword': lambda a: ''.join(map(_text, a)),
 }
+for _suffix, _number_of in (('', _integer), ('f', _float)):
+    for _name, _test in (('=', operator.eq), ('!=', operator.ne), ('<', operator.lt), ('>', operator.gt), ('<=', operator.le), ('>=', operator.ge)):
+        _CONDITIONS[_name + _suffix] = _compare(_test, _number_of)
 
 
 class UnknownConditionError(Exception):
@@ -186,7 +238,7 @@ def evaluate(words: list[str], variables: dict[str, Callable[[], str | None]]) -
     def value(word: str) -> object:
         if word.startswith('(') and word.endswith(')'):
             return evaluate(_split(word[1:-1]), variables)
-        return word
+        return _lookup(word[1:], variables) if word.startswith('$') else word
 
     if name in ('||', '&&'):
         results = (_true(evaluate(_split(a), variables)) for a in args)  # each operand a block or (...) run lazily
@@ -201,6 +253,44 @@ def evaluate(words: list[str], variables: dict[str, Callable[[], str | None]]) -
     if re.fullmatch(r'-?\d+(\.\d*)?', name) and not args:
         return name
     raise UnknownConditionError(f'{name!r} is a command pyvista-quake does not run')
+
+
+def _lookup(name: str, variables: dict[str, Callable[[], str | None]]) -> str:
+    """``$name``: the value of an alias the config set (or of a variable ``variables`` knows)."""
+    found = variables[name]() if name in variables else None
+    if found is None:
+        raise UnknownConditionError(f'${name} is not known here')
+    return found
+
+
+def _words(args: tuple[str, ...], variables: dict[str, Callable[[], str | None]]) -> tuple[str, ...]:
+    """A command's words as the engine passes them: each ``( … )`` run (it may span several words), each ``$alias`` looked up.
+
+    Raises
+    ------
+    UnknownConditionError
+        For what :func:`evaluate` cannot tell.
+
+    """
+    out: list[str] = []
+    at = 0
+    while at < len(args):
+        word = args[at]
+        if word.startswith('('):
+            depth, end = 0, at
+            for end in range(at, len(args)):
+                if end > at and _is_block(args[end]):
+                    continue  # a string or [block] inside: its parentheses are its own
+                depth += args[end].count('(') - args[end].count(')')
+                if depth <= 0:
+                    break
+            group = ' '.join([word] + [f'[{a}]' if _is_block(a) else a for a in args[at + 1 : end + 1]])
+            out.append(_text(evaluate(_split(group), variables)))
+            at = end + 1
+        else:
+            out.append(_lookup(word[1:], variables) if word.startswith('$') else word)
+            at += 1
+    return tuple(out)
 
 
 def _split(text: str) -> list[str]:
@@ -278,6 +368,12 @@ def _is_block(word: str) -> bool:
     return ' ' in word or '\n' in word
 
 
+def _short(command: Command, source: str, takes: str, outcome: str) -> None:
+    """Warn of a command the engine runs with empty words for those it lacks, and does nothing with."""
+    count = len(command.args)
+    warn_external(f'{source}: line {command.line}: {command.name} takes {takes}, has {count} word{"" if count == 1 else "s"}; {outcome}')
+
+
 def _need(command: Command, source: str, count: int) -> None:
     if len(command.args) < count:
         raise QuakeFormatError(source, f'line {command.line}', command.name, f'takes at least {count} arguments, has {len(command.args)}')
@@ -285,6 +381,8 @@ def _need(command: Command, source: str, count: int) -> None:
 
 #: The prefixes of the model commands a config runs (``iqmanim``, ``md5load``, ``smdskin``...).
 _MODEL_PREFIXES = ('iqm', 'md5', 'smd')
+#: The kinds of model command :func:`interpret` runs (the others change how the engine draws the model).
+_RUN = frozenset({'anim', 'dir', 'load', 'skin', 'tag'})
 #: An ``anim`` command's numbers: where each is and what it is, for messages.
 _ANIM_NUMBERS = ((2, 'frame rate'), (4, 'start offset'), (5, 'end offset'))
 
@@ -304,40 +402,58 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
     """Run a config's commands: ``folder`` is the model's directory, ``run(name)`` gives ``(source, text)`` of an ``exec``'s file.
 
     ``variables`` gives what conditions may ask (``{'mdlname': ...}``: the model's name as the engine
-    loads it, ``actors/player/male``); each returns ``None`` when it cannot tell.
+    loads it, ``actors/player/male``); each returns ``None`` when it cannot tell.  The aliases the config
+    sets (``bandit_type = 2``, ``alias name value``) are added to it, for the ``$name`` of what runs after.
+    A command's ``( … )`` words are run and its ``$name`` words looked up before it runs; one that cannot
+    be told is skipped with a warning, as an ``if`` is.
 
     Raises
     ------
     QuakeFormatError
-        For a command missing its arguments, or an ``anim`` rate that is no number.
+        For an ``*load`` or ``*dir`` missing its file or folder, or an ``anim`` rate that is no number.  Other commands
+        short of words are run as the engine runs them (its missing words empty): a bare ``exec`` and a tag with no
+        name do nothing; an ``anim`` or ``skin`` without its file is left out with a warning.
 
     """
     config = into if into is not None else ModelConfig(source)
+    variables = {} if variables is None else variables  # the aliases a config sets go here, seen by what it runs next
     directory = folder
     for command in commands:
         name, args = command.name, command.args
         # iqmanim, md5anim, smdanim: one command of each kind (the bare kind, "anim", is another command).
         kind = name[3:] if name[:3] in _MODEL_PREFIXES else ''
+        assigns = bool(args) and (args[0] == '=' or name == 'alias')  # "name = value", "alias name value"
+        if command.dynamic and (kind in _RUN or name == 'exec' or assigns):
+            try:
+                args = _words(args, variables)
+            except UnknownConditionError as why:
+                warn_external(f'{source}: line {command.line}: skipped "{name} {" ".join(args)}": {why}')
+                continue
+        if assigns:  # CubeScript's aliases
+            target, given = (name, args[1:2]) if args[0] == '=' else (args[0], args[1:2])
+            variables[target] = functools.partial(str, given[0] if given else '')
+            continue
         if kind == 'anim':
-            _need(command, source, 2)
+            if len(args) < 2:  # the engine finds no animation of no name, and no file of none: it loads the model without
+                _short(command, source, 'an animation name and its file', 'left out, as the game leaves it out')
+                continue
             fps, start, end = (_number(args, at, command, source, what) for at, what in _ANIM_NUMBERS)
             file, _, clip = args[1].partition(':')
             played = [Played(n, fps if fps > 0 else None, int(start), int(end), clip or None) for n in args[0].split('|') if n]
             config.animations.append((played, directory, file))
         elif name == 'exec' and depth < MAX_EXEC_DEPTH:
-            _need(command, source, 1)
-            found = run(args[0])
+            found = run(args[0]) if args else None  # a bare exec runs nothing, as the engine's finds no file
             if found is not None:
                 interpret(parse(found[1], found[0]), found[0], directory, run, depth + 1, config, variables)
         elif name == 'if' and depth < MAX_EXEC_DEPTH:
             condition, bodies = _condition(args)
             try:
-                verdict = _true(evaluate(_split(condition), variables or {}))
+                verdict = _true(evaluate(_split(condition), variables))
             except UnknownConditionError as why:
                 warn_external(f'{source}: line {command.line}: skipped "if {condition}": {why}; neither of its blocks was run')
                 continue
             body = bodies[0] if verdict else (bodies[1] if len(bodies) > 1 else '')
-            lines = [Command(c.name, c.args, c.line + command.line - 1) for c in parse(body, source)]
+            lines = [c.moved(command.line - 1) for c in parse(body, source)]
             interpret(lines, source, directory, run, depth + 1, config, variables)
         elif kind == 'dir':
             _need(command, source, 1)
@@ -346,10 +462,13 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
             _need(command, source, 1)
             config.meshes.append((directory, args[0]))
         elif kind == 'skin':
-            _need(command, source, 2)
+            if len(args) < 2:
+                _short(command, source, 'a mesh and its image', 'skipped (the game draws that mesh with no image)')
+                continue
             config.skins[args[0]] = (directory, image_name(args[1]))
         elif kind == 'tag':
-            _need(command, source, 2)
+            if len(args) < 2:  # a joint and no tag name (Red Eclipse's weapons have some): the engine adds a tag nothing can name
+                continue
             offset = []
             for value in (list(args[2:8]) + ['0'] * 6)[:6]:
                 try:
