@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from builders import tetra_md2
 from builders import tetra_md3
+from builders import two_joint_iqm
 import numpy as np
 from PIL import Image
 import pytest
@@ -159,3 +162,24 @@ def test_the_commands_share_their_flags_help_and_the_api_s_picture_sizes(capsys)
             assert 'Worker processes for the pictures.' in shown and '--output -o' in shown, command
         else:
             assert 'The model file.' in shown
+
+
+def test_check_reads_the_mesh_a_folders_config_loads(tmp_path, capsys):
+    """Red Eclipse keeps a weapon's mesh in its folder and the configs that load it in ``hwep/`` and ``vwep/``:
+    ``check`` (and ``pq.check``) of those folders checks that mesh, where it failed with ``IsADirectoryError``."""
+    weapon = tmp_path / 'weapons' / 'claw'
+    for folder in ('hwep', 'vwep'):
+        (weapon / folder).mkdir(parents=True)
+        (weapon / folder / 'iqm.cfg').write_text('iqmload ../claw.iqm\n')
+    (weapon / 'claw.iqm').write_bytes(two_joint_iqm())
+    assert main(['check', str(weapon), '--json']) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert sorted(r['model'] for r in records) == [str(weapon / 'hwep'), str(weapon / 'vwep')]
+    assert {r['format'] for r in records} == {'iqm'} and all(r['ok'] for r in records)
+    assert pq.check(weapon / 'hwep') == pq.check(weapon / 'vwep' / 'iqm.cfg') == pq.check(weapon / 'claw.iqm')
+    (weapon / 'vwep' / 'iqm.cfg').write_text('iqmload ../missing.iqm\n')
+    assert main(['check', str(weapon)]) == 1
+    assert "No such file or directory: '" + str(weapon / 'vwep' / '..' / 'missing.iqm') in capsys.readouterr().err
+    (weapon / 'hwep' / 'iqm.cfg').write_text('mdlscale 2\n')
+    with pytest.raises(pq.QuakeFormatError, match='hwep/iqm.cfg: iqmload = None: the config loads no mesh'):
+        pq.check(weapon / 'hwep')

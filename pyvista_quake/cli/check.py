@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.table import Table
 
 from pyvista_quake.cli._app import CLI_APP
@@ -12,6 +14,8 @@ from pyvista_quake.formats import spec_for
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import findings
 from pyvista_quake.game.engines import verdicts
+from pyvista_quake.game.model_configs import is_config_source
+from pyvista_quake.game.model_configs import model_config
 from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import read_source
 
@@ -35,7 +39,10 @@ def check(models: list[str], /, *, json: bool = False) -> int:
 
 
 def _check(path: Place) -> dict:
-    buffer, location = read_source(path.path, path.member)  # read once: the magic bytes name the format, the records the findings
+    source = path.path
+    if is_config_source(source, path.member):  # a Cube 2 model's folder: the engines read the mesh its config loads
+        source = model_config(Path(source))[1]
+    buffer, location = read_source(source, path.member)  # read once: the magic bytes name the format, the records the findings
     name = location.name
     spec = spec_for(buffer, name)
     fmt = spec.name

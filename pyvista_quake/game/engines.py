@@ -21,6 +21,7 @@ refuses only what no engine can draw.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from pyvista_quake.formats._rules import QUAKE3_ENGINES  # noqa: F401
 from pyvista_quake.formats._rules import QUAKE_ENGINES  # noqa: F401
 from pyvista_quake.formats._rules import REFUSES
 from pyvista_quake.formats._rules import WARNS
+from pyvista_quake.game import model_configs
 from pyvista_quake.game.sources import read_source
 
 #: Engine names and what they stand for.
@@ -116,7 +118,7 @@ def check(source: Any, **options: Any) -> list[Finding]:
     Parameters
     ----------
     source : str, pathlib.Path, bytes or binary file
-        The model.
+        The model (for a Cube 2 model, also its config or the folder holding it: the mesh it loads is checked).
     **options
         ``member=`` for a model inside a PAK or PK3.
 
@@ -137,7 +139,10 @@ def check(source: Any, **options: Any) -> list[Finding]:
     ...     print(finding)
 
     """
-    buffer, location = read_source(source, options.pop('member', None))
+    member = options.pop('member', None)
+    if model_configs.is_config_source(source, member):
+        source = model_configs.model_config(Path(source))[1]
+    buffer, location = read_source(source, member)
     name = location.name
     spec = spec_for(buffer, name)
     return findings(parse_buffer(buffer, name, spec), len(buffer), spec)

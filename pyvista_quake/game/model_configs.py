@@ -14,6 +14,7 @@ import functools
 import os
 from pathlib import Path
 from pathlib import PurePosixPath
+from typing import TypeGuard
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import FORMATS
@@ -195,6 +196,31 @@ def config_in(folder: Path) -> Path | None:
         if (folder / name).is_file():
             return folder / name
     return None
+
+
+def is_config_source(source: object, member: str | None = None) -> TypeGuard[str | Path]:
+    """Whether a model is given as its Cube 2 config or the folder holding one, not as a model file."""
+    return member is None and isinstance(source, (str, Path)) and (os.path.isdir(source) or str(source).lower().endswith('.cfg'))
+
+
+def model_config(path: Path) -> tuple[ResolvedConfig, Path]:
+    """The config of a model given as its folder or as the config itself (its files found), and the mesh it loads.
+
+    Raises
+    ------
+    FileNotFoundError
+        For a folder with neither an ``iqm.cfg`` nor an ``md5.cfg``.
+    QuakeFormatError
+        For a malformed config, or one that loads no mesh.
+
+    """
+    config_path = config_in(path) if path.is_dir() else path
+    if config_path is None:
+        raise FileNotFoundError(f'{path}: a folder holds a model when it has an iqm.cfg or md5.cfg; this one has neither')
+    config = resolve(config_path)
+    if config.mesh is None:
+        raise QuakeFormatError(str(config_path), 'iqmload', None, 'the config loads no mesh (no iqmload or md5load)')
+    return config, config.mesh
 
 
 def resolve(path: Path) -> ResolvedConfig:

@@ -106,8 +106,8 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
             raise ValueError(f'lod= picks an MD3\'s level of detail; {member or _name(source)} is not an .md3')
         source, member = lod_source(source, member, opts.lod)
     config = None
-    if member is None and isinstance(source, (str, Path)) and (Path(source).is_dir() or str(source).lower().endswith('.cfg')):
-        config, source = _config_source(Path(source))
+    if model_configs.is_config_source(source, member):
+        config, source = model_configs.model_config(Path(source))
     buffer, location = read_source(source, member)
     name, path, archive, member = location.name, location.path, location.archive, location.member
     spec = spec_for(buffer, name)
@@ -148,17 +148,6 @@ def _own_name_animations(search: GameFiles, spec: FormatSpec) -> list[str] | Non
         if found is not None:
             return [found[0]]
     return None
-
-
-def _config_source(path: Path) -> tuple[model_configs.ResolvedConfig, Path]:
-    """A Cube 2 model config (given, or the one in a folder) and the mesh it loads."""
-    config_path = model_configs.config_in(path) if path.is_dir() else path
-    if config_path is None:
-        raise FileNotFoundError(f'{path}: a folder holds a model when it has an iqm.cfg or md5.cfg; this one has neither')
-    config = model_configs.resolve(config_path)
-    if config.mesh is None:
-        raise QuakeFormatError(str(config_path), 'iqmload', None, 'the config loads no mesh (no iqmload or md5load)')
-    return config, config.mesh
 
 
 def _attachments(data: ModelData, config: model_configs.ResolvedConfig | None, opts: LoadOptions, path: Any) -> list[PoseRun]:
