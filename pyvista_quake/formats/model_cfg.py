@@ -70,7 +70,7 @@ class Command:
     args: tuple[str, ...]
     line: int
     #: Whether a word is a ``( … )`` to run or an ``$alias`` to look up (found when parsed: parsed configs are kept).
-    dynamic: bool = False
+    dynamic: bool
 
     def moved(self, lines: int) -> Command:
         """The command ``lines`` lines further down (a block's command, placed in its file)."""
@@ -161,7 +161,7 @@ def _integer(value: object) -> int:
         return 0
     sign, digits = match.groups()
     base = 16 if digits[1:2] in ('x', 'X') else (8 if digits[0] == '0' else 10)
-    number = int(digits[2:] if base == 16 else digits, base)
+    number = int(digits, base)  # int takes C's 0x prefix too
     return -number if sign == '-' else number
 
 
@@ -430,8 +430,8 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
                 warn_external(f'{source}: line {command.line}: skipped "{name} {" ".join(args)}": {why}')
                 continue
         if assigns:  # CubeScript's aliases
-            target, given = (name, args[1:2]) if args[0] == '=' else (args[0], args[1:2])
-            variables[target] = functools.partial(str, given[0] if given else '')
+            target = name if args[0] == '=' else args[0]  # either way the value is the word after
+            variables[target] = functools.partial(str, args[1] if len(args) > 1 else '')
             continue
         if kind == 'anim':
             if len(args) < 2:  # the engine finds no animation of no name, and no file of none: it loads the model without
