@@ -301,6 +301,7 @@ def test_conditions_it_does_not_run_are_unknown(condition):
         ('= 0x1f 31', True), ('= 0X1F 31', True), ('= 010 8', True), ('= 31 31', True), ('= 0 0', True), ('= 08 0', True), ('= -2 -2', True), ('= +7 7', True),
         ('= x 0', True), ('= 5', False), ('=', True),  # a missing word is 0
         ('> 10 9', True), ('> 29 3', True), ('= 20 2', False), ('<f 2.05 2.06', True), ('format "a%0b"', 'a0b'),
+        ('=f 1e2 100', True), ('=f .05 0.05', True),
         ('=f 2.5 2.5', True), ('=f 2.5 2', False), ('<f 2.25 2.5', True), ('>f 2.5 2.25', True), ('!=f 1 1.0', False),
         ('<=f 2.5 2.5', True), ('>=f 2.4 2.5', False), ('=f 1.5e1x 15', True), ('=f .5 0.5', True), ('=f x 0', True),
         ('=f -2.5 -2.5', True), ('=f 2.5', False),
@@ -325,6 +326,13 @@ if  (>= $bandit_type 3) [ iqmload ../../mesh.iqm ; iqmskin two (concatword "../.
 iqmskin one $bandit_skin
 bandit_type = [] ; bandit_priv = []
 """
+
+
+def test_a_commands_words_group_by_their_parentheses():
+    from pyvista_quake.formats import model_cfg
+
+    # A word with spaces (a string or a block) that opens a group is the group by itself.
+    assert model_cfg._words(('(concatword a b)', 'tail', '$v'), {'v': lambda: 'V'}) == ('ab', 'tail', 'V')
 
 
 def test_a_config_sets_aliases_that_the_configs_it_runs_read():
