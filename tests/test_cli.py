@@ -181,5 +181,5 @@ def test_check_reads_the_mesh_a_folders_config_loads(tmp_path, capsys):
     assert main(['check', str(weapon)]) == 1
     assert "No such file or directory: '" + str(weapon / 'vwep' / '..' / 'missing.iqm') in capsys.readouterr().err
     (weapon / 'hwep' / 'iqm.cfg').write_text('mdlscale 2\n')
-    with pytest.raises(pq.QuakeFormatError, match='hwep/iqm.cfg: iqmload = None: the config loads no mesh'):
+    with pytest.raises(pq.QuakeFormatError, match=r'hwep/iqm.cfg: iqmload = None: the config loads no mesh \(no iqmload or md5load\)'):
         pq.check(weapon / 'hwep')
