@@ -378,6 +378,26 @@ def test_a_badge_config_of_red_eclipse_loads_its_mesh_and_image_through_the_alia
     assert Path(model.surfaces[0].image_file().location).resolve() == (priv / 'icons' / 'founder' / 'diff.png').resolve()
 
 
+def test_a_command_it_does_not_run_over_a_block_of_model_commands_warns_that_they_were_not_run():
+    """Red Eclipse's janitor runs ``loop i $W_ALL [ iqmanim ... ]`` over the game's weapons, which only the game knows."""
+    from pyvista_quake.formats import model_cfg
+
+    text = ('iqmload m.iqm\nloop i $W_ALL [\n    iqmanim (at $W_NAMES $i) "arm-idle.iqm" 15\n]\n'
+            'mkvanity x [ mdlscale 2 ]\nwhile 1 [ exec other.cfg ]\nmdlscale 3\n')  # fmt: skip
+    with pytest.warns(pq.QuakeWarning) as caught:
+        config = model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None)
+    assert [str(w.message) for w in caught] == [
+        'a.cfg: line 2: skipped "loop i $W_ALL […]": \'loop\' is a command pyvista-quake does not run; the model commands in its block were not run',
+        'a.cfg: line 6: skipped "while 1 […]": \'while\' is a command pyvista-quake does not run; the model commands in its block were not run',
+    ]
+    assert config.meshes == [('.', 'm.iqm')] and config.animations == []
+    # A command's words that only mention one (not at a line's start) hide nothing; an if at the exec limit is not "unknown".
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        model_cfg.interpret(model_cfg.parse('echo [say iqmanim x]\nif (= 1 1) [ if (= 1 1) [ iqmload m.iqm ] ]\n', 'b.cfg'), 'b.cfg', '.', lambda n: None,
+                            depth=model_cfg.MAX_EXEC_DEPTH - 1)  # fmt: skip
+
+
 def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_line_and_file(tmp_path):
     from pyvista_quake.formats import model_cfg
 

@@ -71,10 +71,12 @@ class Command:
     line: int
     #: Whether a word is a ``( … )`` to run or an ``$alias`` to look up (found when parsed: parsed configs are kept).
     dynamic: bool
+    #: Whether a block of its words holds model commands or an exec (found when parsed too).
+    hides: bool
 
     def moved(self, lines: int) -> Command:
         """The command ``lines`` lines further down (a block's command, placed in its file)."""
-        return Command(self.name, self.args, self.line + lines, self.dynamic)
+        return Command(self.name, self.args, self.line + lines, self.dynamic, self.hides)
 
 
 def parse(text: str, source: str = '<cfg>') -> list[Command]:
@@ -147,7 +149,8 @@ def _flush(words: list[str], lines: list[int], commands: list[Command], source: 
             # The block's line 1 is the line of its "[".
             commands.extend(c.moved(lines[taken] - 1) for c in parse(words[taken], source))
         return
-    commands.append(Command(name, args, lines[0], any(a.startswith(('(', '$')) for a in args)))
+    hides = any(_is_block(a) and _MODEL_COMMAND.search(a) is not None for a in args)
+    commands.append(Command(name, args, lines[0], any(a.startswith(('(', '$')) for a in args), hides))
 
 
 _INTEGER = re.compile(r'\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)')
@@ -381,6 +384,8 @@ def _need(command: Command, source: str, count: int) -> None:
 
 #: The prefixes of the model commands a config runs (``iqmanim``, ``md5load``, ``smdskin``...).
 _MODEL_PREFIXES = ('iqm', 'md5', 'smd')
+#: A model command or an exec at the start of a line of a block.
+_MODEL_COMMAND = re.compile(r'(?m)^[ \t;]*(?:(?:iqm|md5|smd)(?:anim|load|skin|tag|dir)|exec)\b')
 #: The kinds of model command :func:`interpret` runs (the others change how the engine draws the model).
 _RUN = frozenset({'anim', 'dir', 'load', 'skin', 'tag'})
 #: An ``anim`` command's numbers: where each is and what it is, for messages.
@@ -476,4 +481,9 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
                 except ValueError:
                     raise QuakeFormatError(source, f'line {command.line}', value, f'{command.name}\'s offsets must be numbers') from None
             config.tags.append((args[0], args[1], tuple(offset)))
+        elif command.hides and not kind and name not in ('if', 'exec'):
+            # A loop or an engine command of its own over a block: the model commands inside are lost, and said so.
+            shown = ' '.join('[…]' if _is_block(a) else a for a in args)
+            warn_external(f'{source}: line {command.line}: skipped "{name} {shown}": {name!r} is a command pyvista-quake does '
+                          'not run; the model commands in its block were not run')  # fmt: skip
     return config
