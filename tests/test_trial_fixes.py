@@ -398,6 +398,24 @@ def test_a_command_it_does_not_run_over_a_block_of_model_commands_warns_that_the
                             depth=model_cfg.MAX_EXEC_DEPTH - 1)  # fmt: skip
 
 
+def test_expressions_nested_past_the_limit_are_skipped_not_a_crash():
+    from pyvista_quake.formats import model_cfg
+
+    def meshes(text):
+        return model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None).meshes
+
+    limit = model_cfg.MAX_NESTING
+    assert limit == 64
+    assert meshes('iqmload ' + '(' * limit + 'concat a' + ')' * limit) == [('.', 'a')]
+    with pytest.warns(pq.QuakeWarning, match='skipped "iqmload .*": its commands nest deeper than 64'):
+        assert meshes('iqmload ' + '(' * (limit + 1) + 'concat a' + ')' * (limit + 1)) == []
+    for text, found in (('if ' + '(' * 3000 + '1' + ')' * 3000 + ' [ iqmload a ]', []),
+                        ('if (|| ' + '[|| ' * 3000 + '1' + ']' * 3000 + ') [ iqmload a ]', []),
+                        ('x = ' + '(concat ' * 3000 + 'a' + ')' * 3000 + '\niqmload b', [('.', 'b')])):  # fmt: skip
+        with pytest.warns(pq.QuakeWarning, match='nest deeper than 64'):
+            assert meshes(text) == found
+
+
 def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_line_and_file(tmp_path):
     from pyvista_quake.formats import model_cfg
 

@@ -35,6 +35,8 @@ from pyvista_quake._base.warnings import warn_external
 _TOKEN = re.compile(r'"([^"\n]*)"?|//[^\n]*|(\[)|(\])|(;|\n)|([^\s;"\[\]]+)')
 #: How deep ``exec`` may go (a config that runs itself stops here, it cannot hang).
 MAX_EXEC_DEPTH = 8
+#: How deep ``( … )`` and ``[ … ]`` may nest in an expression (deeper: skipped, as one it cannot tell).
+MAX_NESTING = 64
 #: Texture commands' prefixes (``<dds>``, ``<mad:…>``): how the engine loads the image, not its name.
 _PREFIX = re.compile(r'^(?:<[^>]*>)+')
 
@@ -223,28 +225,31 @@ def _true(value: object) -> bool:
         return bool(text)
 
 
-def evaluate(words: list[str], variables: dict[str, Callable[[], str | None]]) -> object:
+def evaluate(words: list[str], variables: dict[str, Callable[[], str | None]], depth: int = 0) -> object:
     """The value of a CubeScript command given as words (blocks as their text): ``strcmp (mdlname) "x"``.
 
     Raises
     ------
     UnknownConditionError
-        For a variable or command it does not know, or a variable whose value cannot be told.
+        For a variable or command it does not know, a variable whose value cannot be told, or commands
+        nested deeper than :data:`MAX_NESTING` (``depth`` counts them).
 
     """
+    if depth > MAX_NESTING:
+        raise UnknownConditionError(f'its commands nest deeper than {MAX_NESTING}')
     if not words:
         return ''
     if len(words) == 1 and words[0].startswith('(') and words[0].endswith(')'):
-        return evaluate(_split(words[0][1:-1]), variables)  # ( … ): the command inside, run
+        return evaluate(_split(words[0][1:-1]), variables, depth + 1)  # ( … ): the command inside, run
     name, args = words[0], words[1:]
 
     def value(word: str) -> object:
         if word.startswith('(') and word.endswith(')'):
-            return evaluate(_split(word[1:-1]), variables)
+            return evaluate(_split(word[1:-1]), variables, depth + 1)
         return _lookup(word[1:], variables) if word.startswith('$') else word
 
     if name in ('||', '&&'):
-        results = (_true(evaluate(_split(a), variables)) for a in args)  # each operand a block or (...) run lazily
+        results = (_true(evaluate(_split(a), variables, depth + 1)) for a in args)  # each operand a block or (...) run lazily
         return any(results) if name == '||' else all(results)
     if name in variables:
         found = variables[name]()
