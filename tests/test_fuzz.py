@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 
 from conftest import corpus_models
 from fuzzing import INT_EXTREMES
@@ -259,7 +260,9 @@ def _text_seeds() -> list[tuple[str, bytes]]:
         ('shader', b'textures/a/b\n{\n\tsurfaceparm nolightmap\n\t{\n\t\tmap textures/a/b.tga\n\t\tblendFunc GL_ONE GL_ONE\n\t\talphaFunc GE128\n\t}\n}\n'),
         ('animation_cfg', b'sex m\nheadoffset 0 0 0\nfootsteps boot\n' + rows.encode()),
         ('anm', b'stand 0 3 10\nrun 4 9 15\n'),
-        ('model_cfg', b'iqmload mesh.iqm\niqmskin * "<dds>skin.png"\niqmanim idle idle.iqm 0 10 30\niqmtag tag_x bone 0 0 1 0 90 0\n'),
+        ('model_cfg', b'iqmload mesh.iqm\niqmskin * "<dds>skin.png"\niqmanim idle idle.iqm 0 10 30\niqmtag tag_x bone 0 0 1 0 90 0\n'
+                      b't = 2 ; p = "x"\nif (|| (<= $t 2) [strcmp (mdlname) "a/b"]) [ iqmskin m (format "i/%1/d" $p) ]\n'
+                      b'loop i 3 [ iqmanim (concatword a $i) b.iqm ]\n'),
         ('tag', tags),
         ('md5anim', two_joint_md5()[1].encode()),
     ]
@@ -272,15 +275,23 @@ def _parse_text(kind: str, data: bytes) -> object:
     from pyvista_quake.formats import animation_cfg
     from pyvista_quake.formats import anm
     from pyvista_quake.formats import md5
-    from pyvista_quake.formats import model_cfg
     from pyvista_quake.formats import shader
     from pyvista_quake.formats import skin
     from pyvista_quake.formats import tag as tag_file
 
     text = data.decode('latin-1')
     parsers = {'skin': skin.parse, 'shader': shader.parse, 'animation_cfg': animation_cfg.parse, 'anm': anm.parse,
-               'model_cfg': model_cfg.parse, 'tag': lambda _: tag_file.parse(data), 'md5anim': lambda _: md5.parse(data)}  # fmt: skip
+               'model_cfg': _interpreted, 'tag': lambda _: tag_file.parse(data), 'md5anim': lambda _: md5.parse(data)}  # fmt: skip
     return parsers[kind](text)
+
+
+def _interpreted(text: str) -> object:
+    """A Cube 2 config parsed and run (its conditions, aliases and expressions), its warnings kept out of the way."""
+    from pyvista_quake.formats import model_cfg
+
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', pq.QuakeWarning)
+        return model_cfg.interpret(model_cfg.parse(text, 'x.cfg'), 'x.cfg', '.', lambda n: None, variables={'mdlname': lambda: 'a/b'})
 
 
 @pytest.mark.parametrize('kind', [k for k, _ in TEXT_SEEDS])

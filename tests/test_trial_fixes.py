@@ -398,6 +398,18 @@ def test_a_command_it_does_not_run_over_a_block_of_model_commands_warns_that_the
                             depth=model_cfg.MAX_EXEC_DEPTH - 1)  # fmt: skip
 
 
+def test_an_if_without_its_blocks_runs_nothing():
+    """Found by fuzzing the run of configs: a true condition with no block was an IndexError."""
+    from pyvista_quake.formats import model_cfg
+
+    for condition in ('(= 1 1)', '(= 1 2)', '(strcmp (mdlname) "m")'):
+        config = model_cfg.interpret(model_cfg.parse(f'if {condition}\niqmload a.iqm\n'), 'a.cfg', '.', lambda n: None,
+                                     variables={'mdlname': lambda: 'm'})  # fmt: skip
+        assert config.meshes == [('.', 'a.iqm')]
+    config = model_cfg.interpret(model_cfg.parse('if (= 1 1) [ iqmload t.iqm ]\nif (= 1 2) [ iqmload t.iqm ]\n'), 'a.cfg', '.', lambda n: None)
+    assert config.meshes == [('.', 't.iqm')]  # the then block runs once, for the true one; no else block
+
+
 def test_expressions_nested_past_the_limit_are_skipped_not_a_crash():
     from pyvista_quake.formats import model_cfg
 

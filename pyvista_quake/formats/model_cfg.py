@@ -462,7 +462,8 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
             except UnknownConditionError as why:
                 warn_external(f'{source}: line {command.line}: skipped "if {condition}": {why}; neither of its blocks was run')
                 continue
-            body = bodies[0] if verdict else (bodies[1] if len(bodies) > 1 else '')
+            branch = 0 if verdict else 1  # then, else: either may be missing (an if with no blocks runs nothing)
+            body = bodies[branch] if branch < len(bodies) else ''
             lines = [c.moved(command.line - 1) for c in parse(body, source)]
             interpret(lines, source, directory, run, depth + 1, config, variables)
         elif kind == 'dir':
