@@ -895,6 +895,10 @@ def test_config_start_and_end_offsets_and_a_named_clip_pick_frames_as_cube2(tmp_
     assert model.animations['hello'].frames.tolist() == [3, 4, 5] and model.animations['hello'].fps == 8
     with pytest.raises(pq.QuakeFormatError, match='start offset must be a number'):
         model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 10 0 soon'), 'x.cfg', '.', lambda name: None)
+    for args, what in (('10 0 1e999', 'start offset'), ('10 0 0 -inf', 'end offset'), ('nan', 'frame rate')):  # an OverflowError before
+        with pytest.raises(pq.QuakeFormatError, match=rf"x.cfg: line 1 = '{args.split()[-1]}': iqmanim's {what} must be a finite number"):
+            model_cfg.interpret(model_cfg.parse(f'iqmanim a b.iqm {args}', 'x.cfg'), 'x.cfg', '.', lambda name: None)
+    assert model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 10 0 1e300'), 'x.cfg', '.', lambda name: None).animations[0][0][0].start == int(1e300)
 
 
 def _with_second_anim(data: bytes) -> bytes:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 import functools
+import math
 import operator
 import re
 from typing import Callable
@@ -398,13 +399,16 @@ _ANIM_NUMBERS = ((2, 'frame rate'), (4, 'start offset'), (5, 'end offset'))
 
 
 def _number(args: tuple[str, ...], at: int, command: Command, source: str, what: str) -> float:
-    """Argument ``at`` as a number (0 when it is not given)."""
+    """Argument ``at`` as a finite number (0 when it is not given)."""
     if len(args) <= at:
         return 0.0
     try:
-        return float(args[at])
+        number = float(args[at])
     except ValueError:
         raise QuakeFormatError(source, f'line {command.line}', args[at], f'{command.name}\'s {what} must be a number') from None
+    if not math.isfinite(number):  # an offset of 1e999 is no frame (it was an OverflowError)
+        raise QuakeFormatError(source, f'line {command.line}', args[at], f'{command.name}\'s {what} must be a finite number')
+    return number
 
 
 def interpret(commands: list[Command], source: str, folder: str, run: Callable[[str], tuple[str, str] | None], depth: int = 0,
