@@ -421,6 +421,13 @@ def test_expressions_nested_past_the_limit_are_skipped_not_a_crash():
     assert meshes('iqmload ' + '(' * limit + 'concat a' + ')' * limit) == [('.', 'a')]
     with pytest.warns(pq.QuakeWarning, match='skipped "iqmload .*": its commands nest deeper than 64'):
         assert meshes('iqmload ' + '(' * (limit + 1) + 'concat a' + ')' * (limit + 1)) == []
+    # Each ( … ) of a command's words is a level, and each of ||'s operands with its ( … ).
+    assert meshes('iqmload ' + '(concat ' * limit + 'a' + ')' * limit) == [('.', 'a')]
+    assert meshes('if ' + '(|| ' * (limit // 2) + '1' + ')' * (limit // 2) + ' [ iqmload a ]') == [('.', 'a')]
+    with pytest.warns(pq.QuakeWarning, match='nest deeper than 64'):
+        assert meshes('iqmload ' + '(concat ' * (limit + 1) + 'a' + ')' * (limit + 1)) == []
+    with pytest.warns(pq.QuakeWarning, match='nest deeper than 64'):
+        assert meshes('if ' + '(|| ' * (limit // 2 + 1) + '1' + ')' * (limit // 2 + 1) + ' [ iqmload a ]') == []
     for text, found in (('if ' + '(' * 3000 + '1' + ')' * 3000 + ' [ iqmload a ]', []),
                         ('if (|| ' + '[|| ' * 3000 + '1' + ']' * 3000 + ') [ iqmload a ]', []),
                         ('x = ' + '(concat ' * 3000 + 'a' + ')' * 3000 + '\niqmload b', [('.', 'b')])):  # fmt: skip
