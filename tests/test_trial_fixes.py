@@ -337,7 +337,7 @@ def test_a_commands_words_group_by_their_parentheses():
 
 def test_a_config_sets_aliases_that_the_configs_it_runs_read():
     """Red Eclipse's vanities/bandit/priv: each badge's iqm.cfg sets two aliases and runs one shared config, whose
-    ``if``s and ``format``s pick the mesh and the images (96 of its configs loaded no mesh before)."""
+    ``if``s and ``format``s pick the mesh and the images (its 72 configs under head/ loaded no mesh before)."""
     from pyvista_quake.formats import model_cfg
 
     def run(text):
