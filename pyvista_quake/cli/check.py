@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.table import Table
 
 from pyvista_quake.cli._app import CLI_APP
 from pyvista_quake.cli._app import each
 from pyvista_quake.cli._app import plain
-from pyvista_quake.formats import parse_buffer
-from pyvista_quake.formats import spec_for
 from pyvista_quake.game.engines import ENGINES
-from pyvista_quake.game.engines import findings
+from pyvista_quake.game.engines import examined
 from pyvista_quake.game.engines import verdicts
-from pyvista_quake.game.model_configs import is_config_source
-from pyvista_quake.game.model_configs import model_config
 from pyvista_quake.game.sources import Place
-from pyvista_quake.game.sources import read_source
 
 
 @CLI_APP.command
@@ -39,14 +32,8 @@ def check(models: list[str], /, *, json: bool = False) -> int:
 
 
 def _check(path: Place) -> dict:
-    source = path.path
-    if is_config_source(source, path.member):  # a Cube 2 model's folder: the engines read the mesh its config loads
-        source = model_config(Path(source))[1]
-    buffer, location = read_source(source, path.member)  # read once: the magic bytes name the format, the records the findings
-    name = location.name
-    spec = spec_for(buffer, name)
+    spec, found = examined(path.path, path.member)  # a Cube 2 model's folder: the mesh its config loads
     fmt = spec.name
-    found = findings(parse_buffer(buffer, name, spec), len(buffer), spec)
     verdict = verdicts(found, fmt)
     return {
         'model': str(path),

@@ -286,15 +286,9 @@ def _words(args: tuple[str, ...], variables: dict[str, Callable[[], str | None]]
     while at < len(args):
         word = args[at]
         if word.startswith('('):
-            depth, end = 0, at
-            for end in range(at, len(args)):
-                if end > at and _is_block(args[end]):
-                    continue  # a string or [block] inside: its parentheses are its own
-                depth += args[end].count('(') - args[end].count(')')
-                if depth <= 0:
-                    break
-            group = ' '.join([word] + [f'[{a}]' if _is_block(a) else a for a in args[at + 1 : end + 1]])
-            out.append(_text(evaluate(_split(group), variables)))
+            end = _group_end(args, at)
+            end = len(args) - 1 if end is None else end  # never closed: the evaluation says so
+            out.append(_text(evaluate(_split(_joined(args[at : end + 1])), variables)))
             at = end + 1
         else:
             out.append(_lookup(word[1:], variables) if word.startswith('$') else word)
@@ -362,15 +356,27 @@ class ModelConfig:
 
 def _condition(args: tuple[str, ...]) -> tuple[str, list[str]]:
     """An ``if``'s condition as text, and its then and else blocks: the condition may be a ``( … )`` over several words."""
+    end = _group_end(args, 0)
+    if end is None:
+        return ' '.join(args), []  # never closed: the evaluation says so
+    return _joined(args[: end + 1]), list(args[end + 1 :])
+
+
+def _group_end(args: tuple[str, ...], at: int) -> int | None:
+    """The last word of the ``( … )`` that word ``at`` starts (a word with no parenthesis is one); ``None``: never closed."""
     depth = 0
-    for end, word in enumerate(args):
-        if _is_block(word) and end:
-            continue  # a [block] of the condition: its parentheses are its own
-        depth += word.count('(') - word.count(')')
+    for end in range(at, len(args)):
+        if end > at and _is_block(args[end]):
+            continue  # a string or [block] inside: its parentheses are its own
+        depth += args[end].count('(') - args[end].count(')')
         if depth <= 0:
-            parts = [args[0], *(f'[{a}]' if _is_block(a) else a for a in args[1 : end + 1])]
-            return ' '.join(parts), list(args[end + 1 :])
-    return ' '.join(args), []  # never closed: the evaluation says so
+            return end
+    return None
+
+
+def _joined(words: tuple[str, ...]) -> str:
+    """Words as one text again, the blocks after the first in their brackets."""
+    return ' '.join([words[0], *(f'[{a}]' if _is_block(a) else a for a in words[1:])])
 
 
 def _is_block(word: str) -> bool:

@@ -139,13 +139,16 @@ def check(source: Any, **options: Any) -> list[Finding]:
     ...     print(finding)
 
     """
-    member = options.pop('member', None)
+    return examined(source, options.pop('member', None))[1]
+
+
+def examined(source: Any, member: str | None = None) -> tuple[FormatSpec, list[Finding]]:
+    """A model's format and :func:`check`'s findings, its file read once (a Cube 2 folder or config: the mesh it loads)."""
     if model_configs.is_config_source(source, member):
         source = model_configs.model_config(Path(source))[1]
     buffer, location = read_source(source, member)
-    name = location.name
-    spec = spec_for(buffer, name)
-    return findings(parse_buffer(buffer, name, spec), len(buffer), spec)
+    spec = spec_for(buffer, location.name)
+    return spec, findings(parse_buffer(buffer, location.name, spec), len(buffer), spec)
 
 
 def enforce(record, size: int, strict: bool | str, source: str, spec: FormatSpec | None = None) -> None:
