@@ -435,6 +435,21 @@ def test_expressions_nested_past_the_limit_are_skipped_not_a_crash():
             assert meshes(text) == found
 
 
+def test_a_config_naming_the_root_or_holding_a_nul_resolves(tmp_path):
+    """Found fuzzing resolve: an image named ``/`` raised pathlib's ValueError; a NUL byte in a name, os's."""
+    from pyvista_quake.formats import model_cfg
+    from pyvista_quake.game import model_configs
+
+    (tmp_path / 'iqm.cfg').write_text('iqmload m.iqm\niqmskin * /\n')
+    assert model_configs.resolve(tmp_path / 'iqm.cfg').skins == {'*': None}
+    # The engine runs a file as a C string: what follows a NUL is not run.
+    (tmp_path / 'iqm.cfg').write_text('iqmload m.iqm\niqmdir "acto\0s/player"\niqmskin * s.png\n', 'latin-1')
+    assert [(c.name, c.args) for c in model_cfg.parse('iqmload m.iqm\niqmdir "acto\0s/player"\niqmskin * s.png\n')] == [
+        ('iqmload', ('m.iqm',)), ('iqmdir', ('acto',))]
+    config = model_configs.resolve(tmp_path / 'iqm.cfg')
+    assert config.mesh == tmp_path.resolve() / 'm.iqm' and config.skins == {}
+
+
 def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_line_and_file(tmp_path):
     from pyvista_quake.formats import model_cfg
 

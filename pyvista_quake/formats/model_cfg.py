@@ -85,6 +85,8 @@ class Command:
 def parse(text: str, source: str = '<cfg>') -> list[Command]:
     """The commands of a config, with literal ``if 0``/``if 1`` blocks resolved.
 
+    The text ends at its first NUL byte, as the engine's C string of the file does.
+
     Raises
     ------
     QuakeFormatError
@@ -101,6 +103,7 @@ def _parsed(text: str, source: str) -> tuple[Command, ...]:
 
 
 def _parse(text: str, source: str) -> list[Command]:
+    text = text.partition('\0')[0]  # the engine runs the file as a C string: nothing after a NUL
     commands: list[Command] = []
     words: list[str] = []
     lines: list[int] = []  # the line each word starts on (a block's: the line of its "[")

@@ -177,6 +177,8 @@ class _Finder:
         if base.is_file():
             return base
         stem = base.with_suffix('') if base.suffix.lower() in IMAGE_EXTENSIONS else base
+        if not stem.name:
+            return None  # a name of the root (``/``): no file to try extensions on (a ValueError before)
         for extension in IMAGE_EXTENSIONS:
             for candidate in (stem.with_suffix(extension), stem.with_suffix(extension.upper())):
                 if candidate.is_file():
