@@ -318,6 +318,31 @@ def test_mutated_text_sidecars_parse_or_raise_a_format_error(seed, edits, cut):
         assert str(error)
 
 
+_CONFIG_NAMES = st.one_of(st.sampled_from(['', '/', '.', '..', '../', '../..', 'm.iqm', 's.png', 'x', 'x/head', '\x00', 'a\x00b',
+                                           'a' * 300, '*', '~', 'C:\\x', '<dds>/', '$t', '(concatword / $t)']), st.text(max_size=12))  # fmt: skip
+
+
+@FUZZ
+@given(names=st.lists(_CONFIG_NAMES, min_size=6, max_size=6))
+def test_configs_naming_any_file_resolve_or_raise_a_format_error(tmp_path_factory, names):
+    """A Cube 2 config's files found on disk, whatever its commands name: an image named ``/`` and a NUL byte in a
+    folder's name raised ValueErrors."""
+    from pyvista_quake.game import model_configs
+
+    folder = tmp_path_factory.mktemp('cfg') / 'data' / 'x' / 'head'
+    folder.mkdir(parents=True)
+    (folder / 'm.iqm').write_bytes(b'')
+    (folder / 'other.cfg').write_text('iqmskin * s.png\n')
+    quoted = [f'"{n}"' if '"' not in n and '\n' not in n else n for n in names]
+    text = 't = {}\niqmload {}\niqmdir {}\niqmskin * {}\nexec {}\niqmanim idle {}\n'.format(*quoted)
+    (folder / 'iqm.cfg').write_bytes(text.encode('utf-8'))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', pq.QuakeWarning)
+        try:
+            model_configs.resolve(folder / 'iqm.cfg')
+        except (pq.QuakeFormatError, OSError) as error:
+            assert str(error)
+
 def test_an_animation_cfg_with_infinite_or_nan_numbers_is_a_format_error():
     from pyvista_quake.formats import animation_cfg
 
