@@ -25,6 +25,12 @@
    ``data/actors``) against the assimp path, for the files assimp reads; the
    median and the worst ratio of each format.  Targets: median at most 1.0,
    worst at most 3.
+5. With ``--stages``: where those first reads' time goes, each stage timed on
+   its own and given as a share of assimp's whole read of the same file
+   (medians over the files): the file's bytes parsed and checked, decoded to
+   the format-neutral model, its Cube 2 config resolved, the rest of ``load``,
+   frame 0 built, and what ``pv.read`` adds (PyVista's reader machinery and
+   ours).  A stage above 1.0 alone misses the target.
 """
 
 from __future__ import annotations
@@ -139,6 +145,60 @@ def folder_ratios(folder: Path, rounds: int) -> dict[str, list[tuple[float, Path
     return {suffix: sorted(rows) for suffix, rows in out.items()}
 
 
+def stage_times(path: Path, rounds: int) -> dict[str, float]:
+    """Seconds of each stage of a first read of ``path``, each the median of ``rounds`` timed on its own."""
+    from pyvista_quake.formats import parse_buffer  # noqa: PLC0415 - the stages only this measurement takes apart
+    from pyvista_quake.formats import spec_for  # noqa: PLC0415
+    from pyvista_quake.game import model_configs  # noqa: PLC0415
+    from pyvista_quake.game.engines import enforce  # noqa: PLC0415
+
+    def parsed():
+        buffer = path.read_bytes()
+        spec = spec_for(buffer, str(path))
+        record = parse_buffer(buffer, str(path), spec)
+        enforce(record, len(buffer), None, str(path), spec)
+        return spec, record
+
+    spec, record = parsed()
+    config = model_configs.find_config(path, spec.name) if spec.config else None
+
+    def first_frame():
+        model = pq.load(path)
+        model.blocks(0)
+
+    times = {
+        'parse': median_time(parsed, rounds),
+        'decode': median_time(lambda: spec.decode(record), rounds),
+        'config': median_time(lambda: model_configs.resolve(config), rounds) if config is not None else 0.0,
+        'load': median_time(lambda: pq.load(path), rounds),
+        'frame 0': median_time(first_frame, rounds),
+        'pv.read': first_read_time(path, rounds),
+    }
+    # Each stage less the ones inside it: load holds parse, decode and config; frame 0 holds load; pv.read holds frame 0.
+    times['pv.read'] -= times['frame 0']
+    times['frame 0'] -= times['load']
+    times['load'] -= times['parse'] + times['decode'] + times['config']
+    times['load'] = max(times['load'], 0.0)
+    return times
+
+
+def folder_stages(folder: Path, rounds: int) -> tuple[int, dict[str, float]]:
+    """The median share of assimp's whole read that each stage of a first read takes, over a folder's meshes assimp reads."""
+    shares: dict[str, list[float]] = {}
+    for path in sorted(p for p in folder.rglob('*') if p.suffix.lower() in ('.iqm', '.md5mesh')):
+        try:
+            reference = assimp_multiblock(path)
+        except Exception:  # noqa: BLE001 - assimp refuses some files: not compared
+            continue
+        if not sum(b.n_cells for b in reference):
+            continue
+        theirs = median_time(lambda p=path: assimp_multiblock(p), rounds)
+        for stage, seconds in stage_times(path, rounds).items():
+            shares.setdefault(stage, []).append(seconds / theirs)
+    count = len(next(iter(shares.values()), []))
+    return count, {stage: float(np.median(values)) for stage, values in shares.items()}
+
+
 def _fresh(model) -> pq.QuakeModel:
     """The model anew from its parsed data: nothing derived kept (skinning matrices, templates), nothing parsed again."""
     part = model.skeletal
@@ -199,11 +259,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--rounds', type=int, default=15)
     parser.add_argument('--meshes', type=Path, help='also the first reads of every IQM and .md5mesh under this folder')
+    parser.add_argument('--stages', action='store_true', help='with --meshes: only where the first reads\' time goes')
     args = parser.parse_args()
     if not CORPUS.is_dir():
         print(f'the corpus is not at {CORPUS}; nothing to measure')
         return 1
     warnings.simplefilter('ignore')
+    if args.stages and args.meshes is not None:
+        count, shares = folder_stages(args.meshes, args.rounds)
+        print(f'A first pv.read of the {count} meshes under {args.meshes} that assimp reads, stage by stage, '
+              f'as a share of assimp\'s whole read (median over the files; the sum of medians is not the median ratio):')
+        for stage, share in shares.items():
+            print(f'  {stage:8s} {share:5.2f}')
+        return 0
     rows = read_ratios(args.rounds)
     print(f'bind-pose pv.read against assimp-py -> PyVista, {len(rows)} files (median of {args.rounds} reads each):')
     print('  file  first read  read again  assimp  ratios')
