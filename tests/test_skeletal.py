@@ -360,8 +360,8 @@ def test_config_parse_keeps_if_1_blocks_and_drops_if_0():
     assert model_cfg.image_name('<dds><ffmask:0.25>../skin.png') == '../skin.png'
     with pytest.raises(pq.QuakeFormatError, match='never closed'):
         model_cfg.parse('if 1 [ iqmload a')
-    with pytest.raises(pq.QuakeFormatError, match='frame rate must be a number'):
-        model_cfg.interpret(model_cfg.parse('iqmanim idle a.iqm fast'), 'x.cfg', '.', lambda name: None)
+    # The engine reads a rate as parsefloat does: a word that is no number is 0, the file's own rate.
+    assert model_cfg.interpret(model_cfg.parse('iqmanim idle a.iqm fast'), 'x.cfg', '.', lambda name: None).animations[0][0][0].fps is None
 
 
 def test_a_config_assembles_the_model_as_the_game_does(tmp_path):
@@ -893,12 +893,16 @@ def test_config_start_and_end_offsets_and_a_named_clip_pick_frames_as_cube2(tmp_
     assert model.animations['tail'].frames.tolist() == [1, 2] and model.animations['tail'].fps == 10  # rate 0: the file's
     assert model.animations['head'].frames.tolist() == [0]
     assert model.animations['hello'].frames.tolist() == [3, 4, 5] and model.animations['hello'].fps == 8
-    with pytest.raises(pq.QuakeFormatError, match='start offset must be a number'):
-        model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 10 0 soon'), 'x.cfg', '.', lambda name: None)
-    for args, what in (('10 0 1e999', 'start offset'), ('10 0 0 -inf', 'end offset'), ('nan', 'frame rate')):  # an OverflowError before
-        with pytest.raises(pq.QuakeFormatError, match=rf"x.cfg: line 1 = '{args.split()[-1]}': iqmanim's {what} must be a finite number"):
-            model_cfg.interpret(model_cfg.parse(f'iqmanim a b.iqm {args}', 'x.cfg'), 'x.cfg', '.', lambda name: None)
-    assert model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 10 0 1e300'), 'x.cfg', '.', lambda name: None).animations[0][0][0].start == int(1e300)
+    # The offsets as the engine's parseint reads them (strtoul, base 0, then a 32-bit int), the rate as parsefloat.
+    for args, played in (('10 0 soon', (10.0, 0, 0)), ('10 0 010 0x1f', (10.0, 8, 31)), ('10 0 08 -3', (10.0, 0, -3)),
+                         ('10 0 1e300', (10.0, 1, 0)), ('10 0 1.5 -2.9', (10.0, 1, -2)), ('12.5x 0 4294967295', (12.5, -1, 0)),
+                         ('0 0 99999999999999999999999', (None, -1, 0)), ('0 0 -99999999999999999999999 4294967298', (None, -1, 2)),
+                         ('.5 0 2147483648 -2147483649', (0.5, -2**31, 2**31 - 1)), ('-3 0 +7', (None, 7, 0))):  # fmt: skip
+        got = model_cfg.interpret(model_cfg.parse(f'iqmanim a b.iqm {args}'), 'x.cfg', '.', lambda name: None).animations[0][0][0]
+        assert (got.fps, got.start, got.end) == played, args
+    with pytest.warns(UserWarning, match=r"x.cfg: line 1: iqmanim's frame rate 1e999 is no finite number; the file's own rate is used"):
+        got = model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 1e999 0 1e999'), 'x.cfg', '.', lambda name: None).animations[0][0][0]
+    assert (got.fps, got.start) == (None, 1)  # an OverflowError before
 
 
 def _with_second_anim(data: bytes) -> bytes:
@@ -966,10 +970,10 @@ def test_iqm_meshes_share_vertices_and_a_mesh_may_have_no_triangles():
 
 
 def test_config_errors_name_the_line_inside_blocks_too():
-    text = 'iqmload a.iqm\nif 0 [\n  iqmskin * no.png\n] [\n  iqmskin * x.png\n\n  iqmanim idle a.iqm fast\n]\niqmanim b c.iqm slow\n'
+    text = 'iqmload a.iqm\nif 0 [\n  iqmskin * no.png\n] [\n  iqmskin * x.png\n\n  iqmdir\n]\niqmanim b c.iqm slow\n'
     commands = model_cfg.parse(text)
-    assert [(c.name, c.line) for c in commands] == [('iqmload', 1), ('iqmskin', 5), ('iqmanim', 7), ('iqmanim', 9)]
-    with pytest.raises(pq.QuakeFormatError, match=r'x.cfg: line 7 = .fast.'):
+    assert [(c.name, c.line) for c in commands] == [('iqmload', 1), ('iqmskin', 5), ('iqmdir', 7), ('iqmanim', 9)]
+    with pytest.raises(pq.QuakeFormatError, match=r'x.cfg: line 7 = .iqmdir.'):
         model_cfg.interpret(commands, 'x.cfg', '.', lambda name: None)
 
 
@@ -1164,8 +1168,8 @@ def test_a_config_tag_offset_moves_and_turns_the_tag_from_its_joint(tmp_path):
     # 1 along the joint's y, then a quarter turn about its z: x goes to y
     np.testing.assert_allclose(moved[:3, 3], [4, 1, 0], atol=1e-6)
     np.testing.assert_allclose(moved[:3, :3] @ [1, 0, 0], [0, 1, 0], atol=1e-6)
-    with pytest.raises(pq.QuakeFormatError, match="offsets must be numbers"):
-        model_cfg.interpret(model_cfg.parse('iqmtag a b 1 up'), 'x.cfg', '.', lambda name: None)
+    # Offsets as the engine's parsefloat reads them: a word that is no number is 0.
+    assert model_cfg.interpret(model_cfg.parse('iqmtag a b 1 up 2.5e1x'), 'x.cfg', '.', lambda name: None).tags == [('a', 'b', (1.0, 0.0, 25.0, 0, 0, 0))]
 
 
 @pytest.mark.parametrize('prefix', ['', 'packages/models', 'media/model', 'models'])

@@ -300,6 +300,10 @@ def test_conditions_it_does_not_run_are_unknown(condition):
         ('>= 2 2', True), ('>= 3 2', True), ('>= 1 2', False),
         ('= 0x1f 31', True), ('= 0X1F 31', True), ('= 010 8', True), ('= 31 31', True), ('= 0 0', True), ('= 08 0', True), ('= -2 -2', True), ('= +7 7', True),
         ('= x 0', True), ('= 5', False), ('=', True),  # a missing word is 0
+        # parseint's ends: strtoul's ULONG_MAX past it (either sign), then a 32-bit int
+        ('= 4294967296 0', True), ('= 4294967295 -1', True), ('= 2147483648 -2147483648', True), ('= -2147483649 2147483647', True),
+        ('= 18446744073709551615 -1', True), ('= 18446744073709551616 -1', True), ('= -18446744073709551615 1', True),
+        ('= -18446744073709551616 -1', True), ('< 4294967296 1', True),
         ('> 10 9', True), ('> 29 3', True), ('= 20 2', False), ('<f 2.05 2.06', True), ('format "a%0b"', 'a0b'),
         ('=f 1e2 100', True), ('=f .05 0.05', True),
         ('=f 2.5 2.5', True), ('=f 2.5 2', False), ('<f 2.25 2.5', True), ('>f 2.5 2.25', True), ('!=f 1 1.0', False),
@@ -453,13 +457,13 @@ def test_a_config_naming_the_root_or_holding_a_nul_resolves(tmp_path):
 def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_line_and_file(tmp_path):
     from pyvista_quake.formats import model_cfg
 
-    text = 'iqmload x.iqm\nif (strcmp (mdlname) "no") [\n  iqmskin * a.png\n]\nif (strcmp (mdlname) "m") [\n\n  iqmanim walk w.iqm fast\n]\n'
-    with pytest.raises(pq.QuakeFormatError, match=r'a.cfg: line 7 = .fast.'):
+    text = 'iqmload x.iqm\nif (strcmp (mdlname) "no") [\n  iqmskin * a.png\n]\nif (strcmp (mdlname) "m") [\n\n  iqmdir\n]\n'
+    with pytest.raises(pq.QuakeFormatError, match=r'a.cfg: line 7 = .iqmdir.'):
         model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None, variables={'mdlname': lambda: 'm'})
     config = model_cfg.interpret(model_cfg.parse(text.split('if (strcmp (mdlname) "m")')[0], 'a.cfg'), 'a.cfg', '.', lambda n: None,
                                  variables={'mdlname': lambda: 'm'})  # fmt: skip
     assert config.skins == {}
-    shared = 'iqmanim run r.iqm quick\n'
+    shared = 'iqmload\n'
     with pytest.raises(pq.QuakeFormatError, match=r'shared.cfg: line 1'):
         model_cfg.interpret(model_cfg.parse('exec shared.cfg\n', 'a.cfg'), 'a.cfg', '.', lambda n: ('shared.cfg', shared))
     with pytest.raises(pq.QuakeFormatError, match=r'^shared.cfg: .*never closed'):

@@ -160,18 +160,25 @@ def _flush(words: list[str], lines: list[int], commands: list[Command], source: 
 
 
 _INTEGER = re.compile(r'\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)')
+#: C's ``ULONG_MAX`` on the engines' 64-bit builds, where ``strtoul`` stops.
+_ULONG_MAX = 2**64 - 1
 _FLOAT = re.compile(r'\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?')
 
 
 def _integer(value: object) -> int:
-    """A word as CubeScript's ``parseint`` reads it (C's ``strtoul``, base 0: ``0x1f``, ``010`` octal; no number: 0)."""
+    """A word as CubeScript's ``parseint`` reads it: C's ``strtoul``, base 0 (``0x1f``, ``010`` octal; no number: 0;
+    past ``ULONG_MAX``: ``ULONG_MAX``), then an ``int`` of 32 bits, as the engine keeps it (``-1`` for ``ULONG_MAX``)."""
     match = _INTEGER.match(_text(value))
     if match is None:
         return 0
     sign, digits = match.groups()
     base = 16 if digits[1:2] in ('x', 'X') else (8 if digits[0] == '0' else 10)
     number = int(digits, base)  # int takes C's 0x prefix too
-    return -number if sign == '-' else number
+    if number > _ULONG_MAX:
+        number = _ULONG_MAX  # out of range, either sign: strtoul's ULONG_MAX
+    elif sign == '-':
+        number = -number
+    return (number + 2**31) % 2**32 - 2**31
 
 
 def _float(value: object) -> float:
@@ -403,23 +410,6 @@ _MODEL_PREFIXES = ('iqm', 'md5', 'smd')
 _MODEL_COMMAND = re.compile(r'(?m)^[ \t;]*(?:(?:iqm|md5|smd)(?:anim|load|skin|tag|dir)|exec)\b')
 #: The kinds of model command :func:`interpret` runs (the others change how the engine draws the model).
 _RUN = frozenset({'anim', 'dir', 'load', 'skin', 'tag'})
-#: An ``anim`` command's numbers: where each is and what it is, for messages.
-_ANIM_NUMBERS = ((2, 'frame rate'), (4, 'start offset'), (5, 'end offset'))
-
-
-def _number(args: tuple[str, ...], at: int, command: Command, source: str, what: str) -> float:
-    """Argument ``at`` as a finite number (0 when it is not given)."""
-    if len(args) <= at:
-        return 0.0
-    try:
-        number = float(args[at])
-    except ValueError:
-        raise QuakeFormatError(source, f'line {command.line}', args[at], f'{command.name}\'s {what} must be a number') from None
-    if not math.isfinite(number):  # an offset of 1e999 is no frame (it was an OverflowError)
-        raise QuakeFormatError(source, f'line {command.line}', args[at], f'{command.name}\'s {what} must be a finite number')
-    return number
-
-
 def interpret(commands: list[Command], source: str, folder: str, run: Callable[[str], tuple[str, str] | None], depth: int = 0,
               into: ModelConfig | None = None, variables: dict[str, Callable[[], str | None]] | None = None) -> ModelConfig:  # fmt: skip
     """Run a config's commands: ``folder`` is the model's directory, ``run(name)`` gives ``(source, text)`` of an ``exec``'s file.
@@ -460,9 +450,14 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
             if len(args) < 2:  # the engine finds no animation of no name, and no file of none: it loads the model without
                 _short(command, source, 'an animation name and its file', 'left out, as the game leaves it out')
                 continue
-            fps, start, end = (_number(args, at, command, source, what) for at, what in _ANIM_NUMBERS)
+            # As the engine reads them ("ssfiii"): the rate by parsefloat, the offsets by parseint (no number: 0).
+            fps = _float(args[2]) if len(args) > 2 else 0.0
+            start, end = (_integer(args[at]) if len(args) > at else 0 for at in (4, 5))
+            if not math.isfinite(fps):  # 1e999 frames a second: no rate anything can play at
+                warn_external(f'{source}: line {command.line}: {name}\'s frame rate {args[2]} is no finite number; the file\'s own rate is used')
+                fps = 0.0
             file, _, clip = args[1].partition(':')
-            played = [Played(n, fps if fps > 0 else None, int(start), int(end), clip or None) for n in args[0].split('|') if n]
+            played = [Played(n, fps if fps > 0 else None, start, end, clip or None) for n in args[0].split('|') if n]
             config.animations.append((played, directory, file))
         elif name == 'exec' and depth < MAX_EXEC_DEPTH:
             found = run(args[0]) if args else None  # a bare exec runs nothing, as the engine's finds no file
@@ -493,12 +488,7 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
         elif kind == 'tag':
             if len(args) < 2:  # a joint and no tag name (Red Eclipse's weapons have some): the engine adds a tag nothing can name
                 continue
-            offset = []
-            for value in (list(args[2:8]) + ['0'] * 6)[:6]:
-                try:
-                    offset.append(float(value))
-                except ValueError:
-                    raise QuakeFormatError(source, f'line {command.line}', value, f'{command.name}\'s offsets must be numbers') from None
+            offset = [_float(value) for value in (list(args[2:8]) + ['0'] * 6)[:6]]  # parsefloat's: no number is 0
             config.tags.append((args[0], args[1], tuple(offset)))
         elif command.hides and not kind and name not in ('if', 'exec'):
             # A loop or an engine command of its own over a block: the model commands inside are lost, and said so.
