@@ -488,8 +488,8 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
         elif kind == 'tag':
             if len(args) < 2:  # a joint and no tag name (Red Eclipse's weapons have some): the engine adds a tag nothing can name
                 continue
-            offset = [_float(value) for value in (list(args[2:8]) + ['0'] * 6)[:6]]  # parsefloat's: no number is 0
-            config.tags.append((args[0], args[1], tuple(offset)))
+            offset = tuple(_float(args[at]) if len(args) > at else 0.0 for at in range(2, 8))  # parsefloat's: no number is 0
+            config.tags.append((args[0], args[1], offset))
         elif command.hides and not kind and name not in ('if', 'exec'):
             # A loop or an engine command of its own over a block: the model commands inside are lost, and said so.
             shown = ' '.join('[…]' if _is_block(a) else a for a in args)
