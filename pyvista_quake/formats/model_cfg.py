@@ -423,9 +423,10 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
     Raises
     ------
     QuakeFormatError
-        For an ``*load`` or ``*dir`` missing its file or folder, or an ``anim`` rate that is no number.  Other commands
+        For an ``*load`` or ``*dir`` missing its file or folder.  Other commands
         short of words are run as the engine runs them (its missing words empty): a bare ``exec`` and a tag with no
-        name do nothing; an ``anim`` or ``skin`` without its file is left out with a warning.
+        name do nothing; an ``anim`` or ``skin`` without its file is left out with a warning.  Numbers are read
+        as the engine reads them: a word that is no number is 0.
 
     """
     config = into if into is not None else ModelConfig(source)
