@@ -900,6 +900,10 @@ def test_config_start_and_end_offsets_and_a_named_clip_pick_frames_as_cube2(tmp_
                          ('.5 0 2147483648 -2147483649', (0.5, -2**31, 2**31 - 1)), ('-3 0 +7', (None, 7, 0))):  # fmt: skip
         got = model_cfg.interpret(model_cfg.parse(f'iqmanim a b.iqm {args}'), 'x.cfg', '.', lambda name: None).animations[0][0][0]
         assert (got.fps, got.start, got.end) == played, args
+    assert model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 0x1e'), 'x.cfg', '.', lambda name: None).animations[0][0][0].fps == 30
+    for rate in ('nan', '-inf', 'INFINITY'):
+        with pytest.warns(UserWarning, match=rf"x.cfg: line 1: iqmanim's frame rate {rate} is no finite number; the file's own rate is used"):
+            assert model_cfg.interpret(model_cfg.parse(f'iqmanim a b.iqm {rate}'), 'x.cfg', '.', lambda name: None).animations[0][0][0].fps is None
     with pytest.warns(UserWarning, match=r"x.cfg: line 1: iqmanim's frame rate 1e999 is no finite number; the file's own rate is used"):
         got = model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 1e999 0 1e999'), 'x.cfg', '.', lambda name: None).animations[0][0][0]
     assert (got.fps, got.start) == (None, 1)  # an OverflowError before

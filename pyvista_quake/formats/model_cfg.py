@@ -162,7 +162,10 @@ def _flush(words: list[str], lines: list[int], commands: list[Command], source: 
 _INTEGER = re.compile(r'\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)')
 #: C's ``ULONG_MAX`` on the engines' 64-bit builds, where ``strtoul`` stops.
 _ULONG_MAX = 2**64 - 1
-_FLOAT = re.compile(r'\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?')
+#: The start of a word that glibc's ``strtod`` reads: a hexadecimal float (``0x1f``, ``0x1.8p3``), ``inf``/``infinity``,
+#: ``nan`` (with its ``(chars)``), else a decimal one; the engines' Linux builds read config numbers with it.
+_FLOAT = re.compile(r'\s*(?P<sign>[+-]?)(?:(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)'
+                    r'|(?P<inf>(?i:inf(?:inity)?))|(?P<nan>(?i:nan)(?:\([0-9A-Za-z_]*\))?)|(?P<decimal>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))')
 
 
 def _integer(value: object) -> int:
@@ -184,7 +187,17 @@ def _integer(value: object) -> int:
 def _float(value: object) -> float:
     """A word as CubeScript's ``parsefloat`` reads it (C's ``strtod`` of its start; no number: 0)."""
     match = _FLOAT.match(_text(value))
-    return float(match.group()) if match is not None else 0.0
+    if match is None:
+        return 0.0
+    if match['hex'] is not None:
+        hex_digits = match['hex'] if 'p' in match['hex'].lower() else match['hex'] + 'p0'
+        try:
+            number = float.fromhex(hex_digits)
+        except OverflowError:  # past the largest double: strtod's HUGE_VAL
+            number = math.inf
+    else:
+        number = math.inf if match['inf'] is not None else (math.nan if match['nan'] is not None else float(match['decimal']))
+    return -number if match['sign'] == '-' else number
 
 
 def _text(value: object) -> str:
