@@ -312,6 +312,7 @@ def test_conditions_it_does_not_run_are_unknown(condition):
         # parsefloat is glibc's strtod: hexadecimal floats, inf and nan too
         ('=f 0x1f 31', True), ('=f 0X1.8p3 12', True), ('=f -0x.8 -0.5', True), ('=f 0x1p99999 1e999', True), ('=f 0x 0', True),
         ('=f 0xg 0', True), ('=f inf 1e999', True), ('=f -Infinity -1e999', True), ('=f infinit 1e999', True), ('<f -inf -1e308', True),
+        ('=f 0x0f 15', True), ('=f 0x1.08p4 16.5', True), ('=f 0x.08 0.03125', True), ('=f 0x1p10 1024', True), ('=f 1e10 10000000000', True),
         ('=f nan nan', False), ('!=f NaN(1) 0', True), ('=f nanx 0', False), ('=f 1.e2 100', True), ('=f 1e 1', True),
         ('= $t 2', True), ('< $t 2', False), ('|| (= $t 1) (= $t 2)', True), ('&& (>= $t 1) (<= $t 1)', False),
         ('format "icons/%1/diff" $p', 'icons/founder/diff'),

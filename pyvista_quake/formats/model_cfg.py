@@ -163,9 +163,9 @@ _INTEGER = re.compile(r'\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)')
 #: C's ``ULONG_MAX`` on the engines' 64-bit builds, where ``strtoul`` stops.
 _ULONG_MAX = 2**64 - 1
 #: The start of a word that glibc's ``strtod`` reads: a hexadecimal float (``0x1f``, ``0x1.8p3``), ``inf``/``infinity``,
-#: ``nan`` (with its ``(chars)``), else a decimal one; the engines' Linux builds read config numbers with it.
+#: ``nan`` (the rest of ``infinity`` and ``nan(chars)`` changes nothing), else a decimal one; the engines' Linux builds read config numbers with it.
 _FLOAT = re.compile(r'\s*(?P<sign>[+-]?)(?:(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)'
-                    r'|(?P<inf>(?i:inf(?:inity)?))|(?P<nan>(?i:nan)(?:\([0-9A-Za-z_]*\))?)|(?P<decimal>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))')
+                    r'|(?P<inf>(?i:inf))|(?P<nan>(?i:nan))|(?P<decimal>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))')
 
 
 def _integer(value: object) -> int:
