@@ -29,6 +29,7 @@ import operator
 import re
 from typing import Callable
 from typing import NamedTuple
+from typing import Sequence
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
@@ -190,14 +191,18 @@ def _float(value: object) -> float:
     if match is None:
         return 0.0
     if match['hex'] is not None:
-        hex_digits = match['hex'] if 'p' in match['hex'].lower() else match['hex'] + 'p0'
         try:
-            number = float.fromhex(hex_digits)
+            number = float.fromhex(match['hex'])  # its exponent optional, as strtod's
         except OverflowError:  # past the largest double: strtod's HUGE_VAL
             number = math.inf
     else:
         number = math.inf if match['inf'] is not None else (math.nan if match['nan'] is not None else float(match['decimal']))
     return -number if match['sign'] == '-' else number
+
+
+def _word(args: Sequence[str], at: int) -> str:
+    """A command's word ``at``, empty past its last word: the engine runs a command short of words with the rest empty."""
+    return args[at] if len(args) > at else ''
 
 
 def _text(value: object) -> str:
@@ -458,15 +463,14 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
                 continue
         if assigns:  # CubeScript's aliases
             target = name if args[0] == '=' else args[0]  # either way the value is the word after
-            variables[target] = functools.partial(str, args[1] if len(args) > 1 else '')
+            variables[target] = functools.partial(str, _word(args, 1))
             continue
         if kind == 'anim':
             if len(args) < 2:  # the engine finds no animation of no name, and no file of none: it loads the model without
                 _short(command, source, 'an animation name and its file', 'left out, as the game leaves it out')
                 continue
             # As the engine reads them ("ssfiii"): the rate by parsefloat, the offsets by parseint (no number: 0).
-            fps = _float(args[2]) if len(args) > 2 else 0.0
-            start, end = (_integer(args[at]) if len(args) > at else 0 for at in (4, 5))
+            fps, start, end = _float(_word(args, 2)), _integer(_word(args, 4)), _integer(_word(args, 5))
             if not math.isfinite(fps):  # 1e999 frames a second: no rate anything can play at
                 warn_external(f'{source}: line {command.line}: {name}\'s frame rate {args[2]} is no finite number; the file\'s own rate is used')
                 fps = 0.0
@@ -502,7 +506,7 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
         elif kind == 'tag':
             if len(args) < 2:  # a joint and no tag name (Red Eclipse's weapons have some): the engine adds a tag nothing can name
                 continue
-            offset = tuple(_float(args[at]) if len(args) > at else 0.0 for at in range(2, 8))  # parsefloat's: no number is 0
+            offset = tuple(_float(_word(args, at)) for at in range(2, 8))  # parsefloat's: no number (or no word) is 0
             config.tags.append((args[0], args[1], offset))
         elif command.hides and not kind and name not in ('if', 'exec'):
             # A loop or an engine command of its own over a block: the model commands inside are lost, and said so.
