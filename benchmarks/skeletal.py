@@ -29,8 +29,12 @@
    its own and given as a share of assimp's whole read of the same file
    (medians over the files): the file's bytes parsed and checked, decoded to
    the format-neutral model, its Cube 2 config resolved, the rest of ``load``,
-   frame 0 built, and what ``pv.read`` adds (PyVista's reader machinery and
-   ours).  A stage above 1.0 alone misses the target.
+   frame 0 built, what ``pv.read`` adds (our reader, the cache's key), and
+   PyVista's own share (``pv.read`` through our reader building nothing).  A
+   stage above 1.0 alone misses the target.  And the bound: a deliberately
+   minimal IQM read (float arrays and triangles to ``PolyData``, nothing
+   checked, no image or config) plus PyVista's share, the least any Python
+   reader through ``pv.read`` takes.
 """
 
 from __future__ import annotations
@@ -145,6 +149,62 @@ def folder_ratios(folder: Path, rounds: int) -> dict[str, list[tuple[float, Path
     return {suffix: sorted(rows) for suffix, rows in out.items()}
 
 
+def pyvista_floor(path: Path, rounds: int) -> float:
+    """Median seconds of ``pv.read(path)`` through our reader class with nothing loaded or built: PyVista's own share.
+
+    Its path handling, reader registry, reader object and output wrapping, which any
+    reader registered with PyVista pays, here with an empty MultiBlock as the output.
+    """
+    build = readers._QuakeSource.Update
+    readers._QuakeSource.Update = lambda self: setattr(self, '_data_object', pv.MultiBlock())  # type: ignore[method-assign]
+    try:
+        return first_read_time(path, rounds)
+    finally:
+        readers._QuakeSource.Update = build  # type: ignore[method-assign]
+
+
+def minimal_iqm(path: Path) -> pv.MultiBlock:
+    """A deliberately minimal IQM read: the float arrays and triangles of each mesh as a PolyData, nothing else.
+
+    No checks (a broken file may crash it), no image, config, animation, field data or
+    vertex numbers: the least any Python reader of the file does, for the bound it sets.
+    """
+    from vtkmodules.vtkCommonCore import vtkPoints  # noqa: PLC0415 - only this measurement builds VTK objects by hand
+    from vtkmodules.vtkCommonDataModel import vtkCellArray  # noqa: PLC0415
+    from vtkmodules.vtkCommonDataModel import vtkPolyData  # noqa: PLC0415
+
+    from pyvista_quake.formats import iqm  # noqa: PLC0415 - the layout's dtypes, not its parser
+    from pyvista_quake.model.mesh import vtk_array  # noqa: PLC0415 - a lean numpy_to_vtk
+
+    buffer = path.read_bytes()
+    h = np.frombuffer(buffer, iqm.HEADER, 1)[0]
+    count = int(h['num_vertexes'])
+    arrays = {}
+    for array in np.frombuffer(buffer, iqm.VERTEXARRAY, int(h['num_vertexarrays']), int(h['ofs_vertexarrays'])):
+        if int(array['format']) == 7 and int(array['type']) in (0, 1, 2):  # float positions, texture coordinates, normals
+            arrays[int(array['type'])] = np.frombuffer(buffer, '<f4', count * int(array['size']), int(array['offset'])).reshape(count, -1)
+    triangles = np.frombuffer(buffer, '<u4', 3 * int(h['num_triangles']), int(h['ofs_triangles'])).reshape(-1, 3)
+    meshes = np.frombuffer(buffer, iqm.MESH, int(h['num_meshes']), int(h['ofs_meshes']))
+    blocks = pv.MultiBlock()
+    blocks.SetNumberOfBlocks(len(meshes))
+    for k, mesh in enumerate(meshes):  # VTK's objects made directly, the leanest way there is
+        part = slice(int(mesh['first_vertex']), int(mesh['first_vertex']) + int(mesh['num_vertexes']))
+        faces = triangles[int(mesh['first_triangle']) : int(mesh['first_triangle']) + int(mesh['num_triangles'])] - part.start
+        out = vtkPolyData()
+        points = vtkPoints()
+        points.SetData(vtk_array('Points', arrays[0][part].copy()))
+        out.SetPoints(points)
+        polys = vtkCellArray()
+        polys.SetData(3, vtk_array('', np.ascontiguousarray(faces[:, ::-1], np.int32).ravel()))
+        out.SetPolys(polys)
+        if 2 in arrays:
+            out.GetPointData().SetNormals(vtk_array('Normals', arrays[2][part].copy()))
+        if 1 in arrays:
+            out.GetPointData().SetTCoords(vtk_array('TCoords', arrays[1][part].copy()))
+        blocks.SetBlock(k, out)
+    return blocks
+
+
 def stage_times(path: Path, rounds: int) -> dict[str, float]:
     """Seconds of each stage of a first read of ``path``, each the median of ``rounds`` timed on its own."""
     from pyvista_quake.formats import parse_buffer  # noqa: PLC0415 - the stages only this measurement takes apart
@@ -173,18 +233,21 @@ def stage_times(path: Path, rounds: int) -> dict[str, float]:
         'load': median_time(lambda: pq.load(path), rounds),
         'frame 0': median_time(first_frame, rounds),
         'pv.read': first_read_time(path, rounds),
+        'pyvista': pyvista_floor(path, rounds),
     }
-    # Each stage less the ones inside it: load holds parse, decode and config; frame 0 holds load; pv.read holds frame 0.
-    times['pv.read'] -= times['frame 0']
+    # Each stage less the ones inside it: load holds parse, decode and config; frame 0 holds load; pv.read holds
+    # frame 0 and PyVista's own share.
+    times['pv.read'] -= times['frame 0'] + times['pyvista']
     times['frame 0'] -= times['load']
     times['load'] -= times['parse'] + times['decode'] + times['config']
     times['load'] = max(times['load'], 0.0)
     return times
 
 
-def folder_stages(folder: Path, rounds: int) -> tuple[int, dict[str, float]]:
-    """The median share of assimp's whole read that each stage of a first read takes, over a folder's meshes assimp reads."""
-    shares: dict[str, list[float]] = {}
+def folder_stages(folder: Path, rounds: int) -> dict[str, dict[str, float]]:
+    """Each format's median share of assimp's whole read that each stage of a first read takes, over a folder's
+    meshes assimp reads (``'files'``: how many)."""
+    shares: dict[str, dict[str, list[float]]] = {}
     for path in sorted(p for p in folder.rglob('*') if p.suffix.lower() in ('.iqm', '.md5mesh')):
         try:
             reference = assimp_multiblock(path)
@@ -193,10 +256,17 @@ def folder_stages(folder: Path, rounds: int) -> tuple[int, dict[str, float]]:
         if not sum(b.n_cells for b in reference):
             continue
         theirs = median_time(lambda p=path: assimp_multiblock(p), rounds)
-        for stage, seconds in stage_times(path, rounds).items():
-            shares.setdefault(stage, []).append(seconds / theirs)
-    count = len(next(iter(shares.values()), []))
-    return count, {stage: float(np.median(values)) for stage, values in shares.items()}
+        stages = stage_times(path, rounds)
+        own = shares.setdefault(path.suffix.lower(), {})
+        for stage, seconds in stages.items():
+            own.setdefault(stage, []).append(seconds / theirs)
+        own.setdefault('whole', []).append(sum(stages.values()) / theirs)
+        if path.suffix.lower() == '.iqm':
+            # The bound: the least a Python reader does, and what PyVista's reader machinery adds to any.
+            least = median_time(lambda p=path: minimal_iqm(p), rounds) + stages['pyvista']
+            own.setdefault('least read', []).append(least / theirs)
+    return {suffix: {'files': len(own['parse']), **{stage: float(np.median(v)) for stage, v in own.items()}}
+            for suffix, own in shares.items()}  # fmt: skip
 
 
 def _fresh(model) -> pq.QuakeModel:
@@ -266,11 +336,17 @@ def main() -> int:
         return 1
     warnings.simplefilter('ignore')
     if args.stages and args.meshes is not None:
-        count, shares = folder_stages(args.meshes, args.rounds)
-        print(f'A first pv.read of the {count} meshes under {args.meshes} that assimp reads, stage by stage, '
-              f'as a share of assimp\'s whole read (median over the files; the sum of medians is not the median ratio):')
-        for stage, share in shares.items():
-            print(f'  {stage:8s} {share:5.2f}')
+        shares = folder_stages(args.meshes, args.rounds)
+        print(f'A first pv.read of the meshes under {args.meshes} that assimp reads, stage by stage, as a share of '
+              f'assimp\'s whole read (each the median over a format\'s files; the sum of medians is not the median ratio):')
+        suffixes = list(shares)
+        print('  ' + ' ' * 12 + ''.join(f'{s:>10s}' for s in suffixes))
+        for stage in dict.fromkeys(k for own in shares.values() for k in own):
+            cells = [shares[s].get(stage) for s in suffixes]
+            print(f'  {stage:12s}' + ''.join('         -' if c is None else (f'{c:10.0f}' if stage == 'files' else f'{c:10.2f}') for c in cells))
+        print('("pyvista": pv.read through our reader building nothing; "whole": the stages summed; "least read": a\n'
+              ' minimal IQM read, float arrays and triangles to PolyData with nothing checked, plus "pyvista": the least\n'
+              ' any Python reader through pv.read takes)')
         return 0
     rows = read_ratios(args.rounds)
     print(f'bind-pose pv.read against assimp-py -> PyVista, {len(rows)} files (median of {args.rounds} reads each):')
