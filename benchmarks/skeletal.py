@@ -156,11 +156,11 @@ def pyvista_floor(path: Path, rounds: int) -> float:
     reader registered with PyVista pays, here with an empty MultiBlock as the output.
     """
     build = readers._QuakeSource.Update
-    readers._QuakeSource.Update = lambda self: setattr(self, '_data_object', pv.MultiBlock())  # type: ignore[method-assign]
+    readers._QuakeSource.Update = lambda self: setattr(self, '_data_object', pv.MultiBlock())
     try:
         return first_read_time(path, rounds)
     finally:
-        readers._QuakeSource.Update = build  # type: ignore[method-assign]
+        readers._QuakeSource.Update = build
 
 
 def minimal_iqm(path: Path) -> pv.MultiBlock:
