@@ -25,7 +25,7 @@ import zipfile
 import numpy as np
 
 import pyvista_quake as pq
-from pyvista_quake.exporting.html import _library
+from pyvista_quake.exporting.html import embedded_library
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / 'shared' / 'corpus'
@@ -41,7 +41,7 @@ def main() -> int:
         print(f'no corpus at {CORPUS}', file=sys.stderr)
         return 1
     warnings.simplefilter('ignore')
-    script = len(_library().encode('utf-8'))
+    script = len(embedded_library().encode('utf-8'))  # a one-file page's copy; a catalogue's is the plain file
     work = Path(tempfile.mkdtemp())
     try:
         ratios = []
@@ -67,7 +67,8 @@ def main() -> int:
                         pk3.write(p, f'models/soldiers/{p.relative_to(soldiers).as_posix()}')
             pq.catalogue([archive], work / 'site', jobs=1)
             site = sum(p.stat().st_size for p in (work / 'site').rglob('*') if p.is_file())
-            print(f'catalogue of the soldiers PK3 beyond its shared script / the PK3: {(site - script) / archive.stat().st_size:.2f} x (target <= 1.5)')
+            shared = (work / 'site' / 'viewer.bundle.js').stat().st_size  # the plain script, which the site's pages load
+            print(f'catalogue of the soldiers PK3 beyond its shared script / the PK3: {(site - shared) / archive.stat().st_size:.2f} x (target <= 1.5)')
         glb = []
         for model in largest():
             pq.export(model, work / 'floats.glb')

@@ -147,6 +147,23 @@ def test_the_notebook_viewer_is_the_page_in_an_iframe_of_its_own(tmp_path):
     assert shown.save(tmp_path / 'v.html').read_text() == shown.html
 
 
+def test_a_one_file_page_carries_the_viewer_script_packed_and_whole():
+    import base64
+    import gzip
+    import re
+
+    from pyvista_quake.exporting import html as pages
+
+    bundle = (pages.STATIC / 'viewer.bundle.js').read_bytes()
+    page = pages.page(examples.sample_model('mdl'))
+    packed = re.findall(r"atob\('([A-Za-z0-9+/=]+)'\)", page)
+    assert len(packed) == 1 and gzip.decompress(base64.b64decode(packed[0])) == bundle  # the script, every byte
+    assert bundle not in page.encode('utf-8')
+    assert len(page.encode('utf-8')) < len(bundle)  # a small model's whole page weighs less than the plain script alone
+    site_page = pages.page(examples.sample_model('mdl'), library='../viewer.bundle.js')
+    assert 'atob(' not in site_page and '<script src="../viewer.bundle.js"></script>' in site_page  # a site's pages share the plain file
+
+
 def test_a_catalogue_filters_in_the_browser_and_links_a_working_page_for_every_model(browser, tmp_path):
     from test_catalogue import game
 

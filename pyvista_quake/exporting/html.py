@@ -7,7 +7,7 @@ their tags) and three.js, which plays it with ``GLTFLoader`` and
 animation picker, a skin picker where the model has several, the frame's
 number and name.  Nothing is fetched: three.js (from npm, MIT licence,
 ``viewer/static/LICENSE-three.txt``) ships in the package, built by
-``dev/build_viewer.sh``.  glTF interpolates linearly between keys at the
+``dev/build_viewer.sh``, and a one-file page carries it gzip'd.  glTF interpolates linearly between keys at the
 model's own frame times, as the engines blend frames.
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 from dataclasses import field
+import functools
 import gzip
 import html
 import json
@@ -70,10 +71,27 @@ PyvistaQuakeViewer.start(document.getElementById('pq-viewer'), {models}, {info})
 """
 
 
-def _library() -> str:
-    """The bundled viewer script (three.js and the controls); ``</script`` cannot occur in it."""
-    text = (STATIC / 'viewer.bundle.js').read_text(encoding='utf-8')
-    return text.replace('</script', '<\\/script')
+#: A one-file page's copy of the viewer's script: gzip'd in base64, a third of the script's size, unpacked by the
+#: browser's own ``DecompressionStream`` and run as the page's own script.  Until then a stand-in
+#: ``PyvistaQuakeViewer`` holds the page's ``start`` call.
+_PACKED_LIBRARY = """<script>
+var PyvistaQuakeViewer = (() => {{
+  const packed = Uint8Array.from(atob('{packed}'), (c) => c.charCodeAt(0));
+  const ready = new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then((text) => {{
+    const script = document.createElement('script');
+    script.textContent = text;
+    document.head.appendChild(script);  // its PyvistaQuakeViewer takes the stand-in's place
+  }});
+  return {{ start: (...args) => ready.then(() => PyvistaQuakeViewer.start(...args)) }};
+}})();
+</script>"""
+
+
+@functools.lru_cache(maxsize=1)
+def embedded_library() -> str:
+    """The viewer's script (three.js and the controls) as a one-file page carries it: a ``<script>`` element."""
+    packed = gzip.compress((STATIC / 'viewer.bundle.js').read_bytes(), compresslevel=9, mtime=0)
+    return _PACKED_LIBRARY.format(packed=base64.b64encode(packed).decode('ascii'))
 
 
 def _glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
@@ -192,7 +210,7 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     name = title if title is not None else Path(poser.source).name
     # gzip'd (the browser's own DecompressionStream opens it): a frame's int16 displacements are mostly small.
     encoded = [base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode('ascii') for data in models]
-    script = f'<script>{_library()}</script>' if library is None else f'<script src="{html.escape(library)}"></script>'
+    script = embedded_library() if library is None else f'<script src="{html.escape(library)}"></script>'
     text = _PAGE.format(title=html.escape(name), width=int(size[0]), height=int(size[1]), library=script,
                         models=json.dumps(encoded), info=json.dumps(info).replace('</', '<\\/'))  # fmt: skip
     return text.replace('</body>', f'{extra}\n</body>') if extra else text
