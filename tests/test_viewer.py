@@ -161,7 +161,8 @@ def test_a_one_file_page_carries_the_viewer_script_packed_and_whole():
     assert bundle not in page.encode('utf-8')
     assert len(page.encode('utf-8')) < len(bundle)  # a small model's whole page weighs less than the plain script alone
     site_page = pages.page(examples.sample_model('mdl'), library='../viewer.bundle.js')
-    assert 'atob(' not in site_page and '<script src="../viewer.bundle.js"></script>' in site_page  # a site's pages share the plain file
+    # A site's pages share the plain file, loaded before the page's start call.
+    assert 'atob(' not in site_page and '</div>\n<script src="../viewer.bundle.js"></script>\n<script>\nPyvistaQuakeViewer.start(' in site_page
 
 
 def test_a_catalogue_filters_in_the_browser_and_links_a_working_page_for_every_model(browser, tmp_path):
