@@ -7,8 +7,9 @@ their tags) and three.js, which plays it with ``GLTFLoader`` and
 animation picker, a skin picker where the model has several, the frame's
 number and name.  Nothing is fetched: three.js (from npm, MIT licence,
 ``viewer/static/LICENSE-three.txt``) ships in the package, built by
-``dev/build_viewer.sh``, and a one-file page carries it gzip'd.  glTF interpolates linearly between keys at the
-model's own frame times, as the engines blend frames.
+``dev/build_viewer.sh``; a one-file page carries it gzip'd.  glTF
+interpolates linearly between keys at the model's own frame times, as the
+engines blend frames.
 """
 
 from __future__ import annotations
