@@ -88,11 +88,16 @@ var PyvistaQuakeViewer = (() => {{
 </script>"""
 
 
+def _gzip_base64(data: bytes, level: int) -> str:
+    """``data`` gzip'd (no time stamp: the same page every run) in base64, as the page's script opens it with the
+    browser's own ``DecompressionStream``."""
+    return base64.b64encode(gzip.compress(data, compresslevel=level, mtime=0)).decode('ascii')
+
+
 @functools.lru_cache(maxsize=1)
 def embedded_library() -> str:
     """The viewer's script (three.js and the controls) as a one-file page carries it: a ``<script>`` element."""
-    packed = gzip.compress((STATIC / 'viewer.bundle.js').read_bytes(), compresslevel=9, mtime=0)
-    return _PACKED_LIBRARY.format(packed=base64.b64encode(packed).decode('ascii'))
+    return _PACKED_LIBRARY.format(packed=_gzip_base64((STATIC / 'viewer.bundle.js').read_bytes(), 9))
 
 
 def _glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
@@ -209,8 +214,8 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         models = models[:1]
     info.update(_start(poser.start(animation)))
     name = title if title is not None else Path(poser.source).name
-    # gzip'd (the browser's own DecompressionStream opens it): a frame's int16 displacements are mostly small.
-    encoded = [base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode('ascii') for data in models]
+    # gzip'd: a frame's int16 displacements are mostly small.
+    encoded = [_gzip_base64(data, 6) for data in models]
     script = embedded_library() if library is None else f'<script src="{html.escape(library)}"></script>'
     text = _PAGE.format(title=html.escape(name), width=int(size[0]), height=int(size[1]), library=script,
                         models=json.dumps(encoded), info=json.dumps(info).replace('</', '<\\/'))  # fmt: skip
