@@ -196,7 +196,7 @@ def q3_level(**overrides):
     surfaces.append(q3_surface(1, 2, first, 9, lightmap=0, patch=(3, 3)))
     surfaces.append(q3_surface(1, 4, 0, 0))  # a flare: no triangles
     world = len(surfaces)
-    add_mesh(3, 0.0, lightmap=0)
+    add_mesh(3, 0.0, lightmap=1)  # page 1 named: a map of two light pages, not a deluxe one
     shaders = [('textures/base/floor', 0, 1), ('textures/base/curve', 0, 1), ('textures/skies/night', SKY, 1), ('textures/base/door', 0, 1),
                ('textures/common/trigger', NODRAW, TRIGGER)]
     entities = [[('classname', 'worldspawn'), ('message', 'built')],

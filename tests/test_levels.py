@@ -1039,3 +1039,65 @@ def test_engine_patch_normals_are_made_from_the_grid_as_make_mesh_normals_does()
     np.testing.assert_allclose(_mesh_normals(doubled)[1, 3], expected, atol=1e-6)
     # Nothing around (a single column of one point): a zero normal, as the engine leaves it.
     np.testing.assert_array_equal(_mesh_normals(np.zeros((1, 1, 3), np.float32)), np.zeros((1, 1, 3)))
+
+
+# -- deluxe-compiled maps: light and direction pages alternate ----------------------------------
+
+
+def _external_map(tmp_path: Path, pages: int, face_pages: list[int], cmdline: str | None = None) -> pyvista_quake.QuakeModel:
+    """A map of one lit square per entry of ``face_pages`` whose pages are q3map2's external ``lm_NNNN.tga``, page k all k."""
+    verts, indexes, surfaces = [], [], []
+    for k, page in enumerate(face_pages):
+        v, i = square(z=8.0 * k)
+        surfaces.append(q3_surface(0, 1, len(verts), 4, len(indexes), 6, lightmap=page))
+        verts.extend(v)
+        indexes.extend(i)
+    worldspawn = [('classname', 'worldspawn')] + ([('_q3map2_cmdline', cmdline)] if cmdline is not None else [])
+    data = build_q3([worldspawn], [('textures/base/floor', 0, 1)], [(0, len(surfaces))], verts, indexes, surfaces, lightmaps=0)
+    (tmp_path / 'maps' / 'x').mkdir(parents=True)
+    (tmp_path / 'maps' / 'x.bsp').write_bytes(data)
+    for k in range(pages):
+        Image.fromarray(np.full((4, 4, 3), 10 + k, np.uint8)).save(tmp_path / 'maps' / 'x' / f'lm_{k:04d}.tga')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return pyvista_quake.load(tmp_path / 'maps' / 'x.bsp')
+
+
+@pytest.mark.parametrize('cmdline', [None, '-light -deluxe -external'])
+def test_a_deluxe_maps_faces_name_its_light_pages_halved(tmp_path, cmdline):
+    level = _external_map(tmp_path, 6, [0, 2, 4], cmdline)
+    assert level.lightmaps.shape == (3, 4, 4, 3)
+    assert level.lightmaps[:, 0, 0, 0].tolist() == [10, 12, 14]  # lm_0000, lm_0002, lm_0004
+    assert level.deluxemaps[:, 0, 0, 0].tolist() == [11, 13, 15]
+    pages = [set(np.asarray(b.point_data['lightmap_page']).tolist()) for b in level.blocks(0)]
+    assert sorted(set().union(*pages)) == [0, 1, 2]
+
+
+@pytest.mark.parametrize(('pages', 'face_pages', 'cmdline'), [
+    (6, [0, 1, 4], None),  # a face names an odd page
+    (5, [0, 2, 4], None),  # an odd number of pages
+    (1, [0], None),  # one page
+    (6, [0, 2, 4], '-light -external -deluxemode 1x'),  # a compile line without -deluxe, faces deciding
+])  # fmt: skip
+def test_a_map_not_deluxe_keeps_every_page(tmp_path, pages, face_pages, cmdline):
+    level = _external_map(tmp_path, pages, face_pages, cmdline)
+    deluxe = cmdline is not None and pages == 6 and face_pages == [0, 2, 4]
+    assert len(level.lightmaps) == (3 if deluxe else pages)
+    assert (level.deluxemaps is None) != deluxe
+    named = sorted(set().union(*[set(np.asarray(b.point_data['lightmap_page']).tolist()) for b in level.blocks(0)]))
+    assert named == ([0, 1, 2] if deluxe else sorted(set(face_pages)))
+
+
+def test_a_deluxe_map_with_embedded_pages_and_a_vertex_lit_face(tmp_path):
+    verts, indexes, surfaces = [], [], []
+    for k, page in enumerate([0, 2, -3]):
+        v, i = square(z=8.0 * k)
+        surfaces.append(q3_surface(0, 1, len(verts), 4, len(indexes), 6, lightmap=page))
+        verts.extend(v)
+        indexes.extend(i)
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/base/floor', 0, 1)], [(0, 3)], verts, indexes, surfaces, lightmaps=4)
+    level = load(data, tmp_path)
+    assert level.lightmaps.shape == (2, 128, 128, 3) and level.deluxemaps.shape == (2, 128, 128, 3)
+    named = [sorted(set(np.asarray(b.point_data['lightmap_page']).tolist())) for b in level.blocks(0)]
+    assert named == [[-1, 0, 1]]  # a vertex-lit face stays -1
+    assert load(q3_level(), tmp_path, 'plain.bsp').deluxemaps is None

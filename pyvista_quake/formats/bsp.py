@@ -1057,12 +1057,27 @@ def _textures(record: BSPFile, bounds: Bounds) -> list[tuple[str, tuple[int, int
     return out
 
 
-def lightmap_pages_are_deluxe(level: LevelData) -> bool:
-    """Whether external pages alternate light and light direction (q3map2 ``-deluxe``), from worldspawn's compile line."""
-    if not level.entities:
-        return False
-    line = level.entities[0].get('_q3map2_cmdline', '')
-    return '-deluxe' in line.split()
+def lightmap_pages_are_deluxe(level: LevelData, pages: int, face_pages: np.ndarray) -> bool:
+    """Whether a Quake III map's lightmap pages alternate light and light direction (q3map2 ``-deluxe``).
+
+    The rule: worldspawn's compile line (``_q3map2_cmdline``) names ``-deluxe``; or, without it, the
+    map has an even number of pages, at least two, and its lit faces name even pages only (a face's
+    light page ``2k`` is followed by its direction page ``2k + 1``, which no face names).
+
+    Parameters
+    ----------
+    level : LevelData
+        The level (its worldspawn).
+    pages : int
+        The lightmap pages the map has, in the file or beside it (``maps/NAME/lm_NNNN.tga``).
+    face_pages : numpy.ndarray
+        The page numbers the faces name (below 0: lit by their vertices, not counted).
+    """
+    if level.entities and '-deluxe' in level.entities[0].get('_q3map2_cmdline', '').split():
+        return True
+    named = np.asarray(face_pages)
+    named = named[named >= 0]
+    return pages >= 2 and pages % 2 == 0 and bool((named % 2 == 0).all())
 
 
 # -- what the engines refuse ------------------------------------------------------------------

@@ -372,7 +372,11 @@ class SurfaceFrames(ModelFrames):
             # VTK winds anticlockwise seen from outside; the file clockwise.
             triangles = np.asarray(surface.triangles, np.int64)[:, ::-1]
             vertex = surface.point_vertex if surface.point_vertex is not None else np.arange(surface.num_vertices, dtype=np.int32)
-            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex, **surface.point_arrays}))
+            arrays = dict(surface.point_arrays)
+            if self.level_deluxemaps is not None and 'lightmap_page' in arrays:  # page 2k is light page k
+                page = np.asarray(arrays['lightmap_page'])
+                arrays['lightmap_page'] = np.where(page >= 0, page // 2, page).astype(page.dtype)
+            out.append(frame_template(uv, triangles, point_arrays={keys.VERTEX_INDEX: vertex, **arrays}))
         return out
 
     def _image_size(self, index: int) -> tuple[int, int] | None:
@@ -426,20 +430,38 @@ class SurfaceFrames(ModelFrames):
 
     # -- a level's lightmaps ------------------------------------------------------------
     @cached_property
-    def level_lightmaps(self) -> np.ndarray | None:
-        """A level's lightmap pages (see :attr:`QuakeModel.lightmaps <pyvista_quake.QuakeModel.lightmaps>`), found once."""
+    def _level_pages(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """A level's light pages and, of a deluxe-compiled Quake III map, its light-direction pages, found once."""
         level = getattr(self.data, 'level', None)
         if level is None:
-            return None
-        if level.lightmaps is None and level.external_lightmaps:
-            return self._external_lightmaps(level)
-        if level.lightmaps is not None and level.side_light is not None:
+            return None, None
+        pages = level.lightmaps
+        if pages is None and level.external_lightmaps:
+            pages = self._external_lightmaps(level)
+        elif pages is not None and level.side_light is not None:
             found, _ = self.search.find(f'{self._map_stem()}{level.side_light}')
             if found is not None:
                 coloured = lit_lightmaps(self.data.file, level.entities, found.data, found.location)
                 if coloured is not None:
-                    return coloured
-        return level.lightmaps
+                    return coloured, None
+        if pages is not None and level.game == 'quake3' and lightmap_pages_are_deluxe(level, len(pages), self._face_pages()):
+            return np.ascontiguousarray(pages[0::2]), np.ascontiguousarray(pages[1::2])
+        return pages, None
+
+    def _face_pages(self) -> np.ndarray:
+        """The lightmap page numbers a level's surfaces name, as stored (below 0: lit by vertex colours)."""
+        named = [np.asarray(s.point_arrays['lightmap_page']) for s in self.data.surfaces if 'lightmap_page' in s.point_arrays]
+        return np.concatenate(named) if named else np.zeros(0, np.int32)
+
+    @property
+    def level_lightmaps(self) -> np.ndarray | None:
+        """A level's light pages (see :attr:`QuakeModel.lightmaps <pyvista_quake.QuakeModel.lightmaps>`)."""
+        return self._level_pages[0]
+
+    @property
+    def level_deluxemaps(self) -> np.ndarray | None:
+        """A deluxe-compiled level's light-direction pages (see :attr:`QuakeModel.deluxemaps <pyvista_quake.QuakeModel.deluxemaps>`)."""
+        return self._level_pages[1]
 
     def _map_stem(self) -> str:
         """The map's name in the game's files without its ``.bsp``: ``maps/NAME``, from the archive member or its path."""
@@ -452,9 +474,8 @@ class SurfaceFrames(ModelFrames):
     def _external_lightmaps(self, level: LevelData) -> np.ndarray | None:
         """q3map2's ``maps/NAME/lm_NNNN.tga`` pages, found as the game finds files (``None`` if page 0 is missing)."""
         stem = self._map_stem()
-        step = 2 if lightmap_pages_are_deluxe(level) else 1  # a deluxe map's odd pages are light directions
         pages: list[np.ndarray] = []
-        for number in range(0, 10000, step):
+        for number in range(10000):
             found, _ = self.search.find(f'{stem}/lm_{number:04d}.tga')
             image = decode_image(found.data, found.location) if found is not None else None
             if image is None or (pages and image.shape[:2] != pages[0].shape[:2]):

@@ -337,13 +337,23 @@ class QuakeModel:
 
         the pages the file holds (128 x 128, as stored), or q3map2's external
         ``maps/NAME/lm_NNNN.tga`` beside the map in the game's files (``-external``,
-        Nexuiz's 512 x 512): of a map compiled with ``-deluxe`` only the light pages,
-        the even ones, as faces name them (the odd ones are light directions).  They
+        Nexuiz's 512 x 512).  Of a map compiled with ``-deluxe`` only the light pages, the
+        even ones (the odd ones are light directions, :attr:`deluxemaps`), and the faces'
+        ``point_data["lightmap_page"]`` halved to match: a map is taken as deluxe where its
+        compile line (worldspawn's ``_q3map2_cmdline``) names ``-deluxe``, or where it has an
+        even number of pages and its faces name even pages only.  They
         are the stored bytes: the engine brightens each texel by ``R_ColorShiftLightingBytes``
         (shifted left 2 bits with the default ``r_mapOverBrightBits 2``, scaled back as a
         whole where a channel passes 255) before it multiplies the texture.
         """
         return self._frames.level_lightmaps
+
+    @property
+    def deluxemaps(self) -> np.ndarray | None:
+        """A deluxe-compiled Quake III level's light-direction pages (q3map2 ``-deluxe``), ``uint8``
+        ``(pages, height, width, 3)``, page ``k`` the directions of :attr:`lightmaps` page ``k``; ``None``
+        for any other level or model."""
+        return self._frames.level_deluxemaps
 
     def point_entities(self) -> pv.PolyData:
         """The entities that stand at an ``"origin"`` as points, their keys as string point arrays.
