@@ -1101,3 +1101,29 @@ def test_a_deluxe_map_with_embedded_pages_and_a_vertex_lit_face(tmp_path):
     named = [sorted(set(np.asarray(b.point_data['lightmap_page']).tolist())) for b in level.blocks(0)]
     assert named == [[-1, 0, 1]]  # a vertex-lit face stays -1
     assert load(q3_level(), tmp_path, 'plain.bsp').deluxemaps is None
+
+
+@pytest.mark.parametrize(('script', 'coloured'), [
+    (None, True),  # no shader script: the engine's default for a vertex-lit face takes its colours
+    ('textures/base/floor { { map textures/base/floor.tga rgbGen vertex } }', True),
+    ('textures/base/floor { { map textures/base/floor.tga } }', False),  # rgbGen identity by default
+    ('textures/base/floor { { map textures/base/floor.tga rgbGen identity } }', False),
+])  # fmt: skip
+def test_a_vertex_lit_face_takes_its_colours_only_where_its_shader_asks(tmp_path, script, coloured):
+    from pyvista_quake.model.lightmaps import lit_blocks  # noqa: PLC0415
+
+    verts, indexes = square()
+    verts = [q3_drawvert(c, st=(0, 0), color=(10, 20, 30, 255)) for c in [(0, 0, 0), (0, 64, 0), (64, 64, 0), (64, 0, 0)]]
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/base/floor', 0, 1)], [(0, 2)], verts + verts, indexes + indexes,
+                    [q3_surface(0, 1, 0, 4, 0, 6, lightmap=-3), q3_surface(0, 1, 4, 4, 6, 6, lightmap=0)], lightmaps=1)  # fmt: skip
+    if script is not None:
+        (tmp_path / 'scripts').mkdir()
+        (tmp_path / 'scripts' / 'floor.shader').write_text(script)
+    level = load(data, tmp_path)
+    assert level.surfaces[0].vertex_colours is coloured
+    blocks = list(level.blocks(0))
+    lit_blocks(level, blocks)
+    light = np.asarray(blocks[0].point_data['vertex_light'])
+    lit = np.asarray(blocks[0].point_data['lightmap_page']) >= 0
+    assert (light[lit] == 255).all()
+    assert (light[~lit] == (np.array([40, 80, 120]) if coloured else 255)).all()

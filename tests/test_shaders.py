@@ -108,3 +108,25 @@ def test_a_thumbnail_of_a_mostly_clear_skin_without_alphafunc_shows_the_whole_bo
         image = np.asarray(Image.open(pq.thumbnail(path, tmp_path / f'{script is None}.png', size=(96, 96))).convert('RGB'))
         drawn[script is None] = int((np.abs(image.astype(int) - 255).sum(axis=2) > 30).sum())
     assert drawn[True] > 1.5 * drawn[False]  # opaque: every texel drawn; the cut-out loses 82% of the body
+
+
+def test_a_shader_draws_the_first_stage_on_the_textures_own_coordinates():
+    script = '''
+    textures/e8/red_shiney { { map textures/effects/tinfx.tga tcGen environment } { map textures/e8/red.tga blendFunc filter }
+                             { map $lightmap blendFunc filter } }
+    textures/e8/only_env { { map textures/effects/env.tga tcGen environment } { map textures/effects/env2.tga tcGen vector ( 1 0 0 ) ( 0 1 0 ) } }
+    textures/e8/projected { { map textures/a.tga tcGen lightmap } { map textures/b.tga tcGen base } }
+    textures/e8/texture { { map textures/c.tga tcGen texture } }
+    '''
+    shaders = shader.parse(script)
+    assert shaders['textures/e8/red_shiney'].image == 'textures/e8/red.tga' and shaders['textures/e8/red_shiney'].alpha == 'opaque'
+    assert shaders['textures/e8/only_env'].image == 'textures/effects/env.tga'  # nothing else: its first image stage
+    assert shaders['textures/e8/projected'].image == 'textures/b.tga'
+    assert shaders['textures/e8/texture'].image == 'textures/c.tga'
+
+
+@pytest.mark.parametrize(('rgb_gen', 'coloured'), [('', False), ('rgbGen identity', False), ('rgbGen vertex', True),
+                                                    ('rgbGen exactVertex', True), ('rgbGen oneMinusVertex', True), ('rgbGen wave sin 0 1 0 1', False)])  # fmt: skip
+def test_a_stage_is_coloured_by_the_vertices_where_its_rgbgen_says(rgb_gen, coloured):
+    shaders = shader.parse(f'x {{ {{ map $lightmap rgbGen vertex }} {{ map x.tga {rgb_gen} }} }}')
+    assert shaders['x'].image == 'x.tga' and shaders['x'].vertex_colours is coloured

@@ -272,6 +272,12 @@ class SurfaceFrames(ModelFrames):
             return shader.alpha if shader.alpha in ('add', 'blend') else 'opaque'
         return shader.alpha
 
+    def surface_vertex_colours(self, index: int) -> bool:
+        """Whether surface ``index``'s image is multiplied by its vertex colours (see :attr:`Surface.vertex_colours`)."""
+        name = self.image_names[index]
+        shader = self._shaders.get(_shader_key(name)) if name is not None else None
+        return shader.vertex_colours if shader is not None else True
+
     def surface_image(self, index: int) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
         if self.alias is not None:  # an MDL's pictures are the file's, through its palette

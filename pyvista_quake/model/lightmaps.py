@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pyvista as pv
 
+from pyvista_quake._base.fields import SURFACE_INDEX
 from pyvista_quake.game.skins import shifted_lighting
 
 
@@ -36,16 +37,19 @@ def lightmap_atlas(pages: np.ndarray, scale: float) -> np.ndarray:
     return atlas
 
 
-def place_in_atlas(block: pv.PolyData, count: int, scale: float = 4.0) -> None:
+def place_in_atlas(block: pv.PolyData, count: int, scale: float = 4.0, vertex_colours: bool = True) -> None:
     """``point_data["lightmap_atlas"]``: a surface's lightmap coordinates in :func:`lightmap_atlas`'s image
     (``v`` from the bottom, as texture coordinates are); and where the surface has vertex colours (Quake III),
     ``point_data["vertex_light"]``: a vertex-lit face's colour brightened as the engine brightens it
-    (``R_ColorShiftLightingBytes`` by ``scale``, as ``ParseFace`` does), white on a lightmapped one."""
+    (``R_ColorShiftLightingBytes`` by ``scale``, as ``ParseFace`` does), white on a lightmapped one, and white
+    on every face where the surface's shader does not ask for vertex colours (``vertex_colours`` false)."""
     if 'lightmap' not in block.point_data or 'lightmap_page' not in block.point_data:
         return
     page = np.asarray(block.point_data['lightmap_page'])
     unlit = (page < 0) | (page >= count)  # vertex-lit (or a page the map lacks): the white page
-    if 'color' in block.point_data:
+    if 'color' in block.point_data and not vertex_colours:
+        block.point_data['vertex_light'] = np.full((block.n_points, 3), 255, np.uint8)
+    elif 'color' in block.point_data:
         colour = np.asarray(block.point_data['color'], np.uint8)[:, :3]
         block.point_data['vertex_light'] = np.where(unlit[:, None], shifted_lighting(colour, scale), np.uint8(255)).astype(np.uint8)
     st = np.clip(np.asarray(block.point_data['lightmap'], np.float64), 0.0, 1.0)
@@ -65,5 +69,7 @@ def lit_blocks(model: Any, blocks: list[pv.PolyData]) -> np.ndarray | None:
     if pages is None:
         return None
     for block in blocks:
-        place_in_atlas(block, len(pages), model.level.light_scale)
+        index = block.field_data.get(SURFACE_INDEX)
+        coloured = model.surfaces[int(index[0])].vertex_colours if index is not None and len(index) else True
+        place_in_atlas(block, len(pages), model.level.light_scale, coloured)
     return lightmap_atlas(pages, model.level.light_scale)

@@ -117,6 +117,13 @@ class Surface:
         """How the image's alpha is drawn: ``'opaque'``, ``'cutout'``, ``'blend'`` or ``'add'``, as the game's shader (or an MDL's ``MF_HOLEY``) says."""
         return self.model._frames.surface_alpha(self.index)
 
+    @property
+    def vertex_colours(self) -> bool:
+        """Whether the game multiplies the surface's image by its vertices' colours where no lightmap lights it:
+        its shader's colour stage says ``rgbGen vertex`` (or ``exactVertex``), or it has no shader script
+        (the engine's own default for a vertex-lit face)."""
+        return self.model._frames.surface_vertex_colours(self.index)
+
     def image_file(self) -> FoundSkin | None:
         """The image file the surface shows (the model's chosen skin), or ``None``."""
         return self.model._frames.surface_skin(self.index)  # none with skin=None
