@@ -121,7 +121,8 @@ def test_a_card_names_a_player_s_findings_by_part_and_a_model_s_as_they_are(tmp_
     from pyvista_quake.publish import catalogue
 
     finding = Finding('quake3', 'a rule', 'numFrames', 1, 'refuses', 'tr_model.c')
-    monkeypatch.setattr(catalogue, '_findings', lambda model: [finding] if model.source.endswith('head.md3') else [])
+    judges = ('quake3', 'ioquake3')
+    monkeypatch.setattr(catalogue, '_findings', lambda model: ([finding] if model.source.endswith('head.md3') else [], judges))
     player = pq.load_player(synthetic_player(tmp_path / 'p'))
     said = catalogue._finding(finding)
     assert catalogue._summary(player, tmp_path)['findings'] == [f'head: {said}']

@@ -22,6 +22,7 @@ from level_builders import q3_drawvert
 from level_builders import q3_level
 from level_builders import q3_surface
 from level_builders import square
+from level_builders import ufo_level
 import numpy as np
 from PIL import Image
 import pytest
@@ -595,22 +596,31 @@ def test_q2_rgb_luxels_and_a_picture_lit_by_them(tmp_path):
 
 
 def _verdicts(data: bytes) -> dict[str, str]:
+    from pyvista_quake.game.engines import examined
     from pyvista_quake.game.engines import verdicts
 
-    return verdicts(pyvista_quake.check(data), 'bsp')
+    _, found, engines = examined(data)
+    return verdicts(found, 'bsp', engines)
 
 
-def test_each_engine_loads_its_own_games_maps_and_refuses_the_others():
-    assert _verdicts(q3_level()) == {'quake': 'refuses', 'glquake': 'refuses', 'quakespasm': 'refuses', 'quake2': 'refuses',
-                                     'yquake2': 'refuses', 'quake3': 'loads', 'ioquake3': 'loads'}  # fmt: skip
-    quake1 = _verdicts(build_q1(**q1_args()))
-    assert quake1['quake'] == quake1['glquake'] == quake1['quakespasm'] == 'loads' and quake1['quake3'] == quake1['quake2'] == 'refuses'
-    bsp2 = _verdicts(build_q1(**q1_args(), ident=b'BSP2'))
-    assert bsp2['quakespasm'] == 'loads' and bsp2['quake'] == bsp2['glquake'] == 'refuses'
+def test_each_level_is_judged_by_the_engines_of_its_own_game():
+    assert _verdicts(q3_level()) == {'quake3': 'loads', 'ioquake3': 'loads'}
+    assert pyvista_quake.check(q3_level()) == []  # not refused by Quake 1 or II, whose maps these are not
+    assert _verdicts(build_q1(**q1_args())) == {'quake': 'loads', 'glquake': 'loads', 'quakespasm': 'loads'}
+    assert _verdicts(build_q1(**q1_args(), ident=b'BSP2')) == {'quake': 'refuses', 'glquake': 'refuses', 'quakespasm': 'loads'}
     refused = [f for f in pyvista_quake.check(build_q1(**q1_args(), ident=b'2PSB')) if f.engine == 'quake']
     assert [f.value for f in refused] == ['2PSB'] and 'version 29' in refused[0].rule
-    quake2 = _verdicts(q2_level())
-    assert quake2['quake2'] == quake2['yquake2'] == 'loads' and quake2['quakespasm'] == quake2['ioquake3'] == 'refuses'
+    assert _verdicts(q2_level()) == {'quake2': 'loads', 'yquake2': 'loads'}
+    assert _verdicts(ufo_level()) == {} and pyvista_quake.check(ufo_level()) == []
+
+
+def test_check_of_a_quake3_map_exits_0_and_a_catalogue_card_shows_its_own_engines(tmp_path, capsys):
+    from pyvista_quake.cli.main import main
+
+    (tmp_path / 'q3.bsp').write_bytes(q3_level())
+    assert main(['check', str(tmp_path / 'q3.bsp'), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['verdicts'] == {'quake3': 'loads', 'ioquake3': 'loads'} and record['findings'] == [] and record['ok']
 
 
 @pytest.mark.parametrize(('side', 'rules'), [(31, []), (32, ['even sizes']), (33, ['MAX_PATCH_SIZE']), (1, ['under 3'])])

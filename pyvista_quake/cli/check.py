@@ -32,9 +32,9 @@ def check(models: list[str], /, *, json: bool = False) -> int:
 
 
 def _check(path: Place) -> dict:
-    spec, found = examined(path.path, path.member)  # a Cube 2 model's folder: the mesh its config loads
+    spec, found, engines = examined(path.path, path.member)  # a Cube 2 model's folder: the mesh its config loads
     fmt = spec.name
-    verdict = verdicts(found, fmt)
+    verdict = verdicts(found, fmt, engines)
     return {
         'model': str(path),
         'format': fmt,

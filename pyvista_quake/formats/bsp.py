@@ -1097,20 +1097,14 @@ _Q1_LOAD = {'quake': 'WinQuake/model.c Mod_LoadBrushModel', 'glquake': 'WinQuake
             'quakespasm': 'Quake/gl_model.c Mod_LoadBrushModel'}  # fmt: skip
 
 
-def _version_text(facts: dict) -> str:
-    return facts['ident'].decode('latin-1') if facts['ident'] in QUAKE1_MAGIC[1:] else f'{facts["ident"].decode("latin-1")} {facts["version"]}'
-
+#: The engines that judge a level: its own game's (a Quake III map is not Quake 1's to refuse).
+GAME_ENGINES = {'quake3': QUAKE3_ENGINES, 'quake2': QUAKE2_ENGINES, 'bsp29': (*QUAKE1_ORIGINAL, 'quakespasm'),
+                'bsp2': (*QUAKE1_ORIGINAL, 'quakespasm'), 'ufoai': ()}  # fmt: skip
 
 BSP_RULES = (
-    Rule(QUAKE3_ENGINES, 'version', lambda f: _version_text(f) if f['game'] != 'quake3' else None, REFUSES,
-         'a Quake III map is IBSP version 46: "wrong version number"', _Q3_WORLD),
-    Rule(QUAKE2_ENGINES, 'version', lambda f: _version_text(f) if f['game'] != 'quake2' else None, REFUSES,
-         'a Quake II map is IBSP version 38: "has wrong version number"', _Q2_LOAD),
-    Rule(QUAKE1_ORIGINAL, 'version', lambda f: _version_text(f) if f['ident'] != QUAKE1_MAGIC[0] else None, REFUSES,
+    Rule(QUAKE1_ORIGINAL, 'version', lambda f: f['ident'].decode('latin-1') if f['ident'] != QUAKE1_MAGIC[0] else None, REFUSES,
          'a Quake map is version 29 (BSPVERSION): "wrong version number"', {k: _Q1_LOAD[k] for k in QUAKE1_ORIGINAL}),
-    Rule(('quakespasm',), 'version', lambda f: _version_text(f) if f['ident'] not in QUAKE1_MAGIC else None, REFUSES,
-         'a Quake map is version 29, BSP2 or 2PSB: "has wrong version number"', {'quakespasm': _Q1_LOAD['quakespasm']}),
-    Rule(QUAKE3_ENGINES, 'models', lambda f: f['num_models'] if f['game'] == 'quake3' and f['num_models'] > MAX_SUBMODELS else None,
+    Rule(QUAKE3_ENGINES, 'models', lambda f: f['num_models'] if f['num_models'] > MAX_SUBMODELS else None,
          REFUSES, f'more than MAX_SUBMODELS ({MAX_SUBMODELS}) brush models: "MAX_SUBMODELS exceeded"', _Q3_MODELS),
     Rule(QUAKE3_ENGINES, 'patchWidth', lambda f: f['top_patch_side'] if f['top_patch_side'] > MAX_PATCH_SIZE else None, REFUSES,
          f'a patch side over MAX_PATCH_SIZE ({MAX_PATCH_SIZE}): ParseMesh "bad size"', _Q3_MESH),
@@ -1125,6 +1119,7 @@ def bsp_facts(record: BSPFile, size: int) -> dict:
     """The header's fields, the brush models' count, and of Quake III the widest patch side, the first patch side
     the collision code refuses and the first bad surface type."""
     facts = {**record.header_fields(), 'size': size, 'num_models': len(record.records.get('models', ())),
+             'engines': GAME_ENGINES.get(record.game, ()),
              'top_patch_side': 0, 'bad_patch_side': None, 'bad_surface_type': None}  # fmt: skip
     surfaces = record.records.get('surfaces') if record.game == 'quake3' else None
     if surfaces is not None and len(surfaces):

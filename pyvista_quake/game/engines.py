@@ -96,20 +96,32 @@ class Finding:
 def findings(record, size: int, spec: FormatSpec | None = None) -> list[Finding]:
     """Every engine's findings on a parsed file of ``size`` bytes, by the rules its format registered.
 
-    ``spec`` is the file's format (found from the records when not given).
+    ``spec`` is the file's format (found from the records when not given).  Only the engines that judge
+    the file (:func:`judges`) have findings: a Quake III level is not Quake 1's to refuse.
     """
+    return _judged(record, size, spec)[1]
+
+
+def judges(record, size: int, spec: FormatSpec | None = None) -> tuple[str, ...]:
+    """The engines that judge a parsed file: its format's, or where the file names its game (a level), that game's."""
+    return _judged(record, size, spec)[0]
+
+
+def _judged(record, size: int, spec: FormatSpec | None) -> tuple[tuple[str, ...], list[Finding]]:
     spec = spec if spec is not None else spec_of_record(record)
     if not spec.engines or spec.facts is None:
-        return []
+        return tuple(spec.engines), []
     facts = spec.facts(record, size)
+    engines = tuple(facts.get('engines', spec.engines))
     out = []
     for rule in spec.rules:
         value = rule.test(facts)
         if value is None or value is False:
             continue
         for engine in rule.engines:
-            out.append(Finding(engine, rule.rule, rule.field, value, rule.effect, rule.where[engine]))
-    return out
+            if engine in engines:
+                out.append(Finding(engine, rule.rule, rule.field, value, rule.effect, rule.where[engine]))
+    return engines, out
 
 
 def check(source: Any, **options: Any) -> list[Finding]:
@@ -142,13 +154,15 @@ def check(source: Any, **options: Any) -> list[Finding]:
     return examined(source, options.pop('member', None))[1]
 
 
-def examined(source: Any, member: str | None = None) -> tuple[FormatSpec, list[Finding]]:
-    """A model's format and :func:`check`'s findings, its file read once (a Cube 2 folder or config: the mesh it loads)."""
+def examined(source: Any, member: str | None = None) -> tuple[FormatSpec, list[Finding], tuple[str, ...]]:
+    """A model's format, :func:`check`'s findings and the engines that judge it (:func:`judges`), its file
+    read once (a Cube 2 folder or config: the mesh it loads)."""
     if model_configs.is_config_source(source, member):
         source = model_configs.model_config(Path(source))[1]
     buffer, location = read_source(source, member)
     spec = spec_for(buffer, location.name)
-    return spec, findings(parse_buffer(buffer, location.name, spec), len(buffer), spec)
+    engines, found = _judged(parse_buffer(buffer, location.name, spec), len(buffer), spec)
+    return spec, found, engines
 
 
 def enforce(record, size: int, strict: bool | str, source: str, spec: FormatSpec | None = None) -> None:
@@ -167,11 +181,12 @@ def enforce(record, size: int, strict: bool | str, source: str, spec: FormatSpec
                                    f'{ENGINES[finding.engine]} refuses: {finding.rule} ({finding.where}) (strict)')  # fmt: skip
 
 
-def verdicts(found: list[Finding], format: str) -> dict[str, str]:
-    """The worst effect per engine that loads the format (its registered name): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
+def verdicts(found: list[Finding], format: str, engines: tuple[str, ...] | None = None) -> dict[str, str]:
+    """The worst effect per engine that judges the file (``engines``, from :func:`judges`; else every engine
+    that loads the format, its registered name): ``'refuses'``, ``'misdraws'``, ``'warns'`` or ``'loads'``."""
     order = (REFUSES, MISDRAWS, WARNS)
     out = {}
-    for engine in FORMATS[format].engines:
+    for engine in engines if engines is not None else FORMATS[format].engines:
         effects = [f.effect for f in found if f.engine == engine]
         out[engine] = next((e for e in order if e in effects), 'loads')
     return out

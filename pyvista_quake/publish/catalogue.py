@@ -31,7 +31,7 @@ from pyvista_quake.exporting.html import page
 from pyvista_quake.formats import level_of_detail_base
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import Finding
-from pyvista_quake.game.engines import check
+from pyvista_quake.game.engines import examined
 from pyvista_quake.game.engines import verdicts
 from pyvista_quake.game.inputs import recording
 from pyvista_quake.game.inputs import stamps
@@ -103,12 +103,13 @@ def _name(place: Place, base: Path) -> str:
     return path.resolve().name
 
 
-def _findings(model: QuakeModel) -> list[Finding]:
-    """The engines' findings on the file a model was read from (the mesh a config loads, the member of an archive)."""
+def _findings(model: QuakeModel) -> tuple[list[Finding], tuple[str, ...] | None]:
+    """The engines' findings on the file a model was read from (the mesh a config loads, the member of an archive),
+    and the engines that judge it (``None``: not read from a file)."""
     where = model.search
     if where.archive is not None:
-        return check(where.archive.path, member=where.member)
-    return check(where.model_path) if where.model_path is not None else []
+        return examined(where.archive.path, where.member)[1:]
+    return examined(where.model_path)[1:] if where.model_path is not None else ([], None)
 
 
 def _finding(finding: Finding) -> str:
@@ -128,7 +129,9 @@ def _summary(source: Any, base: Path) -> dict:
     """
     posing = posable(source)
     parts = posing.parts
-    found = {label: _findings(p) for label, p in parts.items()}
+    judged = {label: _findings(p) for label, p in parts.items()}
+    found = {label: fs for label, (fs, _) in judged.items()}
+    engines = next((e for _, e in judged.values() if e is not None), None)
     one = posing.drawn
     return {
         'format': posing.label,
@@ -142,7 +145,7 @@ def _summary(source: Any, base: Path) -> dict:
         'joints': [j.name for j in one.skeletal.joints] if one is not None and one.skeletal is not None else [],
         'header': {k: str(v) for k, v in one.header.items() if k not in ('ident', 'magic')} if one is not None else {},
         'findings': [f'{label}: {_finding(f)}' if label else _finding(f) for label, fs in found.items() for f in fs],
-        'verdicts': verdicts([f for fs in found.values() for f in fs], posing.models[0].format),
+        'verdicts': verdicts([f for fs in found.values() for f in fs], posing.models[0].format, engines),
     }
 
 
