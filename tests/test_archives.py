@@ -104,3 +104,34 @@ def test_an_archive_asked_for_again_is_the_open_one_until_its_file_or_the_cache_
     assert len(archives._BY_NAME) == 4 * archives.MAX_OPEN
     archives._remember('/nowhere/last.pk3', reopened)  # one more: the old names go, so names remembered stay few
     assert list(archives._BY_NAME) == ['/nowhere/last.pk3']
+
+
+@pytest.mark.parametrize('linked', [False, True])
+def test_a_game_folder_of_linked_pk3s_finds_a_maps_textures_beside_it(tmp_path, linked):
+    import io
+    import warnings
+
+    from level_builders import q3_level
+    from PIL import Image
+
+    import pyvista_quake
+
+    store = tmp_path / 'store'  # each PK3 in a folder of its own, as a package manager keeps them
+    game = tmp_path / 'baseoa'
+    game.mkdir()
+    picture = io.BytesIO()
+    Image.fromarray(np.full((4, 4, 3), 90, np.uint8)).save(picture, format='PNG')
+    for name, member, data in (('pak0-textures.pk3', 'textures/base/floor.png', picture.getvalue()), ('pak1-maps.pk3', 'maps/x.bsp', q3_level())):
+        (store / name).mkdir(parents=True)
+        with zipfile.ZipFile(store / name / name, 'w') as pk3:
+            pk3.writestr(member, data)
+        if linked:
+            (game / name).symlink_to(store / name / name)
+        else:
+            (game / name).write_bytes((store / name / name).read_bytes())
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the other shaders' images are missing
+        level = pyvista_quake.load(f'{game / "pak1-maps.pk3"}:maps/x.bsp')
+        floor = next(s for s in level.surfaces if s.image_name == 'textures/base/floor')
+        assert floor.image() is not None
+    assert 'pak0-textures.pk3:textures/base/floor.png' in str(floor.image_file().location)

@@ -110,6 +110,9 @@ class GameFiles:
         The archive the model itself came from.
     member : str, optional
         The model's member name inside ``archive``.
+    archive_folder : pathlib.Path, optional
+        The folder ``archive`` stands in as it was named (a symbolic link's, not its target's): the
+        archives beside it are the game's.  ``None``: the archive file's own folder.
 
     """
 
@@ -117,6 +120,7 @@ class GameFiles:
     search_paths: list[Path] = field(default_factory=list)
     archive: Archive | None = None
     member: str | None = None
+    archive_folder: Path | None = None
 
     def __post_init__(self) -> None:
         env = os.environ.get(SEARCH_PATH_VARIABLE, '')
@@ -159,7 +163,7 @@ class GameFiles:
 
     def _own_archives(self) -> list[Archive]:
         """The model's archive and its siblings, as the game searches them: the one loaded last first."""
-        return archive_stack(self.archive) if self.archive is not None else []
+        return archive_stack(self.archive, self.archive_folder) if self.archive is not None else []
 
     def candidates(self, name: str) -> list[tuple[Path | Archive, str]]:
         """Every ``(place, relative name)`` to try for ``name``, in order; the first hit wins.
@@ -345,13 +349,15 @@ class GameFiles:
 
 
 
-def archive_stack(archive: Archive) -> list[Archive]:
+def archive_stack(archive: Archive, folder: Path | None = None) -> list[Archive]:
     """An archive and the archives beside it as the game searches them, the one loaded last first.
 
     A game merges the PAK/PK3 files of its folder file by file: a member of a
-    later archive overrides the same member of an earlier one.
+    later archive overrides the same member of an earlier one.  ``folder`` is the
+    folder the archive stands in as named (a link's own folder); ``None``: the file's.
     """
-    siblings = _archives_in(archive.path.parent) if archive.path.parent.is_dir() else []
+    folder = folder if folder is not None else archive.path.parent
+    siblings = _archives_in(folder) if folder.is_dir() else []
     return siblings if any(a.path == archive.path for a in siblings) else [archive]
 
 

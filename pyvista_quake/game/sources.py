@@ -102,12 +102,16 @@ class Location:
         The open archive it is a member of.
     member : str, optional
         Its name inside ``archive``.
+    archive_path : pathlib.Path, optional
+        The archive as it was named, absolute, links not followed: its folder is the game folder
+        (a folder of links to PK3s kept elsewhere is where the game's other archives are).
     """
 
     name: str
     path: str | Path | None = None
     archive: Any = None
     member: str | None = None
+    archive_path: Path | None = None
 
     @property
     def file_name(self) -> str | None:
@@ -143,7 +147,7 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, Locatio
             raise TypeError(f'member= names a model inside an archive file; give the archive\'s path, not {type(source).__name__}')
         archive = open_archive(source)
         note(source)
-        return archive.read(member), Location(f'{source}:{member}', None, archive, member)
+        return archive.read(member), Location(f'{source}:{member}', None, archive, member, Path(os.path.abspath(source)))
     if isinstance(source, (str, Path)):
         note(source)
         return _read_file(source), Location(str(source), source)

@@ -120,9 +120,10 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
         hidden = set(opts.hide)
         data = dataclasses.replace(data, surfaces=[s for s in data.surfaces if not s.kinds & hidden])
     roots = list(opts.search_paths)
-    if archive is not None and archive.path.parent not in roots:
-        roots.append(archive.path.parent)  # the game folder: its other archives and loose files, as the game finds them
-    search = GameFiles(model_path=path, search_paths=roots, archive=archive, member=member)
+    folder = location.archive_path.parent if location.archive_path is not None else None  # as named: links are not followed
+    if folder is not None and folder not in roots:
+        roots.append(folder)  # the game folder: its other archives and loose files, as the game finds them
+    search = GameFiles(model_path=path, search_paths=roots, archive=archive, member=member, archive_folder=folder)
     if isinstance(data, ModelData) and data.skeleton is not None:
         if config is None and path is not None:
             beside = model_configs.find_config(Path(path), data.format)
