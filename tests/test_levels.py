@@ -260,7 +260,8 @@ def test_q1_bad_indices_named(tmp_path):
 
 def test_q2_texels_divided_by_the_image_the_game_finds(tmp_path):
     raw = load(q2_level(), tmp_path)
-    assert [s.name for s in raw.surfaces] == ['textures/e1u1/floor.wal']
+    assert [s.name for s in raw.surfaces] == ['e1u1/floor']  # the texture name as stored
+    assert raw.surfaces[0].image_name == 'textures/e1u1/floor.wal'  # where the game looks for its image
     uv = np.asarray(raw.blocks(0)[0].active_texture_coordinates)
     assert uv[:, 0].max() == 32  # no image: coordinates stay in texels
     (tmp_path / 'textures' / 'e1u1').mkdir(parents=True)
@@ -312,7 +313,8 @@ def test_ufo_level_models_are_the_world_and_star_n_is_258_plus_n(tmp_path):
     entities = [[('classname', 'worldspawn')], [('classname', 'func_rotating'), ('model', '*1'), ('origin', '0 0 100')]]
     data = build_ufo(entities, args['vertexes'], args['planes'], texinfo, faces, models, normals)
     level = load(data, tmp_path, hide=())
-    assert [(s.name, s.brush_model) for s in level.surfaces] == [('textures/tex_farm/wall', 0), ('textures/tex_common/actorclip', 1)]
+    assert [(s.name, s.brush_model) for s in level.surfaces] == [('tex_farm/wall', 0), ('tex_common/actorclip', 1)]
+    assert [s.image_name for s in level.surfaces] == ['textures/tex_farm/wall', 'textures/tex_common/actorclip']
     assert len(level.data.surfaces[0].triangles) == 4  # models 3 and 258, both the world
     assert level.surfaces[1].positions(0)[0][:, 2].min() == 108
     wall = level.surfaces[0]
@@ -322,7 +324,7 @@ def test_ufo_level_models_are_the_world_and_star_n_is_258_plus_n(tmp_path):
     at = {tuple(p): n for p, n in zip(points.tolist(), normals_out.tolist())}
     np.testing.assert_allclose(at[(32.0, 64.0, 0.0)], [0, 0.6, 0.8], atol=1e-6)
     np.testing.assert_allclose(at[(0.0, 64.0, 0.0)], [0, 0, 1], atol=1e-6)
-    assert load(data, tmp_path).surfaces[0].name == 'textures/tex_farm/wall'
+    assert load(data, tmp_path).surfaces[0].name == 'tex_farm/wall'
     assert level.level.brush_models == 2  # the world (the 259 level models) and *1
     assert len(load(data, tmp_path).surfaces) == 1  # the actor clip is hidden by default
     bad = build_ufo(entities, args['vertexes'], args['planes'], texinfo, faces, models, normals[:-1])

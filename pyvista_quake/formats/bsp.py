@@ -378,13 +378,14 @@ class _Group:
     texture_size: tuple[int, int] | None = None
     picture: np.ndarray | None = None
     texels: bool = False
+    image: str | None = None  # the image the game looks for, where it is not the name (Quake II's textures/NAME.wal)
 
 
 def _surface(group: _Group) -> SurfaceData:
     normals = _filled_normals(group.positions, group.normals, group.triangles)
     return SurfaceData(
         group.name, group.triangles.astype(np.int32), _finite(group.texcoords.astype(np.float32)),
-        group.positions.astype(np.float32)[None], normals[None], [group.name], flags=group.flags, brush_model=group.brush_model,
+        group.positions.astype(np.float32)[None], normals[None], [group.image or group.name], flags=group.flags, brush_model=group.brush_model,
         kinds=group.kinds, point_arrays=group.point_arrays, texture_size=group.texture_size, texels=group.texels, picture=group.picture,
     )  # fmt: skip
 
@@ -867,10 +868,10 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]], coloured: bytes
             picture = textures[texture][2]
         face_flags = int(flags[face_info[fan_face[rows[0]]]])
         image_name = name if game in ('bsp29', 'bsp2') else (f'textures/{name}.wal' if game == 'quake2' else f'textures/{name}')
-        groups.append(_surface(_Group(
-            image_name, model, _texture_kinds(name, face_flags, game), positions, normals[used], st, renumbered.reshape(-1, 3),
+        groups.append(_surface(_Group(  # named by the texture name as stored; the game finds its image under textures/
+            name, model, _texture_kinds(name, face_flags, game), positions, normals[used], st, renumbered.reshape(-1, 3),
             {'lightmap_texel': light[used].astype(np.float32), 'lightmap': light_uv[used], 'lightmap_page': light_page[used]},
-            flags=face_flags, texture_size=size, picture=picture,
+            flags=face_flags, texture_size=size, picture=picture, image=image_name,
             texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
         )))  # fmt: skip
     level = LevelData(game, entities, lightmaps=atlas, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0),
