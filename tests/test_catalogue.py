@@ -128,3 +128,28 @@ def test_a_card_names_a_player_s_findings_by_part_and_a_model_s_as_they_are(tmp_
     assert catalogue._summary(player, tmp_path)['findings'] == [f'head: {said}']
     assert catalogue._summary(player.parts['head'], tmp_path)['findings'] == [said]
     assert catalogue._summary(player.parts['upper'], tmp_path)['findings'] == []
+
+
+def test_a_cube2_models_page_is_redone_when_the_skin_its_config_names_changes(tmp_path):
+    from builders import build_iqm
+    from PIL import Image
+    from test_skeletal import _png
+    from test_skeletal import _static_bar
+
+    from pyvista_quake.game.inputs import recording
+
+    folder = tmp_path / 'data' / 'actors' / 'drone'
+    folder.mkdir(parents=True)
+    (folder / 'drone.iqm').write_bytes(build_iqm(**_static_bar()))
+    (folder / 'skin.png').write_bytes(_png())
+    (folder / 'iqm.cfg').write_text('iqmload drone.iqm\niqmskin * skin.png\n')
+    with recording() as read:
+        pq.load(folder).surfaces[0].image()
+    assert str(folder / 'skin.png') in read
+    site = tmp_path / 'site'
+    assert len(pq.catalogue([folder], site).made) == 1
+    assert len(pq.catalogue([folder], site).kept) == 1
+    time.sleep(0.01)
+    Image.new('RGB', (4, 4), (250, 0, 0)).save(folder / 'skin.png')
+    os.utime(folder / 'skin.png', ns=(time.time_ns(), time.time_ns() + 10**9))
+    assert len(pq.catalogue([folder], site).made) == 1  # the page shows the skin: it is redone

@@ -38,6 +38,7 @@ from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import warn_missing
+from pyvista_quake.game.inputs import note
 from pyvista_quake.game.model_configs import ResolvedConfig
 from pyvista_quake.model.base import ModelFrames
 from pyvista_quake.model.mesh import ascii_text
@@ -315,6 +316,8 @@ class SkeletalPart:
         written, path = self._config_skin(self.data.surfaces[index].name)
         if written != name:
             return False, None
+        if path is not None:
+            note(path)  # an input of the model's page: a changed skin redoes it
         found = FoundSkin(name, str(path), path.read_bytes()) if path is not None else None
         if found is None:
             where = self.config.path if self.config is not None else self._model.source
