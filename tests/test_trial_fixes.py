@@ -689,6 +689,7 @@ def test_info_describes_an_animation_file_and_why_it_draws_nothing(tmp_path, cap
     assert main(['info', str(path), '--json']) == 0
     record = json.loads(capsys.readouterr().out)[0]
     assert record['poses'] == 2 and record['stored_animations'] == {'crouch': {'frames': 3, 'fps': 20.0}}
+    assert record['frames'] == 3  # the file's frames (Red Eclipse's crouch.iqm: 20), not 1
     assert record['nothing_to_draw'].startswith('an animation file, no mesh')
     with pytest.raises(pq.NothingToDrawError, match='nothing to draw: an animation file, no mesh'):
         pq.thumbnail(path, tmp_path / 'x.png')

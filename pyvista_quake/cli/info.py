@@ -60,6 +60,7 @@ def _info(path: Place, options: dict) -> dict:
                            'lightmap_pages': 0 if pages is None else len(pages), 'classnames': dict(kinds.most_common())}  # fmt: skip
     if model.skeletal is not None and not model.surfaces:  # an animation file: what it holds is its poses
         stored = read_animation(path)
+        counts['frames'] = int(stored.poses.shape[0])  # the file's frames, not the one bind pose of no mesh
         counts['poses'] = int(stored.poses.shape[1])
         counts['stored_animations'] = {clip.name: {'frames': clip.count, 'fps': clip.fps} for clip in stored.clips}
     return {
