@@ -77,16 +77,38 @@ Tried = tuple[str, str]
 
 
 def warn_missing(source: str, what: str, tried: list[Tried]) -> None:
-    """Warn that an image was not found, naming each place tried once (the first :data:`SHOWN_PLACES`)."""
+    """Warn that an image was not found, naming each place tried once (the first :data:`SHOWN_PLACES`).
+
+    The warning stays short: a place in the same folder or archive as the place before it is named
+    from there (``…/models/x/skin.pcx, skin.png``), a folder or archive beside the one before it by its
+    own name, and the places past the first few are counted with the folders and archives they were in.
+    """
     tried = list(dict.fromkeys(tried))  # each place once: searches by name and beside the model overlap
-    shown = ', '.join(label for label, _ in tried[:SHOWN_PLACES])
+    shown = ', '.join(_from_previous([label for label, _ in tried[:SHOWN_PLACES]], [root for _, root in tried[:SHOWN_PLACES]]))
     if len(tried) > SHOWN_PLACES:
         # The rest counted, with the folders and archives they were in: short, and still says where was looked.
         rest = list(dict.fromkeys(root for _, root in tried[SHOWN_PLACES:]))
-        where = ', '.join(rest[:SHOWN_PLACES]) + (f' and {len(rest) - SHOWN_PLACES} others' if len(rest) > SHOWN_PLACES else '')
+        named = _from_previous(rest[:SHOWN_PLACES], [os.path.dirname(root) for root in rest[:SHOWN_PLACES]], beside=True)
+        where = ', '.join(named) + (f' and {len(rest) - SHOWN_PLACES} others' if len(rest) > SHOWN_PLACES else '')
         shown += f' and {len(tried) - SHOWN_PLACES} more in {where}'
 
     warn_external(f'{source}: {what} not found; tried {shown or "nowhere"}')
+
+
+def _from_previous(names: list[str], roots: list[str], beside: bool = False) -> list[str]:
+    """Each name, after the first, without the root of the name before it where it lies in that root (``beside``:
+    where both lie in the same folder, the name's last part)."""
+    out = names[:1]
+    for k in range(1, len(names)):
+        previous = roots[k - 1]
+        name = names[k]
+        if beside and roots[k] == previous and previous:
+            out.append(os.path.basename(name))
+        elif not beside and previous and len(name) > len(previous) and name.startswith(previous) and name[len(previous)] in '/:':
+            out.append(name[len(previous) + 1 :])
+        else:
+            out.append(name)
+    return out
 
 
 @dataclass
