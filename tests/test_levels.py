@@ -569,9 +569,9 @@ def test_a_face_whose_block_runs_past_the_lighting_lump_is_unlit(tmp_path):
     args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 1)]
     args['models'] = [(0, 1, (0, 0, 0))]
     exact = load(build_q1(**args, lighting=bytes(16)), tmp_path)  # 1 + 15 bytes: the block ends at the lump's end
-    assert exact.lightmaps is not None
+    assert len(exact.lightmaps) == 1
     short = load(build_q1(**args, lighting=bytes(15)), tmp_path)
-    assert short.lightmaps is None and set(np.asarray(short.blocks(0)[0].point_data['lightmap_page']).tolist()) == {-1}
+    assert short.lightmaps.shape == (0, 0, 0, 3) and set(np.asarray(short.blocks(0)[0].point_data['lightmap_page']).tolist()) == {-1}
 
 
 def test_q2_rgb_luxels_and_a_picture_lit_by_them(tmp_path):
@@ -750,7 +750,7 @@ def test_a_lightmap_block_wider_than_256_luxels_or_not_finite_is_drawn_unlit(tmp
         warnings.simplefilter('always')
         level = pyvista_quake.load(data)
     said = [str(w.message) for w in caught if 'drawn unlit' in str(w.message)]
-    assert (level.lightmaps is not None) == lit and bool(said) != lit
+    assert (len(level.lightmaps) > 0) == lit and bool(said) != lit
     if lit:
         assert level.lightmaps.shape == (1, 5, 256, 3)
     else:
@@ -1139,3 +1139,17 @@ def test_a_vertex_lit_face_takes_its_colours_only_where_its_shader_asks(tmp_path
     lit = np.asarray(blocks[0].point_data['lightmap_page']) >= 0
     assert (light[lit] == 255).all()
     assert (light[~lit] == (np.array([40, 80, 120]) if coloured else 255)).all()
+
+
+@pytest.mark.parametrize('data', [q3_level(), build_q1(**q1_args(), lighting=bytes(range(256)) * 6), q2_level()], ids=['q3', 'q1', 'q2'])
+def test_a_levels_mesh_has_no_array_to_colour_by(tmp_path, data):
+    mesh = load(data, tmp_path).mesh(0)
+    assert mesh.active_scalars_name is None  # add_mesh(level.mesh(0)) draws the level, not its lightmap pages
+    assert mesh.point_data.active_texture_coordinates_name == 'TCoords' and mesh.point_data.active_normals_name == 'Normals'
+    assert 'lightmap_page' in mesh.point_data and 'surface_index' in mesh.cell_data
+
+
+def test_a_level_without_lightmaps_has_no_pages_of_the_same_type():
+    assert pyvista_quake.load(q3_level(lightmaps=0)).lightmaps.shape == (0, 128, 128, 3)
+    assert pyvista_quake.load(build_q1(**q1_args())).lightmaps.shape == (0, 0, 0, 3)
+    assert pyvista_quake.load(q3_level(lightmaps=0)).lightmaps.dtype == np.uint8

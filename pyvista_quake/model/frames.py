@@ -36,6 +36,7 @@ from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats import wal
+from pyvista_quake.formats.bsp import LIGHTMAP_SIZE
 from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
 from pyvista_quake.formats.bsp import lit_lightmaps
 from pyvista_quake.formats.records import LevelData
@@ -450,7 +451,10 @@ class SurfaceFrames(ModelFrames):
                 coloured = lit_lightmaps(self.data.file, level.entities, found.data, found.location)
                 if coloured is not None:
                     return coloured, None
-        if pages is not None and level.game == 'quake3' and lightmap_pages_are_deluxe(level, len(pages), self._face_pages()):
+        if pages is None:  # none: an empty array of pages, one type for every level
+            side = LIGHTMAP_SIZE if level.game == 'quake3' else 0
+            return np.zeros((0, side, side, 3), np.uint8), None
+        if level.game == 'quake3' and lightmap_pages_are_deluxe(level, len(pages), self._face_pages()):
             return np.ascontiguousarray(pages[0::2]), np.ascontiguousarray(pages[1::2])
         return pages, None
 

@@ -66,7 +66,7 @@ def lit_blocks(model: Any, blocks: list[pv.PolyData]) -> np.ndarray | None:
     """The atlas of a level's lightmaps, its blocks given their coordinates in it; ``None`` (blocks untouched)
     for a model without lightmaps."""
     pages = getattr(model, 'lightmaps', None) if model is not None else None
-    if pages is None:
+    if pages is None or not len(pages):
         return None
     for block in blocks:
         index = block.field_data.get(SURFACE_INDEX)

@@ -211,6 +211,9 @@ def joined(blocks: pv.MultiBlock) -> pv.PolyData:
                 out.field_data[name] = first.field_data[name]
     out.cell_data[keys.SURFACE_INDEX] = np.repeat(np.arange(len(meshes), dtype=np.int32), [m.n_cells for m in meshes])
     out.field_data[keys.SURFACE_NAMES] = names
+    # No array is the one to colour by: add_mesh(mesh) draws the surfaces, not surface numbers or lightmap pages.
+    out.point_data.active_scalars_name = None
+    out.cell_data.active_scalars_name = None
     return out
 
 

@@ -337,7 +337,8 @@ class QuakeModel:
 
     @property
     def lightmaps(self) -> np.ndarray | None:
-        """A level's lightmap pages, ``uint8`` ``(pages, height, width, 3)``, first row ``t = 0`` (``None`` without).
+        """A level's lightmap pages, ``uint8`` ``(pages, height, width, 3)``, first row ``t = 0``: no pages for a
+        level without them (Quake III's ``(0, 128, 128, 3)``, the others' ``(0, 0, 0, 3)``), ``None`` for a model.
 
         Of Quake 1, II and UFO: AI, one page gathering every lit face's block
         (``point_data["lightmap"]`` places each point in it).  Of Quake III:
