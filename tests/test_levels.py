@@ -1153,3 +1153,33 @@ def test_a_level_without_lightmaps_has_no_pages_of_the_same_type():
     assert pyvista_quake.load(q3_level(lightmaps=0)).lightmaps.shape == (0, 128, 128, 3)
     assert pyvista_quake.load(build_q1(**q1_args())).lightmaps.shape == (0, 0, 0, 3)
     assert pyvista_quake.load(q3_level(lightmaps=0)).lightmaps.dtype == np.uint8
+
+
+def test_a_level_without_its_textures_warns_once_naming_them(tmp_path):
+    (tmp_path / 'level.bsp').write_bytes(q3_level())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        level = pyvista_quake.load(tmp_path / 'level.bsp', hide=())
+        assert [s.image() for s in level.surfaces] == [None] * 4
+        level.surfaces[0].image_file()
+    said = [str(w.message) for w in caught if 'not found' in str(w.message)]
+    assert len(said) == 1 and said[0].startswith(f'{tmp_path / "level.bsp"}: 4 of its 4 surfaces')
+    assert 'textures/base/floor, textures/skies/night, textures/base/curve, textures/base/door)' in said[0]
+    assert all(w.filename == __file__ for w in caught)  # at the user's line
+
+
+def test_a_levels_missing_textures_past_the_first_few_are_counted(tmp_path):
+    verts, indexes, surfaces = [], [], []
+    for k in range(6):
+        v, i = square(z=8.0 * k)
+        surfaces.append(q3_surface(k, 1, len(verts), 4, len(indexes), 6))
+        verts.extend(v)
+        indexes.extend(i)
+    data = build_q3([[('classname', 'worldspawn')]], [(f'textures/t/{k}', 0, 1) for k in range(6)], [(0, 6)], verts, indexes, surfaces)
+    (tmp_path / 'textures' / 't').mkdir(parents=True)
+    Image.new('RGB', (4, 4)).save(tmp_path / 'textures' / 't' / '5.png')
+    (tmp_path / 'level.bsp').write_bytes(data)
+    with pytest.warns(pyvista_quake.QuakeWarning) as caught:
+        pyvista_quake.load(tmp_path / 'level.bsp').surfaces[5].image()
+    assert len(caught) == 1
+    assert ': 5 of its 6 surfaces\' images (textures/t/0, textures/t/1, textures/t/2, textures/t/3 and 1 more) not found' in str(caught[0].message)

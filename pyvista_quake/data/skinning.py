@@ -124,7 +124,8 @@ class Skinning:
 
     def matrices(self, frames: np.ndarray | slice) -> np.ndarray:
         """``float32`` ``(frames, joints, 3, 4)``: each joint's skinning matrix at the given frames."""
-        return compose(self._locals(self.poses[frames], frames), self.parents)[..., :3, :].astype(np.float32)
+        with np.errstate(over='ignore', invalid='ignore'):  # past float32's range is infinite, as in the engines' float32
+            return compose(self._locals(self.poses[frames], frames), self.parents)[..., :3, :].astype(np.float32)
 
     def rest(self) -> np.ndarray:
         """``float32`` ``(1, joints, 3, 4)``: the matrices of the bind pose."""
@@ -143,7 +144,8 @@ class Skinning:
         if self.blend == 'matrix':
             pair = self._locals(np.stack([a, b]), np.array([first, second]))
             mixed = (1 - alpha) * pair[0] + alpha * pair[1]
-            return compose(mixed[None], self.parents)[..., :3, :].astype(np.float32)
+            with np.errstate(over='ignore', invalid='ignore'):  # past float32's range is infinite, as in the engines' float32
+                return compose(mixed[None], self.parents)[..., :3, :].astype(np.float32)
         pose = a.copy()
         pose[:, :3] = (1 - alpha) * a[:, :3] + alpha * b[:, :3]
         pose[:, 3:7] = slerp(a[:, 3:7], b[:, 3:7], alpha)

@@ -44,6 +44,7 @@ from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.shader import Shader
 from pyvista_quake.game.filesystem import FoundSkin
+from pyvista_quake.game.filesystem import SHOWN_PLACES
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig
@@ -106,6 +107,7 @@ class SurfaceFrames(ModelFrames):
         self.alias = AliasPart(self) if data.alias is not None else None
         self.edited = False
         self._images: dict[str, FoundSkin | None] = {}
+        self._missing: list[tuple[str, list]] | None = None  # a level's images not found, once all are looked up
         self._alpha: dict[str, bool] = {}  # whether each image found has alpha, by name: surfaces share images
         self.skin = self.options.skin
 
@@ -193,6 +195,8 @@ class SurfaceFrames(ModelFrames):
         name = self.image_names[index]
         if name is None:
             return None
+        if self.data.level is not None and self._missing is None:
+            self._find_level_images()
         if self.skeletal is not None and name not in self._images:
             named, found = self.skeletal.config_image(index, name)
             if named:
@@ -216,9 +220,22 @@ class SurfaceFrames(ModelFrames):
                 tried += more
             if found is None:
                 what = f'image {shader.image} of shader {name}' if shader is not None else f'image {name}'
-                warn_missing(self.source, f'{what} of surface {self.surface_names[index]}', tried)
+                if self._missing is not None and self.data.level is not None:
+                    self._missing.append((name, tried))  # a level's are said in one warning
+                else:
+                    warn_missing(self.source, f'{what} of surface {self.surface_names[index]}', tried)
             self._images[name] = found
         return self._images[name]
+
+    def _find_level_images(self) -> None:
+        """Look up every surface's image of a level at once, and warn once, naming the textures missing."""
+        self._missing = []
+        for k in range(len(self.data.surfaces)):
+            self.surface_skin(k)
+        if self._missing:
+            names = [name for name, _ in self._missing]
+            shown = ', '.join(names[:SHOWN_PLACES]) + (f' and {len(names) - SHOWN_PLACES} more' if len(names) > SHOWN_PLACES else '')
+            warn_missing(self.source, f'{len(names)} of its {len(self.data.surfaces)} surfaces\' images ({shown})', self._missing[0][1])
 
     def _wal_image(self, found: FoundSkin) -> FoundSkin:
         """A Quake II ``.wal`` as a PNG, through the game's ``pics/colormap.pcx`` palette (Quake's without one)."""
