@@ -238,3 +238,23 @@ def test_player_skins_search_paths_and_archives(tmp_path):
     series = plain.series('LEGS_RUN', 'TORSO_STAND')
     series.set_active_time_point(0)
     assert series.active_time_value == 0.0
+
+
+@pytest.mark.parametrize('archived', [False, True])
+def test_a_player_missing_a_part_names_where_the_part_should_be(tmp_path, archived):
+    from test_games import write_pk3
+
+    from pyvista_quake.examples import synthetic_player
+
+    folder = synthetic_player(tmp_path / 'src' / 'models' / 'players' / 'bot')
+    (folder / 'head.md3').unlink()
+    if archived:
+        root = tmp_path / 'src'
+        members = {p.relative_to(root).as_posix(): p.read_bytes() for p in folder.iterdir()}
+        pk3 = write_pk3(tmp_path / 'pak0.pk3', members)
+        source, said = f'{pk3}:models/players/bot', f"{pk3}: member = 'models/players/bot/head.md3'"
+    else:
+        source, said = str(folder), str(folder / 'head.md3')
+    with pytest.raises((FileNotFoundError, pq.QuakeFormatError)) as caught:
+        pq.load_player(source)
+    assert said in str(caught.value)
