@@ -55,7 +55,8 @@ def test_view_with_no_display_and_no_screenshot_says_so(models, monkeypatch, cap
     assert 'no display' in capsys.readouterr().err
 
 
-def test_info_names_each_skin_where_found_and_missing(models, capsys):
+def test_info_names_each_skin_where_found_and_missing(models, capsys, monkeypatch):
+    monkeypatch.setenv('COLUMNS', '1000')  # a table wide enough for whole paths
     (models / 'lost.md2').write_bytes(tetra_md2(skins=['models/test/nowhere.png']))
     assert main(['info', str(models / 'tris.md2'), str(models / 'lost.md2'), str(models / 'model.md3')]) == 0
     out = capsys.readouterr().out

@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 from pathlib import Path
+import subprocess
+import sys
 import warnings
 import zipfile
 
@@ -663,8 +666,10 @@ def test_info_describes_a_level_by_its_entities_brush_models_and_lightmaps(tmp_p
 
 
 @pytest.mark.parametrize(('kinds', 'said'), [(6, ''), (7, ' and 1 more kinds')])
-def test_info_names_six_kinds_of_entity_and_counts_the_rest(tmp_path, capsys, kinds, said):
+def test_info_names_six_kinds_of_entity_and_counts_the_rest(tmp_path, capsys, monkeypatch, kinds, said):
     from pyvista_quake.cli.main import main
+
+    monkeypatch.setenv('COLUMNS', '300')  # the entities' row on one line
 
     entities = [[('classname', 'worldspawn')]] + [[('classname', f'kind{k}'), ('origin', '0 0 0')] for k in range(1, kinds)]
     (tmp_path / 'level.bsp').write_bytes(q3_level(entities=entities))
@@ -1183,3 +1188,21 @@ def test_a_levels_missing_textures_past_the_first_few_are_counted(tmp_path):
         pyvista_quake.load(tmp_path / 'level.bsp').surfaces[5].image()
     assert len(caught) == 1
     assert ': 5 of its 6 surfaces\' images (textures/t/0, textures/t/1, textures/t/2, textures/t/3 and 1 more) not found' in str(caught[0].message)
+
+
+def test_info_into_a_pipe_wraps_at_80_columns_and_names_a_levels_surface_once(tmp_path, capsys, monkeypatch):
+    from pyvista_quake.cli.main import main
+
+    monkeypatch.delenv('COLUMNS', raising=False)
+    entities = [[('classname', 'worldspawn')]] + [[('classname', f'a_rather_long_entity_class_{k}'), ('origin', '0 0 0')] for k in range(9)]
+    (tmp_path / 'level.bsp').write_bytes(q3_level(entities=entities))
+    assert main(['info', str(tmp_path / 'level.bsp'), '--verbose']) == 0
+    out = capsys.readouterr().out
+    table = out.splitlines()[:-1]  # the summary line is one line, whole
+    assert max(len(line) for line in table) <= 80 and 'a_rather_long_entity_class_0' in out
+    assert 'textures/base/floor: textures/base/floor' not in out.replace('\n', '') and 'textures/base/floor' in out
+
+
+def test_the_help_names_levels():
+    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', '--help'], capture_output=True, text=True, env={**os.environ, 'COLUMNS': '200'})
+    assert result.returncode == 0 and '.bsp' in result.stdout and 'levels' in result.stdout

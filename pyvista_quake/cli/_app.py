@@ -38,7 +38,8 @@ STATE = _State()
 
 CLI_APP = App(
     name='pyvista-quake',
-    help='Quake (.mdl), Quake II (.md2), Quake III (.md3), Inter-Quake (.iqm) and Doom 3 (.md5mesh) models: look, render, convert.',
+    help='Quake (.mdl), Quake II (.md2), Quake III (.md3), Inter-Quake (.iqm) and Doom 3 (.md5mesh) models, '
+    "and the games' levels (.bsp: Quake, Quake II, Quake III, UFO: AI): look, render, check, convert.",
     help_format='md',
     version=f'pyvista-quake {pq.__version__}',
     console=Console(),  # help is read by people: wrapped at the terminal's width (or $COLUMNS, else 80)
@@ -133,7 +134,9 @@ def each(sources: list[str], work: Callable[[Place], dict], table: Callable[[dic
                 ERRORS.print(f'error: {record["error"]}', markup=False, highlight=False, soft_wrap=True)
         else:
             if not as_json:
-                CONSOLE.print(table(record))
+                # Read by people: wrapped at the terminal's width, or $COLUMNS, else 80 columns into a pipe, as --help is
+                # (a script reads --json).
+                Console().print(table(record))
         records.append(record)
     if as_json:
         print(json_module.dumps(records, indent=1))

@@ -119,7 +119,8 @@ def _info_table(record: dict) -> Table:
 def _skins(model: pq.QuakeModel) -> list[dict]:
     alias = model.alias
     if alias is None:
-        return [{'name': f'{s.name}: {s.image_name}', 'location': found.location if (found := s.image_file()) else None}
+        return [{'name': s.name if s.image_name == s.name else f'{s.name}: {s.image_name}',  # a level's surface is named by its image
+                 'location': found.location if (found := s.image_file()) else None}
                 for s in model.surfaces if s.image_name is not None]  # fmt: skip
     if model.spec.palette:
         part = model.data.alias
