@@ -1198,7 +1198,8 @@ def test_info_into_a_pipe_wraps_at_80_columns_and_names_a_levels_surface_once(tm
     (tmp_path / 'level.bsp').write_bytes(q3_level(entities=entities))
     assert main(['info', str(tmp_path / 'level.bsp'), '--verbose']) == 0
     out = capsys.readouterr().out
-    table = out.splitlines()[:-1]  # the summary line is one line, whole
+    name, *table, _ = out.splitlines()  # the model's name and the summary are whole lines, never cut
+    assert name == str(tmp_path / 'level.bsp')
     assert max(len(line) for line in table) <= 80 and 'a_rather_long_entity_class_0' in out
     assert 'textures/base/floor: textures/base/floor' not in out.replace('\n', '') and 'textures/base/floor' in out
 

@@ -258,3 +258,50 @@ def test_a_player_missing_a_part_names_where_the_part_should_be(tmp_path, archiv
     with pytest.raises((FileNotFoundError, pq.QuakeFormatError)) as caught:
         pq.load_player(source)
     assert said in str(caught.value)
+
+
+def test_a_players_part_named_alone_draws_alone_and_plays_its_animation_cfg(tmp_path):
+    from pyvista_quake.cli.main import main
+    from pyvista_quake.examples import synthetic_player
+
+    folder = synthetic_player(tmp_path / 'models' / 'players' / 'bot')
+    player = pq.load_player(folder)
+    lower = pq.load(folder / 'lower.md3')
+    legs = {name for name in player.animations if name.startswith(('LEGS_', 'BOTH_'))}
+    assert legs <= set(lower.animations) and not any(name.startswith('TORSO_') for name in lower.animations)
+    run = player.animation('LEGS_RUN')
+    assert lower.animations['LEGS_RUN'].frames.tolist() == list(range(run.first, run.first + run.count))
+    assert lower.animations['LEGS_RUN'].fps == run.fps
+    assert lower.animations['LEGS_BACKWALK'].frames.tolist() == lower.animations['LEGS_WALK'].frames.tolist()[::-1]
+    upper = pq.load(folder / 'upper.md3')
+    assert 'TORSO_GESTURE' in upper.animations and not any(name.startswith('LEGS_') for name in upper.animations)
+    assert not any(name.isupper() for name in pq.load(folder / 'head.md3').animations)
+    assert 'LEGS_RUN' not in pq.load(folder / 'lower.md3', animations={}).animations  # the caller's say
+    assert main(['animate', str(folder / 'lower.md3'), str(tmp_path / 'run.gif'), '--animation', 'LEGS_RUN', '--size', '64']) == 0
+    assert main(['thumbnail', str(folder / 'lower.md3'), '-o', str(tmp_path / 'pics'), '--size', '64']) == 0
+    assert [p.name for p in (tmp_path / 'pics').rglob('*.png')] == ['lower.png']  # the part, not the player
+    assert main(['thumbnail', str(folder), '-o', str(tmp_path / 'whole'), '--size', '64']) == 0
+    assert len(list((tmp_path / 'whole').rglob('*.png'))) == 1  # the folder: one player
+
+
+def test_a_player_part_of_another_name_or_past_its_frames_takes_no_animation(tmp_path):
+    from pyvista_quake.examples import synthetic_player
+
+    folder = synthetic_player(tmp_path / 'bot')
+    (folder / 'legs.md3').write_bytes((folder / 'lower.md3').read_bytes())
+    (folder / 'lower_1.md3').write_bytes((folder / 'lower.md3').read_bytes())
+    assert not any(name.isupper() for name in pq.load(folder / 'legs.md3').animations)
+    assert 'LEGS_RUN' in pq.load(folder / 'lower_1.md3').animations  # a level of detail plays as its part
+    frames = len(pq.load(folder / 'lower.md3'))
+    from pyvista_quake.formats.animation_cfg import ANIMATION_NAMES
+
+    lines = (folder / 'animation.cfg').read_text().splitlines()
+    turn_line = 2 + ANIMATION_NAMES.index('LEGS_TURN')  # after the comment and the sex line
+    assert lines[turn_line].split()[:2] == ['13', '1']  # LEGS_TURN: lower.md3's frame 8 (the legs' frames start at 5)
+    for count, kept in ((frames - 8, True), (frames - 8 + 1, False)):  # to the last frame; one past it
+        lines[turn_line] = f'13 {count} 0 10'
+        (folder / 'animation.cfg').write_text('\n'.join(lines) + '\n')
+        turn = pq.load(folder / 'lower.md3').animations.get('LEGS_TURN')
+        assert (turn is not None) == kept
+        if kept:
+            assert turn.frames.tolist() == list(range(8, frames))

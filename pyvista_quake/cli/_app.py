@@ -134,15 +134,25 @@ def each(sources: list[str], work: Callable[[Place], dict], table: Callable[[dic
                 ERRORS.print(f'error: {record["error"]}', markup=False, highlight=False, soft_wrap=True)
         else:
             if not as_json:
-                # Read by people: wrapped at the terminal's width, or $COLUMNS, else 80 columns into a pipe, as --help is
-                # (a script reads --json).
-                Console().print(table(record))
+                _print_table(table(record))
         records.append(record)
     if as_json:
         print(json_module.dumps(records, indent=1))
     else:
         CONSOLE.print(summary(records, kind, verbose), soft_wrap=True, markup=False, highlight=False)
     return 0 if all(r['ok'] for r in records) else 1
+
+
+def _print_table(table: Table) -> None:
+    """A model's table: its name whole on a line of its own (never cut, even into a pipe), then the table wrapped at
+    the terminal's width, or $COLUMNS, else 80 columns into a pipe, as --help is (a script reads --json); a long
+    value (a path) is folded, not cut short."""
+    if table.title is not None:
+        CONSOLE.print(str(table.title), soft_wrap=True, markup=False, highlight=False)
+        table.title = None
+    for column in table.columns:
+        column.overflow = 'fold'
+    Console().print(table)
 
 
 def summary(records: list[dict], kind: str, verbose: bool = False) -> str:

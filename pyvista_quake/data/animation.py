@@ -50,7 +50,7 @@ class Animation:
     fps : float or None
         Frames per second, for an animation played at a fixed rate.
     source : str
-        Where it came from: ``'names'``, ``'group'``, ``'anm'`` or ``'user'``.
+        Where it came from: ``'names'``, ``'group'``, ``'anm'``, ``'animation.cfg'`` (a player's part) or ``'user'``.
 
     """
 

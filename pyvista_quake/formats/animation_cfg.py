@@ -27,6 +27,8 @@ ANIMATION_NAMES = (
     'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
 )  # fmt: skip
 MISSIONPACK = ANIMATION_NAMES[ANIMATION_NAMES.index('TORSO_GETFLAG') :]
+#: The file's name, beside a player's parts.
+CONFIG_NAME = 'animation.cfg'
 
 
 @dataclass(frozen=True)

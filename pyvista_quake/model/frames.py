@@ -43,8 +43,8 @@ from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.shader import Shader
-from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import SHOWN_PLACES
+from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig

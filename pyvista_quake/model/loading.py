@@ -22,11 +22,13 @@ from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.options import check_option_names
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.data.skinning import attach
 from pyvista_quake.data.skinning import check_fit
 from pyvista_quake.data.skinning import rest_locals
 from pyvista_quake.data.skinning import skeleton_of
+from pyvista_quake.formats import animation_cfg
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
@@ -136,7 +138,35 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
     if opts.animations is not None and not isinstance(opts.animations, dict):
         raise TypeError(f'{name}: animations= of an {data.format.upper()} maps names to frames ({{"run": range(40, 46)}}); '
                         'files of animations attach to skeletal models (IQM, MD5)')  # fmt: skip
+    if opts.animations is None and isinstance(data, ModelData) and location.file_name is not None:
+        own = player_part_animations(search, location.file_name, data.num_frames)
+        if own:
+            opts = dataclasses.replace(opts, animations=own)
     return QuakeModel(data, opts, search=search)
+
+
+#: A Quake III player's part files (and their levels of detail), and the animations of ``animation.cfg`` each plays.
+_PLAYER_PARTS = {'lower': ('LEGS_', 'BOTH_'), 'upper': ('TORSO_', 'BOTH_')}
+
+
+def player_part_animations(search: GameFiles, file_name: str, num_frames: int) -> dict[str, Animation]:
+    """A player part's animations from the ``animation.cfg`` beside it, as the game plays them on that part:
+    ``LEGS_*`` and ``BOTH_*`` on ``lower.md3``, ``TORSO_*`` and ``BOTH_*`` on ``upper.md3`` (none on the head,
+    or for a file of another name).  An animation past the part's frames is left out."""
+    stem = file_name.lower().rsplit('.', 1)[0]
+    prefixes = _PLAYER_PARTS.get(stem.rsplit('_', 1)[0] if stem[-2:-1] == '_' and stem[-1:].isdigit() else stem)
+    if prefixes is None or not file_name.lower().endswith('.md3'):
+        return {}
+    found = search.beside_model(animation_cfg.CONFIG_NAME)
+    if found is None:
+        return {}
+    config = animation_cfg.parse(found[1].decode('latin-1'), found[0])
+    out: dict[str, Animation] = {}
+    for key, played in config.animations.items():
+        frames = np.arange(played.first, played.first + max(played.count, 1))[:: -1 if played.reversed else 1]
+        if key.startswith(prefixes) and frames.min() >= 0 and frames.max() < num_frames:
+            out[key] = Animation.at_fps(key, frames, played.fps, 'animation.cfg')
+    return out
 
 
 def _own_name_animations(search: GameFiles, spec: FormatSpec) -> list[str] | None:

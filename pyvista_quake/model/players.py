@@ -18,6 +18,7 @@ import numpy as np
 import pyvista as pv
 
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats.animation_cfg import CONFIG_NAME
 from pyvista_quake.formats.animation_cfg import AnimationConfig
 from pyvista_quake.formats.animation_cfg import PlayerAnimation
 from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
@@ -264,7 +265,7 @@ def _placed(model: QuakeModel, frames: tuple[int, int, float], origin: np.ndarra
 
 
 #: The file that times a player's parts: lookups beside it are the player's folder's.
-CONFIG = 'animation.cfg'
+CONFIG = CONFIG_NAME
 #: The files of a player's folder.
 PLAYER_FILES = tuple(f'{part}.md3' for part in PARTS) + (CONFIG,)
 

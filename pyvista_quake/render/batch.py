@@ -225,11 +225,18 @@ def find_models(sources: Iterable[str | Path]) -> list[tuple[Place, Path]]:
 PLAYER_PARTS = re.compile(r'^(lower|upper|head)(_\d)?\.md3$', re.IGNORECASE)
 
 
-def as_players(found: list[tuple[Place, Path]]) -> list[tuple[Place, Path]]:
-    """The same models, a player's parts replaced by its folder (``models/players/sarge``), once."""
+def as_players(found: list[tuple[Place, Path]], named: Sequence[str] = ()) -> list[tuple[Place, Path]]:
+    """The same models, a player's parts replaced by its folder (``models/players/sarge``), once.
+
+    A part the user names itself (one of ``named``: ``…/sarge/lower.md3``) is drawn alone, as asked.
+    """
     out: list[tuple[Place, Path]] = []
     players: set[object] = set()
+    asked = {str(Place.of(name)) for name in named}
     for place, base in found:
+        if str(place) in asked:
+            out.append((place, base))
+            continue
         folder = place.parent
         # A part with no folder in its name (lower.md3 by itself, at an archive's top) is drawn alone.
         named = folder.member if folder.member is not None else str(place.path.parent)
@@ -312,7 +319,8 @@ def thumbnails(
         The thumbnails written and the models that failed, with why.
 
     """
-    found = as_players(find_models(sources))  # a player's folder renders as one posed player
+    sources = list(sources)
+    found = as_players(find_models(sources), [str(s) for s in sources])  # a player's folder renders as one posed player
     return render_all([path for path, _ in found], targets_for(found, out_dir), jobs, size, progress, **options)
 
 
