@@ -421,3 +421,32 @@ def test_sheet_labels_frames_by_number_where_their_names_are_alike():
     named = pq.load(tetra_md2(names=['run1', 'run2', 'run3']))
     assert sheet_cells(named, 'run') == [('run1', 0), ('run2', 1), ('run3', 2)]
     assert [label for label, _ in sheet_cells(named)] == ['run']
+
+
+def test_in_a_notebook_a_plot_is_one_png_picture_and_no_warning(tmp_path, monkeypatch):
+    import warnings
+
+    import IPython.display
+    from PIL import Image
+
+    from pyvista_quake import examples
+    from pyvista_quake.render import plotting
+
+    shown = []
+    monkeypatch.setattr(plotting, 'in_notebook', lambda: True)
+    monkeypatch.setattr(IPython.display, 'display', lambda *objects: shown.extend(objects))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # no trame warning, nothing else
+        assert plotting.plot(examples.sample_model('md2'), window_size=(64, 48), screenshot=tmp_path / 'x.png') is None
+    assert len(shown) == 1 and isinstance(shown[0], IPython.display.Image) and shown[0].format == 'png'
+    formats, _ = IPython.core.formatters.DisplayFormatter().format(shown[0])
+    assert set(formats) == {'image/png', 'text/plain'}  # stored once, as a PNG
+    assert Image.open(tmp_path / 'x.png').size == (64, 48) and shown[0].data == (tmp_path / 'x.png').read_bytes()
+    monkeypatch.setattr(plotting, 'in_notebook', lambda: False)
+    assert not plotting.in_notebook()
+
+
+def test_in_notebook_is_false_outside_a_kernel():
+    from pyvista_quake.render import plotting
+
+    assert plotting.in_notebook() is False

@@ -366,6 +366,11 @@ def plot(
     kwargs.pop('normals', None)
     plotter_keys = ('off_screen', 'window_size', 'notebook')
     plotter_options = {k: kwargs.pop(k) for k in plotter_keys if k in kwargs}
+    # In a notebook, unless a backend is asked for: one PNG picture, shown by us (PyVista's static backend shows a
+    # PIL image, which a notebook stores twice, as PNG and JPEG, after warning that trame is missing).
+    as_picture = 'jupyter_backend' not in kwargs and plotter_options.get('notebook', True) and in_notebook()
+    if as_picture:
+        plotter_options.update(off_screen=True, notebook=False)
     if not has_display():
         plotter_options.setdefault('off_screen', True)  # no window to open: render offscreen, quietly
     with pv.vtk_verbosity('off'):
@@ -388,7 +393,33 @@ def plot(
         add_tags(plotter, tagged, mesh, frame=frame, animation=animation, time=time)
     if kwargs.pop('show_axes', False):
         plotter.add_axes()  # type: ignore[call-arg]  # PyVista's decorator hides the method's signature
+    if as_picture:
+        return _show_picture(plotter, kwargs.get('screenshot'))
     return plotter.show(**kwargs)
+
+
+def in_notebook() -> bool:
+    """Whether this runs in a Jupyter kernel (a notebook, JupyterLab, VS Code's notebooks)."""
+    shell = sys.modules.get('IPython')
+    if shell is None:
+        return False
+    ip = shell.get_ipython()  # type: ignore[attr-defined]
+    return ip is not None and 'IPKernelApp' in getattr(ip, 'config', {})
+
+
+def _show_picture(plotter: pv.Plotter, path: Any = None) -> None:
+    """Show the plotter's picture in the notebook as one PNG (written to ``path`` too, when given), and close it."""
+    from IPython.display import Image  # noqa: PLC0415 - in a notebook, IPython is there
+    from IPython.display import display  # noqa: PLC0415
+
+    try:
+        picture = screenshot(plotter)
+    finally:
+        plotter.close()
+    data = png_bytes(picture)
+    if path is not None and path is not True and path is not False:
+        Path(path).write_bytes(data)
+    display(Image(data=data, format='png'))
 
 
 def screenshot(plotter: pv.Plotter, transparent_background: bool = False) -> np.ndarray:
