@@ -57,7 +57,7 @@ def _info(path: Place, options: dict) -> dict:
         pages = model.lightmaps
         kinds = collections.Counter(entity.get('classname', '') for entity in level.entities)
         counts['level'] = {'game': level.game, 'entities': len(level.entities), 'brush_models': level.brush_models,
-                           'lightmap_pages': len(pages), 'classnames': dict(kinds.most_common())}  # fmt: skip
+                           'lightmap_pages': len(pages) if pages is not None else 0, 'classnames': dict(kinds.most_common())}  # fmt: skip
     if model.skeletal is not None and not model.surfaces:  # an animation file: what it holds is its poses
         stored = read_animation(path)
         counts['frames'] = int(stored.poses.shape[0])  # the file's frames, not the one bind pose of no mesh

@@ -403,7 +403,7 @@ def in_notebook() -> bool:
     shell = sys.modules.get('IPython')
     if shell is None:
         return False
-    ip = shell.get_ipython()  # type: ignore[attr-defined]
+    ip = shell.get_ipython()
     return ip is not None and 'IPKernelApp' in getattr(ip, 'config', {})
 
 
