@@ -1207,3 +1207,45 @@ def test_info_into_a_pipe_wraps_at_80_columns_and_names_a_levels_surface_once(tm
 def test_the_help_names_levels():
     result = subprocess.run([sys.executable, '-m', 'pyvista_quake', '--help'], capture_output=True, text=True, env={**os.environ, 'COLUMNS': '200'})
     assert result.returncode == 0 and '.bsp' in result.stdout and 'levels' in result.stdout
+
+
+@pytest.mark.parametrize(('side', 'pages'), [(6, 1), (5, 2)])  # two cells of 3 x 5 side by side fit 6 columns, not 5
+def test_q1_face_blocks_fill_as_many_pages_as_the_page_side_needs(tmp_path, monkeypatch, side, pages):
+    from pyvista_quake.formats import bsp
+
+    monkeypatch.setattr(bsp, 'MAX_PAGE_SIDE', side)
+    args = q1_args()
+    args['faces'] = [(0, 0, [0, 1, 2, 3], 0, 0), (1, 0, [4, 5, 6, 7], 0, 15)]  # 3 x 5 luxels, then 2 x 2
+    args['texinfo'] = [(((1, 0, 0, 0), (0, 1, 0, 0)), 0, 0)]
+    level = load(build_q1(**args, lighting=bytes(range(10, 25)) + bytes([200, 201, 202, 203])), tmp_path)
+    assert level.lightmaps.shape == (pages, 5, 6 // pages, 3)
+    block = level.mesh(0)
+    page = np.asarray(block.point_data['lightmap_page'])
+    z = np.asarray(block.points)[:, 2]
+    assert set(page[z == 0].tolist()) == {0} and set(page[z == 8].tolist()) == {pages - 1}
+    uv = np.asarray(block.point_data['lightmap'], np.float64)
+    x = np.floor(uv[:, 0] * level.lightmaps.shape[2]).astype(int)
+    y = np.floor(uv[:, 1] * level.lightmaps.shape[1]).astype(int)
+    for height, first in ((0, 10), (8, 200)):  # each face's lowest corner lands on its block's first luxel, on its page
+        on = z == height
+        assert level.lightmaps[page[on][0], y[on].min(), x[on].min(), 0] == first
+
+
+def test_an_atlas_past_4096_a_side_is_shrunk_with_white_rows_below(monkeypatch):
+    from pyvista_quake.model import lightmaps
+
+    monkeypatch.setattr(lightmaps, 'MAX_ATLAS_SIDE', 16)
+    small = lightmaps.AtlasLayout.of(3, 8, 8)  # 2 x 2 slots with the white page: 16 x 16 fits
+    assert (small.shape, small.shrink) == ((16, 16), 1)
+    np.testing.assert_allclose(small.uv(np.array([3]), np.array([[0.5, 0.5]])), [[0.75, 0.25]])  # the white page's centre
+    big = lightmaps.AtlasLayout.of(4, 8, 8)  # 3 x 2 slots would be 24 wide: 2 x 2 pages, white rows, shrunk twice
+    assert big.shrink == 2 and big.shape == (20, 16) and (big.columns, big.rows) == (2, 2)
+    pages = np.stack([np.full((8, 8, 3), 10 * (k + 1), np.uint8) for k in range(4)])
+    atlas = lightmaps.lightmap_atlas(pages, 1.0)
+    assert atlas.shape == (10, 8, 3)
+    np.testing.assert_array_equal(atlas[:4, :4, 0], 10)  # page 0's 8 x 8 texels, 4 x 4 after shrinking
+    np.testing.assert_array_equal(atlas[4:8, 4:, 0], 40)
+    np.testing.assert_array_equal(atlas[8:, :, 0], 255)  # the white rows
+    u, v = big.uv(np.array([4, 3]), np.array([[0.5, 0.5], [0.0, 0.0]])).T
+    assert u[0] == 0.5 and 1 - v[0] == pytest.approx(18 / 20)  # the white rows' middle
+    assert (u[1], 1 - v[1]) == (0.5, 0.4)  # page 3's first texel: column 1, row 1 of 8-texel pages in 16 x 20

@@ -94,6 +94,8 @@ VIEW_HEIGHT = {'quake3': 26.0, 'bsp29': 22.0, 'bsp2': 22.0, 'quake2': 22.0, 'ufo
 SPAWN_CLASSES = {'quake3': ('info_player_deathmatch', 'info_player_start'), 'bsp29': ('info_player_start', 'info_player_deathmatch'),
                  'bsp2': ('info_player_start', 'info_player_deathmatch'), 'quake2': ('info_player_start', 'info_player_deathmatch'),
                  'ufoai': ()}  # fmt: skip
+#: The widest page of Quake 1's, II's and UFO: AI's gathered lightmap blocks; more blocks fill more pages.
+MAX_PAGE_SIDE = 4096
 #: The widest lightmap block a face may have, in luxels a side; wider (or not finite) is drawn unlit.
 MAX_BLOCK_LUXELS = 256
 #: Bytes a luxel: Quake 1's grey, Quake II's RGB, UFO: AI's RGB and a light direction.
@@ -883,12 +885,12 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]], coloured: bytes
 def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corner_face: np.ndarray,
                     lit: np.ndarray, entities: list[dict[str, str]], coloured: bytes | None = None
                     ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:  # fmt: skip
-    """Quake 1's, II's and UFO: AI's per-face lightmap blocks gathered into one RGB page.
+    """Quake 1's, II's and UFO: AI's per-face lightmap blocks gathered into RGB pages.
 
     Each lit face's block (``smax x tmax`` luxels from ``lightofs``; of Quake 1 and II, the blocks of its
-    light styles summed at each style's first letter, :func:`style_values`: a still picture) goes into its own cell of a grid of cells of the largest block; returns the page ``(1, height, width, 3)``
+    light styles summed at each style's first letter, :func:`style_values`: a still picture) goes into its own cell of a grid of cells of the largest block, at most :data:`MAX_PAGE_SIDE` a side, as many pages as the cells need; returns the pages ``(pages, height, width, 3)``
     (``None`` when no face is lit) and each corner's lightmap coordinates in it (``t = 0`` the first row, at the
-    luxel's centre as ``BuildSurfaceDisplayList`` puts it) and page (0, or -1 for a face drawn unlit).
+    luxel's centre as ``BuildSurfaceDisplayList`` puts it) and page (-1 for a face drawn unlit).
     """
     game = record.game
     lighting = record.lump_bytes('lighting_day' if game == 'ufoai' else 'lighting')
@@ -919,19 +921,23 @@ def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corne
         return None, uv, page
     cell = size[lit].max(axis=0)  # (s, t) of the largest block
     count = int(lit.sum())
-    columns = min(count, max(1, int(np.ceil(np.sqrt(count * cell[1] / cell[0])))))
-    rows = -(-count // columns)
+    # A page of at most MAX_PAGE_SIDE a side (what every GPU and glTF viewer takes), as many pages as needed.
+    most_columns, most_rows = MAX_PAGE_SIDE // int(cell[0]), MAX_PAGE_SIDE // int(cell[1])
+    columns = min(count, max(1, int(np.ceil(np.sqrt(count * cell[1] / cell[0])))), most_columns)
+    rows = min(-(-count // columns), most_rows)
+    per_page = columns * rows
     width, height = columns * int(cell[0]), rows * int(cell[1])
     slot = np.cumsum(lit) - 1  # each lit face's cell
-    origin = np.column_stack([slot % columns * cell[0], slot // columns * cell[1]])
+    on_page, within = np.divmod(slot, per_page)
+    origin = np.column_stack([within % columns * cell[0], within // columns * cell[1]])
     # Every luxel of every lit face at once: its face, its place in the block, its bytes.
     chosen = np.flatnonzero(lit)
     face_of = np.repeat(chosen, luxels[chosen])
     k = _ranges(np.zeros(len(chosen), np.int64), luxels[chosen])
     i, j = k % size[face_of, 0], k // size[face_of, 0]
     data = np.frombuffer(lighting, np.uint8)
-    atlas = np.full((height, width, 3), 255, np.uint8)
-    where = (origin[face_of, 1] + j, origin[face_of, 0] + i)
+    atlas = np.full((-(-count // per_page), height, width, 3), 255, np.uint8)
+    where = (on_page[face_of], origin[face_of, 1] + j, origin[face_of, 0] + i)
     if 'styles' not in (faces.dtype.names or ()):  # UFO: AI: one block a face, no styles
         start = offsets[face_of] + k * per_luxel
         atlas[where] = np.stack([data[start + c] for c in range(3)], axis=1)
@@ -959,8 +965,8 @@ def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corne
     corner_lit = lit[corner_face]
     place = origin[corner_face] + light.astype(np.float64) + 0.5
     uv[corner_lit] = (place / [width, height])[corner_lit].astype(np.float32)
-    page[corner_lit] = 0
-    return atlas[None], uv, page
+    page[corner_lit] = on_page[corner_face][corner_lit]
+    return atlas, uv, page
 
 
 #: The first letter of each light style the games set at start (Quake's world.qc, Quake II's g_spawn.c
