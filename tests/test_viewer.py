@@ -344,3 +344,66 @@ def test_a_players_skin_sets_are_one_model_and_their_images_swapped_in_the_brows
     r, b = red[drawn(red)], blue[drawn(blue)]
     assert r[:, 0].mean() > 2 * r[:, 2].mean() and b[:, 2].mean() > 2 * b[:, 0].mean(), (r.mean(axis=0), b.mean(axis=0))
     page.close()
+
+
+def _page_info(text: str) -> dict:
+    import json
+    import re
+
+    return json.loads(re.search(r'PyvistaQuakeViewer\.start\([^,]+, \[[^\]]*\], (\{.*\})\);', text).group(1))
+
+
+def test_a_level_page_fills_the_window_without_animation_controls_from_the_first_player_start(browser, tmp_path):
+    level = pq.load(examples.synthetic_level(tmp_path / 'game'))
+    pq.export(level, tmp_path / 'level.html')
+    info = _page_info((tmp_path / 'level.html').read_text())
+    # The first start, (64, 64, 24) facing 45 degrees, its eye 26 units up; in glTF's axes (y, z, x).
+    np.testing.assert_allclose(info['eye'], [64, 50, 64, 64 + 16 * np.sqrt(0.5), 50, 64 + 16 * np.sqrt(0.5)], atol=1e-9)
+    assert info['still'] is True and info['level'] is True
+    page = Page(browser, tmp_path / 'level.html')
+    assert not page.page.locator('.pq-play').is_visible() and not page.page.locator('.pq-time').is_visible()
+    assert not page.page.locator('.pq-frame').is_visible()
+    box = page.page.locator('.pq-view canvas').bounding_box()
+    assert box['width'] == 700 and box['height'] > 0.8 * 640  # the page's window, less the title's line
+    shot = page.shot(tmp_path, 'level')
+    assert drawn(shot).mean() > 0.6  # inside the room: walls and floor, not a box seen from outside
+    assert drawn(shot[-40:]).all()  # the floor at the bottom of the view
+    page.close()
+    sized = _page_info(pq.exporting.html.page(level, size=(320, 200)))
+    assert sized['eye'] == info['eye']
+    assert 'width: 320px; height: 200px;' in pq.exporting.html.page(level, size=(320, 200))
+
+
+def test_a_model_of_one_frame_is_still_and_an_animated_one_plays(tmp_path):
+    assert 'still' not in _page_info(pq.exporting.html.page(examples.sample_model('md2')))
+    (tmp_path / 'one.md3').write_bytes(tetra_md3(frames=1))
+    info = _page_info(pq.exporting.html.page(tmp_path / 'one.md3'))
+    assert info['still'] is True and 'eye' not in info and 'level' not in info
+
+
+def test_a_catalogue_keeps_each_image_once_and_its_pages_link_to_the_index(browser, tmp_path):
+    import shutil
+
+    game = tmp_path / 'game'
+    first = examples.synthetic_level(game)
+    shutil.copyfile(first, first.with_name('again.bsp'))
+    site = tmp_path / 'site'
+    report = pq.catalogue([game], site, size=(48, 48))
+    assert len(report.made) == 2 and not report.failed
+    level = pq.load(first)
+    images = {found.location for s in level.surfaces if (found := s.image_file()) is not None}
+    assets = sorted((site / 'assets').glob('*.js'))
+    assert 0 < len(assets) <= len(images) + 1  # each image once (and the lightmap atlas), not once a map
+    pages = sorted((site / 'pages').rglob('*.html'))
+    assert len(pages) == 2
+    for page_path in pages:
+        text = page_path.read_text()
+        assert text.count('assets/') == len(assets)  # each page loads the images it shows
+        assert '<a href="' in text and 'index.html">all models</a>' in text
+    # The site, its shared script aside, within twice the maps and the images they show.
+    site_bytes = sum(p.stat().st_size for p in site.rglob('*') if p.is_file() and p.name != 'viewer.bundle.js')
+    source_bytes = 2 * first.stat().st_size + sum(Path(location).stat().st_size for location in images)
+    assert site_bytes <= 2 * source_bytes, (site_bytes, source_bytes)
+    shown = Page(browser, pages[0])
+    assert drawn(shown.shot(tmp_path, 'shared')).mean() > 0.5  # its textures came from the shared scripts
+    shown.close()

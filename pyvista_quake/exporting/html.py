@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from dataclasses import field
 import functools
 import gzip
+import hashlib
 import html
 import json
 from pathlib import Path
@@ -45,8 +46,8 @@ _PAGE = """<!DOCTYPE html>
 <title>{title}</title>
 <style>
   body {{ margin: 0; font: 14px system-ui, sans-serif; background: #fff; }}
-  .pq-viewer {{ display: flex; flex-direction: column; width: {width}px; max-width: 100%; }}
-  .pq-view {{ width: {width}px; height: {height}px; max-width: 100%; touch-action: none; }}
+  .pq-viewer {{ display: flex; flex-direction: column; {viewer_size} max-width: 100%; }}
+  .pq-view {{ {view_size} max-width: 100%; touch-action: none; }}
   .pq-bar {{ display: flex; gap: 8px; align-items: center; padding: 6px 4px; flex-wrap: wrap; }}
   .pq-time {{ flex: 1; min-width: 120px; }}
   .pq-frame {{ font-variant-numeric: tabular-nums; color: #333; }}
@@ -100,6 +101,82 @@ def embedded_library() -> str:
     return _PACKED_LIBRARY.format(packed=_gzip_base64((STATIC / 'viewer.bundle.js').read_bytes(), 9))
 
 
+#: A page's view, width and height in pixels.
+PAGE_SIZE = (640, 480)
+
+
+class SharedImages:
+    """The images of a site's pages, each kept once in ``folder`` as a script (``KEY.js``) that sets
+    ``PyvistaQuakeAssets[KEY]`` to its data URL; a page's glTF names it ``pq-asset:KEY``.
+
+    Scripts and data URLs load from pages opened as files too, where a page could fetch no file, and a
+    texture made from a data URL is the page's own to draw.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        Where the scripts go (a site's ``assets/``).
+    prefix : str
+        How a page addresses that folder (``../assets/``).
+    """
+
+    def __init__(self, folder: Path, prefix: str) -> None:
+        self.folder = Path(folder)
+        self.prefix = prefix
+
+    def address(self, key: str) -> str:
+        """Where a page finds the script of image ``key``."""
+        return f'{self.prefix}{key}.js'
+
+    def take(self, glb: bytes) -> tuple[bytes, list[str]]:
+        """``glb`` without its images, each kept here (once, by its bytes' hash), and their keys in order."""
+        import pygltflib  # noqa: PLC0415 - glTF export's own dependency
+
+        gltf = pygltflib.GLTF2.load_from_bytes(glb)
+        blob = gltf.binary_blob() or b''
+        held = {image.bufferView for image in gltf.images if image.bufferView is not None}
+        if not held:
+            return glb, []
+        keys = []
+        for image in gltf.images:
+            if image.bufferView is None:
+                continue
+            view = gltf.bufferViews[image.bufferView]
+            data = blob[view.byteOffset or 0 : (view.byteOffset or 0) + view.byteLength]
+            key = hashlib.sha256(data).hexdigest()[:24]
+            path = self.folder / f'{key}.js'
+            if not path.is_file():
+                url = f'data:{image.mimeType or "image/png"};base64,{base64.b64encode(data).decode("ascii")}'
+                atomic_write(path, f'(globalThis.PyvistaQuakeAssets ??= {{}})[{json.dumps(key)}] = {json.dumps(url)};\n'.encode(), sync=False)
+            image.uri, image.bufferView, image.mimeType = f'pq-asset:{key}', None, None
+            keys.append(key)
+        # The buffer without the images' bytes: the other views packed again, each at a multiple of 4.
+        packed = bytearray()
+        renumbered: dict[int, int] = {}
+        views: list[Any] = []
+        for number, view in enumerate(gltf.bufferViews):
+            if number in held:
+                continue
+            packed += bytes(-len(packed) % 4)
+            start = view.byteOffset or 0
+            chunk = blob[start : start + view.byteLength]
+            view.byteOffset = len(packed)
+            packed += chunk
+            renumbered[number] = len(views)
+            views.append(view)
+        gltf.bufferViews = views
+        for accessor in gltf.accessors:
+            if accessor.bufferView is not None:
+                accessor.bufferView = renumbered[accessor.bufferView]
+            sparse = accessor.sparse
+            if sparse is not None:
+                sparse.indices.bufferView = renumbered[sparse.indices.bufferView]
+                sparse.values.bufferView = renumbered[sparse.values.bufferView]
+        gltf.buffers[0].byteLength = len(packed)
+        gltf.set_binary_blob(bytes(packed))
+        return b''.join(gltf.save_to_bytes()), list(dict.fromkeys(keys))
+
+
 def _glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / 'model.glb'
@@ -134,9 +211,10 @@ def _skin_table(glbs: list[bytes]) -> tuple[list[str], list[dict[str, int]]]:
 
 def _start(start: dict) -> dict:
     """What a page starts from (:meth:`~pyvista_quake.model.posing.Posable.start`), its box in glTF's axes."""
-    if 'bounds' in start:
-        low, high = np.asarray(start['bounds'], np.float64).reshape(2, 3) @ QUAKE_TO_GLTF.T  # axes swapped, none turned
-        start = {**start, 'bounds': [float(v) for v in (*low, *high)]}
+    for key in ('bounds', 'eye'):  # two points each
+        if key in start:
+            first, second = np.asarray(start[key], np.float64).reshape(2, 3) @ QUAKE_TO_GLTF.T  # axes swapped, none turned
+            start = {**start, key: [float(v) for v in (*first, *second)]}
     return start
 
 
@@ -166,8 +244,9 @@ class Viewer:
         return Path(path)
 
 
-def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 480), title: str | None = None,
-         library: str | None = None, extra: str = '', quantize: bool = True, **options: Any) -> str:  # fmt: skip
+def page(source: Any, *, animation: Any = None, size: tuple[int, int] = PAGE_SIZE, title: str | None = None,
+         library: str | None = None, extra: str = '', quantize: bool = True, assets: SharedImages | None = None,
+         **options: Any) -> str:  # fmt: skip
     """One self-contained HTML page that plays a model: no request leaves it.
 
     Parameters
@@ -177,7 +256,7 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     animation : str or tuple, optional
         One animation only (a player's: a name or a ``(legs, torso)`` pair); every animation by default.
     size : tuple of int, default: (640, 480)
-        The view's width and height in pixels.
+        The view's width and height in pixels; a level's view fills the page unless a size is given.
     title : str, optional
         The page's title; the model's file by default.
     library : str, optional
@@ -188,6 +267,9 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
     quantize : bool, default: True
         Carry the frames as ``int16`` positions and byte normals (glTF's ``KHR_mesh_quantization``, which
         three.js reads), about half the floats' size; ``False`` keeps floats.
+    assets : SharedImages, optional
+        Where pages of one site keep their images, each once: the page carries its geometry and
+        loads each image it shows from the site's ``assets/`` (a catalogue's pages).
     **options
         Options of :func:`pyvista_quake.load`.
 
@@ -213,11 +295,19 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = (640, 48
         info['skinImages'], info['skinTable'] = _skin_table(models)
         models = models[:1]
     info.update(_start(poser.start(animation)))
+    asset_keys: list[str] = []
+    if assets is not None:
+        models[0], asset_keys = assets.take(models[0])
     name = title if title is not None else Path(poser.source).name
     # gzip'd: a frame's int16 displacements are mostly small.
     encoded = [_gzip_base64(data, 6) for data in models]
     script = embedded_library() if library is None else f'<script src="{html.escape(library)}"></script>'
-    text = _PAGE.format(title=html.escape(name), width=int(size[0]), height=int(size[1]), library=script,
+    if info.get('level') and size == PAGE_SIZE:  # a level: a view filling the page (its window, or a notebook's frame)
+        viewer_size, view_size = 'width: 100%; height: 100vh;', 'width: 100%; flex: 1; min-height: 240px;'
+    else:
+        viewer_size, view_size = f'width: {int(size[0])}px;', f'width: {int(size[0])}px; height: {int(size[1])}px;'
+    scripts = ''.join(f'<script src="{html.escape(assets.address(key))}"></script>\n' for key in asset_keys) if assets else ''
+    text = _PAGE.format(title=html.escape(name), viewer_size=viewer_size, view_size=view_size, library=scripts + script,
                         models=json.dumps(encoded), info=json.dumps(info).replace('</', '<\\/'))  # fmt: skip
     return text.replace('</body>', f'{extra}\n</body>') if extra else text
 

@@ -20,6 +20,7 @@ import pyvista as pv
 
 from pyvista_quake.data import animation as anim
 from pyvista_quake.model.mesh import flattened
+from pyvista_quake.model.mesh import spawn_view
 from pyvista_quake.model.players import QuakePlayer
 from pyvista_quake.model.players import model_or_player
 from pyvista_quake.model.players import player_animations
@@ -130,6 +131,10 @@ def posable_or_mesh(source: Any, **options: Any) -> tuple[Posable | None, Any]:
     return (None if loaded is None else posable(loaded)), mesh
 
 
+#: How far ahead of a level's eye a viewer's camera turns about (Quake units): near, so that dragging looks around.
+EYE_AHEAD = 16.0
+
+
 class ModelPosing:
     """A model as :class:`Posable`: posed by a frame, or a time of one of its animations."""
 
@@ -219,6 +224,16 @@ class ModelPosing:
         out: dict[str, Any] = {'start': clip.name if clip is not None else None}
         if len(points):
             out['bounds'] = [float(v) for v in (*points.min(axis=0), *points.max(axis=0))]
+        if len(model) == 1:
+            out['still'] = True  # one frame: nothing to play
+        level = model.level
+        if level is not None:
+            out['level'] = True
+            view = spawn_view(level)
+            if view is not None:  # the eye where a player first stands, and a point ahead of it: a viewer starts there
+                eye, yaw = view
+                ahead = eye + EYE_AHEAD * np.array([np.cos(np.radians(yaw)), np.sin(np.radians(yaw)), 0.0])
+                out['eye'] = [float(v) for v in (*eye, *ahead)]
         return out
 
 

@@ -27,6 +27,7 @@ from typing import Sequence
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake._base.options import split_options
 from pyvista_quake.exporting.html import STATIC
+from pyvista_quake.exporting.html import SharedImages
 from pyvista_quake.exporting.html import page
 from pyvista_quake.formats import level_of_detail_base
 from pyvista_quake.game.engines import ENGINES
@@ -265,6 +266,7 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    (out / 'assets').mkdir(exist_ok=True)
     load_options, _ = split_options(options)
     found, levels = _levels_of_detail(as_players(find_models(sources)))
     pictures = targets_for(found, out / 'thumbs')
@@ -304,10 +306,14 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
                          'levels': [_name(level, base_of[key]) for level in levels.get(key, [])]}  # fmt: skip
                 page_path.parent.mkdir(parents=True, exist_ok=True)
                 library = os.path.relpath(out / 'viewer.bundle.js', page_path.parent)
+                back = f'<p class="pq-back"><a href="{html.escape(os.path.relpath(out / "index.html", page_path.parent))}">all models</a></p>'
                 if entry['triangles']:
-                    text = page(model, title=entry['name'], library=library, extra=_facts(entry))
+                    # Each image once for the whole site (a level's textures are the game's, shared by its maps).
+                    shared = SharedImages(out / 'assets', os.path.relpath(out / 'assets', page_path.parent) + '/')
+                    text = page(model, title=entry['name'], library=library, extra=back + _facts(entry), assets=shared)
                 else:  # an MD3 of tags only: nothing to play
-                    text = f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head><body>{_facts(entry)}</body></html>'
+                    text = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head>'
+                            f'<body>{back}{_facts(entry)}</body></html>')  # fmt: skip
             entry['inputs'] = [[_on_site(p, out), size, time] for p, size, time in stamps(read)]
             atomic_write(page_path, text.encode('utf-8'), sync=False)
         except Exception as error:  # noqa: BLE001 - one bad model never stops a catalogue

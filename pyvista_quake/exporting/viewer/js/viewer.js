@@ -43,6 +43,19 @@ function lightmapped(scene) {
   });
 }
 
+// Images a catalogue's pages share: each image's script (assets/KEY.js) sets PyvistaQuakeAssets[KEY] to its
+// data URL, and a glTF names it pq-asset:KEY.  Scripts and data URLs load from file:// pages too, and a texture
+// from a data URL is the page's own (a file:// image would be cross-origin to WebGL).
+function assetManager() {
+  const manager = new THREE.LoadingManager();
+  manager.setURLModifier((url) => {
+    const key = /(?:^|\/)pq-asset:([0-9a-f]+)$/.exec(url);
+    const assets = globalThis.PyvistaQuakeAssets || {};
+    return key && assets[key[1]] ? assets[key[1]] : url;
+  });
+  return manager;
+}
+
 export function start(root, models, info) {
   const view = root.querySelector('.pq-view');
   const play = root.querySelector('.pq-play');
@@ -53,6 +66,11 @@ export function start(root, models, info) {
   const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   renderer.setSize(view.clientWidth, view.clientHeight);
+  // A view that fills the page follows the window's size.
+  window.addEventListener('resize', () => {
+    renderer.setSize(view.clientWidth, view.clientHeight);
+    camera.aspect = view.clientWidth / Math.max(view.clientHeight, 1); camera.updateProjectionMatrix();
+  });
   renderer.setClearColor(0xffffff, 1);
   view.appendChild(renderer.domElement);
   const scene = new THREE.Scene();
@@ -110,14 +128,31 @@ export function start(root, models, info) {
     camera.userData.framed = true;
   }
 
+  // A level: seen from where a player first stands (info.eye: the eye and a point ahead, glTF's axes), looking
+  // around that point as the mouse drags.
+  function fromEye(box) {
+    const [x, y, z, tx, ty, tz] = info.eye;
+    camera.position.set(x, y, z);
+    const size = box.getSize(new THREE.Vector3()).length() || 1;
+    camera.near = 1; camera.far = size * 4; camera.updateProjectionMatrix();
+    controls.target.set(tx, ty, tz); controls.update();
+    camera.userData.framed = true;
+  }
+
+  // One frame and nothing to play (a level, a still model): no play button, time slider or frame label.
+  if (info.still) for (const element of [play, slider, label]) element.style.display = 'none';
+
   function show(index) {
-    glbOf(models[index]).then((glb) => new GLTFLoader().parse(glb, '', (gltf) => {
+    glbOf(models[index]).then((glb) => new GLTFLoader(assetManager()).parse(glb, '', (gltf) => {
       if (current) scene.remove(current.root);
       lightmapped(gltf.scene);
       const mixer = new THREE.AnimationMixer(gltf.scene);
       current = { root: gltf.scene, mixer, clips: gltf.animations, parser: gltf.parser };
       scene.add(gltf.scene);
-      if (index === 0 || !camera.userData.framed) {
+      if (info.eye && !camera.userData.framed) {
+        const b = info.bounds;
+        fromEye(b ? new THREE.Box3(new THREE.Vector3(b[0], b[1], b[2]), new THREE.Vector3(b[3], b[4], b[5])) : new THREE.Box3().setFromObject(gltf.scene));
+      } else if (index === 0 || !camera.userData.framed) {
         // The page's box covers the start animation's frames (three.js's own ignores morph targets).
         const b = info.bounds;
         const box = b ? new THREE.Box3(new THREE.Vector3(b[0], b[1], b[2]), new THREE.Vector3(b[3], b[4], b[5]))
