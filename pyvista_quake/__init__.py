@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from pyvista_quake.exporting.export import to_meshio
     from pyvista_quake.exporting.html import viewer
     from pyvista_quake.formats import register_format
+    from pyvista_quake.formats.bsp import CONTENTS
+    from pyvista_quake.formats.bsp import MASKS
     from pyvista_quake.formats.records import Clip
     from pyvista_quake.formats.records import Joint
     from pyvista_quake.formats.records import JointWeights
@@ -68,6 +70,8 @@ _PUBLIC = {
     'to_meshio': 'pyvista_quake.exporting.export',
     'viewer': 'pyvista_quake.exporting.html',
     'register_format': 'pyvista_quake.formats',
+    'CONTENTS': 'pyvista_quake.formats.bsp',
+    'MASKS': 'pyvista_quake.formats.bsp',
     'Clip': 'pyvista_quake.formats.records',
     'Joint': 'pyvista_quake.formats.records',
     'JointWeights': 'pyvista_quake.formats.records',
@@ -114,7 +118,9 @@ def __dir__() -> list[str]:
 load_plugins()  # the formats installed packages declare (entry points of 'pyvista_quake.formats')
 
 __all__ = [
+    'CONTENTS',
     'DEFAULT_FPS',
+    'MASKS',
     'Animation',
     'Clip',
     'Finding',

@@ -47,10 +47,10 @@ def q3_surface(shader, surface_type, first_vert, num_verts, first_index=0, num_i
 
 
 def build_q3(entities, shaders, models, drawverts, indexes, surfaces, lightmaps: int = 0, version: int = 46,
-             lightmap_pages: bytes | None = None) -> bytes:
+             lightmap_pages: bytes | None = None, lumps_given: dict[int, bytes] | None = None) -> bytes:
     """An IBSP 46 file: ``shaders`` ``[(name, surfaceFlags, contentFlags)]``, ``models`` ``[(firstSurface, numSurfaces)]``,
     ``drawverts`` packed by :func:`q3_drawvert`, ``surfaces`` by :func:`q3_surface`; ``lightmaps`` pages of a
-    byte ramp, or ``lightmap_pages`` as given (128 x 128 x 3 bytes a page)."""
+    byte ramp, or ``lightmap_pages`` as given (128 x 128 x 3 bytes a page); ``lumps_given`` lumps by number as they are."""
     lumps = [b''] * 17
     lumps[0] = entity_text(entities)
     lumps[1] = b''.join(struct.pack('<64sii', n.encode(), f, c) for n, f, c in shaders)
@@ -59,8 +59,77 @@ def build_q3(entities, shaders, models, drawverts, indexes, surfaces, lightmaps:
     lumps[11] = struct.pack(f'<{len(indexes)}i', *indexes)
     lumps[13] = b''.join(surfaces)
     lumps[14] = bytes(range(256)) * (192 * lightmaps) if lightmap_pages is None else lightmap_pages  # 49,152 bytes a page
+    for number, lump in (lumps_given or {}).items():
+        lumps[number] = lump
     table, body = _lay_out(8 + 17 * 8, lumps)
     return b'IBSP' + struct.pack('<i', version) + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
+
+
+# The collision lumps' numbers (spec: the Quake III lump table).
+Q3_PLANES, Q3_NODES, Q3_LEAFS, Q3_LEAFBRUSHES, Q3_MODELS, Q3_BRUSHES, Q3_BRUSHSIDES, Q3_LIGHTGRID, Q3_VISIBILITY = 2, 3, 4, 6, 7, 8, 9, 15, 16
+#: CONTENTS_* of the shaders below (surfaceflags.h).
+SOLID, WATER, PLAYERCLIP = 1, 32, 0x10000
+
+
+def collision_args(gridsize: str | None = '32 32 32', grid: bytes | None = None, visibility: bytes | None = None,
+                   nodes=None, leafbrushes=None, sides=None) -> dict:  # fmt: skip
+    """``build_q3`` keywords of a small world to stand in and see across, packed field by field.
+
+    Planes: 0 z = 0, 1 the slanted 0.6 x + 0.8 y = 0, 2 y = -64, then the brushes' sides.  Node 0 splits on
+    z = 0: below is leaf 0 (solid, cluster and area -1); above, node 1 splits on the slant: its front is leaf 1
+    (cluster 0, area 0), its back node 2, which splits on y = -64 into leaf 2 (cluster 1, area 0) and leaf 3
+    (cluster 1, area 1).  Brushes: 0 the floor (-128..128 in x and y, -16..0 in z, solid), 1 a pool (0..64 in x
+    and y, 0..32 in z, water) with a seventh, slanted side 0.6 x + 0.8 z = 40, 2 a player clip (-96..-64 in x,
+    -32..0 in y, 0..56 in z).  Visibility: cluster 0 sees itself; cluster 1 both.  The world's bounds are
+    -128 -128 -16 .. 128 128 64, its light grid 9 x 9 x 3 samples of 32 units from -128 -128 0 (worldspawn's
+    ``gridsize``)."""
+    axial = [((1, 0, 0), 128), ((-1, 0, 0), 128), ((0, 1, 0), 128), ((0, -1, 0), 128), ((0, 0, 1), 0), ((0, 0, -1), 16)]
+    pool = [((1, 0, 0), 64), ((-1, 0, 0), 0), ((0, 1, 0), 64), ((0, -1, 0), 0), ((0, 0, 1), 32), ((0, 0, -1), 0), ((0.6, 0, 0.8), 40)]
+    clip = [((1, 0, 0), -64), ((-1, 0, 0), 96), ((0, 1, 0), 0), ((0, -1, 0), 32), ((0, 0, 1), 56), ((0, 0, -1), 0)]
+    # CM_BoundBrush reads the first six sides as -x, +x, -y, +y, -z, +z: q3map2 writes them in that order.
+    order = [1, 0, 3, 2, 5, 4]
+    brush_planes = [[b[k] for k in order] + b[6:] for b in (axial, pool, clip)]
+    planes = [((0, 0, 1), 0), ((0.6, 0.8, 0), 0), ((0, 1, 0), -64)] + [p for b in brush_planes for p in b]
+    plane_bytes = b''.join(struct.pack('<4f', *n, d) for n, d in planes)
+    side_list = sides if sides is not None else []
+    if sides is None:
+        number = 3
+        for k, b in enumerate(brush_planes):
+            for _ in b:
+                side_list.append((number, k))
+                number += 1
+    side_bytes = b''.join(struct.pack('<2i', plane, shader) for plane, shader in side_list)
+    counts = [len(b) for b in brush_planes]
+    firsts = [sum(counts[:k]) for k in range(3)]
+    brush_bytes = b''.join(struct.pack('<3i', firsts[k], counts[k], k) for k in range(3))
+    node_list = nodes if nodes is not None else [(0, (1, -1)), (1, (-2, 2)), (2, (-3, -4))]  # (plane, (front, back))
+    node_bytes = b''.join(struct.pack('<9i', plane, *children, 0, 0, 0, 0, 0, 0) for plane, children in node_list)
+    brush_runs = [[0], [0, 1], [0, 2], [0, 2]]  # each leaf's brushes
+    leaf_values = [(-1, -1), (0, 0), (1, 0), (1, 1)]
+    flat = leafbrushes if leafbrushes is not None else [b for run in brush_runs for b in run]
+    leaf_bytes = b''
+    at = 0
+    for (cluster, area), run in zip(leaf_values, brush_runs):
+        leaf_bytes += struct.pack('<12i', cluster, area, 0, 0, 0, 0, 0, 0, 0, 0, at, len(run))
+        at += len(run)
+    model_bytes = struct.pack('<6f4i', -128, -128, -16, 128, 128, 64, 0, 0, 0, 3)
+    vis = struct.pack('<2i', 2, 1) + bytes([0b01, 0b11]) if visibility is None else visibility
+    entities = [[('classname', 'worldspawn')] + ([('gridsize', gridsize)] if gridsize is not None else [])]
+    if grid is None:
+        grid = b''.join(struct.pack('<8B', *light_sample(x, y, z)) for z in range(3) for y in range(9) for x in range(9))
+    lumps = {Q3_PLANES: plane_bytes, Q3_NODES: node_bytes, Q3_LEAFS: leaf_bytes, Q3_LEAFBRUSHES: struct.pack(f'<{len(flat)}i', *flat),
+             Q3_MODELS: model_bytes, Q3_BRUSHES: brush_bytes, Q3_BRUSHSIDES: side_bytes, Q3_LIGHTGRID: grid, Q3_VISIBILITY: vis}  # fmt: skip
+    shaders = [('textures/floor', 0, SOLID), ('textures/water', 0, WATER), ('textures/common/playerclip', 0, PLAYERCLIP)]
+    return dict(entities=entities, shaders=shaders, models=[(0, 0)], drawverts=[], indexes=[], surfaces=[], lumps_given=lumps)
+
+
+def light_sample(x: int, y: int, z: int) -> tuple[int, ...]:
+    """The test grid's sample ``(x, y, z)``: ambient 10 x + 1, 5 y + 2, 40 z + 3 (dark below: the samples of
+    z = 0 with x < 2 are in a wall, all 0); directed 100, 0, 200 (shifted once: 200, 0, 400, scaled
+    down as a whole: 127, 0, 255); longitude 0, latitude 0 (straight up)."""
+    if z == 0 and x < 2:
+        return (0, 0, 0, 0, 0, 0, 0, 0)
+    return (10 * x + 1, 5 * y + 2, 40 * z + 3, 100, 0, 200, 0, 0)
 
 
 # -- Quake 1, Quake II, UFO: AI: faces over edges ------------------------------------------------

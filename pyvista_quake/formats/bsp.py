@@ -1087,6 +1087,217 @@ def lightmap_pages_are_deluxe(level: LevelData, pages: int, face_pages: np.ndarr
     return pages >= 2 and pages % 2 == 0 and bool((named % 2 == 0).all())
 
 
+# -- Quake III's collision model, visibility and light grid (qfiles.h; cm_load.c, tr_bsp.c) ---------------
+
+Q3_NODE = np.dtype([('planeNum', '<i4'), ('children', '<i4', (2,)), ('mins', '<i4', (3,)), ('maxs', '<i4', (3,))])
+Q3_LEAF = np.dtype([('cluster', '<i4'), ('area', '<i4'), ('mins', '<i4', (3,)), ('maxs', '<i4', (3,)), ('firstLeafSurface', '<i4'),
+                    ('numLeafSurfaces', '<i4'), ('firstLeafBrush', '<i4'), ('numLeafBrushes', '<i4')])  # fmt: skip
+Q3_BRUSH = np.dtype([('firstSide', '<i4'), ('numSides', '<i4'), ('shaderNum', '<i4')])
+Q3_BRUSHSIDE = np.dtype([('planeNum', '<i4'), ('shaderNum', '<i4')])
+#: Quake III's ``CONTENTS_*`` bits by name (``surfaceflags.h``), as :meth:`QuakeModel.contents` returns them.
+CONTENTS = {
+    'solid': 0x1, 'lava': 0x8, 'slime': 0x10, 'water': 0x20, 'fog': 0x40, 'notteam1': 0x80, 'notteam2': 0x100,
+    'nobotclip': 0x200, 'areaportal': 0x8000, 'playerclip': 0x10000, 'monsterclip': 0x20000, 'teleporter': 0x40000,
+    'jumppad': 0x80000, 'clusterportal': 0x100000, 'donotenter': 0x200000, 'botclip': 0x400000, 'mover': 0x800000,
+    'origin': 0x1000000, 'body': 0x2000000, 'corpse': 0x4000000, 'detail': 0x8000000, 'structural': 0x10000000,
+    'translucent': 0x20000000, 'trigger': 0x40000000, 'nodrop': 0x80000000,
+}  # fmt: skip
+#: The masks the game traces and tests with (``bg_public.h`` ``MASK_*``), by name.
+MASKS = {
+    'all': -1, 'solid': CONTENTS['solid'], 'player': CONTENTS['solid'] | CONTENTS['playerclip'] | CONTENTS['body'],
+    'deadsolid': CONTENTS['solid'] | CONTENTS['playerclip'], 'water': CONTENTS['water'] | CONTENTS['lava'] | CONTENTS['slime'],
+    'opaque': CONTENTS['solid'] | CONTENTS['slime'] | CONTENTS['lava'], 'shot': CONTENTS['solid'] | CONTENTS['body'] | CONTENTS['corpse'],
+}  # fmt: skip
+#: The light grid's spacing unless worldspawn's ``"gridsize"`` says otherwise (``R_LoadEntities``).
+LIGHT_GRID_SIZE = (64.0, 64.0, 128.0)
+
+
+@dataclass
+class Q3Collision:
+    """What Quake III's collision, visibility and light-grid code loads from a map, indices checked.
+
+    Attributes
+    ----------
+    normals, dists : numpy.ndarray
+        The planes: ``float32`` ``(planes, 3)`` and ``(planes,)``.
+    plane_types : numpy.ndarray
+        ``0``, ``1``, ``2`` for a plane whose normal is exactly +x, +y or +z, else ``3`` (``PlaneTypeForNormal``).
+    node_planes, children : numpy.ndarray
+        Each node's plane and its ``(front, back)`` children (a child below 0 is leaf ``-1 - child``).
+    leaf_cluster, leaf_area, leaf_first_brush, leaf_brushes : numpy.ndarray
+        Each leaf's cluster and area (-1 in solid) and its run of ``leafbrushes``.
+    leafbrushes : numpy.ndarray
+        Brush numbers.
+    brush_first_side, brush_sides, brush_contents, brush_shader : numpy.ndarray
+        Each brush's run of sides, its contents (its shader's ``contentFlags``) and shader.
+    side_planes, side_shader : numpy.ndarray
+        Each brush side's plane and shader.
+    shader_names, shader_flags : list of str, numpy.ndarray
+        Each shader's name and ``surfaceFlags``.
+    model_brushes : numpy.ndarray
+        ``(models, 2)``: each brush model's first brush and count.
+    model_bounds : numpy.ndarray
+        ``float32`` ``(models, 2, 3)``: each model's mins and maxs.
+    clusters, cluster_bytes : int
+        The visibility's clusters and the bytes of a row; ``visibility`` the rows, ``uint8``
+        ``(clusters, cluster_bytes)`` (all ``0xff``, every cluster seeing every other, for a map without it).
+    areas : int
+        Areas (one more than the largest leaf area).
+    light_grid : numpy.ndarray or None
+        ``uint8`` ``(z, y, x, 8)``: ambient RGB, directed RGB, longitude, latitude of each sample as stored;
+        ``None`` where the lump does not match the grid (the renderer's "light grid mismatch").
+    grid_size, grid_origin : numpy.ndarray
+        The grid's spacing and first sample's place (``float32`` ``(3,)``).
+    """
+
+    normals: np.ndarray
+    dists: np.ndarray
+    plane_types: np.ndarray
+    node_planes: np.ndarray
+    children: np.ndarray
+    leaf_cluster: np.ndarray
+    leaf_area: np.ndarray
+    leaf_first_brush: np.ndarray
+    leaf_brushes: np.ndarray
+    leafbrushes: np.ndarray
+    brush_first_side: np.ndarray
+    brush_sides: np.ndarray
+    brush_contents: np.ndarray
+    brush_shader: np.ndarray
+    side_planes: np.ndarray
+    side_shader: np.ndarray
+    shader_names: list[str]
+    shader_flags: np.ndarray
+    model_brushes: np.ndarray
+    model_bounds: np.ndarray
+    clusters: int
+    cluster_bytes: int
+    visibility: np.ndarray
+    areas: int
+    light_grid: np.ndarray | None
+    grid_size: np.ndarray
+    grid_origin: np.ndarray
+
+
+def _records(record: BSPFile, name: str, dtype: np.dtype) -> np.ndarray:
+    offset, length = record.lumps[name]
+    if length % dtype.itemsize:
+        raise QuakeFormatError(record.source, f'{name} lump length', length, f'not a whole number of {dtype.itemsize}-byte records ("funny lump size")')
+    return np.frombuffer(record.raw, dtype, length // dtype.itemsize, offset) if length else np.zeros(0, dtype)
+
+
+def _indices(record: BSPFile, lump: str, field_name: str, values: np.ndarray, count: int, allow: int = 0) -> None:
+    """Refuse an index of ``lump``'s ``field_name`` outside ``[-allow, count)`` (``allow`` negative values kept)."""
+    bad = (values < -allow) | (values >= count)
+    if bad.any():
+        k = int(np.flatnonzero(bad.reshape(len(values), -1).any(axis=1) if values.ndim > 1 else bad)[0])
+        value = values[k].tolist()
+        raise QuakeFormatError(record.source, f'{lump}[{k}].{field_name}', value, f'out of range (0 to {count - 1})')
+
+
+def _runs(record: BSPFile, lump: str, first_name: str, first: np.ndarray, count: np.ndarray, total: int, target: str) -> None:
+    """Refuse a run ``first .. first + count`` of ``lump`` outside the ``total`` records of ``target``."""
+    bad = (first < 0) | (count < 0) | (first.astype(np.int64) + count > total)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise QuakeFormatError(record.source, f'{lump}[{k}].{first_name}', int(first[k]),
+                               f'with its count {int(count[k])}: past the {total} {target}')  # fmt: skip
+
+
+def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collision:
+    """A Quake III map's collision model, visibility and light grid, as ``CM_LoadMap`` and ``R_LoadLightGrid`` load them.
+
+    Raises
+    ------
+    QuakeFormatError
+        For another game, a lump not a whole number of records, or an index out of range (naming the lump and value).
+    """
+    if record.game != 'quake3':
+        raise QuakeFormatError(record.source, 'version', record.version, 'collision, visibility and light are read of Quake III maps (IBSP 46)')
+    planes = record.records['planes']
+    shaders = record.records['shaders']
+    models = record.records['models']
+    nodes = _records(record, 'nodes', Q3_NODE)
+    leafs = _records(record, 'leafs', Q3_LEAF)
+    leafbrushes = _records(record, 'leafbrushes', np.dtype('<i4'))
+    brushes = _records(record, 'brushes', Q3_BRUSH)
+    sides = _records(record, 'brushsides', Q3_BRUSHSIDE)
+    if not len(leafs):
+        raise QuakeFormatError(record.source, 'leafs lump length', 0, 'a map has at least one leaf ("Map with no leafs")')
+    if not len(nodes):
+        raise QuakeFormatError(record.source, 'nodes lump length', 0, 'a map has at least one node ("Map has no nodes")')
+    _indices(record, 'nodes', 'planeNum', nodes['planeNum'], len(planes))
+    _indices(record, 'nodes', 'children', nodes['children'], len(nodes), allow=len(leafs))
+    _runs(record, 'leafs', 'firstLeafBrush', leafs['firstLeafBrush'], leafs['numLeafBrushes'], len(leafbrushes), 'leaf brushes')
+    _indices(record, 'leafbrushes', 'brush', leafbrushes, len(brushes))
+    _runs(record, 'brushes', 'firstSide', brushes['firstSide'], brushes['numSides'], len(sides), 'brush sides')
+    _indices(record, 'brushes', 'shaderNum', brushes['shaderNum'], len(shaders))
+    _indices(record, 'brushsides', 'planeNum', sides['planeNum'], len(planes))
+    _runs(record, 'models', 'firstBrush', models['firstBrush'], models['numBrushes'], len(brushes), 'brushes')
+    # The BSP must be a tree below node 0: each child further down than its node, so no descent loops.
+    inner = nodes['children'] >= 0
+    looping = inner & (nodes['children'] <= np.arange(len(nodes))[:, None])
+    if looping.any():
+        k = int(np.flatnonzero(looping.any(axis=1))[0])
+        raise QuakeFormatError(record.source, f'nodes[{k}].children', nodes['children'][k].tolist(), 'a child at or above its node: the tree would loop')
+    normals = np.ascontiguousarray(planes['normal'], np.float32)
+    types = np.full(len(planes), 3, np.int8)
+    for axis in range(3):
+        types[normals[:, axis] == 1.0] = axis  # PlaneTypeForNormal: exactly +1 on an axis
+    clusters, cluster_bytes, visibility = _visibility(record, leafs)
+    areas = int(leafs['area'].max()) + 1 if len(leafs) else 0
+    size = _grid_size(entities)
+    bounds = np.asarray(models['mins'][0] if len(models) else np.zeros(3), np.float32), np.asarray(models['maxs'][0] if len(models) else np.zeros(3), np.float32)
+    origin = (size * np.ceil(bounds[0] / size)).astype(np.float32)
+    top = (size * np.floor(bounds[1] / size)).astype(np.float32)
+    counts = ((top - origin) / size + 1).astype(np.int64)
+    grid = None
+    light = record.lump_bytes('lightgrid')
+    if (counts > 0).all() and len(light) == int(np.prod(counts)) * 8:
+        grid = np.frombuffer(light, np.uint8).reshape(int(counts[2]), int(counts[1]), int(counts[0]), 8)
+    return Q3Collision(
+        normals, np.asarray(planes['dist'], np.float32), types, nodes['planeNum'].astype(np.int64), nodes['children'].astype(np.int64),
+        leafs['cluster'].astype(np.int64), leafs['area'].astype(np.int64), leafs['firstLeafBrush'].astype(np.int64),
+        leafs['numLeafBrushes'].astype(np.int64), leafbrushes.astype(np.int64), brushes['firstSide'].astype(np.int64),
+        brushes['numSides'].astype(np.int64), shaders['contentFlags'][brushes['shaderNum']].astype(np.int64),
+        brushes['shaderNum'].astype(np.int64), sides['planeNum'].astype(np.int64), sides['shaderNum'].astype(np.int64),
+        cstrings(shaders['shader']), shaders['surfaceFlags'].astype(np.int64),
+        np.column_stack([models['firstBrush'], models['numBrushes']]).astype(np.int64),
+        np.stack([models['mins'], models['maxs']], axis=1).astype(np.float32), clusters, cluster_bytes, visibility, areas,
+        grid, size, origin,
+    )  # fmt: skip
+
+
+def _visibility(record: BSPFile, leafs: np.ndarray) -> tuple[int, int, np.ndarray]:
+    """The clusters, bytes a row and rows of a map's PVS (``CM_LoadVisibility``): all set where the map has none."""
+    data = record.lump_bytes('visibility')
+    if not data:
+        clusters = int(leafs['cluster'].max()) + 1 if len(leafs) else 0
+        row = (clusters + 31) & ~31
+        return clusters, row, np.full((max(clusters, 1), max(row // 8, 1)), 0xFF, np.uint8)
+    if len(data) < 8:
+        raise QuakeFormatError(record.source, 'visibility lump length', len(data), 'shorter than its header (clusters, bytes a row)')
+    clusters, row = (int(v) for v in np.frombuffer(data, '<i4', 2))
+    if clusters < 0 or row < 0 or 8 + clusters * row > len(data) or row * 8 < clusters:
+        raise QuakeFormatError(record.source, 'visibility numClusters', clusters,
+                               f'with {row} bytes a row, not held by the {len(data)}-byte lump')  # fmt: skip
+    return clusters, row, np.frombuffer(data, np.uint8, clusters * row, 8).reshape(clusters, row)
+
+
+def _grid_size(entities: list[dict[str, str]]) -> np.ndarray:
+    """The light grid's spacing: worldspawn's ``"gridsize"`` (as ``sscanf("%f %f %f")`` reads it), else 64 64 128."""
+    size = np.array(LIGHT_GRID_SIZE, np.float32)
+    text = entities[0].get('gridsize') if entities else None
+    if text:
+        words = text.split()
+        for k, word in enumerate(words[:3]):
+            try:
+                size[k] = float(word)
+            except ValueError:
+                break
+    return size
+
+
 # -- what the engines refuse ------------------------------------------------------------------
 
 #: Quake III's collision model limit (``cm_local.h`` ``MAX_SUBMODELS``) and the renderer's patch side (``MAX_PATCH_SIZE``).

@@ -13,6 +13,7 @@ bytes and a skeletal model's joints through their parts).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 from typing import Sequence
@@ -26,6 +27,7 @@ from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.data import collision
 from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
@@ -33,6 +35,8 @@ from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats._common import FormatSpec
+from pyvista_quake.formats.bsp import Q3Collision
+from pyvista_quake.formats.bsp import read_collision
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
@@ -362,6 +366,96 @@ class QuakeModel:
         ``(pages, height, width, 3)``, page ``k`` the directions of :attr:`lightmaps` page ``k``; ``None``
         for any other level or model."""
         return self._frames.level_deluxemaps
+
+    # -- a Quake III level's collision, visibility and light, answered as the engine answers ------------
+    @functools.cached_property
+    def _collision(self) -> Q3Collision:
+        level = self.level
+        if level is None:
+            raise TypeError(f'{self.source}: collision, visibility and light are a level\'s; this is a {self.format.upper()} model')
+        return read_collision(self.data.file, level.entities)
+
+    def contents(self, points: npt.ArrayLike, model: int = 0) -> np.ndarray:
+        """The ``CONTENTS_*`` bits at each point, as ``CM_PointContents`` gives them (see :data:`pyvista_quake.CONTENTS`).
+
+        Parameters
+        ----------
+        points : array_like
+            ``(n, 3)`` points (or one), in the level's units; read as ``float32``, as the engine's vectors are.
+        model : int, default: 0
+            The world (0), or brush model ``N`` (``*N``) at rest.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64`` ``(n,)``: the OR of the contents of every brush holding the point (0 in the open).
+
+        Examples
+        --------
+        >>> import pyvista_quake as pq
+        >>> level = pq.load('pak0.pk3:maps/q3dm6.bsp')  # doctest: +SKIP
+        >>> level.contents([[0, 0, 0]]) & pq.CONTENTS['solid']  # doctest: +SKIP
+
+        """
+        c = self._collision
+        if not 0 <= model < len(c.model_brushes):
+            raise ValueError(f'model must be 0 to {len(c.model_brushes) - 1}, not {model!r}')
+        return collision.contents(c, collision.as_points(points), model)
+
+    def leaf(self, points: npt.ArrayLike) -> np.ndarray:
+        """The BSP leaf holding each point (``CM_PointLeafnum``), ``int64`` ``(n,)``."""
+        return collision.leaves(self._collision, collision.as_points(points))
+
+    def cluster(self, points: npt.ArrayLike) -> np.ndarray:
+        """The visibility cluster of each point's leaf, ``int64`` ``(n,)``: -1 in solid or outside the map, as the engine says."""
+        c = self._collision
+        return c.leaf_cluster[collision.leaves(c, collision.as_points(points))]
+
+    def area(self, points: npt.ArrayLike) -> np.ndarray:
+        """The area of each point's leaf, ``int64`` ``(n,)``: -1 in solid or outside the map."""
+        c = self._collision
+        return c.leaf_area[collision.leaves(c, collision.as_points(points))]
+
+    def visible(self, a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
+        """Whether ``b`` is potentially visible from ``a``, each pair of ``(n, 3)`` points, exactly as ``SV_inPVS``
+        answers: ``b``'s cluster in the PVS of ``a``'s, and the two in areas connected as the map starts (every
+        area portal closed: one area).  A point in solid is seen by nothing and sees nothing."""
+        c = self._collision
+        first, second = collision.as_points(a, 'a'), collision.as_points(b, 'b')
+        if len(first) != len(second):
+            raise ValueError(f'a and b must be as many points, not {len(first)} and {len(second)}')
+        return collision.visible(c, collision.leaves(c, first), collision.leaves(c, second))
+
+    def pvs(self, cluster: int) -> np.ndarray:
+        """The clusters potentially visible from ``cluster`` (its PVS row), ``int64``; a map without visibility sees all."""
+        c = self._collision
+        if not -1 <= cluster < c.clusters:
+            raise ValueError(f'cluster must be -1 to {c.clusters - 1}, not {cluster!r}')
+        return collision.pvs(c, cluster)
+
+    def light(self, points: npt.ArrayLike, shift: int = 1, ambient_scale: float = 0.6, directed_scale: float = 1.0) -> collision.Light:
+        """The light a model takes at each point from the level's light grid, as ``R_LightForPoint`` gives it.
+
+        Parameters
+        ----------
+        points : array_like
+            ``(n, 3)`` points.
+        shift : int, default: 1
+            The bits the grid's colours are shifted left (``R_ColorShiftLightingBytes``): ``r_mapOverBrightBits``
+            (2) less the screen's overbright bits (1 fullscreen with ioquake3's defaults), past 255 scaled down as
+            a whole, as the lightmaps are.
+        ambient_scale, directed_scale : float, default: 0.6, 1.0
+            ``r_ambientScale`` and ``r_directedScale``.
+
+        Returns
+        -------
+        Light
+            ``.ambient``, ``.directed`` (0-255 ``float32`` colours) and ``.direction`` (unit vectors towards the
+            light), ``(n, 3)`` each: the eight grid samples around each point weighted trilinearly, those in walls
+            or outside the grid left out (the others weighted up where they sum to less than 0.99); zeros where
+            the map has no light grid that fits it.
+        """
+        return collision.grid_light(self._collision, collision.as_points(points), shift, ambient_scale, directed_scale)
 
     def point_entities(self) -> pv.PolyData:
         """The entities that stand at an ``"origin"`` as points, their keys as string point arrays.

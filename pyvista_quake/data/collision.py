@@ -1,0 +1,215 @@
+"""What a Quake III map's collision model, visibility and light grid answer, as the engine answers, for many points at once.
+
+Each query takes ``(n, 3)`` points and descends the BSP for all of them together (a
+step a level of the tree, never a loop over points), in ``float32`` as the engine
+computes: ``CM_PointLeafnum_r`` (an axial plane reads one coordinate, any other the dot
+product ``(x nx + y ny) + z nz``, then minus the plane's distance; below 0 is the back),
+``CM_PointContents`` (a brush holds a point on the inner side of every side's plane, or
+on it; the contents are the OR of every brush of the leaf holding it), ``SV_inPVS`` (the
+cluster's PVS bit, then the areas connected: every area portal is closed as a map
+starts, so only points of one area), and ``R_SetupEntityLightingGrid`` (the eight
+samples around a point, trilinear, those in walls or outside the grid left out).
+
+The map's data come from :func:`pyvista_quake.formats.bsp.read_collision`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from pyvista_quake.formats.bsp import Q3Collision
+
+#: ``SURFACE_CLIP_EPSILON``: how far outside its bounds a point may be and still be tested against a brush.
+SURFACE_CLIP_EPSILON = np.float32(0.125)
+#: Points a pass of the brush tests takes at once: bounds the memory of the (point, brush, side) rows.
+CHUNK = 16384
+#: The renderer's ``FUNCTABLE_SIZE``: the sine table a light-grid sample's direction is read from.
+FUNCTABLE_SIZE = 1024
+
+
+def as_points(points: object, name: str = 'points') -> np.ndarray:
+    """``points`` as ``float32`` ``(n, 3)`` (one point ``(3,)`` is ``(1, 3)``), as the engine's ``vec3_t`` holds them."""
+    array = np.asarray(points, np.float64)
+    if array.ndim == 1:
+        array = array[None]
+    if array.ndim != 2 or array.shape[1] != 3:
+        raise ValueError(f'{name} must be (n, 3) coordinates, not an array of shape {array.shape}')
+    return array.astype(np.float32)
+
+
+def plane_distances(c: Q3Collision, points: np.ndarray, planes: np.ndarray, axial: bool = True) -> np.ndarray:
+    """Each point's signed distance to its plane, in ``float32`` as the engine computes it: an axial plane (``axial``)
+    reads one coordinate; any other ``((x nx + y ny) + z nz) - dist``."""
+    n = c.normals[planes]
+    dot = (points[:, 0] * n[:, 0] + points[:, 1] * n[:, 1]) + points[:, 2] * n[:, 2]
+    if axial:
+        kind = c.plane_types[planes]
+        one = points[np.arange(len(points)), np.minimum(kind, 2)]
+        dot = np.where(kind < 3, one, dot)
+    return dot - c.dists[planes]
+
+
+def leaves(c: Q3Collision, points: np.ndarray) -> np.ndarray:
+    """The leaf holding each point (``CM_PointLeafnum``)."""
+    node = np.zeros(len(points), np.int64)
+    going = np.arange(len(points))
+    while len(going):  # a level of the tree at a time: children lie below their node, so this ends
+        at = node[going]
+        d = plane_distances(c, points[going], c.node_planes[at])
+        node[going] = np.where(d < 0, c.children[at, 1], c.children[at, 0])
+        going = going[node[going] >= 0]
+    return -1 - node
+
+
+def contents(c: Q3Collision, points: np.ndarray, model: int = 0) -> np.ndarray:
+    """The ``CONTENTS_*`` bits at each point (``CM_PointContents``): of the world's leaf holding it, or of brush model
+    ``model``'s brushes (at rest, where the model's own leaf holds them all)."""
+    out = np.zeros(len(points), np.int64)
+    for start in range(0, len(points), CHUNK):
+        part = points[start : start + CHUNK]
+        if model:  # the model's brushes, in order
+            first, count = c.model_brushes[model]
+            counts = np.full(len(part), count, np.int64)
+        else:
+            leaf = leaves(c, part)
+            counts = c.leaf_brushes[leaf]
+        point = np.repeat(np.arange(len(part)), counts)
+        within = np.arange(len(point)) - np.repeat(np.cumsum(counts) - counts, counts)
+        brush = first + within if model else c.leafbrushes[c.leaf_first_brush[leaf][point] + within]
+        keep = _in_bounds(c, brush, part[point])
+        point, brush = point[keep], brush[keep]
+        inside = _inside(c, part[point], brush)
+        np.bitwise_or.at(out[start : start + CHUNK], point[inside], c.brush_contents[brush[inside]])
+    return out
+
+
+def _in_bounds(c: Q3Collision, brush: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Whether each point lies within its brush's bounds widened by ``SURFACE_CLIP_EPSILON`` (``CM_BoundsIntersectPoint``):
+    the bounds are those of the brush's first six sides, the axial ones (``CM_BoundBrush``)."""
+    first = c.brush_first_side[brush]
+    sides = first[:, None] + np.arange(6)
+    known = (sides < len(c.side_planes)).all(axis=1)
+    dist = np.zeros((len(brush), 6), np.float32)
+    dist[known] = c.dists[c.side_planes[sides[known]]]
+    mins = -dist[:, 0::2]
+    maxs = dist[:, 1::2]
+    out = ~((maxs < p - SURFACE_CLIP_EPSILON) | (mins > p + SURFACE_CLIP_EPSILON)).any(axis=1)
+    return out | ~known
+
+
+def _inside(c: Q3Collision, p: np.ndarray, brush: np.ndarray) -> np.ndarray:
+    """Whether each point is inside its brush: on the inner side of every side's plane, or on it."""
+    counts = c.brush_sides[brush]
+    row = np.repeat(np.arange(len(brush)), counts)
+    side = c.brush_first_side[brush][row] + (np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts))
+    planes = c.side_planes[side]
+    n = c.normals[planes]
+    q = p[row]
+    dot = (q[:, 0] * n[:, 0] + q[:, 1] * n[:, 1]) + q[:, 2] * n[:, 2]
+    outside = np.zeros(len(brush), bool)
+    np.logical_or.at(outside, row, dot > c.dists[planes])
+    return ~outside
+
+
+def visible(c: Q3Collision, leaf_a: np.ndarray, leaf_b: np.ndarray) -> np.ndarray:
+    """``SV_inPVS`` for pairs of leaves: ``b``'s cluster bit in the PVS row of ``a``'s cluster (row 0 for a cluster
+    outside the table, as ``CM_ClusterPVS`` gives it), and both in one area (the area portals closed)."""
+    cluster_a, cluster_b = c.leaf_cluster[leaf_a], c.leaf_cluster[leaf_b]
+    area_a, area_b = c.leaf_area[leaf_a], c.leaf_area[leaf_b]
+    row = np.where((cluster_a < 0) | (cluster_a >= c.clusters), 0, cluster_a)
+    column = np.clip(cluster_b, 0, c.cluster_bytes * 8 - 1) >> 3
+    bit = (c.visibility[np.minimum(row, len(c.visibility) - 1), column] >> (np.clip(cluster_b, 0, None) & 7)) & 1
+    return (bit == 1) & (cluster_b >= 0) & (area_a >= 0) & (area_b >= 0) & (area_a == area_b)
+
+
+def pvs(c: Q3Collision, cluster: int) -> np.ndarray:
+    """The clusters seen from ``cluster`` (its PVS row's set bits below the map's cluster count)."""
+    row = c.visibility[cluster if 0 <= cluster < c.clusters else 0]
+    bits = np.unpackbits(row, bitorder='little')[: c.clusters]
+    return np.flatnonzero(bits).astype(np.int64)
+
+
+def _sine_table() -> np.ndarray:
+    """``tr.sinTable``: ``sin(DEG2RAD(i * 360 / (FUNCTABLE_SIZE - 1)))`` in ``float32``."""
+    i = np.arange(FUNCTABLE_SIZE, dtype=np.float32)
+    degrees = i * np.float32(360.0) / np.float32(FUNCTABLE_SIZE - 1)
+    return np.sin(degrees.astype(np.float64) * np.pi / np.float32(180.0)).astype(np.float32)  # DEG2RAD in double
+
+
+def shifted(samples: np.ndarray, shift: int) -> np.ndarray:
+    """``R_ColorShiftLightingBytes``: each colour shifted left ``shift`` bits, scaled down as a whole past 255."""
+    rgb = samples.astype(np.int64) << shift
+    top = rgb.max(axis=-1, keepdims=True)
+    scaled = np.where(top > 255, rgb * 255 // np.maximum(top, 1), rgb)
+    return scaled.astype(np.uint8)
+
+
+class Light(NamedTuple):
+    """The light at points: ``ambient`` and ``directed`` colours (0-255 floats) and the unit ``direction`` the
+    directed light comes from, ``float32`` ``(n, 3)`` each."""
+
+    ambient: np.ndarray
+    directed: np.ndarray
+    direction: np.ndarray
+
+
+def grid_light(c: Q3Collision, points: np.ndarray, shift: int = 1, ambient_scale: float = 0.6, directed_scale: float = 1.0) -> Light:
+    """The light a model at each point takes from the light grid, as ``R_LightForPoint`` gives it
+    (``R_SetupEntityLightingGrid``); no light (zeros) where the map has no grid that fits it.
+
+    ``shift`` is ``r_mapOverBrightBits`` less the screen's overbright bits (1 by ioquake3's defaults, fullscreen);
+    ``ambient_scale`` and ``directed_scale`` are ``r_ambientScale`` and ``r_directedScale``.
+    """
+    n = len(points)
+    ambient = np.zeros((n, 3), np.float32)
+    directed = np.zeros((n, 3), np.float32)
+    direction = np.zeros((n, 3), np.float32)
+    if c.light_grid is None or not n:
+        return Light(ambient, directed, direction)
+    grid = c.light_grid
+    counts = np.array([grid.shape[2], grid.shape[1], grid.shape[0]])
+    flat = grid.reshape(-1, 8)
+    colours = np.concatenate([shifted(flat[:, 0:3], shift), shifted(flat[:, 3:6], shift), flat[:, 6:8]], axis=1)
+    inverse = (np.float32(1.0) / c.grid_size).astype(np.float32)
+    v = (points - c.grid_origin) * inverse
+    pos = np.floor(v).astype(np.float32)
+    frac = (v - pos).astype(np.float32)
+    cell = np.clip(pos.astype(np.int64), 0, counts - 1)
+    steps = np.array([1, counts[0], counts[0] * counts[1]])
+    sines = _sine_table()
+    total = np.zeros(n, np.float32)
+    for corner in range(8):  # the eight samples around each point (not a loop over points)
+        factor = np.ones(n, np.float32)
+        index = cell @ steps
+        ignore = np.zeros(n, bool)
+        for axis in range(3):
+            if corner & (1 << axis):
+                ignore |= cell[:, axis] + 1 > counts[axis] - 1
+                factor = factor * frac[:, axis]
+                index = index + steps[axis]
+            else:
+                factor = factor * (np.float32(1.0) - frac[:, axis])
+        data = colours[np.where(ignore, 0, index)].astype(np.int64)
+        use = ~ignore & (data[:, 0] + data[:, 1] + data[:, 2] != 0)  # a sample in a wall is left out
+        factor = np.where(use, factor, np.float32(0)).astype(np.float32)
+        total = total + factor
+        ambient = ambient + factor[:, None] * data[:, 0:3].astype(np.float32)
+        directed = directed + factor[:, None] * data[:, 3:6].astype(np.float32)
+        lat = (data[:, 7] * (FUNCTABLE_SIZE // 256)) & (FUNCTABLE_SIZE - 1)
+        lng = (data[:, 6] * (FUNCTABLE_SIZE // 256)) & (FUNCTABLE_SIZE - 1)
+        quarter = FUNCTABLE_SIZE // 4
+        normal = np.column_stack([
+            sines[(lat + quarter) & (FUNCTABLE_SIZE - 1)] * sines[lng],
+            sines[lat] * sines[lng],
+            sines[(lng + quarter) & (FUNCTABLE_SIZE - 1)],
+        ])  # fmt: skip
+        direction = direction + factor[:, None] * normal
+    thin = (total > 0) & (total < np.float32(0.99))
+    scale = np.where(thin, np.float32(1.0) / np.where(thin, total, np.float32(1)), np.float32(1)).astype(np.float32)
+    ambient = ambient * scale[:, None] * np.float32(ambient_scale)
+    directed = directed * scale[:, None] * np.float32(directed_scale)
+    length = np.sqrt((direction.astype(np.float64) ** 2).sum(axis=1)).astype(np.float32)
+    direction = np.where(length[:, None] > 0, direction / np.where(length > 0, length, 1)[:, None], direction)
+    return Light(ambient.astype(np.float32), directed.astype(np.float32), direction.astype(np.float32))

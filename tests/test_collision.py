@@ -1,0 +1,137 @@
+"""A Quake III level's collision, visibility and light grid, answered as the engine answers, on a world written from the spec."""
+
+from __future__ import annotations
+
+import struct
+
+from level_builders import PLAYERCLIP
+from level_builders import Q3_LIGHTGRID
+from level_builders import Q3_NODES
+from level_builders import SOLID
+from level_builders import WATER
+from level_builders import build_q3
+from level_builders import collision_args
+from level_builders import q3_level
+import numpy as np
+import pytest
+
+import pyvista_quake as pq
+from pyvista_quake import QuakeFormatError
+from pyvista_quake import examples
+
+
+def world(**changes) -> pq.QuakeModel:
+    args = collision_args(**{k: v for k, v in changes.items() if k in ('gridsize', 'grid', 'visibility', 'nodes', 'leafbrushes', 'sides')})
+    args['lumps_given'].update(changes.get('lumps', {}))
+    return pq.load(build_q3(**args))
+
+
+def brute_contents(points: np.ndarray) -> np.ndarray:
+    """The test's own answer: every brush of the world, each a box (the pool less its slanted corner)."""
+    p = np.asarray(points, np.float64)
+    x, y, z = p.T
+    floor = (abs(x) <= 128) & (abs(y) <= 128) & (z >= -16) & (z <= 0)
+    pool = (x >= 0) & (x <= 64) & (y >= 0) & (y <= 64) & (z >= 0) & (z <= 32) & (0.6 * x + 0.8 * z <= 40)
+    clip = (x >= -96) & (x <= -64) & (y >= -32) & (y <= 0) & (z >= 0) & (z <= 56)
+    return np.where(floor, SOLID, 0) | np.where(pool, WATER, 0) | np.where(clip, PLAYERCLIP, 0)
+
+
+def test_contents_at_points_as_the_engine_finds_them():
+    level = world()
+    points = np.array([
+        [10, 10, 10],  # in the pool
+        [10, 10, 32],  # on the pool's top: on a side's plane is inside
+        [10, 10, 32.01],  # just above
+        [50, 10, 16],  # past the pool's slanted side (0.6 x + 0.8 z = 37.6 + ... > 40)
+        [0, 0, 0],  # on the floor's top and the pool's bottom: both
+        [0, 0, -0.01],  # in the floor only (leaf 0)
+        [-80, -16, 20],  # in the clip
+        [-80, -16, 60],  # above it
+        [500, 0, 10],  # outside the world: its leaf has the floor only
+    ], np.float32)  # fmt: skip
+    got = level.contents(points)
+    np.testing.assert_array_equal(got, [WATER, WATER, 0, 0, SOLID | WATER, SOLID, PLAYERCLIP, 0, 0])
+    rng = np.random.default_rng(5)
+    random = rng.uniform([-128, -128, -16], [128, 128, 64], (4000, 3)).astype(np.float32)
+    np.testing.assert_array_equal(level.contents(random), brute_contents(random))
+    assert level.contents([10, 10, 10]).shape == (1,) and level.contents(np.zeros((0, 3))).shape == (0,)
+    assert pq.CONTENTS['water'] == WATER and pq.CONTENTS['playerclip'] == PLAYERCLIP and pq.CONTENTS['nodrop'] == 0x80000000
+
+
+def test_the_point_is_read_as_float32_and_on_a_node_plane_goes_to_the_front():
+    level = world()
+    # z = 0 is node 0's plane: the front (above), whose leaves hold the floor too.
+    assert level.leaf([[5, 5, 0]]).tolist() == [1] and level.leaf([[5, 5, -1e-3]]).tolist() == [0]
+    # The slanted plane 0.6 x + 0.8 y = 0: on it is the front (leaf 1); behind it, y = -64 parts leaves 2 and 3.
+    assert level.leaf([[-4, 3, 1], [-4, 2.999, 1], [-100, -64, 1], [-100, -64.01, 1]]).tolist() == [1, 2, 2, 3]
+    assert level.cluster([[-4, 3, 1], [-4, 2.9, 1], [0, 0, -5]]).tolist() == [0, 1, -1]
+    assert level.area([[-100, -60, 1], [-100, -70, 1], [0, 0, -5]]).tolist() == [0, 1, -1]
+    assert level.leaf([10, 10, 1.0000001]).tolist() == level.leaf([10, 10, np.float32(1.0000001)]).tolist()
+
+
+def test_visible_is_the_pvs_bit_then_one_area():
+    level = world()
+    front, back_a, back_b, solid = [10, 10, 8], [-100, -60, 8], [-100, -70, 8], [0, 0, -8]
+    a = np.array([front, back_a, back_a, back_b, front, solid, front])
+    b = np.array([front, front, back_b, back_a, back_a, front, solid])
+    # Cluster 1 sees cluster 0; cluster 0 does not see cluster 1; areas 0 and 1 are apart; solid sees nothing.
+    assert level.visible(a, b).tolist() == [True, True, False, False, False, False, False]
+    assert level.pvs(0).tolist() == [0] and level.pvs(1).tolist() == [0, 1] and level.pvs(-1).tolist() == [0]
+    with pytest.raises(ValueError, match='cluster must be -1 to 1'):
+        level.pvs(2)
+    with pytest.raises(ValueError, match='as many points'):
+        level.visible(a, b[:2])
+    blind = world(visibility=b'')  # no visibility: every cluster sees every other
+    assert blind.visible([back_a, front], [front, back_a]).tolist() == [True, True]
+
+
+def test_light_from_the_grid_as_r_light_for_point():
+    level = world()
+    # At a sample: its colours shifted once, the ambient times 0.6, the directed (100, 0, 200) << 1 scaled as a whole.
+    at = level.light([[-128 + 32 * 4, -128 + 32 * 3, 32]])  # sample (4, 3, 1)
+    np.testing.assert_allclose(at.ambient, [[2 * 41 * 0.6, 2 * 17 * 0.6, 2 * 43 * 0.6]], rtol=1e-6)
+    np.testing.assert_allclose(at.directed, [[127, 0, 255]], rtol=1e-6)
+    np.testing.assert_allclose(at.direction, [[0, 0, 1]], atol=1e-6)
+    # Halfway between samples (4, 3, 1) and (5, 3, 1): their mean.
+    half = level.light([[-128 + 32 * 4.5, -128 + 32 * 3, 32]])
+    np.testing.assert_allclose(half.ambient, [[2 * 46 * 0.6, 2 * 17 * 0.6, 2 * 43 * 0.6]], rtol=1e-6)
+    # Between (1, 0, 0), in a wall, and (2, 0, 0): the wall's sample left out, the other weighted up to 1.
+    wall = level.light([[-128 + 32 * 1.25, -128, 0]])
+    np.testing.assert_allclose(wall.ambient, [[2 * 21 * 0.6, 2 * 2 * 0.6, 2 * 3 * 0.6]], rtol=1e-6)
+    # The last sample in x: the corners past it are left out, the rest weighted up; outside the grid, clamped.
+    edge = level.light([[128, -128, 64], [400, -128, 64]])
+    np.testing.assert_allclose(edge.ambient, [[2 * 81 * 0.6, 2 * 2 * 0.6, 2 * 83 * 0.6]] * 2, rtol=1e-6)
+    scaled = level.light([[-128 + 32 * 4, -128 + 32 * 3, 32]], shift=0, ambient_scale=1.0, directed_scale=0.5)
+    np.testing.assert_allclose(scaled.ambient, [[41, 17, 43]]) and np.testing.assert_allclose(scaled.directed, [[50, 0, 100]])
+    dark = world(grid=b'\0' * 8)  # a lump not the grid's size: no light grid ("light grid mismatch")
+    assert not dark.light([[0, 0, 8]]).ambient.any()
+    coarse = world(gridsize=None, grid=b'\x05' * (5 * 5 * 1 * 8))  # the default 64 64 128: 5 x 5 x 1 samples
+    np.testing.assert_allclose(coarse.light([[0, 0, 8]]).ambient, [[6, 6, 6]], rtol=1e-6)
+
+
+def test_a_level_without_collision_lumps_or_a_model_has_no_queries(tmp_path):
+    with pytest.raises(QuakeFormatError, match='at least one leaf'):
+        pq.load(q3_level()).contents([0, 0, 0])
+    with pytest.raises(TypeError, match='a level'):
+        pq.load(examples.sample_model("md2")).contents([0, 0, 0])
+
+
+@pytest.mark.parametrize(('changes', 'said'), [
+    ({'nodes': [(99, (1, -1)), (1, (-2, 2)), (2, (-3, -4))]}, r'nodes\[0\]\.planeNum'),
+    ({'nodes': [(0, (1, -1)), (1, (-2, 0)), (2, (-3, -4))]}, r'nodes\[1\]\.children.*loop'),
+    ({'nodes': [(0, (1, -1)), (1, (-2, 2)), (2, (-3, -9))]}, r'nodes\[2\]\.children'),
+    ({'leafbrushes': [0, 0, 1, 0, 7, 0, 2]}, r'leafbrushes\[4\]'),
+    ({'sides': [(3, 0)] * 18 + [(500, 0)]}, r'brushsides\[18\]\.planeNum'),
+    ({'visibility': struct.pack('<2i', 2, 4) + b'\0'}, 'visibility numClusters'),
+    ({'lumps': {Q3_NODES: b'\0' * 35}}, 'nodes lump length'),
+])  # fmt: skip
+def test_a_broken_collision_lump_is_a_format_error_naming_it(changes, said):
+    with pytest.raises(QuakeFormatError, match=said):
+        world(**changes).contents([0, 0, 0])
+
+
+def test_queries_take_many_points_at_once():
+    level = world()
+    points = np.random.default_rng(1).uniform([-128, -128, -16], [128, 128, 64], (50_000, 3))
+    assert level.contents(points).shape == (50_000,) and level.visible(points, points[::-1]).shape == (50_000,)
+    assert Q3_LIGHTGRID == 15
