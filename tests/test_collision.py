@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import struct
 
+from conftest import CORPUS
+from conftest import requires_corpus
 from level_builders import PLAYERCLIP
 from level_builders import Q3_LIGHTGRID
 from level_builders import Q3_NODES
@@ -14,6 +16,7 @@ from level_builders import collision_args
 from level_builders import q3_level
 import numpy as np
 import pytest
+import pyvista as pv
 
 import pyvista_quake as pq
 from pyvista_quake import QuakeFormatError
@@ -135,3 +138,58 @@ def test_queries_take_many_points_at_once():
     points = np.random.default_rng(1).uniform([-128, -128, -16], [128, 128, 64], (50_000, 3))
     assert level.contents(points).shape == (50_000,) and level.visible(points, points[::-1]).shape == (50_000,)
     assert Q3_LIGHTGRID == 15
+
+
+def test_brushes_are_closed_convex_solids_with_their_contents_and_shaders():
+    level = world()
+    solids = level.brushes()
+    assert sorted(np.bincount(solids['brush']).tolist()) == [6, 6, 7]  # a face a side: the pool's slanted one too
+    volumes = {}
+    for k in range(3):
+        part = solids.extract_cells(solids['brush'] == k)
+        one = pv.PolyData(part.points, faces=part.cells).triangulate()
+        assert one.n_open_edges == 0
+        volumes[k] = one.volume
+        centre = np.asarray(one.points).mean(axis=0)
+        normals = one.compute_normals(cell_normals=True, point_normals=False, auto_orient_normals=False)
+        outward = ((np.asarray(normals.cell_centers().points) - centre) * np.asarray(normals.cell_data['Normals'])).sum(axis=1)
+        assert (outward > 0).all()  # wound so that each face's normal points out
+    assert volumes[0] == pytest.approx(256 * 256 * 16)
+    assert volumes[1] == pytest.approx(64 * 64 * 32 - 600 * 64, rel=1e-6)  # less the corner past 0.6 x + 0.8 z = 40
+    assert volumes[2] == pytest.approx(32 * 32 * 56)
+    contents = dict(zip(solids['brush'].tolist(), solids['contents'].tolist()))
+    shaders = dict(zip(solids['brush'].tolist(), solids['shader'].tolist()))
+    assert contents == {0: SOLID, 1: WATER, 2: PLAYERCLIP} and shaders[1] == 'textures/water'
+    assert solids.active_scalars_name is None
+    assert set(level.brushes(hide=('water',))['brush'].tolist()) == {0, 2}
+    assert set(level.brushes(hide=('clip', 'solid'))['brush'].tolist()) == {1}
+    with pytest.raises(ValueError, match='hide names contents'):
+        level.brushes(hide=('glass',))
+    with pytest.raises(ValueError, match='model must be 0 to 0'):
+        level.brushes(model=1)
+    assert level.brushes(hide=('solid', 'water', 'clip')).n_cells == 0
+
+
+@requires_corpus
+@pytest.mark.corpus
+@pytest.mark.parametrize('name', ['oacmp1-oacmpdm3.pk3:maps/oacmpdm3.bsp', 'openarena-am_lavactf.pk3:maps/am_lavactf.bsp',
+                                  'nexuiz-aggressor.pk3:maps/aggressor.bsp'])  # fmt: skip
+def test_real_maps_players_start_in_the_open_and_see_themselves(name):
+    import warnings
+
+    archive, member = name.split(':')
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the maps' textures are not all here
+        level = pq.load(CORPUS / 'bsp' / archive, member=member)
+    spawns = np.array([[float(v) for v in e['origin'].split()] for e in level.entities if e.get('classname', '').startswith('info_player')])
+    eyes = spawns + [0, 0, 26]
+    assert not (level.contents(eyes) & pq.MASKS['solid']).any()
+    assert (level.cluster(eyes) >= 0).all() and (level.area(eyes) >= 0).all()
+    assert level.visible(eyes, eyes).all()
+    assert (level.light(eyes).ambient.sum(axis=1) > 0).all()
+    steps = spawns[:, None] - np.arange(0, 512, 2)[None, :, None] * [0, 0, 1]  # straight down, 2 units a step
+    under = (level.contents(steps.reshape(-1, 3)) & pq.MASKS['solid']).reshape(len(spawns), -1)
+    assert under.any(axis=1).all()  # a floor under every start
+    solids = level.brushes()
+    first, count = level._collision.model_brushes[0]
+    assert len(np.unique(solids['brush'])) == count

@@ -213,3 +213,66 @@ def grid_light(c: Q3Collision, points: np.ndarray, shift: int = 1, ambient_scale
     length = np.sqrt((direction.astype(np.float64) ** 2).sum(axis=1)).astype(np.float32)
     direction = np.where(length[:, None] > 0, direction / np.where(length > 0, length, 1)[:, None], direction)
     return Light(ambient.astype(np.float32), directed.astype(np.float32), direction.astype(np.float32))
+
+
+#: How far outside a plane a corner may be and still be a corner of its brush (the planes are float32).
+CORNER_EPSILON = 0.01
+
+
+def brush_faces(c: Q3Collision, brushes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each brush as a closed convex polyhedron from its planes: its corners are where three of its planes meet
+    inside all the others; a side's face is the corners on its plane, wound anticlockwise seen from outside.
+
+    Returns ``(points, sizes, face_brush, face_side)``: ``float64`` ``(m, 3)`` corners face after face, each face's
+    corner count, and each face's brush and side (its place in ``brush_sides``).  A side that touches its brush at
+    an edge or a corner only (q3map2's bevels) has no face.  Brushes of the same number of sides are done together.
+    """
+    points, sizes, face_brush, face_side = [np.zeros((0, 3))], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    counts = c.brush_sides[brushes]
+    for k in np.unique(counts):
+        if k < 4:
+            continue  # no closed solid of fewer than four planes
+        group = brushes[counts == k]
+        sides = c.brush_first_side[group][:, None] + np.arange(k)
+        planes = c.side_planes[sides]
+        normals = c.normals[planes].astype(np.float64)  # (b, k, 3)
+        dists = c.dists[planes].astype(np.float64)
+        triples = np.array([(i, j, m) for i in range(k) for j in range(i + 1, k) for m in range(j + 1, k)], np.int64)
+        a = normals[:, triples]  # (b, t, 3, 3)
+        rhs = dists[:, triples]
+        det = np.linalg.det(a)
+        solvable = np.abs(det) > 1e-9
+        safe = np.where(solvable[..., None, None], a, np.eye(3))
+        corner = np.linalg.solve(safe, rhs[..., None])[..., 0]  # (b, t, 3)
+        inside = (np.einsum('btx,bkx->btk', corner, normals) <= dists[:, None, :] + CORNER_EPSILON).all(axis=2)
+        valid = solvable & inside
+        # Each (brush, side, corner) where the corner's triple holds the side.
+        b_index, t_index, slot = np.nonzero(valid[:, :, None] & np.ones(3, bool))
+        side = triples[t_index, slot]
+        where = corner[b_index, t_index]
+        # One corner a place on each face (four planes meeting at a point give it several times).
+        key = np.column_stack([b_index, side, np.round(where / CORNER_EPSILON).astype(np.int64)])
+        _, first = np.unique(key, axis=0, return_index=True)
+        b_index, side, where = b_index[first], side[first], where[first]
+        face = b_index * k + side
+        order = np.argsort(face, kind='stable')
+        b_index, side, where, face = b_index[order], side[order], where[order], face[order]
+        unique_faces, start, per_face = np.unique(face, return_index=True, return_counts=True)
+        keep = per_face >= 3
+        centre = np.add.reduceat(where, start, axis=0) / per_face[:, None]
+        normal = normals[b_index[start], side[start]]
+        u = np.cross(normal, np.where(np.abs(normal[:, :1]) < 0.9, [[1.0, 0, 0]], [[0, 1.0, 0]]))
+        u /= np.linalg.norm(u, axis=1, keepdims=True)
+        v = np.cross(normal, u)
+        rank = np.repeat(np.arange(len(unique_faces)), per_face)
+        offset = where - centre[rank]
+        angle = np.arctan2((offset * v[rank]).sum(axis=1), (offset * u[rank]).sum(axis=1))
+        order = np.lexsort((angle, rank))
+        where, rank = where[order], rank[order]
+        kept = keep[rank]
+        points.append(where[kept])
+        sizes.append(per_face[keep])
+        face_brush.append(group[b_index[start]][keep])
+        face_side.append(side[start][keep])
+    order_faces = np.concatenate(face_brush)
+    return np.concatenate(points), np.concatenate(sizes), order_faces, np.concatenate(face_side)

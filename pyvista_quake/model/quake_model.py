@@ -35,6 +35,7 @@ from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats._common import FormatSpec
+from pyvista_quake.formats.bsp import CONTENTS
 from pyvista_quake.formats.bsp import Q3Collision
 from pyvista_quake.formats.bsp import read_collision
 from pyvista_quake.formats.records import AliasData
@@ -432,6 +433,52 @@ class QuakeModel:
         if not -1 <= cluster < c.clusters:
             raise ValueError(f'cluster must be -1 to {c.clusters - 1}, not {cluster!r}')
         return collision.pvs(c, cluster)
+
+    def brushes(self, model: int = 0, hide: Sequence[str] = ()) -> pv.PolyData:
+        """Every brush of the world (or of brush model ``model``) as a closed convex polyhedron, from its planes.
+
+        Parameters
+        ----------
+        model : int, default: 0
+            The world, or brush model ``N`` (``*N``) at rest.
+        hide : sequence of str, optional
+            Brushes to leave out by their contents: names of :data:`pyvista_quake.CONTENTS` (``'water'``,
+            ``'trigger'``, ``'playerclip'``...), or ``'clip'`` for every clip (player, monster, bot).
+
+        Returns
+        -------
+        pyvista.PolyData
+            A face a brush side (q3map2's bevel sides, which touch their brush at an edge, have none), wound so that
+            its normal points out; ``cell_data`` ``brush`` (its number), ``contents`` (its ``CONTENTS_*`` bits) and
+            ``shader`` (its shader's name).  Split it by ``brush`` for each solid's volume::
+
+                solids = level.brushes()
+                water = solids.extract_cells(solids['contents'] & pq.CONTENTS['water'] != 0)
+
+        """
+        c = self._collision
+        if not 0 <= model < len(c.model_brushes):
+            raise ValueError(f'model must be 0 to {len(c.model_brushes) - 1}, not {model!r}')
+        names = {**CONTENTS, 'clip': CONTENTS['playerclip'] | CONTENTS['monsterclip'] | CONTENTS['botclip']}
+        unknown = sorted(set(hide) - set(names))
+        if unknown:
+            raise ValueError(f'hide names contents ({", ".join(sorted(names))}), not {unknown}')
+        mask = 0
+        for name in hide:
+            mask |= names[name]
+        first, count = c.model_brushes[model]
+        chosen = np.arange(first, first + count)
+        chosen = chosen[(c.brush_contents[chosen] & mask) == 0]
+        points, sizes, brush, _ = collision.brush_faces(c, chosen)
+        starts = np.cumsum(sizes) - sizes
+        faces = np.insert(np.arange(len(points)), starts, sizes) if len(sizes) else np.zeros(0, np.int64)
+        mesh = pv.PolyData(points.astype(np.float32), faces=faces)
+        mesh.cell_data['brush'] = brush.astype(np.int32)
+        mesh.cell_data['contents'] = c.brush_contents[brush].astype(np.int64)
+        mesh.cell_data['shader'] = np.array([c.shader_names[k] for k in c.brush_shader[brush]], dtype=str) if len(brush) else np.zeros(0, str)
+        mesh = mesh.clean(tolerance=1e-3, absolute=True)  # the faces of a brush share its corners: closed
+        mesh.cell_data.active_scalars_name = None
+        return mesh
 
     def light(self, points: npt.ArrayLike, shift: int = 1, ambient_scale: float = 0.6, directed_scale: float = 1.0) -> collision.Light:
         """The light a model takes at each point from the level's light grid, as ``R_LightForPoint`` gives it.
