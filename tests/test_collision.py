@@ -193,3 +193,55 @@ def test_real_maps_players_start_in_the_open_and_see_themselves(name):
     solids = level.brushes()
     first, count = level._collision.model_brushes[0]
     assert len(np.unique(solids['brush'])) == count
+
+
+PLAYER = dict(mins=(-15, -15, -24), maxs=(15, 15, 32))
+
+
+def test_a_trace_stops_an_epsilon_before_the_first_brush_it_meets():
+    level = world()
+    t = level.trace([[10, 10, 40], [-80, -16, 100], [-200, 0, 10], [10, 10, 40]], [[10, 10, -40], [-80, -16, -100], [200, 0, 10], [10, 10, 20]],
+                    mask='player')  # fmt: skip
+    # Down onto the floor (the water is no player's wall), down onto the clip's top, along x into the clip's side.
+    np.testing.assert_allclose(t.end, [[10, 10, 0.125], [-80, -16, 56.125], [-96.125, 0, 10], [10, 10, 20]], atol=1e-4)
+    np.testing.assert_allclose(t.fraction, [39.875 / 80, 43.875 / 200, 103.875 / 400, 1], rtol=1e-6)
+    np.testing.assert_array_equal(t.normal, [[0, 0, 1], [0, 0, 1], [-1, 0, 0], [0, 0, 0]])  # none where it goes all the way
+    np.testing.assert_array_equal(t.contents, [SOLID, PLAYERCLIP, PLAYERCLIP, 0])
+    assert not t.start_solid.any() and not t.all_solid.any() and t.fraction.dtype == np.float32
+    water = level.trace([[10, 10, 40]], [[10, 10, -40]], mask='water')  # the pool's top, at 32
+    np.testing.assert_allclose(water.end, [[10, 10, 32.125]], atol=1e-4)
+    assert water.contents.tolist() == [WATER]
+    solid = level.trace([[-80, -16, 100]], [[-80, -16, -100]], mask='solid')  # the clip is not solid: the floor
+    np.testing.assert_allclose(solid.end, [[-80, -16, 0.125]], atol=1e-4)
+    assert level.trace([[-80, -16, 100]], [[-80, -16, -100]], mask=pq.CONTENTS['playerclip']).contents.tolist() == [PLAYERCLIP]
+
+
+def test_a_players_box_stops_with_its_feet_on_a_brush_and_a_slanted_side_gives_its_normal():
+    level = world()
+    t = level.trace([[-80, -16, 100]], [[-80, -16, -100]], **PLAYER, mask='player')
+    np.testing.assert_allclose(t.end, [[-80, -16, 56 + 24 + 0.125]], atol=1e-4)  # the box's bottom is 24 below
+    slant = level.trace([[100, 32, 16]], [[0, 32, 16]], mask='water')  # along -x into the pool's slanted side
+    np.testing.assert_allclose(slant.normal, [[0.6, 0, 0.8]], atol=1e-6)
+    x = (40 - 0.8 * 16) / 0.6 + 0.125 / 0.6  # where 0.6 x + 0.8 z = 40, the epsilon off along the normal (0.6 an x unit)
+    assert slant.end[0, 0] == pytest.approx(x, abs=1e-4)
+
+
+def test_a_trace_starting_inside_a_brush_is_start_solid_and_all_solid_if_it_stays():
+    level = world()
+    t = level.trace([[10, 10, -5], [10, 10, -5], [10, 10, -5]], [[10, 10, -10], [10, 10, 20], [10, 10, -5]], mask='solid')
+    assert t.start_solid.tolist() == [True, True, True] and t.all_solid.tolist() == [True, False, True]
+    assert t.fraction.tolist() == [0, 1, 0] and t.contents.tolist() == [SOLID, 0, SOLID]
+    box = level.trace([[10, 10, 23.9], [10, 10, 24.1]], [[10, 10, 23.9], [10, 10, 24.1]], **PLAYER, mask='solid')  # position tests
+    assert box.all_solid.tolist() == [True, False]  # the box's bottom 24 below its origin: in the floor, then just above it
+    np.testing.assert_array_equal(box.end, np.float32([[10, 10, 23.9], [10, 10, 24.1]]))  # the end as given, in float32
+
+
+def test_trace_arguments_are_checked():
+    level = world()
+    with pytest.raises(ValueError, match='mask must be one of'):
+        level.trace([0, 0, 0], [0, 0, 1], mask='glass')
+    with pytest.raises(ValueError, match='as many points'):
+        level.trace([[0, 0, 0], [1, 1, 1]], [0, 0, 1])
+    with pytest.raises(ValueError, match='model must be 0 to 0'):
+        level.trace([0, 0, 0], [0, 0, 1], model=1)
+    assert level.trace(np.zeros((0, 3)), np.zeros((0, 3))).fraction.shape == (0,)

@@ -276,3 +276,177 @@ def brush_faces(c: Q3Collision, brushes: np.ndarray) -> tuple[np.ndarray, np.nda
         face_side.append(side[start][keep])
     order_faces = np.concatenate(face_brush)
     return np.concatenate(points), np.concatenate(sizes), order_faces, np.concatenate(face_side)
+
+
+class Trace(NamedTuple):
+    """Where boxes swept along segments stop, as ``CM_BoxTrace`` answers (``(n,)`` or ``(n, 3)`` arrays).
+
+    Attributes
+    ----------
+    fraction : numpy.ndarray
+        ``float32``: how far along each segment the box goes (1 all the way).
+    end : numpy.ndarray
+        ``float32`` ``(n, 3)``: where it stops (the segment's end when it goes all the way).
+    normal : numpy.ndarray
+        ``float32`` ``(n, 3)``: the normal of the plane it stops at (zeros when it goes all the way).
+    surface_flags, contents : numpy.ndarray
+        The ``SURF_*`` flags of the side it stops at and the ``CONTENTS_*`` of its brush.
+    start_solid, all_solid : numpy.ndarray
+        Whether the box starts inside a brush, and whether it stays inside one all the way.
+    """
+
+    fraction: np.ndarray
+    end: np.ndarray
+    normal: np.ndarray
+    surface_flags: np.ndarray
+    contents: np.ndarray
+    start_solid: np.ndarray
+    all_solid: np.ndarray
+
+
+def _brush_bounds(c: Q3Collision, brush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each brush's bounds from its first six (axial) sides, as ``CM_BoundBrush`` takes them."""
+    sides = c.brush_first_side[brush][:, None] + np.arange(6)
+    dist = c.dists[c.side_planes[np.minimum(sides, len(c.side_planes) - 1)]]
+    return -dist[:, 0::2], dist[:, 1::2]
+
+
+def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, maxs: np.ndarray, mask: int, model: int = 0) -> Trace:
+    """``CM_BoxTrace`` of a box ``mins``..``maxs`` from each ``start`` to its ``end`` through model ``model``'s brushes
+    whose contents meet ``mask``; a position test (``CM_PositionTest``) where a start is its end.
+
+    Every brush the swept box's bounds meet is clipped by its sides (``CM_TraceThroughBrush``: the plane moved
+    out by the box's corner on its side, ``SURFACE_CLIP_EPSILON`` off the entry and exit, a start inside a brush
+    ``start_solid``, and ``all_solid`` with fraction 0 where the end is inside it too); the nearest entry wins, the
+    first brush of the model on a tie.  Patches are not traced.
+    """
+    n = len(start)
+    offset = ((mins + maxs) * np.float32(0.5)).astype(np.float32)
+    size_low, size_high = (mins - offset).astype(np.float32), (maxs - offset).astype(np.float32)
+    s = (start + offset).astype(np.float32)
+    e = (end + offset).astype(np.float32)
+    fraction = np.ones(n, np.float32)
+    normal = np.zeros((n, 3), np.float32)
+    surface = np.zeros(n, np.int64)
+    hit_contents = np.zeros(n, np.int64)
+    start_solid = np.zeros(n, bool)
+    all_solid = np.zeros(n, bool)
+    first, count = c.model_brushes[model]
+    brushes = np.arange(first, first + count)
+    brushes = brushes[((c.brush_contents[brushes] & mask) != 0) & (c.brush_sides[brushes] > 0)]
+    low_b, high_b = _brush_bounds(c, brushes)
+    box_low = np.minimum(s, e) + size_low - np.float32(1)  # CM_Trace's bounds: the swept box and a unit more
+    box_high = np.maximum(s, e) + size_high + np.float32(1)
+    point_test = (s == e).all(axis=1)
+    step = max(1, CHUNK * 16 // max(len(brushes), 1))
+    for begin in range(0, n, step):
+        rows = np.arange(begin, min(n, begin + step))
+        meet = ~((box_high[rows, None, :] < low_b[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high_b[None] + SURFACE_CLIP_EPSILON)).any(axis=2)
+        t_index, b_index = np.nonzero(meet)
+        if not len(t_index):
+            continue
+        traces = rows[t_index]
+        brush = brushes[b_index]
+        moving = ~point_test[traces]
+        _clip_through(c, traces[moving], brush[moving], s, e, size_low, size_high, fraction, normal, surface, hit_contents, start_solid, all_solid)
+        _position_test(c, traces[~moving], brush[~moving], s, size_low, size_high, low_b[b_index][~moving], high_b[b_index][~moving],
+                       fraction, hit_contents, start_solid, all_solid)  # fmt: skip
+    out_end = np.where((fraction == 1)[:, None], end, start + fraction[:, None] * (end - start)).astype(np.float32)
+    return Trace(fraction, out_end, normal, surface, hit_contents, start_solid, all_solid)
+
+
+def _offset_dists(c: Q3Collision, planes: np.ndarray, size_low: np.ndarray, size_high: np.ndarray) -> np.ndarray:
+    """Each plane's distance moved out by the box's corner on its side (``plane->dist - DotProduct(offsets[signbits], normal)``)."""
+    normal = c.normals[planes]
+    corner = np.where(normal < 0, size_high, size_low).astype(np.float32)
+    dot = (corner[:, 0] * normal[:, 0] + corner[:, 1] * normal[:, 1]) + corner[:, 2] * normal[:, 2]
+    return (c.dists[planes] - dot).astype(np.float32)
+
+
+def _dot(p: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    return (p[:, 0] * normal[:, 0] + p[:, 1] * normal[:, 1]) + p[:, 2] * normal[:, 2]
+
+
+def _sides_of(c: Q3Collision, brush: np.ndarray, skip: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``(pair, side)`` rows: each pair's brush's sides from ``skip`` on, in order."""
+    counts = np.maximum(c.brush_sides[brush] - skip, 0)
+    pair = np.repeat(np.arange(len(brush)), counts)
+    side = c.brush_first_side[brush][pair] + skip + (np.arange(len(pair)) - np.repeat(np.cumsum(counts) - counts, counts))
+    return pair, side
+
+
+def _clip_through(c, traces, brush, s, e, size_low, size_high, fraction, normal, surface, hit_contents, start_solid, all_solid) -> None:
+    """``CM_TraceThroughBrush`` for each (trace, brush) pair, the results folded into the traces' arrays."""
+    if not len(traces):
+        return
+    eps = SURFACE_CLIP_EPSILON
+    pair, side = _sides_of(c, brush)
+    planes = c.side_planes[side]
+    dist = _offset_dists(c, planes, size_low, size_high)
+    n = c.normals[planes]
+    d1 = _dot(s[traces[pair]], n) - dist
+    d2 = _dot(e[traces[pair]], n) - dist
+    count = len(brush)
+    getout = np.zeros(count, bool)
+    np.logical_or.at(getout, pair, d2 > 0)
+    startout = np.zeros(count, bool)
+    np.logical_or.at(startout, pair, d1 > 0)
+    away = np.zeros(count, bool)  # wholly in front of a side: no meeting with the brush
+    np.logical_or.at(away, pair, (d1 > 0) & ((d2 >= eps) | (d2 >= d1)))
+    crossing = ~((d1 <= 0) & (d2 <= 0))
+    entering = crossing & (d1 > d2)
+    leaving = crossing & ~entering
+    with np.errstate(divide='ignore', invalid='ignore'):
+        f_in = np.maximum((d1 - eps) / (d1 - d2), np.float32(0)).astype(np.float32)
+        f_out = np.minimum((d1 + eps) / (d1 - d2), np.float32(1)).astype(np.float32)
+    enter = np.full(count, -1, np.float32)
+    np.maximum.at(enter, pair[entering], f_in[entering])
+    leave = np.ones(count, np.float32)
+    np.minimum.at(leave, pair[leaving], f_out[leaving])
+    # The side that set the entry: the first of the brush's sides at the largest entry (a later one must be greater).
+    rows_at = np.flatnonzero(entering & (f_in == enter[pair]))
+    lead = np.full(count, len(pair), np.int64)
+    np.minimum.at(lead, pair[rows_at], rows_at)
+    live = ~away
+    inside = live & ~startout
+    start_solid[traces[inside]] = True
+    stuck = inside & ~getout
+    all_solid[traces[stuck]] = True
+    fraction[traces[stuck]] = 0
+    hit_contents[traces[stuck]] = c.brush_contents[brush[stuck]]
+    hits = live & startout & (enter < leave) & (enter > -1)
+    order = np.flatnonzero(hits)
+    if not len(order):
+        return
+    # The nearest entry of each trace wins; on a tie the first brush (the pairs are in brush order within a trace).
+    by = np.lexsort((order, enter[order], traces[order]))
+    chosen = order[by]
+    first_of = np.ones(len(chosen), bool)
+    first_of[1:] = traces[chosen][1:] != traces[chosen][:-1]
+    chosen = chosen[first_of]
+    t = traces[chosen]
+    better = enter[chosen] < fraction[t]
+    chosen, t = chosen[better], t[better]
+    fraction[t] = np.maximum(enter[chosen], np.float32(0))
+    row = lead[chosen]
+    normal[t] = n[row]
+    surface[t] = c.shader_flags[c.side_shader[side[row]]]
+    hit_contents[t] = c.brush_contents[brush[chosen]]
+
+
+def _position_test(c, traces, brush, s, size_low, size_high, low_b, high_b, fraction, hit_contents, start_solid, all_solid) -> None:
+    """``CM_TestBoxInBrush`` for each (trace, brush) pair: the box inside the brush's bounds and behind its other sides."""
+    if not len(traces):
+        return
+    lo, hi = s[traces] + size_low, s[traces] + size_high
+    within = ~((lo > high_b) | (hi < low_b)).any(axis=1)
+    pair, side = _sides_of(c, brush, skip=6)  # the first six are the axial planes: the bounds tested them
+    planes = c.side_planes[side]
+    d1 = _dot(s[traces[pair]], c.normals[planes]) - _offset_dists(c, planes, size_low, size_high)
+    front = np.zeros(len(brush), bool)
+    np.logical_or.at(front, pair, d1 > 0)
+    inside = within & ~front
+    t = traces[inside]
+    start_solid[t] = all_solid[t] = True
+    fraction[t] = 0
+    hit_contents[t] = c.brush_contents[brush[inside]]

@@ -36,6 +36,7 @@ from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.bsp import CONTENTS
+from pyvista_quake.formats.bsp import MASKS
 from pyvista_quake.formats.bsp import Q3Collision
 from pyvista_quake.formats.bsp import read_collision
 from pyvista_quake.formats.records import AliasData
@@ -433,6 +434,42 @@ class QuakeModel:
         if not -1 <= cluster < c.clusters:
             raise ValueError(f'cluster must be -1 to {c.clusters - 1}, not {cluster!r}')
         return collision.pvs(c, cluster)
+
+    def trace(self, start: npt.ArrayLike, end: npt.ArrayLike, mins: npt.ArrayLike = (0, 0, 0), maxs: npt.ArrayLike = (0, 0, 0),
+              mask: str | int = 'solid', model: int = 0) -> collision.Trace:  # fmt: skip
+        """Sweep a box from each start to its end and stop where it meets a brush, as ``CM_BoxTrace`` does.
+
+        Parameters
+        ----------
+        start, end : array_like
+            ``(n, 3)`` segments (or one); where a start is its end, whether the box there is inside a brush.
+        mins, maxs : array_like, default: a point
+            The box around each point of the segment: a player's is ``(-15, -15, -24)``, ``(15, 15, 32)``.
+        mask : str or int, default: 'solid'
+            The contents that stop the box: a name of :data:`pyvista_quake.MASKS` (``'solid'``, ``'player'``,
+            ``'shot'``, ``'water'``...) or the engine's bit mask.
+        model : int, default: 0
+            The world, or brush model ``N`` at rest.
+
+        Returns
+        -------
+        Trace
+            ``fraction``, ``end``, ``normal``, ``surface_flags``, ``contents``, ``start_solid`` and ``all_solid``,
+            an entry each segment.  The brushes are traced as the engine traces them (each side's plane moved out by
+            the box, ``SURFACE_CLIP_EPSILON`` 0.125 off every entry); patches are not traced yet.
+        """
+        c = self._collision
+        if not 0 <= model < len(c.model_brushes):
+            raise ValueError(f'model must be 0 to {len(c.model_brushes) - 1}, not {model!r}')
+        if isinstance(mask, str):
+            if mask not in MASKS:
+                raise ValueError(f'mask must be one of {sorted(MASKS)} or an int, not {mask!r}')
+            mask = MASKS[mask]
+        first, second = collision.as_points(start, 'start'), collision.as_points(end, 'end')
+        if len(first) != len(second):
+            raise ValueError(f'start and end must be as many points, not {len(first)} and {len(second)}')
+        low, high = collision.as_points(mins, 'mins')[0], collision.as_points(maxs, 'maxs')[0]
+        return collision.trace(c, first, second, low, high, int(mask), model)
 
     def brushes(self, model: int = 0, hide: Sequence[str] = ()) -> pv.PolyData:
         """Every brush of the world (or of brush model ``model``) as a closed convex polyhedron, from its planes.
