@@ -191,7 +191,7 @@ def test_real_maps_players_start_in_the_open_and_see_themselves(name):
     under = (level.contents(steps.reshape(-1, 3)) & pq.MASKS['solid']).reshape(len(spawns), -1)
     assert under.any(axis=1).all()  # a floor under every start
     solids = level.brushes()
-    first, count = level._collision.model_brushes[0]
+    first, count = level.collision.model_brushes[0]
     assert len(np.unique(solids['brush'])) == count
 
 
@@ -245,3 +245,22 @@ def test_trace_arguments_are_checked():
     with pytest.raises(ValueError, match='model must be 0 to 0'):
         level.trace([0, 0, 0], [0, 0, 1], model=1)
     assert level.trace(np.zeros((0, 3)), np.zeros((0, 3))).fraction.shape == (0,)
+
+
+def test_info_reports_a_levels_brushes_clusters_areas_and_light_grid(tmp_path, capsys, monkeypatch):
+    import json
+
+    from level_builders import build_q1
+    from level_builders import q1_args
+
+    from pyvista_quake.cli.main import main
+
+    (tmp_path / 'world.bsp').write_bytes(build_q3(**collision_args()))
+    (tmp_path / 'q1.bsp').write_bytes(build_q1(**q1_args()))
+    assert main(['info', str(tmp_path / 'world.bsp'), str(tmp_path / 'q1.bsp'), '--json']) == 0
+    world_info, q1_info = (record['level'] for record in json.loads(capsys.readouterr().out))
+    assert {k: world_info[k] for k in ('brushes', 'clusters', 'areas', 'light_grid')} == {'brushes': 3, 'clusters': 2, 'areas': 2, 'light_grid': [9, 9, 3]}
+    assert 'clusters' not in q1_info
+    monkeypatch.setenv('COLUMNS', '200')  # the row on one line
+    assert main(['info', str(tmp_path / 'world.bsp')]) == 0
+    assert '3 brushes, 2 clusters, 2 areas, a light grid of 9 x 9 x 3' in capsys.readouterr().out

@@ -58,6 +58,14 @@ def _info(path: Place, options: dict) -> dict:
         kinds = collections.Counter(entity.get('classname', '') for entity in level.entities)
         counts['level'] = {'game': level.game, 'entities': len(level.entities), 'brush_models': level.brush_models,
                            'lightmap_pages': len(pages) if pages is not None else 0, 'classnames': dict(kinds.most_common())}  # fmt: skip
+        try:
+            c = model.collision
+        except pq.QuakeFormatError:  # a level of another game, or collision lumps that do not hold
+            pass
+        else:
+            grid = c.light_grid
+            counts['level'] |= {'clusters': c.clusters, 'areas': c.areas, 'brushes': int(c.model_brushes[0][1]),
+                                'light_grid': None if grid is None else [int(grid.shape[2]), int(grid.shape[1]), int(grid.shape[0])]}  # fmt: skip
     if model.skeletal is not None and not model.surfaces:  # an animation file: what it holds is its poses
         stored = read_animation(path)
         counts['frames'] = int(stored.poses.shape[0])  # the file's frames, not the one bind pose of no mesh
@@ -100,6 +108,9 @@ def _info_table(record: dict) -> Table:
     if 'level' in record:
         level = record['level']
         table.add_row('level', f'{level["game"]}: {level["brush_models"]} brush models, {level["lightmap_pages"]} lightmap pages')
+        if 'clusters' in level:
+            grid = 'no light grid' if level['light_grid'] is None else 'a light grid of {} x {} x {}'.format(*level['light_grid'])
+            table.add_row('collision', f'{level["brushes"]} brushes, {level["clusters"]} clusters, {level["areas"]} areas, {grid}')
         top = ', '.join(f'{count} {name}' for name, count in list(level['classnames'].items())[:6])
         more = len(level['classnames']) - 6
         table.add_row('entities', f'{level["entities"]}: {top}' + (f' and {more} more kinds' if more > 0 else ''))

@@ -27,7 +27,7 @@ from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet
 from pyvista_quake._base import fields as keys
 from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.warnings import warn_external
-from pyvista_quake.data import collision
+from pyvista_quake.data import collision as queries
 from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
@@ -371,7 +371,17 @@ class QuakeModel:
 
     # -- a Quake III level's collision, visibility and light, answered as the engine answers ------------
     @functools.cached_property
-    def _collision(self) -> Q3Collision:
+    def collision(self) -> Q3Collision:
+        """A Quake III level's collision model, visibility and light grid as the engine loads them (planes, nodes,
+        leaves, brushes and their sides, clusters and PVS rows, the grid's samples), read once.
+
+        Raises
+        ------
+        TypeError
+            For a model.
+        QuakeFormatError
+            For a level of another game, or a lump out of range (naming it).
+        """
         level = self.level
         if level is None:
             raise TypeError(f'{self.source}: collision, visibility and light are a level\'s; this is a {self.format.upper()} model')
@@ -399,44 +409,44 @@ class QuakeModel:
         >>> level.contents([[0, 0, 0]]) & pq.CONTENTS['solid']  # doctest: +SKIP
 
         """
-        c = self._collision
+        c = self.collision
         if not 0 <= model < len(c.model_brushes):
             raise ValueError(f'model must be 0 to {len(c.model_brushes) - 1}, not {model!r}')
-        return collision.contents(c, collision.as_points(points), model)
+        return queries.contents(c, queries.as_points(points), model)
 
     def leaf(self, points: npt.ArrayLike) -> np.ndarray:
         """The BSP leaf holding each point (``CM_PointLeafnum``), ``int64`` ``(n,)``."""
-        return collision.leaves(self._collision, collision.as_points(points))
+        return queries.leaves(self.collision, queries.as_points(points))
 
     def cluster(self, points: npt.ArrayLike) -> np.ndarray:
         """The visibility cluster of each point's leaf, ``int64`` ``(n,)``: -1 in solid or outside the map, as the engine says."""
-        c = self._collision
-        return c.leaf_cluster[collision.leaves(c, collision.as_points(points))]
+        c = self.collision
+        return c.leaf_cluster[queries.leaves(c, queries.as_points(points))]
 
     def area(self, points: npt.ArrayLike) -> np.ndarray:
         """The area of each point's leaf, ``int64`` ``(n,)``: -1 in solid or outside the map."""
-        c = self._collision
-        return c.leaf_area[collision.leaves(c, collision.as_points(points))]
+        c = self.collision
+        return c.leaf_area[queries.leaves(c, queries.as_points(points))]
 
     def visible(self, a: npt.ArrayLike, b: npt.ArrayLike) -> np.ndarray:
         """Whether ``b`` is potentially visible from ``a``, each pair of ``(n, 3)`` points, exactly as ``SV_inPVS``
         answers: ``b``'s cluster in the PVS of ``a``'s, and the two in areas connected as the map starts (every
         area portal closed: one area).  A point in solid is seen by nothing and sees nothing."""
-        c = self._collision
-        first, second = collision.as_points(a, 'a'), collision.as_points(b, 'b')
+        c = self.collision
+        first, second = queries.as_points(a, 'a'), queries.as_points(b, 'b')
         if len(first) != len(second):
             raise ValueError(f'a and b must be as many points, not {len(first)} and {len(second)}')
-        return collision.visible(c, collision.leaves(c, first), collision.leaves(c, second))
+        return queries.visible(c, queries.leaves(c, first), queries.leaves(c, second))
 
     def pvs(self, cluster: int) -> np.ndarray:
         """The clusters potentially visible from ``cluster`` (its PVS row), ``int64``; a map without visibility sees all."""
-        c = self._collision
+        c = self.collision
         if not -1 <= cluster < c.clusters:
             raise ValueError(f'cluster must be -1 to {c.clusters - 1}, not {cluster!r}')
-        return collision.pvs(c, cluster)
+        return queries.pvs(c, cluster)
 
     def trace(self, start: npt.ArrayLike, end: npt.ArrayLike, mins: npt.ArrayLike = (0, 0, 0), maxs: npt.ArrayLike = (0, 0, 0),
-              mask: str | int = 'solid', model: int = 0) -> collision.Trace:  # fmt: skip
+              mask: str | int = 'solid', model: int = 0) -> queries.Trace:  # fmt: skip
         """Sweep a box from each start to its end and stop where it meets a brush, as ``CM_BoxTrace`` does.
 
         Parameters
@@ -458,18 +468,18 @@ class QuakeModel:
             an entry each segment.  The brushes are traced as the engine traces them (each side's plane moved out by
             the box, ``SURFACE_CLIP_EPSILON`` 0.125 off every entry); patches are not traced yet.
         """
-        c = self._collision
+        c = self.collision
         if not 0 <= model < len(c.model_brushes):
             raise ValueError(f'model must be 0 to {len(c.model_brushes) - 1}, not {model!r}')
         if isinstance(mask, str):
             if mask not in MASKS:
                 raise ValueError(f'mask must be one of {sorted(MASKS)} or an int, not {mask!r}')
             mask = MASKS[mask]
-        first, second = collision.as_points(start, 'start'), collision.as_points(end, 'end')
+        first, second = queries.as_points(start, 'start'), queries.as_points(end, 'end')
         if len(first) != len(second):
             raise ValueError(f'start and end must be as many points, not {len(first)} and {len(second)}')
-        low, high = collision.as_points(mins, 'mins')[0], collision.as_points(maxs, 'maxs')[0]
-        return collision.trace(c, first, second, low, high, int(mask), model)
+        low, high = queries.as_points(mins, 'mins')[0], queries.as_points(maxs, 'maxs')[0]
+        return queries.trace(c, first, second, low, high, int(mask), model)
 
     def brushes(self, model: int = 0, hide: Sequence[str] = ()) -> pv.PolyData:
         """Every brush of the world (or of brush model ``model``) as a closed convex polyhedron, from its planes.
@@ -493,7 +503,7 @@ class QuakeModel:
                 water = solids.extract_cells(solids['contents'] & pq.CONTENTS['water'] != 0)
 
         """
-        c = self._collision
+        c = self.collision
         if not 0 <= model < len(c.model_brushes):
             raise ValueError(f'model must be 0 to {len(c.model_brushes) - 1}, not {model!r}')
         names = {**CONTENTS, 'clip': CONTENTS['playerclip'] | CONTENTS['monsterclip'] | CONTENTS['botclip']}
@@ -506,7 +516,7 @@ class QuakeModel:
         first, count = c.model_brushes[model]
         chosen = np.arange(first, first + count)
         chosen = chosen[(c.brush_contents[chosen] & mask) == 0]
-        points, sizes, brush, _ = collision.brush_faces(c, chosen)
+        points, sizes, brush, _ = queries.brush_faces(c, chosen)
         starts = np.cumsum(sizes) - sizes
         faces = np.insert(np.arange(len(points)), starts, sizes) if len(sizes) else np.zeros(0, np.int64)
         mesh = pv.PolyData(points.astype(np.float32), faces=faces)
@@ -517,7 +527,7 @@ class QuakeModel:
         mesh.cell_data.active_scalars_name = None
         return mesh
 
-    def light(self, points: npt.ArrayLike, shift: int = 1, ambient_scale: float = 0.6, directed_scale: float = 1.0) -> collision.Light:
+    def light(self, points: npt.ArrayLike, shift: int = 1, ambient_scale: float = 0.6, directed_scale: float = 1.0) -> queries.Light:
         """The light a model takes at each point from the level's light grid, as ``R_LightForPoint`` gives it.
 
         Parameters
@@ -539,7 +549,7 @@ class QuakeModel:
             or outside the grid left out (the others weighted up where they sum to less than 0.99); zeros where
             the map has no light grid that fits it.
         """
-        return collision.grid_light(self._collision, collision.as_points(points), shift, ambient_scale, directed_scale)
+        return queries.grid_light(self.collision, queries.as_points(points), shift, ambient_scale, directed_scale)
 
     def point_entities(self) -> pv.PolyData:
         """The entities that stand at an ``"origin"`` as points, their keys as string point arrays.
