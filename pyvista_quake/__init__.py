@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from pyvista_quake.game.engines import Finding
     from pyvista_quake.game.engines import check
     from pyvista_quake.model.loading import load
+    from pyvista_quake.model.navigation import Navigation
+    from pyvista_quake.model.navigation import load_navigation
     from pyvista_quake.model.players import QuakePlayer
     from pyvista_quake.model.players import load_player
     from pyvista_quake.model.quake_model import QuakeModel
@@ -86,6 +88,8 @@ _PUBLIC = {
     'load': 'pyvista_quake.model.loading',
     'QuakePlayer': 'pyvista_quake.model.players',
     'load_player': 'pyvista_quake.model.players',
+    'Navigation': 'pyvista_quake.model.navigation',
+    'load_navigation': 'pyvista_quake.model.navigation',
     'QuakeModel': 'pyvista_quake.model.quake_model',
     'Surface': 'pyvista_quake.model.quake_model',
     'SurfaceModel': 'pyvista_quake.model.quake_model',
@@ -128,6 +132,7 @@ __all__ = [
     'JointWeights',
     'LoadOptions',
     'ModelData',
+    'Navigation',
     'NothingToDrawError',
     'Packing',
     'QuakeFormatError',
@@ -147,6 +152,7 @@ __all__ = [
     'contact_sheet',
     'export',
     'load',
+    'load_navigation',
     'load_player',
     'plot',
     'register_format',

@@ -324,3 +324,44 @@ def level_seeds() -> list[bytes]:
         build_q2(q2['entities'], q2['vertexes'], q2['planes'], q2_texinfo, q2_faces, [(0, 2, (0, 0, 0))], lighting=bytes([100, 50, 25]) * 15),
         ufo_level(),
     ]  # fmt: skip
+
+
+# -- Quake III bots' navigation (.aas), from the spec's aasfile.h notes ---------------------------
+
+AAS_REACH = '<3i3f3fiH2x'  # aas_reachability_t: its unsigned short padded to 44 bytes, as the compiler lays it out
+
+
+def build_aas(*, faces: bool = False, reach=None, version: int = 5, checksum: int = 0x12345678, areas_count: int | None = None) -> bytes:
+    """A navigation file of two areas: node 1 splits on x = 0, area 1 in front (x > 0); behind, node 2 splits on
+    z = 100, solid above, area 2 below.  Area 1 is grounded ground (presence normal), area 2 water (liquid, presence
+    normal and crouch).  Reachabilities (the dummy 0 first): 1 area 1 -> 2 walking (100), 2 area 1 -> 2 jumping (50),
+    3 area 2 -> 1 by rocket jump (300, not for team 1).  ``faces``: area 1 keeps one face (a square in z = 0);
+    else the file keeps no vertexes, edges or faces (bspc's -optimize).  The header is scrambled for version 5."""
+    lumps = [b''] * 14
+    lumps[0] = struct.pack('<2i3f3f', 2, 0, -15, -15, -24, 15, 15, 32) + struct.pack('<2i3f3f', 4, 0, -15, -15, -24, 15, 15, 8)
+    lumps[2] = struct.pack('<4fi', 1, 0, 0, 0, 0) + struct.pack('<4fi', 0, 0, 1, 100, 2)
+    if faces:
+        lumps[1] = b''.join(struct.pack('<3f', *v) for v in [(0, 0, 0), (10, 0, 0), (10, 10, 0), (0, 10, 0), (0, 0, 0)])
+        lumps[3] = struct.pack('<2i', 0, 0) + b''.join(struct.pack('<2i', a, b) for a, b in [(0, 1), (1, 2), (3, 2), (3, 0)])
+        lumps[4] = struct.pack('<4i', 1, 2, -3, 4)  # the third edge reversed: 2 -> 3
+        lumps[5] = struct.pack('<6i', 0, 0, 0, 0, 0, 0) + struct.pack('<6i', 1, 4, 4, 0, 1, 0)
+        lumps[6] = struct.pack('<i', -1)
+    else:
+        lumps[3] = struct.pack('<2i', 0, 0)
+        lumps[5] = struct.pack('<6i', 0, 0, 0, 0, 0, 0)
+    area_rows = [(0, 0, 0, (0, 0, 0), (0, 0, 0), (0, 0, 0)), (1, 1 if faces else 0, 0, (0, -64, -16), (128, 64, 96), (64, 0, 40)),
+                 (2, 0, 0, (-128, -64, -16), (0, 64, 96), (-64, 0, 40))]  # fmt: skip
+    lumps[7] = b''.join(struct.pack('<3i9f', n, count, first, *lo, *hi, *c) for n, count, first, lo, hi, c in area_rows[: areas_count or 3])
+    lumps[8] = b''.join(struct.pack('<7i', *s) for s in [(0, 0, 0, 0, 0, 0, 0), (0, 1, 2, 1, 1, 2, 1), (1, 4, 6, 1, 2, 1, 3)][: areas_count or 3])
+    reach = reach if reach is not None else [(0, (0, 0, 0), (0, 0, 0), 0, 0), (2, (10, 0, 0), (-10, 0, 0), 2, 100),
+                                             (2, (10, 5, 0), (-10, 5, 0), 5, 50), (1, (-10, 0, 0), (10, 0, 0), 12 | (1 << 24), 300)]  # fmt: skip
+    lumps[9] = b''.join(struct.pack(AAS_REACH, area, 0, 0, *start, *end, kind, time) for area, start, end, kind, time in reach)
+    lumps[10] = struct.pack('<3i', 0, 0, 0) + struct.pack('<3i', 0, -1, 2) + struct.pack('<3i', 1, 0, -2)
+    lumps[11] = struct.pack('<5i', 0, 0, 0, 0, 0)
+    lumps[13] = struct.pack('<4i', 0, 0, 0, 0) + struct.pack('<4i', 2, 2, 0, 0)
+    header_size = 8 + 4 + 14 * 8
+    table, body = _lay_out(header_size, lumps)
+    tail = struct.pack('<I', checksum) + b''.join(struct.pack('<ii', o, n) for o, n in table)
+    if version == 5:  # AAS_DData: byte i of what follows the version XOR (i * 119) & 0xff
+        tail = bytes(b ^ ((i * 119) & 0xFF) for i, b in enumerate(tail))
+    return b'EAAS' + struct.pack('<i', version) + tail + body

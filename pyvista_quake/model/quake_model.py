@@ -50,6 +50,8 @@ from pyvista_quake.model.frames import SurfaceFrames
 from pyvista_quake.model.mesh import ascii_text
 from pyvista_quake.model.mesh import entity_points
 from pyvista_quake.model.mesh import joined
+from pyvista_quake.model.navigation import Navigation
+from pyvista_quake.model.navigation import navigation_beside
 from pyvista_quake.model.packed import AliasPart
 from pyvista_quake.model.saving import save
 from pyvista_quake.model.skinned import SkeletalPart
@@ -386,6 +388,15 @@ class QuakeModel:
         if level is None:
             raise TypeError(f'{self.source}: collision, visibility and light are a level\'s; this is a {self.format.upper()} model')
         return read_collision(self.data.file, level.entities)
+
+    @functools.cached_property
+    def navigation(self) -> Navigation | None:
+        """A level's bot navigation (``maps/NAME.aas`` beside it in the game's files), checked against the map
+        (a warning where its ``bspchecksum`` is another map's); ``None`` where there is none, or for a model."""
+        if self.level is None:
+            return None
+        frames = self._frames
+        return navigation_beside(self.source, frames.search.find, frames._map_stem(), bytes(self.data.file.raw))
 
     def contents(self, points: npt.ArrayLike, model: int = 0) -> np.ndarray:
         """The ``CONTENTS_*`` bits at each point, as ``CM_PointContents`` gives them (see :data:`pyvista_quake.CONTENTS`).

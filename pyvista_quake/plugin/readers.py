@@ -27,6 +27,7 @@ from pyvista_quake.formats._common import LISTENERS
 from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.mesh import vtk_array
+from pyvista_quake.model.navigation import load_navigation
 from pyvista_quake.model.quake_model import QuakeModel
 
 _Output = TypeVar('_Output', bound=pv.DataObject, covariant=True)
@@ -461,6 +462,26 @@ class ArchiveReader(QuakeReader[pv.DataObject]):
     def member(self, name: str | None) -> None:
         self._source.member = name
         self._update_information()
+
+
+class _NavigationSource(pv.BaseVTKReader):
+    """A bot navigation file read whole: its areas."""
+
+    def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
+        """Nothing to read ahead: the file is read by :meth:`Update`."""
+        self._data_object = None
+
+    def Update(self) -> None:  # noqa: N802 - VTK's name
+        """Read the file; its areas are the output."""
+        self._data_object = load_navigation(self._filename).areas
+
+
+class AASReader(pv.BaseReader[pv.PolyData]):
+    """Reader for Quake III bots' navigation files (``maps/NAME.aas``): a :class:`pyvista.PolyData` of every
+    area's faces with its number, presence type, contents, flags and cluster (see
+    :attr:`pyvista_quake.model.navigation.Navigation.areas`; ``pyvista_quake.load_navigation`` gives the rest)."""
+
+    _class_reader = _NavigationSource
 
 
 LISTENERS.append(register_reader)

@@ -1,0 +1,143 @@
+"""Quake III bots' navigation files (.aas): read as botlib loads them, on files written from the spec and the corpus."""
+
+from __future__ import annotations
+
+import struct
+import warnings
+import zipfile
+
+from conftest import CORPUS
+from conftest import requires_corpus
+from level_builders import build_aas
+import numpy as np
+import pytest
+import pyvista as pv
+
+import pyvista_quake as pq
+from pyvista_quake import QuakeFormatError
+from pyvista_quake import examples
+from pyvista_quake.formats import aas
+
+
+def test_a_file_reads_with_its_header_unscrambled_and_its_reachabilities_as_lines():
+    nav = pq.load_navigation(build_aas())
+    assert (nav.num_areas, nav.num_reachabilities, nav.record.version, nav.record.bspchecksum) == (2, 3, 5, 0x12345678)
+    lines = nav.reachabilities
+    assert lines.n_cells == 3
+    assert lines['start_area'].tolist() == [1, 1, 2] and lines['end_area'].tolist() == [2, 2, 1]
+    assert lines['travel_type'].tolist() == ['walk', 'jump', 'rocketjump'] and lines['travel_time'].tolist() == [100, 50, 300]
+    assert lines['travel_flags'].tolist() == [0, 0, 1 << 24]
+    np.testing.assert_array_equal(lines.points[:2], [[10, 0, 0], [-10, 0, 0]])
+    assert pq.load_navigation(build_aas(version=4)).record.bspchecksum == 0x12345678  # version 4: not scrambled
+
+
+def test_areas_are_their_faces_or_without_faces_their_boxes():
+    boxes = pq.load_navigation(build_aas()).areas
+    assert boxes.n_cells == 12 and sorted(set(boxes['area'].tolist())) == [1, 2]
+    assert boxes['presence_type'].tolist()[::6] == [2, 6] and boxes['contents'].tolist()[::6] == [0, 1]
+    assert boxes['flags'].tolist()[::6] == [1, 4] and boxes['cluster'].tolist()[::6] == [1, 1]
+    first = boxes.extract_cells(boxes['area'] == 1)
+    np.testing.assert_array_equal(first.bounds, (0, 128, -64, 64, -16, 96))
+    faced = pq.load_navigation(build_aas(faces=True)).areas
+    assert faced.n_cells == 1 and faced['area'].tolist() == [1]
+    assert faced.regular_faces.tolist() == [[0, 1, 2, 3]]  # each edge's first corner, the reversed third one's too
+    assert faced.active_scalars_name is None
+
+
+def test_the_area_of_a_point_as_aas_point_area_num():
+    nav = pq.load_navigation(build_aas())
+    # x > 0: area 1; on x = 0 (not above 0): behind; z above 100 behind it: solid (0); float32 as botlib.
+    got = nav.area([[5, 0, 0], [0, 0, 0], [-5, 0, 50], [-5, 0, 100], [-5, 0, 100.01], [1e-46, 0, 0]])  # 1e-46: 0 in float32
+    assert got.tolist() == [1, 2, 2, 2, 0, 2]
+    assert nav.area([5, 0, 0]).tolist() == [1]
+    with pytest.raises(ValueError, match=r'\(n, 3\)'):
+        nav.area([[1, 2]])
+
+
+def test_the_travel_graph_takes_the_least_time_of_the_reachabilities_the_flags_allow():
+    nav = pq.load_navigation(build_aas())
+    graph = nav.graph()
+    assert graph.shape == (3, 3) and graph[1, 2] == 50 and graph[2, 1] == 0  # rocket jumps are not the bots' default
+    assert nav.graph(['default', 'rocketjump'])[2, 1] == 0  # entering area 1 is no team-1 travel: not in the flags
+    assert nav.graph(['default', 'rocketjump', 'notteam1'])[2, 1] == 300
+    assert nav.graph('walk')[1, 2] == 0  # area 2 is water: walking into it needs the water flag too
+    assert nav.graph(['walk', 'water'])[1, 2] == 100
+    assert nav.graph(aas.TFL_DEFAULT)[1, 2] == 50
+    assert nav.usable('default').tolist() == [False, True, True, False]
+    with pytest.raises(ValueError, match='travel flags'):
+        nav.graph('teleportation')
+
+
+@pytest.mark.parametrize(('data', 'said'), [
+    (b'EAAS', 'inside the'),
+    (b'IBSP' + bytes(200), 'not a bot navigation file'),
+    (build_aas()[:4] + struct.pack('<i', 6) + build_aas()[8:], 'versions 4 and 5'),
+    (build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (7, (0, 0, 0), (0, 0, 0), 2, 1), (2, (0, 0, 0), (0, 0, 0), 2, 1), (1, (0, 0, 0), (0, 0, 0), 2, 1)]),
+     r'reachability\[1\]\.areanum = 7'),
+    (build_aas(areas_count=2), r'nodes\[2\]\.children = \[0, -2\]'),  # area 2 gone: the tree names it
+    (build_aas()[:-40], 'outside the'),
+])  # fmt: skip
+def test_a_broken_file_is_a_format_error_naming_it(data, said):
+    with pytest.raises(QuakeFormatError, match=said):
+        pq.load_navigation(data)
+
+
+def test_a_level_finds_its_navigation_beside_it_and_warns_when_it_is_another_maps(tmp_path):
+    from level_builders import q3_level
+
+    (tmp_path / 'maps').mkdir()
+    level_bytes = q3_level()
+    (tmp_path / 'maps' / 'x.bsp').write_bytes(level_bytes)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        level = pq.load(tmp_path / 'maps' / 'x.bsp')
+    assert level.navigation is None
+    (tmp_path / 'maps' / 'x.aas').write_bytes(build_aas(checksum=aas.block_checksum(level_bytes)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        found = pq.load(tmp_path / 'maps' / 'x.bsp').navigation
+    assert found is not None and found.num_areas == 2 and not [w for w in caught if 'another map' in str(w.message)]
+    (tmp_path / 'maps' / 'x.aas').write_bytes(build_aas(checksum=1))
+    with pytest.warns(pq.QuakeWarning, match='made for another map'):
+        assert pq.load(tmp_path / 'maps' / 'x.bsp').navigation is not None
+    assert pq.load(examples.sample_model("md2")).navigation is None
+    mesh = pv.read(tmp_path / 'maps' / 'x.aas')
+    assert isinstance(mesh, pv.PolyData) and sorted(set(mesh['area'].tolist())) == [1, 2]
+
+
+def test_block_checksum_is_md4_words_xored():
+    # MD4("abc") = a448017aaf21d8525fc10ae87aa6729d (RFC 1320): its words little-endian, XOR'd.
+    words = struct.unpack('<4I', bytes.fromhex('a448017aaf21d8525fc10ae87aa6729d'))
+    assert aas.block_checksum(b'abc') == words[0] ^ words[1] ^ words[2] ^ words[3]
+
+
+@requires_corpus
+@pytest.mark.corpus
+@pytest.mark.parametrize('name', ['am_lavactf', 'q3dm6ish'])
+def test_openarenas_navigation_matches_its_maps(name):
+    navigation = pq.load_navigation(f'{CORPUS / "navigation" / "openarena" / "openarena-navigation.pk3"}:maps/{name}.aas')
+    pack = 'openarena-am_lavactf.pk3' if name == 'am_lavactf' else 'openarena-q3dm6ish.pk3'
+    level_bytes = zipfile.ZipFile(CORPUS / 'bsp' / pack).read(f'maps/{name}.bsp')
+    assert navigation.check_map(level_bytes)
+    areas = navigation.record.lumps['areas'][1:]
+    assert (navigation.area(areas['center']) == np.arange(1, len(areas) + 1)).all()  # each area's centre is in it
+    lines = navigation.reachabilities
+    assert lines.n_cells == navigation.num_reachabilities and 'walk' in set(lines['travel_type'].tolist())
+    assert (lines['start_area'] > 0).all() and (lines['end_area'] > 0).all()
+    assert navigation.graph().nnz > 0
+
+
+@requires_corpus
+@pytest.mark.corpus
+@pytest.mark.parametrize('name', ['em_tmaze_a1', 'lt_chasm', 'lookat_test'])
+def test_deepmind_labs_levels_find_their_navigation_beside_them(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # its textures are not here
+        level = pq.load(CORPUS / 'navigation' / 'dmlab' / f'{name}.bsp')
+    navigation = level.navigation
+    assert navigation is not None and navigation.num_areas > 0
+    assert navigation.check_map((CORPUS / 'navigation' / 'dmlab' / f'{name}.bsp').read_bytes())
+    spawns = np.array([[float(v) for v in e['origin'].split()] for e in level.entities if e.get('classname', '').startswith('info_player')])
+    if len(spawns):
+        assert (navigation.area(spawns + [0, 0, 1]) > 0).any()  # a start stands on its area's floor plane: just above it
+        assert (level.cluster(spawns + [0, 0, 26]) >= 0).all()
