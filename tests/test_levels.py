@@ -1200,6 +1200,14 @@ def test_info_into_a_pipe_wraps_at_80_columns_and_names_a_levels_surface_once(tm
     out = capsys.readouterr().out
     name, *table, _ = out.splitlines()  # the model's name and the summary are whole lines, never cut
     assert name == str(tmp_path / 'level.bsp')
+    from rich.console import Console
+
+    from pyvista_quake.cli import _app
+
+    narrow = Console(width=20, file=io.StringIO())  # a narrow terminal: the name still whole on its line
+    monkeypatch.setattr(_app, 'CONSOLE', narrow)
+    assert main(['info', str(tmp_path / 'level.bsp')]) == 0
+    assert narrow.file.getvalue().splitlines()[0] == str(tmp_path / 'level.bsp')
     assert max(len(line) for line in table) <= 80 and 'a_rather_long_entity_class_0' in out
     assert 'textures/base/floor: textures/base/floor' not in out.replace('\n', '') and 'textures/base/floor' in out
 
@@ -1249,3 +1257,25 @@ def test_an_atlas_past_4096_a_side_is_shrunk_with_white_rows_below(monkeypatch):
     u, v = big.uv(np.array([4, 3]), np.array([[0.5, 0.5], [0.0, 0.0]])).T
     assert u[0] == 0.5 and 1 - v[0] == pytest.approx(18 / 20)  # the white rows' middle
     assert (u[1], 1 - v[1]) == (0.5, 0.4)  # page 3's first texel: column 1, row 1 of 8-texel pages in 16 x 20
+
+
+def test_an_atlas_shrunk_not_at_all_still_puts_the_white_below_its_pages(monkeypatch):
+    from pyvista_quake.model import lightmaps
+
+    monkeypatch.setattr(lightmaps, 'MAX_ATLAS_SIDE', 16)
+    layout = lightmaps.AtlasLayout.of(1, 10, 12)  # a page and the white page side by side would be 24 wide
+    assert (layout.shrink, layout.shape, layout.columns, layout.rows) == (1, (12, 12), 1, 1)
+    np.testing.assert_allclose(layout.uv(np.array([1]), np.array([[0.5, 0.5]])), [[0.5, 1 - 11 / 12]])
+    atlas = lightmaps.lightmap_atlas(np.full((1, 10, 12, 3), 20, np.uint8), 1.0)
+    assert atlas.shape == (12, 12, 3) and (atlas[:10] == 20).all() and (atlas[10:] == 255).all()
+
+
+def test_a_level_lit_by_its_vertices_only_has_no_pages_and_looks_for_none(tmp_path):
+    verts, indexes = square()
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, indexes, [q3_surface(0, 1, 0, 4, 0, 6, lightmap=-3)])
+    (tmp_path / 'v.bsp').write_bytes(data)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        pages = pyvista_quake.load(tmp_path / 'v.bsp').lightmaps
+    assert pages.shape == (0, 128, 128, 3)
+    assert not [w for w in caught if 'lm_0000' in str(w.message)]  # no outside pages looked for

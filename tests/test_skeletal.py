@@ -1923,3 +1923,10 @@ def test_a_skeletal_model_draws_its_images_opaque_whatever_a_shader_of_their_nam
     model = pq.load(tmp_path / 'bar.iqm', search_paths=[tmp_path])
     assert model.surfaces[0].image_file() is not None and model.surfaces[0].image().shape[2] == 4
     assert model.surfaces[0].alpha == 'opaque'
+
+
+def test_a_pose_between_frames_is_one_matrix_of_three_rows_a_joint():
+    model = pq.load(two_joint_iqm())
+    skinning = model.skeletal._skinning
+    assert skinning.between(0, 1, 0.5).shape == (1, 2, 3, 4) and skinning.between(0, 1, 0.5).dtype == np.float32
+    assert skinning.matrices(np.array([0, 1])).shape == (2, 2, 3, 4)

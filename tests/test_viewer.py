@@ -15,6 +15,7 @@ import pytest
 
 import pyvista_quake as pq
 from pyvista_quake import examples
+from pyvista_quake.exporting.html import page as html_page
 
 CHROMIUM = shutil.which('chromium') or shutil.which('chromium-browser')
 
@@ -369,15 +370,17 @@ def test_a_level_page_fills_the_window_without_animation_controls_from_the_first
     assert drawn(shot).mean() > 0.6  # inside the room: walls and floor, not a box seen from outside
     assert drawn(shot[-40:]).all()  # the floor at the bottom of the view
     page.close()
-    sized = _page_info(pq.exporting.html.page(level, size=(320, 200)))
+    sized = _page_info(html_page(level, size=(320, 200)))
     assert sized['eye'] == info['eye']
-    assert 'width: 320px; height: 200px;' in pq.exporting.html.page(level, size=(320, 200))
+    assert 'width: 320px; height: 200px;' in html_page(level, size=(320, 200))
 
 
 def test_a_model_of_one_frame_is_still_and_an_animated_one_plays(tmp_path):
-    assert 'still' not in _page_info(pq.exporting.html.page(examples.sample_model('md2')))
+    animated = html_page(examples.sample_model('md2'))
+    assert 'still' not in _page_info(animated)
+    assert 'width: 640px; height: 480px;' in animated  # a model's view keeps its size
     (tmp_path / 'one.md3').write_bytes(tetra_md3(frames=1))
-    info = _page_info(pq.exporting.html.page(tmp_path / 'one.md3'))
+    info = _page_info(html_page(tmp_path / 'one.md3'))
     assert info['still'] is True and 'eye' not in info and 'level' not in info
 
 
