@@ -24,7 +24,9 @@ from pyvista_quake.formats.bsp import Q3Collision
 #: ``SURFACE_CLIP_EPSILON``: how far outside its bounds a point may be and still be tested against a brush.
 SURFACE_CLIP_EPSILON = np.float32(0.125)
 #: Points a pass of the brush tests takes at once: bounds the memory of the (point, brush, side) rows.
-CHUNK = 16384
+CHUNK = 2048
+#: (trace, brush) bounds tests a pass of the traces makes at once.
+TRACE_PAIRS = 1 << 19
 #: The renderer's ``FUNCTABLE_SIZE``: the sine table a light-grid sample's direction is read from.
 FUNCTABLE_SIZE = 1024
 
@@ -338,7 +340,7 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
     box_low = np.minimum(s, e) + size_low - np.float32(1)  # CM_Trace's bounds: the swept box and a unit more
     box_high = np.maximum(s, e) + size_high + np.float32(1)
     point_test = (s == e).all(axis=1)
-    step = max(1, CHUNK * 16 // max(len(brushes), 1))
+    step = max(1, TRACE_PAIRS // max(len(brushes), 1))
     for begin in range(0, n, step):
         rows = np.arange(begin, min(n, begin + step))
         meet = ~((box_high[rows, None, :] < low_b[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high_b[None] + SURFACE_CLIP_EPSILON)).any(axis=2)
