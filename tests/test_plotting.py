@@ -450,3 +450,18 @@ def test_in_notebook_is_false_outside_a_kernel():
     from pyvista_quake.render import plotting
 
     assert plotting.in_notebook() is False
+
+
+def test_in_notebook_is_true_in_a_kernel_only(monkeypatch):
+    import IPython
+
+    from pyvista_quake.render import plotting
+
+    class Shell:
+        def __init__(self, config):
+            self.config = config
+
+    monkeypatch.setattr(IPython, 'get_ipython', lambda: Shell({}))  # a terminal IPython: no kernel
+    assert plotting.in_notebook() is False
+    monkeypatch.setattr(IPython, 'get_ipython', lambda: Shell({'IPKernelApp': {}}))
+    assert plotting.in_notebook() is True
