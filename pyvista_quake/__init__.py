@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from pyvista_quake.formats.records import Tag
     from pyvista_quake.game.engines import Finding
     from pyvista_quake.game.engines import check
+    from pyvista_quake.model.demos import Demo
+    from pyvista_quake.model.demos import load_demo
     from pyvista_quake.model.loading import load
     from pyvista_quake.model.navigation import Navigation
     from pyvista_quake.model.navigation import load_navigation
@@ -89,6 +91,8 @@ _PUBLIC = {
     'QuakePlayer': 'pyvista_quake.model.players',
     'load_player': 'pyvista_quake.model.players',
     'Navigation': 'pyvista_quake.model.navigation',
+    'Demo': 'pyvista_quake.model.demos',
+    'load_demo': 'pyvista_quake.model.demos',
     'load_navigation': 'pyvista_quake.model.navigation',
     'QuakeModel': 'pyvista_quake.model.quake_model',
     'Surface': 'pyvista_quake.model.quake_model',
@@ -124,6 +128,7 @@ load_plugins()  # the formats installed packages declare (entry points of 'pyvis
 __all__ = [
     'CONTENTS',
     'DEFAULT_FPS',
+    'Demo',
     'MASKS',
     'Animation',
     'Clip',
@@ -152,6 +157,7 @@ __all__ = [
     'contact_sheet',
     'export',
     'load',
+    'load_demo',
     'load_navigation',
     'load_player',
     'plot',

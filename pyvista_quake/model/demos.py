@@ -1,0 +1,197 @@
+"""Demos as data: who went where and when, as trajectories, tables and PolyData.
+
+:func:`load_demo` reads a Quake demo (``.dem``, protocols 15 and 666; Quake III's
+``.dm_68``/``.dm_70``/``.dm_71`` are not read yet) into a :class:`Demo`: the map, the
+players and their names, the time of every timed message, each client's trajectory
+(its entity's origin and angles at each message, NaN where the message leaves it out;
+the recording client's health, weapon and velocity from its client data), and the
+trajectories as polylines, one a client and life.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any
+from typing import NamedTuple
+
+import numpy as np
+import pyvista as pv
+
+from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats import dem
+from pyvista_quake.game.sources import read_source
+
+#: How far a client moves between two messages before its line is broken (a respawn or a teleport).
+JUMP = 256.0
+
+
+class Trajectory(NamedTuple):
+    """One client through a demo, a row a timed message (``float32``; NaN where the message leaves it out).
+
+    Attributes
+    ----------
+    times : numpy.ndarray
+        ``(t,)`` server times in seconds.
+    positions, angles : numpy.ndarray
+        ``(t, 3)`` origins and angles (degrees, pitch yaw roll).
+    velocity : numpy.ndarray
+        ``(t, 3)``: the recording client's, from its client data (NaN for the others).
+    health, weapon : numpy.ndarray
+        ``(t,)``: the recording client's (NaN for the others).
+    """
+
+    times: np.ndarray
+    positions: np.ndarray
+    angles: np.ndarray
+    velocity: np.ndarray
+    health: np.ndarray
+    weapon: np.ndarray
+
+
+class Demo:
+    """A demo's players, map and times, and each client's trajectory (see :func:`load_demo`)."""
+
+    def __init__(self, data: dem.QuakeDemoData) -> None:
+        self.data = data
+        self.source = data.source
+        self.protocol = data.protocol
+        self.map = dem.map_name(data.models)
+        self.times = np.asarray(data.times, np.float64)
+        # Every entity update at once: (message, entity, origin, angles), so that a client's rows are a selection.
+        rows = [(k, u.entity, *u.origin, *u.angles) for k, updates in enumerate(data.updates) for u in updates]
+        table = np.array(rows, np.float64).reshape(-1, 8)
+        self._message = table[:, 0].astype(np.int64)
+        self._entity = table[:, 1].astype(np.int64)
+        self._origin = table[:, 2:5].astype(np.float32)
+        self._angles = table[:, 5:8].astype(np.float32)
+
+    def __repr__(self) -> str:
+        """One line: the file, its map, players and length."""
+        return f'Demo({self.source!r}, map {self.map!r}, {len(self.players)} players, {self.duration:.1f} s)'
+
+    @property
+    def duration(self) -> float:
+        """Seconds from the first timed message to the last."""
+        return float(self.times[-1] - self.times[0]) if len(self.times) else 0.0
+
+    @property
+    def players(self) -> dict[int, str]:
+        """Client number (from 0) -> its name as the demo ends."""
+        return {client: names[-1] for client, names in sorted(self.data.names.items()) if names}
+
+    @property
+    def player_info(self) -> dict[int, dict[str, Any]]:
+        """Client number -> ``{'names': every name it had, 'frags': its frags as the demo ends}``."""
+        return {client: {'names': list(names), 'frags': self.data.frags.get(client, 0)} for client, names in sorted(self.data.names.items()) if names}
+
+    @property
+    def recording_client(self) -> int:
+        """The client whose demo it is (its view entity less one; -1 where the demo names none)."""
+        return self.data.view_entity - 1 if self.data.view_entity > 0 else -1
+
+    def trajectory(self, client: int) -> Trajectory:
+        """Client ``client``'s trajectory: its entity (number ``client + 1``) at each timed message."""
+        if not 0 <= client < max(self.data.max_clients, 1):
+            raise ValueError(f'client must be 0 to {self.data.max_clients - 1}, not {client!r}')
+        n = len(self.times)
+        positions = np.full((n, 3), np.nan, np.float32)
+        angles = np.full((n, 3), np.nan, np.float32)
+        mine = self._entity == client + 1
+        positions[self._message[mine]] = self._origin[mine]
+        angles[self._message[mine]] = self._angles[mine]
+        velocity = np.full((n, 3), np.nan, np.float32)
+        health = np.full(n, np.nan, np.float32)
+        weapon = np.full(n, np.nan, np.float32)
+        if client == self.recording_client:
+            for k, data in enumerate(self.data.client_data):  # a message's client data, where it has some
+                if data:
+                    velocity[k], health[k], weapon[k] = data['velocity'], data['health'], data['weapon']
+        return Trajectory(self.times.copy(), positions, angles, velocity, health, weapon)
+
+    @functools.cached_property
+    def clients(self) -> list[int]:
+        """The clients that appear in the demo (their entity updated at least once)."""
+        seen = np.unique(self._entity)
+        return [int(e) - 1 for e in seen if 1 <= e <= self.data.max_clients]
+
+    def trajectories(self) -> pv.PolyData:
+        """Every client's trajectory as polylines, one a client and life: a line breaks where the client is missing
+        from a message or moves more than :data:`JUMP` units between two (a respawn, a teleport).
+
+        ``cell_data`` ``client``; ``point_data`` ``time``, ``client`` and ``speed`` (units a second from the point
+        before, 0 at a line's start).
+        """
+        points, lines, times, owners, speeds, line_clients = [], [], [], [], [], []
+        offset = 0
+        for client in self.clients:
+            path = self.trajectory(client)
+            there = np.isfinite(path.positions).all(axis=1)
+            step = np.zeros(len(there), np.float64)
+            step[1:] = np.linalg.norm(np.diff(path.positions.astype(np.float64), axis=0), axis=1)
+            start = there & (~np.roll(there, 1) | (step > JUMP) | (np.arange(len(there)) == 0))
+            life = np.cumsum(start) - 1
+            for number in np.unique(life[there]):
+                rows = np.flatnonzero(there & (life == number))
+                if len(rows) < 2:
+                    continue
+                points.append(path.positions[rows])
+                times.append(path.times[rows])
+                owners.append(np.full(len(rows), client, np.int32))
+                elapsed = np.diff(path.times[rows], prepend=path.times[rows][0])
+                distance = np.concatenate([[0.0], np.linalg.norm(np.diff(path.positions[rows].astype(np.float64), axis=0), axis=1)])
+                speeds.append(np.where(elapsed > 0, distance / np.where(elapsed > 0, elapsed, 1), 0.0).astype(np.float32))
+                lines.append(np.concatenate([[len(rows)], offset + np.arange(len(rows))]))
+                line_clients.append(client)
+                offset += len(rows)
+        if not points:
+            return pv.PolyData()
+        mesh = pv.PolyData(np.concatenate(points), lines=np.concatenate(lines))
+        mesh.point_data['time'] = np.concatenate(times)
+        mesh.point_data['client'] = np.concatenate(owners)
+        mesh.point_data['speed'] = np.concatenate(speeds)
+        mesh.cell_data['client'] = np.array(line_clients, np.int32)
+        mesh.point_data.active_scalars_name = None
+        mesh.cell_data.active_scalars_name = None
+        return mesh
+
+    def table(self) -> Any:
+        """Every client at every timed message it appears in, as a flat table: a pandas DataFrame where pandas is
+        installed, else a dict of numpy arrays (``time``, ``client``, ``name``, ``x``, ``y``, ``z``, ``pitch``,
+        ``yaw``, ``roll``)."""
+        keep = (self._entity >= 1) & (self._entity <= self.data.max_clients)
+        client = self._entity[keep] - 1
+        names = self.players
+        columns: dict[str, np.ndarray] = {
+            'time': self.times[self._message[keep]],
+            'client': client,
+            'name': np.array([names.get(int(c), '') for c in client], dtype=object),
+            'x': self._origin[keep, 0], 'y': self._origin[keep, 1], 'z': self._origin[keep, 2],
+            'pitch': self._angles[keep, 0], 'yaw': self._angles[keep, 1], 'roll': self._angles[keep, 2],
+        }  # fmt: skip
+        try:
+            pandas = importlib.import_module('pandas')  # optional: a DataFrame where it is installed
+        except ImportError:
+            return columns
+        return pandas.DataFrame(columns)
+
+
+def load_demo(source: Any, member: str | None = None) -> Demo:
+    """Read a demo: a path, ``pak0.pak:demo1.dem``, bytes or a binary file.
+
+    Quake's ``.dem`` (NetQuake protocol 15, FitzQuake 666) are read; Quake III's demos are refused with a
+    :class:`~pyvista_quake.QuakeFormatError` saying so.
+
+    Examples
+    --------
+    >>> import pyvista_quake as pq
+    >>> demo = pq.load_demo('id1/pak0.pak:demo1.dem')  # doctest: +SKIP
+    >>> demo.map, demo.players, demo.trajectory(0).positions.shape  # doctest: +SKIP
+
+    """
+    data, location = read_source(source, member)
+    raw = bytes(data)
+    name = location.name.lower()
+    if '.dm_' in name.rsplit('/', 1)[-1]:
+        raise QuakeFormatError(location.name, 'format', name.rsplit('.', 1)[-1], "Quake III's demos are not read yet; Quake's .dem are")
+    return Demo(dem.parse(raw, location.name))

@@ -1,0 +1,101 @@
+"""Test-side builders of Quake demos (.dem), written from ../shared/specs/demos.txt and protocol.h's numbers with struct.
+
+Independent of pyvista_quake.formats.dem: each message is packed command by command.
+"""
+
+from __future__ import annotations
+
+import struct
+
+
+def coord(value: float, flags: int = 0) -> bytes:
+    if flags & (1 << 4):
+        return struct.pack('<f', value)
+    if flags & (1 << 7):
+        return struct.pack('<i', round(value * 16))
+    return struct.pack('<h', round(value * 8))
+
+
+def angle(value: float, flags: int = 0) -> bytes:
+    if flags & (1 << 1):
+        return struct.pack('<h', round(value * 65536 / 360))
+    return struct.pack('<b', round(value * 256 / 360))
+
+
+def text(value: str) -> bytes:
+    return value.encode('latin-1') + b'\0'
+
+
+def serverinfo(protocol: int = 15, max_clients: int = 4, flags: int = 0, models=('maps/e1m1.bsp', 'progs/player.mdl')) -> bytes:
+    out = bytes([11]) + struct.pack('<i', protocol) + (struct.pack('<I', flags) if protocol == 999 else b'')
+    out += bytes([max_clients, 1]) + text('The Slipgate Complex')
+    out += b''.join(text(m) for m in models) + b'\0' + text('weapons/r_exp3.wav') + b'\0'
+    return out
+
+
+def baseline(entity: int, origin, angles=(0, 0, 0), model: int = 2, flags: int = 0) -> bytes:
+    return bytes([22]) + struct.pack('<h', entity) + bytes([model, 0, 0, 0]) + b''.join(coord(o, flags) + angle(a, flags) for o, a in zip(origin, angles))
+
+
+def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int = 0, long_entity: bool = False, alpha: int | None = None) -> bytes:
+    """An entity update: each of the origin's and angles' fields given (not None) is sent, the rest are the baseline's."""
+    origin, angles = origin or (None, None, None), angles or (None, None, None)
+    bits = 0
+    for k, bit in enumerate((1 << 1, 1 << 2, 1 << 3)):
+        bits |= bit if origin[k] is not None else 0
+    for k, bit in enumerate((1 << 8, 1 << 4, 1 << 9)):
+        bits |= bit if angles[k] is not None else 0
+    if long_entity:
+        bits |= 1 << 14
+    if alpha is not None:
+        bits |= (1 << 16) | (1 << 15)
+    if bits & 0xFF00:
+        bits |= 1
+    out = bytes([0x80 | (bits & 0x7F)])
+    if bits & 1:
+        out += bytes([(bits >> 8) & 0xFF])
+    if bits & (1 << 15):
+        out += bytes([(bits >> 16) & 0xFF])
+    out += struct.pack('<h', entity) if long_entity else bytes([entity])
+    for k in range(3):
+        if origin[k] is not None:
+            out += coord(origin[k], flags)
+        if angles[k] is not None:
+            out += angle(angles[k], flags)
+    if alpha is not None:
+        out += bytes([alpha])
+    return out
+
+
+def clientdata(health: int, weapon: int, velocity=(0, 0, 0)) -> bytes:
+    bits = (1 << 14) | sum((1 << (5 + k)) for k, v in enumerate(velocity) if v)
+    out = bytes([15]) + struct.pack('<H', bits)
+    for k in range(3):
+        if velocity[k]:
+            out += struct.pack('<b', velocity[k] // 16)
+    out += struct.pack('<i', 0)  # items, always sent
+    out += bytes([7])  # the weapon's model (SU_WEAPON)
+    out += struct.pack('<h', health) + bytes([25, 10, 20, 0, 0, weapon])
+    return out
+
+
+def message(commands: bytes, view=(0.0, 0.0, 0.0)) -> bytes:
+    return struct.pack('<i3f', len(commands), *view) + commands
+
+
+def build_demo(protocol: int = 15, flags: int = 0, steps: int = 4) -> bytes:
+    """A demo of two players on e1m1: signon (server info, baselines, names, view entity), then ``steps`` timed
+    messages: player 1 (the recorder, entity 1) walks along x 16 units a step from (100, 200, 24), its y and z
+    from its baseline; player 2 (entity 2) stands at its baseline but in step 2, where it is at (500, 0, 0)."""
+    signon = serverinfo(protocol, flags=flags) + bytes([5]) + struct.pack('<h', 1)
+    signon += baseline(1, (0, 200, 24), flags=flags) + baseline(2, (-64, -64, 40), (0, 90, 0), flags=flags)
+    signon += bytes([13, 0]) + text('ranger') + bytes([13, 1]) + text('bot') + bytes([13, 1]) + text('grunt') + bytes([14, 1]) + struct.pack('<h', 3)
+    out = b'-1\n' + message(signon)
+    for k in range(steps):
+        commands = bytes([7]) + struct.pack('<f', 1.5 + 0.1 * k) + clientdata(100 - k, 2, velocity=(160, 0, 0))
+        commands += update(1, (100.0 + 16 * k, None, None), (None, 45.0, None), protocol=protocol, flags=flags)
+        commands += update(2, (500.0, 0.0, 0.0) if k == 2 else None, protocol=protocol, flags=flags, long_entity=True)
+        if k == 1:
+            commands += bytes([8]) + text('ranger was gibbed by bot\n')
+        out += message(commands, view=(0.0, 45.0, 0.0))
+    return out

@@ -1,0 +1,93 @@
+"""Quake demos (.dem) read as who went where and when, on demos written from the protocol and the corpus's."""
+
+from __future__ import annotations
+
+import struct
+
+from conftest import CORPUS
+from conftest import requires_corpus
+from demo_builders import build_demo
+from demo_builders import message
+import numpy as np
+import pytest
+
+import pyvista_quake as pq
+from pyvista_quake import QuakeFormatError
+
+
+@pytest.mark.parametrize(('protocol', 'flags'), [(15, 0), (666, 0), (999, 1 << 7), (999, (1 << 4) | (1 << 1))])
+def test_a_demo_gives_its_map_players_times_and_trajectories(protocol, flags):
+    demo = pq.load_demo(build_demo(protocol, flags))
+    assert (demo.map, demo.protocol, demo.players, demo.recording_client) == ('e1m1', protocol, {0: 'ranger', 1: 'grunt'}, 0)
+    assert demo.player_info[1] == {'names': ['bot', 'grunt'], 'frags': 3}
+    np.testing.assert_allclose(demo.times, [1.5, 1.6, 1.7, 1.8], rtol=1e-6)
+    assert demo.duration == pytest.approx(0.3, rel=1e-5)
+    walker = demo.trajectory(0)
+    np.testing.assert_array_equal(walker.positions, [[100 + 16 * k, 200, 24] for k in range(4)])  # y and z: the baseline's
+    np.testing.assert_allclose(walker.angles[:, 1], 45, atol=360 / 256)
+    np.testing.assert_array_equal(walker.health, [100, 99, 98, 97]) and np.testing.assert_array_equal(walker.weapon, [2] * 4)
+    np.testing.assert_array_equal(walker.velocity[:, 0], [160] * 4)
+    other = demo.trajectory(1)
+    np.testing.assert_array_equal(other.positions[[0, 2]], [[-64, -64, 40], [500, 0, 0]])
+    assert np.isnan(other.health).all()
+    assert demo.trajectory(2).positions.shape == (4, 3) and np.isnan(demo.trajectory(2).positions).all()  # never there
+    with pytest.raises(ValueError, match='client must be 0 to 3'):
+        demo.trajectory(4)
+
+
+def test_trajectories_are_polylines_broken_at_jumps_and_the_table_is_every_row():
+    demo = pq.load_demo(build_demo())
+    lines = demo.trajectories()
+    # Client 0 walks one line; client 1 stands, jumps to (500, 0, 0) and back: a line of its first two steps, and
+    # no line of one point (the jump, the step after it).
+    assert lines.n_cells == 2 and lines.cell_data['client'].tolist() == [0, 1]
+    walker = lines.point_data['client'] == 0
+    np.testing.assert_allclose(lines.point_data['speed'][walker][1:], 160, rtol=1e-5)
+    assert lines.point_data['speed'][walker][0] == 0
+    assert lines.point_data['time'][walker].tolist() == pytest.approx([1.5, 1.6, 1.7, 1.8])
+    longer = pq.load_demo(build_demo(steps=7)).trajectories()
+    assert sorted(longer.cell_data['client'].tolist()) == [0, 1, 1]  # client 1's stand before its jump and after it
+    table = demo.table()
+    columns = table if isinstance(table, dict) else {k: table[k].to_numpy() for k in table.columns}
+    assert len(columns['time']) == 8 and set(columns['client'].tolist()) == {0, 1}
+    assert list(columns['name'][:2]) == ['ranger', 'grunt']
+
+
+def test_a_demo_cut_short_loads_up_to_its_last_whole_message():
+    whole = build_demo()
+    with pytest.warns(pq.QuakeWarning, match='cut short'):
+        cut = pq.load_demo(whole[:-5])
+    assert len(cut.times) == 3
+    with pytest.warns(pq.QuakeWarning, match="inside message 5's header"):
+        assert len(pq.load_demo(whole + b'\x01\x02').times) == 4
+
+
+@pytest.mark.parametrize(('data', 'said'), [
+    (b'IDPO' + bytes(40), 'not a Quake demo'),
+    (b'-1\n' + struct.pack('<i', -5) + bytes(12), 'message 0 length = -5'),
+    (b'-1\n' + message(bytes([99])), 'svc = 99'),
+    (b'-1\n' + message(bytes([8]) + b'no end'), 'runs past the message'),
+    (b'-1\n' + message(bytes([11]) + struct.pack('<i', 68)), 'serverinfo protocol = 68'),
+    (b'-1\n' + message(bytes([23, 40])), 'temp_entity = 40'),
+])  # fmt: skip
+def test_a_broken_demo_is_a_format_error_naming_the_message_and_field(data, said):
+    with pytest.raises(QuakeFormatError, match=said):
+        pq.load_demo(data)
+
+
+def test_quake3_demos_are_refused_for_now(tmp_path):
+    (tmp_path / 'x.dm_68').write_bytes(b'\0' * 32)
+    with pytest.raises(QuakeFormatError, match="Quake III's demos are not read yet"):
+        pq.load_demo(tmp_path / 'x.dm_68')
+
+
+@requires_corpus
+@pytest.mark.corpus
+@pytest.mark.parametrize(('name', 'map_name', 'protocol'), [('demo2', 'lq_e2m5', 15), ('demo3', 'lqdm3', 999)])
+def test_librequakes_demos(name, map_name, protocol):
+    demo = pq.load_demo(CORPUS / 'demos' / 'librequake' / f'{name}.dem')
+    assert demo.map == map_name and demo.protocol == protocol and demo.players == {0: 'player'}
+    assert 25 < demo.duration < 35 and (np.diff(demo.times) >= 0).all()
+    path = demo.trajectory(demo.recording_client)
+    assert np.isfinite(path.positions).all() and (path.health > 0).all()
+    assert demo.trajectories().n_cells >= 1
