@@ -402,7 +402,7 @@ def test_a_catalogue_keeps_each_image_once_and_its_pages_link_to_the_index(brows
     for page_path in pages:
         text = page_path.read_text()
         assert text.count('assets/') == len(assets)  # each page loads the images it shows
-        assert '<a href="' in text and 'index.html">all models</a>' in text
+        assert '<a href="' in text and 'index.html">all models</a></p>' in text
     # The site, its shared script aside, within twice the maps and the images they show.
     site_bytes = sum(p.stat().st_size for p in site.rglob('*') if p.is_file() and p.name != 'viewer.bundle.js')
     source_bytes = 2 * first.stat().st_size + sum(Path(location).stat().st_size for location in images)
