@@ -91,3 +91,21 @@ def test_librequakes_demos(name, map_name, protocol):
     path = demo.trajectory(demo.recording_client)
     assert np.isfinite(path.positions).all() and (path.health > 0).all()
     assert demo.trajectories().n_cells >= 1
+
+
+def test_a_demo_reader_steps_through_its_messages_as_time_points(tmp_path):
+    from pyvista_quake.plugin.readers import DemoReader
+
+    (tmp_path / 'x.dem').write_bytes(build_demo())
+    reader = DemoReader(tmp_path / 'x.dem')
+    assert reader.number_time_points == 4 and reader.time_values == pytest.approx([1.5, 1.6, 1.7, 1.8])
+    reader.set_active_time_point(2)
+    players = reader.read()
+    assert players.points.tolist() == [[132, 200, 24], [500, 0, 0]] and players['client'].tolist() == [0, 1]
+    assert players['name'].tolist() == ['ranger', 'grunt'] and players.field_data['time'][0] == pytest.approx(1.7)
+    reader.set_active_time_value(1.65)
+    assert reader.active_time_value == pytest.approx(1.6) and reader.time_point_value(3) == pytest.approx(1.8)
+    reader.set_active_time_value(0.0)  # before the first: the first
+    assert reader.active_time_value == pytest.approx(1.5)
+    with pytest.raises(IndexError, match='time point 4'):
+        reader.set_active_time_point(4)

@@ -155,6 +155,20 @@ class Demo:
         mesh.cell_data.active_scalars_name = None
         return mesh
 
+    def players_at(self, index: int) -> pv.PolyData:
+        """The players at timed message ``index`` as points: ``point_data`` ``client``, ``name`` and ``angles``."""
+        chosen = (self._message == index) & (self._entity >= 1) & (self._entity <= self.data.max_clients)
+        points = pv.PolyData(self._origin[chosen].reshape(-1, 3)) if chosen.any() else pv.PolyData()
+        if chosen.any():
+            client = (self._entity[chosen] - 1).astype(np.int32)
+            names = self.players
+            points.point_data['client'] = client
+            points.point_data['name'] = np.array([names.get(int(c), '') for c in client], dtype=str)
+            points.point_data['angles'] = self._angles[chosen]
+            points.point_data.active_scalars_name = None
+        points.field_data['time'] = np.array([self.times[index]])
+        return points
+
     def table(self) -> Any:
         """Every client at every timed message it appears in, as a flat table: a pandas DataFrame where pandas is
         installed, else a dict of numpy arrays (``time``, ``client``, ``name``, ``x``, ``y``, ``z``, ``pitch``,

@@ -25,6 +25,8 @@ from pyvista_quake.data.animation import Animation
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats._common import LISTENERS
 from pyvista_quake.formats._common import FormatSpec
+from pyvista_quake.model.demos import Demo
+from pyvista_quake.model.demos import load_demo
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.navigation import load_navigation
@@ -482,6 +484,73 @@ class AASReader(pv.BaseReader[pv.PolyData]):
     :attr:`pyvista_quake.model.navigation.Navigation.areas`; ``pyvista_quake.load_navigation`` gives the rest)."""
 
     _class_reader = _NavigationSource
+
+
+class _DemoSource(pv.BaseVTKReader):
+    """A demo read whole; its output the players at the active time point."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.demo: Demo | None = None
+        self.time_point = 0
+
+    def UpdateInformation(self) -> None:  # noqa: N802 - VTK's name
+        """Read the demo (its messages, once)."""
+        self.demo = load_demo(self._filename)
+        self.time_point = 0
+
+    def Update(self) -> None:  # noqa: N802 - VTK's name
+        """The players at the active time point."""
+        assert self.demo is not None  # read by UpdateInformation
+        self._data_object = self.demo.players_at(self.time_point)
+
+
+class DemoReader(pv.BaseReader[pv.PolyData], pv.TimeReader):
+    """Reader for Quake demos (``.dem``): a time point each timed message, the players there as points with their
+    ``client``, ``name`` and ``angles`` (see :func:`pyvista_quake.load_demo` for the rest).
+
+    PyVista's own ``pv.read`` takes ``.dem`` files as elevation models (``DEMReader``), which this does not
+    override: make the reader directly, ``DemoReader("demo1.dem")``.
+    """
+
+    _class_reader = _DemoSource
+
+    @property
+    def demo(self) -> Demo:
+        """The demo read."""
+        demo = self.reader.demo
+        assert demo is not None
+        return demo
+
+    @property
+    def number_time_points(self) -> int:
+        """Timed messages."""
+        return len(self.demo.times)
+
+    def time_point_value(self, time_point: int) -> float:
+        """Server time in seconds of a time point."""
+        return float(self.demo.times[time_point])
+
+    @property
+    def time_values(self) -> list[float]:
+        """Every time point's server time (repeated where messages share one)."""
+        return self.demo.times.tolist()
+
+    @property
+    def active_time_value(self) -> float:
+        """Server time of the active time point."""
+        return float(self.demo.times[self.reader.time_point])
+
+    def set_active_time_value(self, time_value: float) -> None:
+        """Activate the last time point at or before ``time_value`` (the first where it is earlier than all)."""
+        times = self.demo.times
+        self.set_active_time_point(max(int(np.searchsorted(times, time_value, side='right')) - 1, 0))
+
+    def set_active_time_point(self, time_point: int) -> None:
+        """Activate a time point by index."""
+        if not 0 <= time_point < self.number_time_points:
+            raise IndexError(f'time point {time_point} is not 0 to {self.number_time_points - 1}')
+        self.reader.time_point = time_point
 
 
 LISTENERS.append(register_reader)
