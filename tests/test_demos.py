@@ -109,3 +109,66 @@ def test_a_demo_reader_steps_through_its_messages_as_time_points(tmp_path):
     assert reader.active_time_value == pytest.approx(1.5)
     with pytest.raises(IndexError, match='time point 4'):
         reader.set_active_time_point(4)
+
+
+def _demo_folder(tmp_path):
+    import zipfile
+
+    folder = tmp_path / 'demos'
+    folder.mkdir()
+    (folder / 'a.dem').write_bytes(build_demo(steps=3))
+    (folder / 'b.dem').write_bytes(build_demo(666, steps=5))
+    (folder / 'notes.txt').write_text('not a demo')
+    with zipfile.ZipFile(folder / 'pak0.pk3', 'w') as pk3:
+        pk3.writestr('demos/c.dem', build_demo(steps=2))
+        pk3.writestr('maps/x.bsp', b'')
+    return folder
+
+
+def test_many_demos_are_one_table_found_in_folders_archives_and_patterns(tmp_path):
+    from pyvista_quake.model.demos import demo_table
+    from pyvista_quake.model.demos import find_demos
+
+    folder = _demo_folder(tmp_path)
+    assert [str(p).replace(f'{folder}/', '') for p in find_demos([folder])] == ['a.dem', 'b.dem', 'pak0.pk3:demos/c.dem']
+    assert len(find_demos([str(folder / '*.dem'), folder / 'a.dem'])) == 2  # once each
+    assert len(find_demos([f'{folder / "pak0.pk3"}:demos/c.dem'])) == 1
+    table = demo_table([folder])
+    columns = table if isinstance(table, dict) else {k: table[k].to_numpy() for k in table.columns}
+    assert len(columns['time']) == 2 * (3 + 5 + 2)  # two players a message
+    assert [str(d).replace(f'{folder}/', '') for d in dict.fromkeys(columns['demo'])] == ['a.dem', 'b.dem', 'pak0.pk3:demos/c.dem']
+    assert set(columns['map'].tolist()) == {'e1m1'}
+
+
+def test_a_dask_cluster_makes_the_same_table_as_one_process(tmp_path):
+    distributed = pytest.importorskip('distributed', reason='dask.distributed does not install here')
+    from pyvista_quake.model.demos import demo_table
+
+    folder = _demo_folder(tmp_path)
+    serial = demo_table([folder])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            parallel = demo_table([folder], client=client)
+    if isinstance(serial, dict):
+        assert serial.keys() == parallel.keys() and all(np.array_equal(serial[k], parallel[k]) for k in serial)
+    else:
+        assert serial.equals(parallel)
+
+
+def test_the_demo_command(tmp_path, capsys):
+    import csv
+    import json
+
+    from pyvista_quake.cli.main import main
+
+    folder = _demo_folder(tmp_path)
+    assert main(['demo', 'info', str(folder / 'a.dem'), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['map'] == 'e1m1' and record['players'] == {'0': 'ranger', '1': 'grunt'} and record['messages'] == 3
+    assert main(['demo', 'info', str(folder)]) == 0
+    assert 'ranger' in capsys.readouterr().out
+    assert main(['demo', 'table', str(folder), '-o', str(tmp_path / 'rows.csv')]) == 0
+    rows = list(csv.DictReader((tmp_path / 'rows.csv').open()))
+    assert len(rows) == 20 and rows[0]['name'] == 'ranger' and float(rows[0]['x']) == 100.0
+    assert main(['demo', 'table', str(folder), '-o', str(tmp_path / 'rows.xlsx')]) == 1
+    assert main(['demo', 'info', str(tmp_path / 'nothing')]) == 1

@@ -11,7 +11,9 @@ trajectories as polylines, one a client and life.
 from __future__ import annotations
 
 import functools
+import glob
 import importlib
+from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
@@ -20,6 +22,9 @@ import pyvista as pv
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import dem
+from pyvista_quake.game.archives import is_archive
+from pyvista_quake.game.archives import open_archive
+from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import read_source
 
 #: How far a client moves between two messages before its line is broken (a respawn or a teleport).
@@ -170,9 +175,13 @@ class Demo:
         return points
 
     def table(self) -> Any:
-        """Every client at every timed message it appears in, as a flat table: a pandas DataFrame where pandas is
-        installed, else a dict of numpy arrays (``time``, ``client``, ``name``, ``x``, ``y``, ``z``, ``pitch``,
-        ``yaw``, ``roll``)."""
+        """Every client at every timed message it appears in (see :meth:`columns`): a pandas DataFrame where pandas
+        is installed, else the dict of numpy arrays."""
+        return _frame(self.columns())
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """Every client at every timed message it appears in, as numpy columns: ``time``, ``client``, ``name``,
+        ``x``, ``y``, ``z``, ``pitch``, ``yaw``, ``roll``."""
         keep = (self._entity >= 1) & (self._entity <= self.data.max_clients)
         client = self._entity[keep] - 1
         names = self.players
@@ -183,11 +192,75 @@ class Demo:
             'x': self._origin[keep, 0], 'y': self._origin[keep, 1], 'z': self._origin[keep, 2],
             'pitch': self._angles[keep, 0], 'yaw': self._angles[keep, 1], 'roll': self._angles[keep, 2],
         }  # fmt: skip
-        try:
-            pandas = importlib.import_module('pandas')  # optional: a DataFrame where it is installed
-        except ImportError:
-            return columns
-        return pandas.DataFrame(columns)
+        return columns
+
+
+def _frame(columns: dict[str, np.ndarray]) -> Any:
+    """A pandas DataFrame of the columns where pandas is installed, else the columns."""
+    try:
+        pandas = importlib.import_module('pandas')  # optional
+    except ImportError:
+        return columns
+    return pandas.DataFrame(columns)
+
+
+def find_demos(sources: list[str | Path]) -> list[Place]:
+    """Quake demos (``.dem``) from files, folders (and the PAK/PK3 files in them), archives, ``ARCHIVE:MEMBER`` paths and
+    glob patterns, once each, in the order found (a folder's and an archive's sorted)."""
+    found: list[Place] = []
+    for source in sources:
+        place = Place.of(source)
+        if place.member is not None:
+            found.append(place)
+        elif place.path.is_dir():
+            for path in sorted(place.path.rglob('*')):
+                found += _demos_in(path)
+        elif glob.has_magic(str(place.path)) and not place.path.exists():
+            for hit in sorted(glob.glob(str(place.path), recursive=True)):
+                found += _demos_in(Path(hit))
+        else:
+            found += _demos_in(place.path) if is_archive(place.path) else [place]
+    return list({str(p): p for p in found}.values())
+
+
+def _demos_in(path: Path) -> list[Place]:
+    if path.is_file() and path.suffix.lower() == '.dem':
+        return [Place(path)]
+    if is_archive(path):
+        return [Place(path, name) for name in sorted(open_archive(path).names()) if name.lower().endswith('.dem')]
+    return []
+
+
+def _rows(place: Place) -> dict[str, np.ndarray]:
+    """One demo's table with its name in a ``demo`` column (what each worker makes)."""
+    demo = load_demo(place.path, place.member)
+    columns = demo.columns()
+    return {'demo': np.full(len(columns['time']), str(place), dtype=object), 'map': np.full(len(columns['time']), demo.map, dtype=object), **columns}
+
+
+def demo_table(sources: list[str | Path], client: Any = None) -> Any:
+    """Many demos as one table: every client at every timed message of each, with ``demo`` and ``map`` columns.
+
+    Parameters
+    ----------
+    sources : list
+        Demo files, folders, PAK/PK3 files, ``ARCHIVE:MEMBER`` paths or glob patterns (see :func:`find_demos`).
+    client : dask.distributed.Client, optional
+        Read the demos on a Dask cluster, a task a demo; the rows are the same, in the same order, as serially.
+
+    Returns
+    -------
+    pandas.DataFrame or dict of numpy.ndarray
+        A DataFrame where pandas is installed.
+    """
+    places = find_demos(sources)
+    if client is not None:
+        parts = client.gather(client.map(_rows, places, pure=False))
+    else:
+        parts = [_rows(place) for place in places]
+    if not parts:
+        return _frame({name: np.zeros(0) for name in ('demo', 'map', 'time', 'client', 'name', 'x', 'y', 'z', 'pitch', 'yaw', 'roll')})
+    return _frame({name: np.concatenate([part[name] for part in parts]) for name in parts[0]})
 
 
 def load_demo(source: Any, member: str | None = None) -> Demo:
