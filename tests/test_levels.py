@@ -1141,6 +1141,7 @@ def test_a_vertex_lit_face_takes_its_colours_only_where_its_shader_asks(tmp_path
     blocks = list(level.blocks(0))
     lit_blocks(level, blocks)
     light = np.asarray(blocks[0].point_data['vertex_light'])
+    assert light.shape == (blocks[0].n_points, 3) and light.dtype == np.uint8
     lit = np.asarray(blocks[0].point_data['lightmap_page']) >= 0
     assert (light[lit] == 255).all()
     assert (light[~lit] == (np.array([40, 80, 120]) if coloured else 255)).all()

@@ -290,7 +290,9 @@ def test_a_player_part_of_another_name_or_past_its_frames_takes_no_animation(tmp
     folder = synthetic_player(tmp_path / 'bot')
     (folder / 'legs.md3').write_bytes((folder / 'lower.md3').read_bytes())
     (folder / 'lower_1.md3').write_bytes((folder / 'lower.md3').read_bytes())
+    (folder / 'lower_x_1.md3').write_bytes((folder / 'lower.md3').read_bytes())
     assert not any(name.isupper() for name in pq.load(folder / 'legs.md3').animations)
+    assert not any(name.isupper() for name in pq.load(folder / 'lower_x_1.md3').animations)  # no part's level of detail
     assert 'LEGS_RUN' in pq.load(folder / 'lower_1.md3').animations  # a level of detail plays as its part
     frames = len(pq.load(folder / 'lower.md3'))
     from pyvista_quake.formats.animation_cfg import ANIMATION_NAMES
