@@ -31,6 +31,9 @@ import numpy as np
 
 import pyvista_quake as pq
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import median_time  # noqa: E402 - the benchmarks' one timing helper
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / 'shared' / 'corpus'
 MAPS = [f'{CORPUS / "bsp" / p}:maps/{m}.bsp' for p, m in (('oacmp1-oacmpdm3.pk3', 'oacmpdm3'), ('openarena-am_lavactf.pk3', 'am_lavactf'),
@@ -61,15 +64,6 @@ def loop_contents(c, points: np.ndarray) -> np.ndarray:
     return out
 
 
-def best(function, rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--rounds', type=int, default=5)
@@ -87,16 +81,16 @@ def main(argv: list[str] | None = None) -> int:
         c = level.collision
         low, high = c.model_bounds[0]
         points = rng.uniform(low, high, (args.points, 3)).astype(np.float32)
-        fast = best(partial(level.contents, points), args.rounds)
+        fast = median_time(partial(level.contents, points), args.rounds)
         sample = points[:2000]
         start = time.perf_counter()
         slow_answer = loop_contents(c, sample)
         slow = (time.perf_counter() - start) * len(points) / len(sample)
         assert (slow_answer == level.contents(sample)).all(), name
         ends = points[:10_000] + rng.uniform(-256, 256, (10_000, 3)).astype(np.float32)
-        traces = best(partial(level.trace, points[:10_000], ends, mins=(-15, -15, -24), maxs=(15, 15, 32), mask='player'), args.rounds)
-        visible = best(partial(level.visible, points[:10_000], ends), args.rounds)
-        light = best(partial(level.light, points[:10_000]), args.rounds)
+        traces = median_time(partial(level.trace, points[:10_000], ends, mins=(-15, -15, -24), maxs=(15, 15, 32), mask='player'), args.rounds)
+        visible = median_time(partial(level.visible, points[:10_000], ends), args.rounds)
+        light = median_time(partial(level.light, points[:10_000]), args.rounds)
         tracemalloc.start()
         answer = level.contents(points)
         peak = tracemalloc.get_traced_memory()[1]
