@@ -90,15 +90,10 @@ def contents(c: Q3Collision, points: np.ndarray, model: int = 0) -> np.ndarray:
 def _in_bounds(c: Q3Collision, brush: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Whether each point lies within its brush's bounds widened by ``SURFACE_CLIP_EPSILON`` (``CM_BoundsIntersectPoint``):
     the bounds are those of the brush's first six sides, the axial ones (``CM_BoundBrush``)."""
-    first = c.brush_first_side[brush]
-    sides = first[:, None] + np.arange(6)
-    known = (sides < len(c.side_planes)).all(axis=1)
-    dist = np.zeros((len(brush), 6), np.float32)
-    dist[known] = c.dists[c.side_planes[sides[known]]]
-    mins = -dist[:, 0::2]
-    maxs = dist[:, 1::2]
+    known = c.brush_first_side[brush] + 6 <= len(c.side_planes)
+    mins, maxs = _brush_bounds(c, brush)
     out = ~((maxs < p - SURFACE_CLIP_EPSILON) | (mins > p + SURFACE_CLIP_EPSILON)).any(axis=1)
-    return out | ~known
+    return out | ~known  # a brush of fewer sides than the array holds past it: not bounded, tested whole
 
 
 def _inside(c: Q3Collision, p: np.ndarray, brush: np.ndarray) -> np.ndarray:
