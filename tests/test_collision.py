@@ -238,7 +238,7 @@ def test_a_trace_starting_inside_a_brush_is_start_solid_and_all_solid_if_it_stay
 
 def test_trace_arguments_are_checked():
     level = world()
-    with pytest.raises(ValueError, match='mask must be one of'):
+    with pytest.raises(ValueError, match='mask must be a name of pq.MASKS or pq.CONTENTS'):
         level.trace([0, 0, 0], [0, 0, 1], mask='glass')
     with pytest.raises(ValueError, match='as many points'):
         level.trace([[0, 0, 0], [1, 1, 1]], [0, 0, 1])
@@ -264,3 +264,93 @@ def test_info_reports_a_levels_brushes_clusters_areas_and_light_grid(tmp_path, c
     monkeypatch.setenv('COLUMNS', '200')  # the row on one line
     assert main(['info', str(tmp_path / 'world.bsp')]) == 0
     assert '3 brushes, 2 clusters, 2 areas, a light grid of 9 x 9 x 3' in capsys.readouterr().out
+
+
+def test_trace_edges_and_epsilons_and_the_box_above_and_below():
+    level = world()
+    # Along a clip's edge (the corner x = -64, y = 0): it leaves the x slab as it enters the y one: no hit.
+    graze = level.trace([[-74, 10, 20]], [[-54, -10, 20]], mask='playerclip')
+    assert graze.fraction.tolist() == [1] and not graze.start_solid.any()
+    # Starting half a unit above the floor: outside it (not start_solid), and down into it: stopped at 0.125 above.
+    near = level.trace([[5, 5, 0.5], [5, 5, 0.5]], [[5, 5, -10], [5, 5, 40]], mask='solid')
+    assert near.start_solid.tolist() == [False, False]
+    np.testing.assert_allclose(near.end[0], [5, 5, 0.125], atol=1e-5)
+    assert near.fraction[1] == 1
+    # A player's box going up into the pool's bottom (only water stops it): its top, 32 above its origin, stops 0.125 short.
+    up = level.trace([[32, 32, -200]], [[32, 32, 100]], **PLAYER, mask='water')
+    np.testing.assert_allclose(up.end, [[32, 32, -32.125]], atol=1e-4)
+    np.testing.assert_array_equal(up.normal, [[0, 0, -1]])
+    # Position tests: a box whose top is in the clip; a point in the pool's bounds but past its slanted side.
+    inside = level.trace([[-80, -16, -20], [-80, -16, -40], [60, 10, 30], [10, 10, 10]], [[-80, -16, -20], [-80, -16, -40], [60, 10, 30], [10, 10, 10]],
+                         mins=(0, 0, 0), maxs=(0, 0, 0), mask='water')  # fmt: skip
+    assert inside.all_solid.tolist() == [False, False, False, True]
+    boxed = level.trace([[-80, -16, -20], [-80, -16, -40]], [[-80, -16, -20], [-80, -16, -40]], **PLAYER, mask='playerclip')
+    assert boxed.all_solid.tolist() == [True, False]  # the box's top is 32 above its origin
+
+
+def test_a_point_query_takes_three_coordinates():
+    level = world()
+    for query in (level.contents, level.leaf, level.light):
+        with pytest.raises(ValueError, match=r'must be \(n, 3\) coordinates'):
+            query([[1, 2]])
+
+
+def _grid(samples: dict) -> bytes:
+    from level_builders import light_sample
+
+    return b''.join(struct.pack('<8B', *samples.get((x, y, z), light_sample(x, y, z))) for z in range(3) for y in range(9) for x in range(9))
+
+
+def test_a_light_samples_direction_is_its_latitude_and_longitude_through_the_engines_sine_table():
+    import math
+
+    def sine(index):  # tr.sinTable: 1024 entries over a turn, the last the first again (360 / 1023 degrees a step)
+        return math.sin(math.radians(index * 360 / 1023))
+
+    for lat, lng in ((64, 32), (200, 100), (10, 250)):
+        level = world(grid=_grid({(4, 3, 1): (10, 20, 30, 40, 50, 60, lng, lat)}))
+        got = level.light([[-128 + 32 * 4, -128 + 32 * 3, 32]]).direction[0]
+        a, b = lat * 4, lng * 4
+        want = np.array([sine((a + 256) & 1023) * sine(b), sine(a) * sine(b), sine((b + 256) & 1023)])
+        np.testing.assert_allclose(got, want / np.linalg.norm(want), atol=2e-6)
+
+
+def test_a_sample_is_in_a_wall_only_where_all_its_ambient_is_zero():
+    only_green = world(grid=_grid({(1, 0, 0): (0, 7, 0, 10, 0, 0, 0, 0)}))
+    # Between (1, 0, 0) (green only: not in a wall) and (2, 0, 0): both weighed, by 3/4 and 1/4.
+    light = only_green.light([[-128 + 32 * 1.25, -128, 0]])
+    np.testing.assert_allclose(light.ambient, [[(0.75 * 0 + 0.25 * 42) * 0.6, (0.75 * 14 + 0.25 * 4) * 0.6, (0.75 * 0 + 0.25 * 6) * 0.6]], rtol=1e-5)
+    # With the wall's sample left out and the other weighted up, the directed light is weighted up too.
+    walled = world().light([[-128 + 32 * 1.25, -128, 0]])
+    np.testing.assert_allclose(walled.directed, [[127, 0, 255]], rtol=1e-5)
+
+
+def test_a_brush_of_four_planes_is_a_tetrahedron():
+    import dataclasses
+
+    from pyvista_quake.data import collision as queries
+
+    c = world().collision
+    third = 1 / np.sqrt(3)
+    normals = np.array([[-1, 0, 0], [0, -1, 0], [0, 0, -1], [third, third, third]], np.float32)
+    tetra = dataclasses.replace(c, normals=normals, dists=np.array([0, 0, 0, 10 * third], np.float32), side_planes=np.arange(4),
+                                brush_first_side=np.array([0]), brush_sides=np.array([4]))  # fmt: skip
+    points, sizes, brush, side = queries.brush_faces(tetra, np.array([0]))
+    assert sizes.tolist() == [3, 3, 3, 3] and brush.tolist() == [0] * 4 and sorted(side.tolist()) == [0, 1, 2, 3]
+    faces = np.insert(np.arange(len(points)), np.cumsum(sizes) - sizes, sizes)
+    solid = pv.PolyData(points, faces=faces).clean(tolerance=1e-3, absolute=True).triangulate()
+    assert solid.n_open_edges == 0 and solid.volume == pytest.approx(1000 / 6, rel=1e-4)
+
+
+def test_a_cluster_past_its_row_reads_on_into_the_next_row_as_the_engine_does():
+    from pyvista_quake.data import collision as queries
+
+    level = world(visibility=struct.pack('<2i', 2, 1) + bytes([0b01, 0b11]))
+    c = level.collision
+    c.leaf_cluster = np.array([-1, 0, 9, 9])  # leaves 2 and 3 in cluster 9: bit 1 of the byte after row 0's, row 1's
+    c.leaf_area = np.array([-1, 0, 0, 0])
+    assert queries.visible(c, np.array([1, 1]), np.array([2, 1])).tolist() == [True, True]
+    c.visibility = np.array([[0b01], [0b01]], np.uint8)
+    assert queries.visible(c, np.array([1]), np.array([2])).tolist() == [False]
+    c.leaf_cluster = np.array([-1, 0, 17, 17])  # past the lump's end: nothing
+    assert queries.visible(c, np.array([1]), np.array([2])).tolist() == [False]

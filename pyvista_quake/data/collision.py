@@ -116,8 +116,12 @@ def visible(c: Q3Collision, leaf_a: np.ndarray, leaf_b: np.ndarray) -> np.ndarra
     cluster_a, cluster_b = c.leaf_cluster[leaf_a], c.leaf_cluster[leaf_b]
     area_a, area_b = c.leaf_area[leaf_a], c.leaf_area[leaf_b]
     row = np.where((cluster_a < 0) | (cluster_a >= c.clusters), 0, cluster_a)
-    column = np.clip(cluster_b, 0, c.cluster_bytes * 8 - 1) >> 3
-    bit = (c.visibility[np.minimum(row, len(c.visibility) - 1), column] >> (np.clip(cluster_b, 0, None) & 7)) & 1
+    # The byte of the row as the engine reads it, ``mask[cluster >> 3]``: a cluster past the row reads on into the
+    # rows after it (0 past the lump's end).
+    flat = c.visibility.reshape(-1)
+    index = row * c.visibility.shape[1] + (np.maximum(cluster_b, 0) >> 3)
+    byte = np.where(index < len(flat), flat[np.minimum(index, len(flat) - 1)], 0)
+    bit = (byte >> (np.maximum(cluster_b, 0) & 7)) & 1
     return (bit == 1) & (cluster_b >= 0) & (area_a >= 0) & (area_b >= 0) & (area_a == area_b)
 
 

@@ -468,7 +468,8 @@ class QuakeModel:
             The box around each point of the segment: a player's is ``(-15, -15, -24)``, ``(15, 15, 32)``.
         mask : str or int, default: 'solid'
             The contents that stop the box: a name of :data:`pyvista_quake.MASKS` (``'solid'``, ``'player'``,
-            ``'shot'``, ``'water'``...) or the engine's bit mask.
+            ``'shot'``, ``'water'``...) or of :data:`pyvista_quake.CONTENTS` (``'playerclip'``...), or the engine's
+            bit mask.
         model : int, default: 0
             The world, or brush model ``N`` at rest.
 
@@ -483,9 +484,10 @@ class QuakeModel:
         if not 0 <= model < len(c.model_brushes):
             raise ValueError(f'model must be 0 to {len(c.model_brushes) - 1}, not {model!r}')
         if isinstance(mask, str):
-            if mask not in MASKS:
-                raise ValueError(f'mask must be one of {sorted(MASKS)} or an int, not {mask!r}')
-            mask = MASKS[mask]
+            names = {**CONTENTS, **MASKS}  # a mask's name, or one content's ('water' is the mask of all liquids)
+            if mask not in names:
+                raise ValueError(f'mask must be a name of pq.MASKS or pq.CONTENTS ({", ".join(sorted(names))}) or an int, not {mask!r}')
+            mask = names[mask]
         first, second = queries.as_points(start, 'start'), queries.as_points(end, 'end')
         if len(first) != len(second):
             raise ValueError(f'start and end must be as many points, not {len(first)} and {len(second)}')
