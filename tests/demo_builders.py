@@ -13,10 +13,31 @@ def coord(value: float, flags: int = 0) -> bytes:
         return struct.pack('<f', value)
     if flags & (1 << 7):
         return struct.pack('<i', round(value * 16))
+    if flags & (1 << 3):  # 24 bits: the whole units, then 255ths
+        whole = int(value // 1)
+        return struct.pack('<hB', whole, round((value - whole) * 255))
     return struct.pack('<h', round(value * 8))
 
 
+def sent_angle(value: float, flags: int = 0) -> float:
+    """The angle as the protocol carries it (what a reader gets back)."""
+    if flags & (1 << 2):
+        return struct.unpack('<f', struct.pack('<f', value))[0]
+    if flags & (1 << 1):
+        return round(value * 65536 / 360) * 360 / 65536
+    return round(value * 256 / 360) * 360 / 256
+
+
+def sound(protocol: int, entity: int, flags: int = 0) -> bytes:
+    """svc_sound with volume and attenuation; 666's and 999's with a large entity and a large sound number."""
+    if protocol == 15:
+        return bytes([6, 1 | 2, 200, 64]) + struct.pack('<hB', (entity << 3) | 1, 3) + b''.join(coord(v, flags) for v in (1, 2, 3))
+    return bytes([6, 1 | 2 | 8 | 16, 200, 64]) + struct.pack('<hBh', entity, 1, 300) + b''.join(coord(v, flags) for v in (1, 2, 3))
+
+
 def angle(value: float, flags: int = 0) -> bytes:
+    if flags & (1 << 2):
+        return struct.pack('<f', value)
     if flags & (1 << 1):
         return struct.pack('<h', round(value * 65536 / 360))
     return struct.pack('<b', round(value * 256 / 360))
@@ -37,10 +58,17 @@ def baseline(entity: int, origin, angles=(0, 0, 0), model: int = 2, flags: int =
     return bytes([22]) + struct.pack('<h', entity) + bytes([model, 0, 0, 0]) + b''.join(coord(o, flags) + angle(a, flags) for o, a in zip(origin, angles))
 
 
-def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int = 0, long_entity: bool = False, alpha: int | None = None) -> bytes:
-    """An entity update: each of the origin's and angles' fields given (not None) is sent, the rest are the baseline's."""
+def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int = 0, long_entity: bool = False, alpha: int | None = None,
+           extras: bool = False) -> bytes:  # fmt: skip
+    """An entity update: each of the origin's and angles' fields given (not None) is sent, the rest are the baseline's;
+    ``extras``: a model, frame, colormap, skin and effects byte too, and of 666 and 999 every byte of the extension bits
+    (alpha, scale, frame2, model2, lerpfinish)."""
     origin, angles = origin or (None, None, None), angles or (None, None, None)
     bits = 0
+    if extras:
+        bits |= (1 << 10) | (1 << 6) | (1 << 11) | (1 << 12) | (1 << 13)
+        if protocol != 15:
+            bits |= (1 << 15) | (1 << 16) | (1 << 17) | (1 << 18) | (1 << 19) | (1 << 20)
     for k, bit in enumerate((1 << 1, 1 << 2, 1 << 3)):
         bits |= bit if origin[k] is not None else 0
     for k, bit in enumerate((1 << 8, 1 << 4, 1 << 9)):
@@ -57,6 +85,8 @@ def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int
     if bits & (1 << 15):
         out += bytes([(bits >> 16) & 0xFF])
     out += struct.pack('<h', entity) if long_entity else bytes([entity])
+    if extras:
+        out += bytes([9, 1, 2, 3, 4])  # model, frame, colormap, skin, effects
     for k in range(3):
         if origin[k] is not None:
             out += coord(origin[k], flags)
@@ -64,18 +94,32 @@ def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int
             out += angle(angles[k], flags)
     if alpha is not None:
         out += bytes([alpha])
+    if extras and protocol != 15:
+        out += bytes([10, 11, 12, 13, 14])  # alpha, scale, frame2, model2, lerpfinish
     return out
 
 
-def clientdata(health: int, weapon: int, velocity=(0, 0, 0)) -> bytes:
-    bits = (1 << 14) | sum((1 << (5 + k)) for k, v in enumerate(velocity) if v)
-    out = bytes([15]) + struct.pack('<H', bits)
+def clientdata(health: int, weapon: int, velocity=(0, 0, 0), protocol: int = 15, armor: int = 0) -> bytes:
+    """Client data with a view height, an ideal pitch, a punch and each velocity given; of 666 and 999 an armour
+    past 255 in its second byte (SU_ARMOR2, through SU_EXTEND1) and a weapon frame's second byte (SU_EXTEND2)."""
+    bits = (1 << 14) | (1 << 0) | (1 << 1) | (1 << 2) | (1 << 13) | sum((1 << (5 + k)) for k, v in enumerate(velocity) if v)
+    if protocol != 15:
+        bits |= (1 << 15) | (1 << 17) | (1 << 23) | (1 << 24)
+    out = bytes([15]) + struct.pack('<H', bits & 0xFFFF)
+    if protocol != 15:
+        out += bytes([(bits >> 16) & 0xFF, (bits >> 24) & 0xFF])
+    out += struct.pack('<bb', 22, 5)  # view height, ideal pitch
     for k in range(3):
+        if k == 0:
+            out += struct.pack('<b', -3)  # punch
         if velocity[k]:
             out += struct.pack('<b', velocity[k] // 16)
     out += struct.pack('<i', 0)  # items, always sent
+    out += bytes([armor & 0xFF])  # SU_ARMOR
     out += bytes([7])  # the weapon's model (SU_WEAPON)
     out += struct.pack('<h', health) + bytes([25, 10, 20, 0, 0, weapon])
+    if protocol != 15:
+        out += bytes([armor >> 8, 1])  # SU_ARMOR2, SU_WEAPONFRAME2
     return out
 
 
@@ -90,10 +134,12 @@ def build_demo(protocol: int = 15, flags: int = 0, steps: int = 4) -> bytes:
     signon = serverinfo(protocol, flags=flags) + bytes([5]) + struct.pack('<h', 1)
     signon += baseline(1, (0, 200, 24), flags=flags) + baseline(2, (-64, -64, 40), (0, 90, 0), flags=flags)
     signon += bytes([13, 0]) + text('ranger') + bytes([13, 1]) + text('bot') + bytes([13, 1]) + text('grunt') + bytes([14, 1]) + struct.pack('<h', 3)
+    signon += bytes([25, 2, 24, 0])  # signonnum, setpause
     out = b'-1\n' + message(signon)
     for k in range(steps):
-        commands = bytes([7]) + struct.pack('<f', 1.5 + 0.1 * k) + clientdata(100 - k, 2, velocity=(160, 0, 0))
-        commands += update(1, (100.0 + 16 * k, None, None), (None, 45.0, None), protocol=protocol, flags=flags)
+        commands = bytes([7]) + struct.pack('<f', 1.5 + 0.1 * k) + clientdata(100 - k, 2, velocity=(160, 0, 0), protocol=protocol, armor=300)
+        commands += sound(protocol, 1, flags)
+        commands += update(1, (100.0 + 16 * k, None, None), (None, 50.0, None), protocol=protocol, flags=flags, extras=k == 1)
         commands += update(2, (500.0, 0.0, 0.0) if k == 2 else None, protocol=protocol, flags=flags, long_entity=True)
         if k == 1:
             commands += bytes([8]) + text('ranger was gibbed by bot\n')

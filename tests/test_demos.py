@@ -8,6 +8,7 @@ from conftest import CORPUS
 from conftest import requires_corpus
 from demo_builders import build_demo
 from demo_builders import message
+from demo_builders import sent_angle
 import numpy as np
 import pytest
 
@@ -15,16 +16,16 @@ import pyvista_quake as pq
 from pyvista_quake import QuakeFormatError
 
 
-@pytest.mark.parametrize(('protocol', 'flags'), [(15, 0), (666, 0), (999, 1 << 7), (999, (1 << 4) | (1 << 1))])
+@pytest.mark.parametrize(('protocol', 'flags'), [(15, 0), (666, 0), (999, 1 << 7), (999, (1 << 4) | (1 << 1)), (999, (1 << 3) | (1 << 2))])
 def test_a_demo_gives_its_map_players_times_and_trajectories(protocol, flags):
     demo = pq.load_demo(build_demo(protocol, flags))
     assert (demo.map, demo.protocol, demo.players, demo.recording_client) == ('e1m1', protocol, {0: 'ranger', 1: 'grunt'}, 0)
-    assert demo.player_info[1] == {'names': ['bot', 'grunt'], 'frags': 3}
+    assert demo.player_info[1] == {'names': ['bot', 'grunt'], 'frags': 3} and demo.player_info[0]['frags'] == 0
     np.testing.assert_allclose(demo.times, [1.5, 1.6, 1.7, 1.8], rtol=1e-6)
     assert demo.duration == pytest.approx(0.3, rel=1e-5)
     walker = demo.trajectory(0)
     np.testing.assert_array_equal(walker.positions, [[100 + 16 * k, 200, 24] for k in range(4)])  # y and z: the baseline's
-    np.testing.assert_allclose(walker.angles[:, 1], 45, atol=360 / 256)
+    np.testing.assert_allclose(walker.angles[:, 1], sent_angle(50.0, flags), rtol=1e-7)
     np.testing.assert_array_equal(walker.health, [100, 99, 98, 97]) and np.testing.assert_array_equal(walker.weapon, [2] * 4)
     np.testing.assert_array_equal(walker.velocity[:, 0], [160] * 4)
     other = demo.trajectory(1)
@@ -69,6 +70,8 @@ def test_a_demo_cut_short_loads_up_to_its_last_whole_message():
     (b'-1\n' + message(bytes([8]) + b'no end'), 'runs past the message'),
     (b'-1\n' + message(bytes([11]) + struct.pack('<i', 68)), 'serverinfo protocol = 68'),
     (b'-1\n' + message(bytes([23, 40])), 'temp_entity = 40'),
+    (b'hello\n' + bytes(40), 'not a Quake demo'),
+    (b'-1\n' + struct.pack('<i', (1 << 20) + 1) + bytes(12), 'message 0 length'),
 ])  # fmt: skip
 def test_a_broken_demo_is_a_format_error_naming_the_message_and_field(data, said):
     with pytest.raises(QuakeFormatError, match=said):
@@ -172,3 +175,33 @@ def test_the_demo_command(tmp_path, capsys):
     assert len(rows) == 20 and rows[0]['name'] == 'ranger' and float(rows[0]['x']) == 100.0
     assert main(['demo', 'table', str(folder), '-o', str(tmp_path / 'rows.xlsx')]) == 1
     assert main(['demo', 'info', str(tmp_path / 'nothing')]) == 1
+
+
+def test_a_demo_without_server_info_has_no_clients_and_the_largest_message_is_read():
+    from pyvista_quake.formats import dem
+
+    timed = b'-1\n' + message(bytes([7]) + struct.pack('<f', 2.0))
+    demo = pq.load_demo(timed)
+    assert demo.times.tolist() == [2.0] and demo.map == '' and demo.players == {}
+    with pytest.raises(ValueError, match='client must be 0 to -1'):
+        demo.trajectory(0)
+    padding = bytes([1]) * (dem.MAX_MESSAGE - 5)  # svc_nop up to the largest message
+    assert len(pq.load_demo(b'-1\n' + message(bytes([7]) + struct.pack('<f', 3.0) + padding)).times) == 1
+
+
+def test_the_recorders_armour_past_255_and_client_data_of_each_protocol():
+    from pyvista_quake.formats import dem
+
+    for protocol in (15, 666):
+        data = dem.parse(build_demo(protocol), 'x.dem')
+        assert data.client_data[0]['armor'] == (300 if protocol == 666 else 300 & 0xFF)
+        assert data.client_data[0]['velocity'] == (160.0, 0.0, 0.0) and data.client_data[0]['health'] == 100
+
+
+def test_parquet_without_pandas_says_what_to_install(tmp_path, monkeypatch, capsys):
+    from pyvista_quake.cli import demo as command
+    from pyvista_quake.cli.main import main
+
+    monkeypatch.setattr(command, 'demo_table', lambda sources: {'time': np.zeros(1)})
+    assert main(['demo', 'table', str(tmp_path), '-o', str(tmp_path / 'x.parquet')]) == 1
+    assert 'Parquet needs pandas and pyarrow' in capsys.readouterr().err

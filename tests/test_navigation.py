@@ -141,3 +141,46 @@ def test_deepmind_labs_levels_find_their_navigation_beside_them(name):
     if len(spawns):
         assert (navigation.area(spawns + [0, 0, 1]) > 0).any()  # a start stands on its area's floor plane: just above it
         assert (level.cluster(spawns + [0, 0, 26]) >= 0).all()
+
+
+@requires_corpus
+def test_the_names_of_travel_types_flags_and_area_contents_are_the_specs():
+    import re
+
+    spec = (CORPUS.parent / 'specs' / 'levels-collision-navigation.txt').read_text()
+    types = dict((int(n), name) for n, name in re.findall(r'\| (\d+) \| (\w+) \|', spec))
+    assert types == aas.TRAVEL_TYPES
+    flags = {name.lower(): int(value, 16) for name, value in re.findall(r'TFL_(\w+) \| (0x[0-9A-F]{8})', spec)}
+    assert {k: v for k, v in flags.items() if k in aas.TRAVEL_FLAGS} == {k: v for k, v in aas.TRAVEL_FLAGS.items() if k in flags}
+    assert len(flags) >= 26
+    assert f'0x{aas.TFL_DEFAULT:08X}' in spec
+    line = spec[spec.index('Area contents:') :].split('\n')[0] + spec[spec.index('Area contents:') :].split('\n')[1]
+    for value, name in (('1', 'water'), ('2', 'lava'), ('4', 'slime'), ('8', 'cluster portal'), ('64', 'teleporter'), ('128', 'jump pad')):
+        assert f'{value} {name}' in line and aas.AREA_CONTENTS[name.replace(' ', '')] == int(value)
+
+
+def test_more_broken_files_name_the_lump_and_the_range():
+    with pytest.raises(QuakeFormatError, match=r'reachability\[1\]\.areanum = 7: out of range \(0 to 2\)'):
+        pq.load_navigation(build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (7, (0, 0, 0), (0, 0, 0), 2, 1), (2, (0, 0, 0), (0, 0, 0), 2, 1),
+                                            (1, (0, 0, 0), (0, 0, 0), 2, 1)]))  # fmt: skip
+    short = build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (2, (0, 0, 0), (0, 0, 0), 2, 1), (2, (0, 0, 0), (0, 0, 0), 2, 1)])
+    with pytest.raises(QuakeFormatError, match=r'areasettings\[2\]\.firstreachablearea = 3: with 1 after it: past the 3 records'):
+        pq.load_navigation(short)  # area 2's run starts at reachability 3: one past the last
+
+
+def test_a_navigation_tree_that_loops_is_refused():
+    data = bytearray(build_aas(version=4))
+    nodes_offset = struct.unpack_from('<i', data, 12 + 10 * 8)[0]
+    struct.pack_into('<3i', data, nodes_offset + 12 * 2, 1, 0, 1)  # node 2's back child: node 1, above it
+    with pytest.raises(QuakeFormatError, match=r'nodes\[2\]\.children = \[0, 1\]: a child at or above its node'):
+        pq.load_navigation(bytes(data))
+
+
+def test_lava_slime_and_water_areas_need_their_travel_flags():
+    for contents, flag in ((2, 'lava'), (4, 'slime'), (1, 'water'), (0, 'air')):
+        data = bytearray(build_aas(version=4))
+        settings_offset = struct.unpack_from('<i', data, 12 + 8 * 8)[0]
+        struct.pack_into('<i', data, settings_offset + 28 * 2, contents)  # area 2's contents
+        nav = pq.load_navigation(bytes(data))
+        assert nav.graph(['walk'])[1, 2] == 0  # the area entered needs its medium's flag, air too
+        assert nav.graph(['walk', flag])[1, 2] == 100

@@ -53,7 +53,6 @@ class Update:
     entity: int
     origin: tuple[float, float, float]
     angles: tuple[float, float, float]
-    model: int
 
 
 @dataclass
@@ -235,9 +234,8 @@ def _update(out: QuakeDemoData, m: _Message, bits: int, baselines: dict[int, Upd
         if bits & U_EXTEND2:
             bits |= m.byte() << 24
     entity = (m.short() & 0xFFFF) if bits & U_LONGENTITY else m.byte()
-    base = baselines.get(entity) or Update(entity, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 0)
-    model = m.byte() if bits & U_MODEL else base.model
-    for flag in (U_FRAME, U_COLORMAP, U_SKIN, U_EFFECTS):
+    base = baselines.get(entity) or Update(entity, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    for flag in (U_MODEL, U_FRAME, U_COLORMAP, U_SKIN, U_EFFECTS):
         if bits & flag:
             m.byte()
     origin, angle = list(base.origin), list(base.angles)
@@ -247,20 +245,16 @@ def _update(out: QuakeDemoData, m: _Message, bits: int, baselines: dict[int, Upd
         if bits & a_flag:
             angle[axis] = m.angle()
     if out.protocol in (666, 999):
-        for flag in (U_ALPHA, U_SCALE, U_FRAME2):
+        for flag in (U_ALPHA, U_SCALE, U_FRAME2, U_MODEL2, U_LERPFINISH):
             if bits & flag:
                 m.byte()
-        if bits & U_MODEL2:
-            model = (model & 0xFF) | (m.byte() << 8)
-        if bits & U_LERPFINISH:
-            m.byte()
-    return Update(entity, (origin[0], origin[1], origin[2]), (angle[0], angle[1], angle[2]), model)
+    return Update(entity, (origin[0], origin[1], origin[2]), (angle[0], angle[1], angle[2]))
 
 
 def _baseline(m: _Message, version: int, entity: int) -> Update:
     """``CL_ParseBaseline``: version 2 (FitzQuake's) starts with flags for a large model, a large frame and alpha."""
     bits = m.byte() if version == 2 else 0
-    model = m.short() & 0xFFFF if bits & B_LARGEMODEL else m.byte()
+    m.take(2 if bits & B_LARGEMODEL else 1)
     m.take(2 if bits & B_LARGEFRAME else 1)
     m.take(2)  # colormap, skin
     origin, angles = [], []
@@ -269,7 +263,7 @@ def _baseline(m: _Message, version: int, entity: int) -> Update:
         angles.append(m.angle())
     if bits & B_ALPHA:
         m.byte()
-    return Update(entity, (origin[0], origin[1], origin[2]), (angles[0], angles[1], angles[2]), model)
+    return Update(entity, (origin[0], origin[1], origin[2]), (angles[0], angles[1], angles[2]))
 
 
 def _command(out: QuakeDemoData, m: _Message, command: int, baselines: dict[int, Update], data: dict[str, Any], time: float) -> None:

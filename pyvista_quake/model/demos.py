@@ -97,7 +97,7 @@ class Demo:
 
     def trajectory(self, client: int) -> Trajectory:
         """Client ``client``'s trajectory: its entity (number ``client + 1``) at each timed message."""
-        if not 0 <= client < max(self.data.max_clients, 1):
+        if not 0 <= client < self.data.max_clients:
             raise ValueError(f'client must be 0 to {self.data.max_clients - 1}, not {client!r}')
         n = len(self.times)
         positions = np.full((n, 3), np.nan, np.float32)

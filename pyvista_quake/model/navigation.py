@@ -227,7 +227,8 @@ class Navigation:
         entered = np.minimum(reach['areanum'].astype(np.int64), len(settings) - 1)
         contents = settings['contents'][entered].astype(np.int64)
         area_flags = settings['areaflags'][entered].astype(np.int64)
-        medium = np.select([contents & 1 != 0, contents & 4 != 0, contents & 2 != 0],
+        liquid = aas.AREA_CONTENTS
+        medium = np.select([contents & liquid['water'] != 0, contents & liquid['slime'] != 0, contents & liquid['lava'] != 0],
                            [aas.TRAVEL_FLAGS['water'], aas.TRAVEL_FLAGS['slime'], aas.TRAVEL_FLAGS['lava']], aas.TRAVEL_FLAGS['air'])  # fmt: skip
         medium = medium | np.where(contents & aas.AREA_CONTENTS['donotenter'], aas.TRAVEL_FLAGS['donotenter'], 0)
         medium = medium | np.where(contents & aas.AREA_CONTENTS['notteam1'], aas.TRAVEL_FLAGS['notteam1'], 0)
