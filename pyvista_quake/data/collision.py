@@ -15,6 +15,9 @@ The map's data come from :func:`pyvista_quake.formats.bsp.read_collision`.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+from typing import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -31,6 +34,19 @@ TRACE_PAIRS = 1 << 19
 FUNCTABLE_SIZE = 1024
 
 
+def _float32(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a query as the engine's float32 arithmetic runs: past float32's range is infinite, and a NaN compares
+    false, without numpy's warnings (a user's point may be anything)."""
+
+    @functools.wraps(function)
+    def quiet(*args: Any, **kwargs: Any) -> Any:
+        with np.errstate(over='ignore', invalid='ignore', divide='ignore'):
+            return function(*args, **kwargs)
+
+    return quiet
+
+
+@_float32
 def as_points(points: object, name: str = 'points') -> np.ndarray:
     """``points`` as ``float32`` ``(n, 3)`` (one point ``(3,)`` is ``(1, 3)``), as the engine's ``vec3_t`` holds them."""
     array = np.asarray(points, np.float64)
@@ -53,6 +69,7 @@ def plane_distances(c: Q3Collision, points: np.ndarray, planes: np.ndarray, axia
     return dot - c.dists[planes]
 
 
+@_float32
 def leaves(c: Q3Collision, points: np.ndarray) -> np.ndarray:
     """The leaf holding each point (``CM_PointLeafnum``)."""
     node = np.zeros(len(points), np.int64)
@@ -65,6 +82,7 @@ def leaves(c: Q3Collision, points: np.ndarray) -> np.ndarray:
     return -1 - node
 
 
+@_float32
 def contents(c: Q3Collision, points: np.ndarray, model: int = 0) -> np.ndarray:
     """The ``CONTENTS_*`` bits at each point (``CM_PointContents``): of the world's leaf holding it, or of brush model
     ``model``'s brushes (at rest, where the model's own leaf holds them all)."""
@@ -110,6 +128,7 @@ def _inside(c: Q3Collision, p: np.ndarray, brush: np.ndarray) -> np.ndarray:
     return ~outside
 
 
+@_float32
 def visible(c: Q3Collision, leaf_a: np.ndarray, leaf_b: np.ndarray) -> np.ndarray:
     """``SV_inPVS`` for pairs of leaves: ``b``'s cluster bit in the PVS row of ``a``'s cluster (row 0 for a cluster
     outside the table, as ``CM_ClusterPVS`` gives it), and both in one area (the area portals closed)."""
@@ -156,6 +175,7 @@ class Light(NamedTuple):
     direction: np.ndarray
 
 
+@_float32
 def grid_light(c: Q3Collision, points: np.ndarray, shift: int = 1, ambient_scale: float = 0.6, directed_scale: float = 1.0) -> Light:
     """The light a model at each point takes from the light grid, as ``R_LightForPoint`` gives it
     (``R_SetupEntityLightingGrid``); no light (zeros) where the map has no grid that fits it.
@@ -220,6 +240,7 @@ def grid_light(c: Q3Collision, points: np.ndarray, shift: int = 1, ambient_scale
 CORNER_EPSILON = 0.01
 
 
+@_float32
 def brush_faces(c: Q3Collision, brushes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each brush as a closed convex polyhedron from its planes: its corners are where three of its planes meet
     inside all the others; a side's face is the corners on its plane, wound anticlockwise seen from outside.
@@ -312,6 +333,7 @@ def _brush_bounds(c: Q3Collision, brush: np.ndarray) -> tuple[np.ndarray, np.nda
     return -dist[:, 0::2], dist[:, 1::2]
 
 
+@_float32
 def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, maxs: np.ndarray, mask: int, model: int = 0) -> Trace:
     """``CM_BoxTrace`` of a box ``mins``..``maxs`` from each ``start`` to its ``end`` through model ``model``'s brushes
     whose contents meet ``mask``; a position test (``CM_PositionTest``) where a start is its end.

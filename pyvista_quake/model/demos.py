@@ -26,6 +26,7 @@ from pyvista_quake.game.archives import is_archive
 from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import read_source
+from pyvista_quake.model.mesh import ascii_text
 
 #: How far a client moves between two messages before its line is broken (a respawn or a teleport).
 JUMP = 256.0
@@ -168,7 +169,7 @@ class Demo:
             client = (self._entity[chosen] - 1).astype(np.int32)
             names = self.players
             points.point_data['client'] = client
-            points.point_data['name'] = np.array([names.get(int(c), '') for c in client], dtype=str)
+            points.point_data['name'] = np.array([ascii_text(names.get(int(c), '')) for c in client], dtype=str)
             points.point_data['angles'] = self._angles[chosen]
             points.point_data.active_scalars_name = None
         points.field_data['time'] = np.array([self.times[index]])

@@ -172,15 +172,19 @@ class Navigation:
     def area(self, points: npt.ArrayLike) -> np.ndarray:
         """The area holding each point, as ``AAS_PointAreaNum``: 0 in solid (or outside), ``int64`` ``(n,)``."""
         p = np.asarray(points, np.float64)
-        p = (p[None] if p.ndim == 1 else p).astype(np.float32)
+        with np.errstate(over='ignore', invalid='ignore'):
+            p = (p[None] if p.ndim == 1 else p).astype(np.float32)
         if p.ndim != 2 or p.shape[1] != 3:
             raise ValueError(f'points must be (n, 3) coordinates, not an array of shape {np.shape(points)}')
-        lumps = self.record.lumps
-        nodes, planes = lumps['nodes'], lumps['planes']
-        if len(nodes) < 2:
+        if len(self.record.lumps['nodes']) < 2:
             return np.zeros(len(p), np.int64)
         node = np.ones(len(p), np.int64)
         going = np.arange(len(p))
+        with np.errstate(over='ignore', invalid='ignore'):  # float32 as botlib: past its range infinite, NaN compares false
+            return self._descend(p, node, going)
+
+    def _descend(self, p: np.ndarray, node: np.ndarray, going: np.ndarray) -> np.ndarray:
+        nodes, planes = self.record.lumps['nodes'], self.record.lumps['planes']
         while len(going):  # a level of the tree at a time; children lie below their node
             at = node[going]
             plane = planes[nodes['planenum'][at]]

@@ -535,7 +535,7 @@ class QuakeModel:
         mesh = pv.PolyData(points.astype(np.float32), faces=faces)
         mesh.cell_data['brush'] = brush.astype(np.int32)
         mesh.cell_data['contents'] = c.brush_contents[brush].astype(np.int64)
-        mesh.cell_data['shader'] = np.array([c.shader_names[k] for k in c.brush_shader[brush]], dtype=str) if len(brush) else np.zeros(0, str)
+        mesh.cell_data['shader'] = np.array([ascii_text(c.shader_names[k]) for k in c.brush_shader[brush]], dtype=str) if len(brush) else np.zeros(0, str)
         mesh = mesh.clean(tolerance=1e-3, absolute=True)  # the faces of a brush share its corners: closed
         mesh.cell_data.active_scalars_name = None
         return mesh
