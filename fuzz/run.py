@@ -7,8 +7,9 @@ Usage (from the repository's root)::
 Every input must load (and build its frames, arrays and GL-command mesh) or
 raise ``QuakeFormatError`` with a message; anything else is a finding, saved
 under ``--out``.  At the end it prints inputs tried, loaded and rejected.
-Seeds are the synthetic models and levels of ``tests/fuzzing.py`` and, where
-``../shared/corpus`` exists, the real models and the maps up to 1 MB.
+Seeds are the synthetic models, levels, navigation files and demos of ``tests/fuzzing.py`` and,
+where ``../shared/corpus`` exists, the real models, the maps up to 1 MB, and the navigation files
+and demos up to 200 kB; a level is also asked its collision, visibility and light queries.
 """
 
 from __future__ import annotations
@@ -27,14 +28,16 @@ sys.path.insert(0, str(ROOT / 'tests'))
 
 
 def seeds() -> list[bytes]:
+    from fuzzing import navigation_and_demo_seeds  # noqa: PLC0415
     from fuzzing import synthetic_seeds  # noqa: PLC0415
 
-    found = synthetic_seeds()
+    found = synthetic_seeds() + navigation_and_demo_seeds()
     corpus = ROOT.parent / 'shared' / 'corpus'
     if corpus.is_dir():
         found += [p.read_bytes() for p in sorted(corpus.rglob('*')) if p.suffix.lower() in ('.md2', '.mdl', '.md3', '.iqm', '.md5mesh')
                   and p.stat().st_size < 200_000]  # fmt: skip
         found += real_levels(corpus)
+        found += [p.read_bytes() for p in sorted(corpus.rglob('*')) if p.suffix.lower() in ('.aas', '.dem') and p.stat().st_size < 200_000]
     return found
 
 

@@ -16,6 +16,10 @@ from builders import tetra_md3
 from builders import torch_mdl
 from builders import two_joint_iqm
 from builders import two_joint_md5
+from demo_builders import build_demo
+from level_builders import build_aas
+from level_builders import build_q3
+from level_builders import collision_args
 from level_builders import level_seeds
 import numpy as np
 
@@ -47,7 +51,13 @@ def synthetic_seeds() -> list[bytes]:
         two_joint_iqm(align=False, zero_weight_vertex=True),
         two_joint_md5()[0].encode(),
         *level_seeds(),
+        build_q3(**collision_args()),
     ]  # fmt: skip
+
+
+def navigation_and_demo_seeds() -> list[bytes]:
+    """Valid bot navigation files and demos: what :func:`exercise` tells apart from models by their first bytes."""
+    return [build_aas(), build_aas(faces=True), build_demo(), build_demo(666), build_demo(999, 1 << 7)]
 
 
 INT_EXTREMES = (0, -1, 1, 2**31 - 1, -(2**31), 2**16, 255, 256)
@@ -111,6 +121,10 @@ def exercise(data: bytes) -> str:
 
     Raises whatever else the readers raise: that is a finding.
     """
+    if data[:4] == b'EAAS':
+        return _exercise_navigation(data)
+    if data[:16].split(b'\n', 1)[0].strip().lstrip(b'-').isdigit() and b'\n' in data[:16]:
+        return _exercise_demo(data)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         try:
@@ -126,6 +140,7 @@ def exercise(data: bytes) -> str:
                 model.point_entities()
                 model.lightmaps  # noqa: B018
                 pq.check(data)
+                _exercise_queries(model)
             if model.format in ('iqm', 'md5'):
                 model.skeletal.bind_pose()
                 model.skeletal.skeleton(len(model) - 1)
@@ -153,4 +168,45 @@ def exercise(data: bytes) -> str:
         except pq.QuakeFormatError as error:
             if 'strict' not in str(error):
                 raise AssertionError(f'strict loading failed on what loads: {error}') from error
+    return 'loaded'
+
+
+#: Points the level queries are asked at: ordinary, far, past float32's range, not a number.
+QUERY_POINTS = np.array([[0, 0, 0], [64, -32, 8], [1e6, 1e6, 1e6], [3e38, -3e38, 0], [np.nan, 0, 0]])
+
+
+def _exercise_queries(model) -> None:
+    """A Quake III level's collision, visibility, light and brushes at a few points (a level of another game, or
+    whose collision lumps do not hold, is refused by ``collision`` with a message)."""
+    try:
+        model.collision  # noqa: B018
+    except pq.QuakeFormatError as error:
+        if not str(error):
+            raise AssertionError('QuakeFormatError without a message') from error
+        return
+    model.contents(QUERY_POINTS), model.cluster(QUERY_POINTS), model.visible(QUERY_POINTS, QUERY_POINTS[::-1])
+    model.light(QUERY_POINTS), model.brushes(), model.trace(QUERY_POINTS, QUERY_POINTS[::-1], mins=(-15, -15, -24), maxs=(15, 15, 32))
+
+
+def _exercise_navigation(data: bytes) -> str:
+    try:
+        navigation = pq.load_navigation(data)
+    except pq.QuakeFormatError as error:
+        if not str(error):
+            raise AssertionError('QuakeFormatError without a message') from error
+        return 'rejected'
+    navigation.areas, navigation.reachabilities, navigation.graph(), navigation.area(QUERY_POINTS)
+    return 'loaded'
+
+
+def _exercise_demo(data: bytes) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # a demo cut short warns
+        try:
+            demo = pq.load_demo(data)
+        except pq.QuakeFormatError as error:
+            if not str(error):
+                raise AssertionError('QuakeFormatError without a message') from error
+            return 'rejected'
+    demo.trajectories(), demo.columns()
     return 'loaded'

@@ -127,6 +127,7 @@ def test_a_level_without_collision_lumps_or_a_model_has_no_queries(tmp_path):
     ({'sides': [(3, 0)] * 18 + [(500, 0)]}, r'brushsides\[18\]\.planeNum'),
     ({'visibility': struct.pack('<2i', 2, 4) + b'\0'}, 'visibility numClusters'),
     ({'lumps': {Q3_NODES: b'\0' * 35}}, 'nodes lump length'),
+    ({'lumps': {7: b''}}, 'Map with no models'),
 ])  # fmt: skip
 def test_a_broken_collision_lump_is_a_format_error_naming_it(changes, said):
     with pytest.raises(QuakeFormatError, match=said):

@@ -68,3 +68,12 @@ def test_a_broken_level_answers_queries_or_is_a_format_error(edits, coordinates)
     a, b = np.array(coordinates[:3])[None], np.array(coordinates[3:])[None]
     level.contents(a), level.cluster(a), level.visible(a, b), level.light(a), level.brushes()
     assert level.trace(a, b, mins=(-15, -15, -24), maxs=(15, 15, 32), mask='player').fraction.shape == (1,)
+
+
+def test_the_long_fuzz_runs_seeds_tell_navigation_files_and_demos_from_models():
+    from fuzzing import exercise
+    from fuzzing import navigation_and_demo_seeds
+
+    seeds = navigation_and_demo_seeds()
+    assert [exercise(seed) for seed in seeds] == ['loaded'] * len(seeds)
+    assert {exercise(seed[: len(seed) // 2]) for seed in seeds} <= {'loaded', 'rejected'}

@@ -1226,6 +1226,8 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
         raise QuakeFormatError(record.source, 'leafs lump length', 0, 'a map has at least one leaf ("Map with no leafs")')
     if not len(nodes):
         raise QuakeFormatError(record.source, 'nodes lump length', 0, 'a map has at least one node ("Map has no nodes")')
+    if not len(models):
+        raise QuakeFormatError(record.source, 'models lump length', 0, 'a map has at least the world\'s model ("Map with no models")')
     _indices(record, 'nodes', 'planeNum', nodes['planeNum'], len(planes))
     _indices(record, 'nodes', 'children', nodes['children'], len(nodes), allow=len(leafs))
     _runs(record, 'leafs', 'firstLeafBrush', leafs['firstLeafBrush'], leafs['numLeafBrushes'], len(leafbrushes), 'leaf brushes')
@@ -1247,7 +1249,7 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
     clusters, cluster_bytes, visibility = _visibility(record, leafs)
     areas = int(leafs['area'].max()) + 1 if len(leafs) else 0
     size = _grid_size(entities)
-    bounds = np.asarray(models['mins'][0] if len(models) else np.zeros(3), np.float32), np.asarray(models['maxs'][0] if len(models) else np.zeros(3), np.float32)
+    bounds = np.asarray(models['mins'][0], np.float32), np.asarray(models['maxs'][0], np.float32)
     origin = (size * np.ceil(bounds[0] / size)).astype(np.float32)
     top = (size * np.floor(bounds[1] / size)).astype(np.float32)
     counts = ((top - origin) / size + 1).astype(np.int64)
