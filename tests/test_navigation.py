@@ -39,9 +39,19 @@ def test_areas_are_their_faces_or_without_faces_their_boxes():
     first = boxes.extract_cells(boxes['area'] == 1)
     np.testing.assert_array_equal(first.bounds, (0, 128, -64, 64, -16, 96))
     faced = pq.load_navigation(build_aas(faces=True)).areas
-    assert faced.n_cells == 1 and faced['area'].tolist() == [1]
-    assert faced.regular_faces.tolist() == [[0, 1, 2, 3]]  # each edge's first corner, the reversed third one's too
+    assert faced.n_cells == 2 and faced['area'].tolist() == [1, 2] and faced['contents'].tolist() == [0, 1]
+    # Each edge's first corner as the face goes round (a reversed edge's second): the square, then the triangle.
+    assert faced.irregular_faces[0].tolist() == [0, 1, 2, 3] and faced.irregular_faces[1].tolist() == [4, 5, 6]
     assert faced.active_scalars_name is None
+    for area in (1, 2):
+        part = boxes.extract_cells(boxes['area'] == area)
+        solid = pv.PolyData(part.points, faces=part.cells).clean().triangulate()
+        assert solid.n_open_edges == 0 and solid.volume == pytest.approx(128 * 128 * 112)
+    normals = boxes.compute_normals(cell_normals=True, point_normals=False, auto_orient_normals=False)
+    centres = normals.cell_centers().points
+    own = np.where((boxes['area'] == 1)[:, None], [64, 0, 40], [-64, 0, 40])
+    assert ((centres - own) * normals.cell_data['Normals']).sum(axis=1).min() > 0  # each box's faces point out
+    assert boxes.n_cells == 12
 
 
 def test_the_area_of_a_point_as_aas_point_area_num():
@@ -184,3 +194,12 @@ def test_lava_slime_and_water_areas_need_their_travel_flags():
         nav = pq.load_navigation(bytes(data))
         assert nav.graph(['walk'])[1, 2] == 0  # the area entered needs its medium's flag, air too
         assert nav.graph(['walk', flag])[1, 2] == 100
+
+
+def test_an_unknown_travel_type_is_invalid_and_a_file_of_no_reachabilities_has_none():
+    nav = pq.load_navigation(build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (2, (0, 0, 0), (0, 0, 0), 20, 5),
+                                              (2, (0, 0, 0), (0, 0, 0), 19, 6), (1, (0, 0, 0), (0, 0, 0), 2, 7)]))  # fmt: skip
+    assert nav.reachabilities['travel_type'].tolist() == ['invalid', 'funcbob', 'walk']
+    assert nav.usable(-1).tolist() == [False, True, True, True] and nav.usable(['funcbob', 'water']).tolist() == [False, False, True, False]
+    assert nav.usable(['invalid', 'water']).tolist() == [False, True, False, False]
+    assert nav.num_reachabilities == 3 and nav.num_areas == 2

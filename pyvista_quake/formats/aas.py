@@ -173,7 +173,7 @@ def _check(record: AASFile) -> None:
 
 
 def _runs(source: str, lump: str, field: str, first: np.ndarray, count: np.ndarray, total: int) -> None:
-    bad = (first < 0) | (count < 0) | (first.astype(np.int64) + count > total)
+    bad = (count < 0) | ((count > 0) & ((first < 0) | (first.astype(np.int64) + count > total)))  # an empty run reads nothing
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
         raise QuakeFormatError(source, f'{lump}[{k}].{field}', int(first[k]), f'with {int(count[k])} after it: past the {total} records it indexes')

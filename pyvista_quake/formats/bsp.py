@@ -1197,7 +1197,7 @@ def _indices(record: BSPFile, lump: str, field_name: str, values: np.ndarray, co
 
 def _runs(record: BSPFile, lump: str, first_name: str, first: np.ndarray, count: np.ndarray, total: int, target: str) -> None:
     """Refuse a run ``first .. first + count`` of ``lump`` outside the ``total`` records of ``target``."""
-    bad = (first < 0) | (count < 0) | (first.astype(np.int64) + count > total)
+    bad = (count < 0) | ((count > 0) & ((first < 0) | (first.astype(np.int64) + count > total)))  # an empty run reads nothing
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
         raise QuakeFormatError(record.source, f'{lump}[{k}].{first_name}', int(first[k]),

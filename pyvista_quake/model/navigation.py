@@ -118,7 +118,7 @@ class Navigation:
         corners = np.array([[k & 1, (k >> 1) & 1, (k >> 2) & 1] for k in range(8)], np.float32)
         low, high = areas['mins'].astype(np.float32), areas['maxs'].astype(np.float32)
         points = (low[:, None] + corners[None] * (high - low)[:, None]).reshape(-1, 3)
-        quads = np.array([[0, 2, 6, 4], [1, 5, 7, 3], [0, 4, 5, 1], [2, 3, 7, 6], [0, 1, 3, 2], [4, 6, 7, 5]])  # -x +x -y +y -z +z
+        quads = np.array([[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]])  # -x +x -y +y -z +z, outward
         faces = (quads[None] + 8 * np.arange(n)[:, None, None]).reshape(-1, 4)
         cells = np.column_stack([np.full(len(faces), 4), faces]).ravel()
         mesh = pv.PolyData(points, faces=cells if n else np.zeros(0, np.int64))
