@@ -58,17 +58,23 @@ def baseline(entity: int, origin, angles=(0, 0, 0), model: int = 2, flags: int =
     return bytes([22]) + struct.pack('<h', entity) + bytes([model, 0, 0, 0]) + b''.join(coord(o, flags) + angle(a, flags) for o, a in zip(origin, angles))
 
 
+#: FitzQuake's extension bits of an entity update, in the order their bytes follow: alpha, scale, frame2, model2, lerpfinish.
+EXTENSIONS = (16, 20, 17, 18, 19)
+
+
 def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int = 0, long_entity: bool = False, alpha: int | None = None,
-           extras: bool = False) -> bytes:  # fmt: skip
+           extras: bool = False, extensions: tuple[int, ...] = EXTENSIONS) -> bytes:  # fmt: skip
     """An entity update: each of the origin's and angles' fields given (not None) is sent, the rest are the baseline's;
-    ``extras``: a model, frame, colormap, skin and effects byte too, and of 666 and 999 every byte of the extension bits
-    (alpha, scale, frame2, model2, lerpfinish)."""
+    ``extras``: a model, frame, colormap, skin and effects byte too, and of 666 and 999 a byte of each of ``extensions``
+    (bits of :data:`EXTENSIONS`)."""
     origin, angles = origin or (None, None, None), angles or (None, None, None)
     bits = 0
     if extras:
         bits |= (1 << 10) | (1 << 6) | (1 << 11) | (1 << 12) | (1 << 13)
         if protocol != 15:
-            bits |= (1 << 15) | (1 << 16) | (1 << 17) | (1 << 18) | (1 << 19) | (1 << 20)
+            bits |= 1 << 15
+            for bit in extensions:
+                bits |= 1 << bit
     for k, bit in enumerate((1 << 1, 1 << 2, 1 << 3)):
         bits |= bit if origin[k] is not None else 0
     for k, bit in enumerate((1 << 8, 1 << 4, 1 << 9)):
@@ -95,7 +101,7 @@ def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int
     if alpha is not None:
         out += bytes([alpha])
     if extras and protocol != 15:
-        out += bytes([10, 11, 12, 13, 14])  # alpha, scale, frame2, model2, lerpfinish
+        out += bytes([10 + k for k, bit in enumerate(EXTENSIONS) if bit in extensions])
     return out
 
 
@@ -104,7 +110,7 @@ def clientdata(health: int, weapon: int, velocity=(0, 0, 0), protocol: int = 15,
     past 255 in its second byte (SU_ARMOR2, through SU_EXTEND1) and a weapon frame's second byte (SU_EXTEND2)."""
     bits = (1 << 14) | (1 << 0) | (1 << 1) | (1 << 2) | (1 << 13) | sum((1 << (5 + k)) for k, v in enumerate(velocity) if v)
     if protocol != 15:
-        bits |= (1 << 15) | (1 << 17) | (1 << 23) | (1 << 24)
+        bits |= (1 << 15) | (1 << 17) | (1 << 18) | (1 << 23) | (1 << 24)
     out = bytes([15]) + struct.pack('<H', bits & 0xFFFF)
     if protocol != 15:
         out += bytes([(bits >> 16) & 0xFF, (bits >> 24) & 0xFF])
@@ -119,7 +125,7 @@ def clientdata(health: int, weapon: int, velocity=(0, 0, 0), protocol: int = 15,
     out += bytes([7])  # the weapon's model (SU_WEAPON)
     out += struct.pack('<h', health) + bytes([25, 10, 20, 0, 0, weapon])
     if protocol != 15:
-        out += bytes([armor >> 8, 1])  # SU_ARMOR2, SU_WEAPONFRAME2
+        out += bytes([armor >> 8, 0, 99])  # SU_ARMOR2, SU_AMMO2, SU_WEAPONFRAME2 (99: no command, should a reader lose its place)
     return out
 
 
@@ -139,7 +145,10 @@ def build_demo(protocol: int = 15, flags: int = 0, steps: int = 4) -> bytes:
     for k in range(steps):
         commands = bytes([7]) + struct.pack('<f', 1.5 + 0.1 * k) + clientdata(100 - k, 2, velocity=(160, 0, 0), protocol=protocol, armor=300)
         commands += sound(protocol, 1, flags)
-        commands += update(1, (100.0 + 16 * k, None, None), (None, 50.0, None), protocol=protocol, flags=flags, extras=k == 1)
+        commands += update(1, (100.0 + 16 * k, None, None), (None, 50.0, None), protocol=protocol, flags=flags, extras=k in (1, 3),
+                           extensions=EXTENSIONS if k == 1 else (18,))  # every extension byte; the second byte of a model alone
+        if protocol != 15 and k == 0:
+            commands += bytes([41, 128, 10, 20, 30]) + struct.pack('<h', 50)  # fog: density, colour, time
         commands += update(2, (500.0, 0.0, 0.0) if k == 2 else None, protocol=protocol, flags=flags, long_entity=True)
         if k == 1:
             commands += bytes([8]) + text('ranger was gibbed by bot\n')

@@ -205,3 +205,26 @@ def test_parquet_without_pandas_says_what_to_install(tmp_path, monkeypatch, caps
     monkeypatch.setattr(command, 'demo_table', lambda sources: {'time': np.zeros(1)})
     assert main(['demo', 'table', str(tmp_path), '-o', str(tmp_path / 'x.parquet')]) == 1
     assert 'Parquet needs pandas and pyarrow' in capsys.readouterr().err
+
+
+def test_a_table_written_with_pandas_goes_to_csv_or_parquet_by_its_suffix(tmp_path, monkeypatch, capsys):
+    from pyvista_quake.cli import demo as command
+    from pyvista_quake.cli.main import main
+
+    written = []
+
+    class Frame:
+        def __len__(self):
+            return 3
+
+        def to_csv(self, path, index):
+            written.append(('csv', path, index))
+
+        def to_parquet(self, path):
+            written.append(('parquet', path))
+
+    monkeypatch.setattr(command, 'demo_table', lambda sources: Frame())
+    assert main(['demo', 'table', str(tmp_path), '-o', str(tmp_path / 'x.parquet')]) == 0
+    assert main(['demo', 'table', str(tmp_path), '-o', str(tmp_path / 'x.csv')]) == 0
+    assert written == [('parquet', tmp_path / 'x.parquet'), ('csv', tmp_path / 'x.csv', False)]
+    assert capsys.readouterr().out.count('(3 rows)') == 2
