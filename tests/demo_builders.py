@@ -149,8 +149,25 @@ def build_demo(protocol: int = 15, flags: int = 0, steps: int = 4) -> bytes:
                            extensions=EXTENSIONS if k == 1 else (18,))  # every extension byte; the second byte of a model alone
         if protocol != 15 and k == 0:
             commands += bytes([41, 128, 10, 20, 30]) + struct.pack('<h', 50)  # fog: density, colour, time
+        if k == 2:
+            commands += temp_entities(flags)
         commands += update(2, (500.0, 0.0, 0.0) if k == 2 else None, protocol=protocol, flags=flags, long_entity=True)
         if k == 1:
             commands += bytes([8]) + text('ranger was gibbed by bot\n')
         out += message(commands, view=(0.0, 45.0, 0.0))
+    return out
+
+
+def temp_entities(flags: int = 0) -> bytes:
+    """svc_temp_entity of every kind: a point (spikes, gunshots, explosions, splashes, teleports), an entity and two
+    points (the beams), a point and two colour bytes (explosion2)."""
+    out = b''
+    for kind in range(14):
+        out += bytes([23, kind])
+        if kind in (5, 6, 9, 13):
+            out += struct.pack('<h', 1) + b''.join(coord(v, flags) for v in (1, 2, 3, 4, 5, 6))
+        elif kind == 12:
+            out += b''.join(coord(v, flags) for v in (1, 2, 3)) + bytes([99, 99])  # 99: no command, should a reader lose its place
+        else:
+            out += b''.join(coord(v, flags) for v in (1, 2, 3))
     return out
