@@ -72,7 +72,7 @@ SOLID, WATER, PLAYERCLIP = 1, 32, 0x10000
 
 
 def collision_args(gridsize: str | None = '32 32 32', grid: bytes | None = None, visibility: bytes | None = None,
-                   nodes=None, leafbrushes=None, sides=None) -> dict:  # fmt: skip
+                   nodes=None, leafbrushes=None, sides=None, brush_model: bool = False) -> dict:  # fmt: skip
     """``build_q3`` keywords of a small world to stand in and see across, packed field by field.
 
     Planes: 0 z = 0, 1 the slanted 0.6 x + 0.8 y = 0, 2 y = -64, then the brushes' sides.  Node 0 splits on
@@ -80,7 +80,7 @@ def collision_args(gridsize: str | None = '32 32 32', grid: bytes | None = None,
     (cluster 0, area 0), its back node 2, which splits on y = -64 into leaf 2 (cluster 1, area 0) and leaf 3
     (cluster 1, area 1).  Brushes: 0 the floor (-128..128 in x and y, -16..0 in z, solid), 1 a pool (0..64 in x
     and y, 0..32 in z, water) with a seventh, slanted side 0.6 x + 0.8 z = 40, 2 a player clip (-96..-64 in x,
-    -32..0 in y, 0..56 in z).  Visibility: cluster 0 sees itself; cluster 1 both.  The world's bounds are
+    -32..0 in y, 0..56 in z); ``brush_model``: a brush model *1 of brushes 1 and 2.  Visibility: cluster 0 sees itself; cluster 1 both.  The world's bounds are
     -128 -128 -16 .. 128 128 64, its light grid 9 x 9 x 3 samples of 32 units from -128 -128 0 (worldspawn's
     ``gridsize``)."""
     axial = [((1, 0, 0), 128), ((-1, 0, 0), 128), ((0, 1, 0), 128), ((0, -1, 0), 128), ((0, 0, 1), 0), ((0, 0, -1), 16)]
@@ -113,6 +113,8 @@ def collision_args(gridsize: str | None = '32 32 32', grid: bytes | None = None,
         leaf_bytes += struct.pack('<12i', cluster, area, 0, 0, 0, 0, 0, 0, 0, 0, at, len(run))
         at += len(run)
     model_bytes = struct.pack('<6f4i', -128, -128, -16, 128, 128, 64, 0, 0, 0, 3)
+    if brush_model:  # *1: the pool and the clip again, brushes 1 and 2
+        model_bytes += struct.pack('<6f4i', -96, -32, 0, 64, 64, 56, 0, 0, 1, 2)
     vis = struct.pack('<2i', 2, 1) + bytes([0b01, 0b11]) if visibility is None else visibility
     entities = [[('classname', 'worldspawn')] + ([('gridsize', gridsize)] if gridsize is not None else [])]
     if grid is None:

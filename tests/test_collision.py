@@ -24,7 +24,7 @@ from pyvista_quake import examples
 
 
 def world(**changes) -> pq.QuakeModel:
-    args = collision_args(**{k: v for k, v in changes.items() if k in ('gridsize', 'grid', 'visibility', 'nodes', 'leafbrushes', 'sides')})
+    args = collision_args(**{k: v for k, v in changes.items() if k in ('gridsize', 'grid', 'visibility', 'nodes', 'leafbrushes', 'sides', 'brush_model')})
     args['lumps_given'].update(changes.get('lumps', {}))
     return pq.load(build_q3(**args))
 
@@ -355,3 +355,32 @@ def test_a_cluster_past_its_row_reads_on_into_the_next_row_as_the_engine_does():
     assert queries.visible(c, np.array([1]), np.array([2])).tolist() == [False]
     c.leaf_cluster = np.array([-1, 0, 17, 17])  # past the lump's end: nothing
     assert queries.visible(c, np.array([1]), np.array([2])).tolist() == [False]
+
+
+def test_a_brush_model_at_rest_has_its_own_brushes():
+    level = world(brush_model=True)
+    points = [[-80, -16, 20], [10, 10, 10], [5, 5, -5]]  # in the clip, in the pool, in the floor (not *1's)
+    assert level.contents(points, model=1).tolist() == [PLAYERCLIP, WATER, 0]
+    assert level.contents(points).tolist() == [PLAYERCLIP, WATER, SOLID]
+    assert sorted(set(level.brushes(model=1)['brush'].tolist())) == [1, 2]
+    assert level.trace([[-200, -16, 20]], [[0, -16, 20]], mask='playerclip', model=1).end[0, 0] == pytest.approx(-96.125)
+
+
+def test_an_axial_plane_reads_its_one_coordinate_whatever_the_others_are():
+    level = world()
+    # Below z = 0 (node 0, axial): leaf 0, though x is infinite (the dot product would be NaN there, and NaN goes front).
+    assert level.leaf([[np.inf, 0, -5]]).tolist() == [0]
+
+
+def test_a_box_narrower_in_x_than_in_y_stops_by_its_x_extent():
+    level = world()
+    t = level.trace([[-200, -16, 20]], [[0, -16, 20]], mins=(-4, -20, 0), maxs=(4, 20, 0), mask='playerclip')
+    np.testing.assert_allclose(t.end, [[-96 - 4 - 0.125, -16, 20]], atol=1e-4)
+
+
+def test_light_everywhere_in_walls_is_none_and_the_last_samples_are_weighed():
+    dark = world(grid=bytes(9 * 9 * 3 * 8))  # every sample in a wall
+    light = dark.light([[0, 0, 32]])
+    assert (light.ambient == 0).all() and (light.directed == 0).all() and not np.isnan(light.direction).any()
+    between = world().light([[-128 + 32 * 7.5, -128, 0]])  # halfway between samples 7 and 8, the last in x
+    np.testing.assert_allclose(between.ambient, [[2 * 76 * 0.6, 2 * 2 * 0.6, 2 * 3 * 0.6]], rtol=1e-5)
