@@ -346,13 +346,14 @@ def build_aas(*, faces: bool = False, reach=None, version: int = 5, checksum: in
         lumps[1] = b''.join(struct.pack('<3f', *v) for v in [(0, 0, 0), (10, 0, 0), (10, 10, 0), (0, 10, 0), (-5, 0, 0), (-5, 5, 0), (-5, 0, 5)])
         lumps[3] = struct.pack('<2i', 0, 0) + b''.join(struct.pack('<2i', a, b) for a, b in [(0, 1), (1, 2), (3, 2), (3, 0), (4, 5), (6, 5), (6, 4)])
         lumps[4] = struct.pack('<7i', 1, 2, -3, 4, 5, -6, 7)  # the third and sixth edges reversed: 2 -> 3, 5 -> 6
-        lumps[5] = struct.pack('<6i', 0, 0, 0, 0, 0, 0) + struct.pack('<6i', 1, 4, 4, 0, 1, 0) + struct.pack('<6i', 0, 2, 3, 4, 2, 0)
-        lumps[6] = struct.pack('<2i', -1, 2)
+        lumps[5] = (struct.pack('<6i', 0, 0, 0, 0, 0, 0) + struct.pack('<6i', 1, 4, 4, 0, 1, 0) + struct.pack('<6i', 0, 2, 3, 4, 2, 0)
+                    + struct.pack('<6i', 0, 8, 3, 4, 2, 0))  # face 3: the triangle's edges again, a gap (flag 8)
+        lumps[6] = struct.pack('<3i', -1, 2, 3)  # area 1: the square; area 2: the triangle, then face 3
     else:
         lumps[3] = struct.pack('<2i', 0, 0)
         lumps[5] = struct.pack('<6i', 0, 0, 0, 0, 0, 0)
     area_rows = [(0, 0, 0, (0, 0, 0), (0, 0, 0), (0, 0, 0)), (1, 1 if faces else 0, 0, (0, -64, -16), (128, 64, 96), (64, 0, 40)),
-                 (2, 1 if faces else 0, 1, (-128, -64, -16), (0, 64, 96), (-64, 0, 40))]  # fmt: skip
+                 (2, 2 if faces else 0, 1, (-128, -64, -16), (0, 64, 96), (-64, 0, 40))]  # fmt: skip
     lumps[7] = b''.join(struct.pack('<3i9f', n, count, first, *lo, *hi, *c) for n, count, first, lo, hi, c in area_rows[: areas_count or 3])
     lumps[8] = b''.join(struct.pack('<7i', *s) for s in [(0, 0, 0, 0, 0, 0, 0), (0, 1, 2, 1, 1, 2, 1), (1, 4, 6, 1, 2, 1, 3)][: areas_count or 3])
     reach = reach if reach is not None else [(0, (0, 0, 0), (0, 0, 0), 0, 0), (2, (10, 0, 0), (-10, 0, 0), 2, 100),

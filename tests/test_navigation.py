@@ -39,9 +39,10 @@ def test_areas_are_their_faces_or_without_faces_their_boxes():
     first = boxes.extract_cells(boxes['area'] == 1)
     np.testing.assert_array_equal(first.bounds, (0, 128, -64, 64, -16, 96))
     faced = pq.load_navigation(build_aas(faces=True)).areas
-    assert faced.n_cells == 2 and faced['area'].tolist() == [1, 2] and faced['contents'].tolist() == [0, 1]
-    # Each edge's first corner as the face goes round (a reversed edge's second): the square, then the triangle.
-    assert faced.irregular_faces[0].tolist() == [0, 1, 2, 3] and faced.irregular_faces[1].tolist() == [4, 5, 6]
+    assert faced.n_cells == 3 and faced['area'].tolist() == [1, 2, 2] and faced['contents'].tolist() == [0, 1, 1]
+    # Each edge's first corner as the face goes round (a reversed edge's second): the square, the triangle, face 3.
+    assert [f.tolist() for f in faced.irregular_faces] == [[0, 1, 2, 3], [4, 5, 6], [4, 5, 6]]
+    assert faced['face_flags'].tolist() == [4, 2, 8]
     assert faced.active_scalars_name is None
     for area in (1, 2):
         part = boxes.extract_cells(boxes['area'] == area)
@@ -109,7 +110,11 @@ def test_a_level_finds_its_navigation_beside_it_and_warns_when_it_is_another_map
     assert found is not None and found.num_areas == 2 and not [w for w in caught if 'another map' in str(w.message)]
     (tmp_path / 'maps' / 'x.aas').write_bytes(build_aas(checksum=1))
     with pytest.warns(pq.QuakeWarning, match='made for another map'):
-        assert pq.load(tmp_path / 'maps' / 'x.bsp').navigation is not None
+        other = pq.load(tmp_path / 'maps' / 'x.bsp').navigation
+    assert other is not None
+    with pytest.warns(pq.QuakeWarning, match='made for another map'):
+        assert other.check_map(b'another map') is False
+    assert found.check_map(level_bytes) is True
     assert pq.load(examples.sample_model("md2")).navigation is None
     mesh = pv.read(tmp_path / 'maps' / 'x.aas')
     assert isinstance(mesh, pv.PolyData) and sorted(set(mesh['area'].tolist())) == [1, 2]
