@@ -57,16 +57,14 @@ def as_points(points: object, name: str = 'points') -> np.ndarray:
     return array.astype(np.float32)
 
 
-def plane_distances(c: Q3Collision, points: np.ndarray, planes: np.ndarray, axial: bool = True) -> np.ndarray:
-    """Each point's signed distance to its plane, in ``float32`` as the engine computes it: an axial plane (``axial``)
+def plane_distances(c: Q3Collision, points: np.ndarray, planes: np.ndarray) -> np.ndarray:
+    """Each point's signed distance to its plane, in ``float32`` as ``CM_PointLeafnum_r`` computes it: an axial plane
     reads one coordinate; any other ``((x nx + y ny) + z nz) - dist``."""
     n = c.normals[planes]
     dot = (points[:, 0] * n[:, 0] + points[:, 1] * n[:, 1]) + points[:, 2] * n[:, 2]
-    if axial:
-        kind = c.plane_types[planes]
-        one = points[np.arange(len(points)), np.minimum(kind, 2)]
-        dot = np.where(kind < 3, one, dot)
-    return dot - c.dists[planes]
+    kind = c.plane_types[planes]
+    one = points[np.arange(len(points)), np.minimum(kind, 2)]
+    return np.where(kind < 3, one, dot) - c.dists[planes]
 
 
 @_float32

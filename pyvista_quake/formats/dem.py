@@ -22,8 +22,6 @@ from dataclasses import field
 import struct
 from typing import Any
 
-import numpy as np
-
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
 
@@ -405,15 +403,3 @@ def map_name(models: list[str]) -> str:
     first = models[0] if models else ''
     stem = first.rsplit('/', 1)[-1]
     return stem[:-4] if stem.lower().endswith('.bsp') else stem
-
-
-def positions(data: QuakeDemoData, entity: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(origins, angles)`` of an entity at each timed message, ``float32`` ``(t, 3)`` each, NaN where it is not updated."""
-    origin = np.full((len(data.times), 3), np.nan, np.float32)
-    angle = np.full((len(data.times), 3), np.nan, np.float32)
-    for k, updates in enumerate(data.updates):
-        for update in updates:
-            if update.entity == entity:
-                origin[k] = update.origin
-                angle[k] = update.angles
-    return origin, angle
