@@ -93,6 +93,30 @@ class Bounds:
         bad = values[(values < 0) | (values >= limit)]
         raise self.error(field, int(bad[0]), f'index out of range 0..{limit - 1}')
 
+    def record_indices(self, lump: str, field: str, values: np.ndarray, high: int, low: int = 0) -> None:
+        """Check that every record's ``field`` (one value or several) lies in ``[low, high)``; the error names the
+        first record that does not, ``lump[k].field``."""
+        flat = values.reshape(len(values), -1) if len(values) else values.reshape(0, 1)
+        bad = ((flat < low) | (flat >= high)).any(axis=1)
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise self.error(f'{lump}[{k}].{field}', values[k].tolist(), f'out of range ({low} to {high - 1})')
+
+    def runs(self, lump: str, field: str, first: np.ndarray, count: np.ndarray, total: int) -> None:
+        """Check that each record's run ``first .. first + count`` lies in the ``total`` records it indexes (an empty
+        run reads nothing, wherever it starts)."""
+        bad = (count < 0) | ((count > 0) & ((first < 0) | (first.astype(np.int64) + count > total)))
+        if bad.any():
+            k = int(np.flatnonzero(bad)[0])
+            raise self.error(f'{lump}[{k}].{field}', int(first[k]), f'with {int(count[k])} after it: past the {total} records it indexes')
+
+    def descending(self, lump: str, children: np.ndarray, nodes: np.ndarray) -> None:
+        """Check that a tree goes down: each child that is a node (``nodes``) lies below its node, so that a descent ends."""
+        looping = nodes & (children <= np.arange(len(children))[:, None])
+        if looping.any():
+            k = int(np.flatnonzero(looping.any(axis=1))[0])
+            raise self.error(f'{lump}[{k}].children', children[k].tolist(), 'a child at or above its node: the tree would loop')
+
     def finite(self, field: str, values: np.ndarray) -> None:
         """Check that no value is NaN or infinite."""
         bad = ~np.isfinite(values)

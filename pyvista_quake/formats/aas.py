@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from pyvista_quake._base.errors import QuakeFormatError
+from pyvista_quake.formats._common import Bounds
 
 IDENT = b'EAAS'
 VERSIONS = (4, 5)
@@ -136,47 +137,27 @@ def parse(buffer: bytes | memoryview, source: str) -> AASFile:
     return record
 
 
-def _refuse(source: str, lump: str, field: str, values: np.ndarray, low: int, high: int) -> None:
-    """Refuse a value of ``lump``'s ``field`` outside ``[low, high)``."""
-    flat = values.reshape(len(values), -1) if len(values) else values.reshape(0, 1)
-    bad = ((flat < low) | (flat >= high)).any(axis=1)
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise QuakeFormatError(source, f'{lump}[{k}].{field}', values[k].tolist(), f'out of range ({low} to {high - 1})')
-
-
 def _check(record: AASFile) -> None:
     """Every index of the file within what it names, so that nothing built on them reads past a lump."""
-    s, lumps = record.source, record.lumps
+    s, lumps = Bounds(record.source, 0), record.lumps
     areas, faces, edges = len(lumps['areas']), len(lumps['faces']), len(lumps['edges'])
     settings, reach = lumps['areasettings'], lumps['reachability']
     if len(settings) != areas:
-        raise QuakeFormatError(s, 'areasettings lump length', len(settings), f'one settings record an area ({areas} areas)')
-    _refuse(s, 'nodes', 'planenum', lumps['nodes']['planenum'], 0, len(lumps['planes']))
-    _refuse(s, 'nodes', 'children', lumps['nodes']['children'], -areas + 1, len(lumps['nodes']))
-    _refuse(s, 'edges', 'v', lumps['edges']['v'][1:], 0, len(lumps['vertexes']))  # edge 0 is a dummy (an optimised file keeps no vertexes)
-    _refuse(s, 'edgeindex', 'edge', np.abs(lumps['edgeindex'].astype(np.int64)), 0, edges)
-    _refuse(s, 'faces', 'planenum', lumps['faces']['planenum'], 0, len(lumps['planes']))
-    _runs(s, 'faces', 'firstedge', lumps['faces']['firstedge'], lumps['faces']['numedges'], len(lumps['edgeindex']))
-    _refuse(s, 'faceindex', 'face', np.abs(lumps['faceindex'].astype(np.int64)), 0, faces)
-    _runs(s, 'areas', 'firstface', lumps['areas']['firstface'], lumps['areas']['numfaces'], len(lumps['faceindex']))
-    _runs(s, 'areasettings', 'firstreachablearea', settings['firstreachablearea'], settings['numreachableareas'], len(reach))
-    _refuse(s, 'reachability', 'areanum', reach['areanum'], 0, areas)
-    _refuse(s, 'portals', 'areanum', lumps['portals']['areanum'], 0, areas)
-    _refuse(s, 'portalindex', 'portal', lumps['portalindex'], 0, len(lumps['portals']))
+        raise s.error('areasettings lump length', len(settings), f'one settings record an area ({areas} areas)')
+    s.record_indices('nodes', 'planenum', lumps['nodes']['planenum'], len(lumps['planes']))
+    s.record_indices('nodes', 'children', lumps['nodes']['children'], len(lumps['nodes']), low=-areas + 1)
+    s.record_indices('edges', 'v', lumps['edges']['v'][1:], len(lumps['vertexes']))  # edge 0 is a dummy (an optimised file keeps no vertexes)
+    s.record_indices('edgeindex', 'edge', np.abs(lumps['edgeindex'].astype(np.int64)), edges)
+    s.record_indices('faces', 'planenum', lumps['faces']['planenum'], len(lumps['planes']))
+    s.runs('faces', 'firstedge', lumps['faces']['firstedge'], lumps['faces']['numedges'], len(lumps['edgeindex']))
+    s.record_indices('faceindex', 'face', np.abs(lumps['faceindex'].astype(np.int64)), faces)
+    s.runs('areas', 'firstface', lumps['areas']['firstface'], lumps['areas']['numfaces'], len(lumps['faceindex']))
+    s.runs('areasettings', 'firstreachablearea', settings['firstreachablearea'], settings['numreachableareas'], len(reach))
+    s.record_indices('reachability', 'areanum', reach['areanum'], areas)
+    s.record_indices('portals', 'areanum', lumps['portals']['areanum'], areas)
+    s.record_indices('portalindex', 'portal', lumps['portalindex'], len(lumps['portals']))
     # A tree below node 1: each child node further down than its node, so descending ends.
-    nodes = lumps['nodes']
-    looping = (nodes['children'] > 0) & (nodes['children'] <= np.arange(len(nodes))[:, None])
-    if looping.any():
-        k = int(np.flatnonzero(looping.any(axis=1))[0])
-        raise QuakeFormatError(s, f'nodes[{k}].children', nodes['children'][k].tolist(), 'a child at or above its node: the tree would loop')
-
-
-def _runs(source: str, lump: str, field: str, first: np.ndarray, count: np.ndarray, total: int) -> None:
-    bad = (count < 0) | ((count > 0) & ((first < 0) | (first.astype(np.int64) + count > total)))  # an empty run reads nothing
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise QuakeFormatError(source, f'{lump}[{k}].{field}', int(first[k]), f'with {int(count[k])} after it: past the {total} records it indexes')
+    s.descending('nodes', lumps['nodes']['children'], lumps['nodes']['children'] > 0)
 
 
 def block_checksum(data: bytes) -> int:

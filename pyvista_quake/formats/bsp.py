@@ -1186,24 +1186,6 @@ def _records(record: BSPFile, name: str, dtype: np.dtype) -> np.ndarray:
     return np.frombuffer(record.raw, dtype, length // dtype.itemsize, offset) if length else np.zeros(0, dtype)
 
 
-def _indices(record: BSPFile, lump: str, field_name: str, values: np.ndarray, count: int, allow: int = 0) -> None:
-    """Refuse an index of ``lump``'s ``field_name`` outside ``[-allow, count)`` (``allow`` negative values kept)."""
-    bad = (values < -allow) | (values >= count)
-    if bad.any():
-        k = int(np.flatnonzero(bad.reshape(len(values), -1).any(axis=1) if values.ndim > 1 else bad)[0])
-        value = values[k].tolist()
-        raise QuakeFormatError(record.source, f'{lump}[{k}].{field_name}', value, f'out of range (0 to {count - 1})')
-
-
-def _runs(record: BSPFile, lump: str, first_name: str, first: np.ndarray, count: np.ndarray, total: int, target: str) -> None:
-    """Refuse a run ``first .. first + count`` of ``lump`` outside the ``total`` records of ``target``."""
-    bad = (count < 0) | ((count > 0) & ((first < 0) | (first.astype(np.int64) + count > total)))  # an empty run reads nothing
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        raise QuakeFormatError(record.source, f'{lump}[{k}].{first_name}', int(first[k]),
-                               f'with its count {int(count[k])}: past the {total} {target}')  # fmt: skip
-
-
 def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collision:
     """A Quake III map's collision model, visibility and light grid, as ``CM_LoadMap`` and ``R_LoadLightGrid`` load them.
 
@@ -1228,20 +1210,17 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
         raise QuakeFormatError(record.source, 'nodes lump length', 0, 'a map has at least one node ("Map has no nodes")')
     if not len(models):
         raise QuakeFormatError(record.source, 'models lump length', 0, 'a map has at least the world\'s model ("Map with no models")')
-    _indices(record, 'nodes', 'planeNum', nodes['planeNum'], len(planes))
-    _indices(record, 'nodes', 'children', nodes['children'], len(nodes), allow=len(leafs))
-    _runs(record, 'leafs', 'firstLeafBrush', leafs['firstLeafBrush'], leafs['numLeafBrushes'], len(leafbrushes), 'leaf brushes')
-    _indices(record, 'leafbrushes', 'brush', leafbrushes, len(brushes))
-    _runs(record, 'brushes', 'firstSide', brushes['firstSide'], brushes['numSides'], len(sides), 'brush sides')
-    _indices(record, 'brushes', 'shaderNum', brushes['shaderNum'], len(shaders))
-    _indices(record, 'brushsides', 'planeNum', sides['planeNum'], len(planes))
-    _runs(record, 'models', 'firstBrush', models['firstBrush'], models['numBrushes'], len(brushes), 'brushes')
+    check = Bounds(record.source, len(record.raw))
+    check.record_indices('nodes', 'planeNum', nodes['planeNum'], len(planes))
+    check.record_indices('nodes', 'children', nodes['children'], len(nodes), low=-len(leafs))
+    check.runs('leafs', 'firstLeafBrush', leafs['firstLeafBrush'], leafs['numLeafBrushes'], len(leafbrushes))
+    check.record_indices('leafbrushes', 'brush', leafbrushes, len(brushes))
+    check.runs('brushes', 'firstSide', brushes['firstSide'], brushes['numSides'], len(sides))
+    check.record_indices('brushes', 'shaderNum', brushes['shaderNum'], len(shaders))
+    check.record_indices('brushsides', 'planeNum', sides['planeNum'], len(planes))
+    check.runs('models', 'firstBrush', models['firstBrush'], models['numBrushes'], len(brushes))
     # The BSP must be a tree below node 0: each child further down than its node, so no descent loops.
-    inner = nodes['children'] >= 0
-    looping = inner & (nodes['children'] <= np.arange(len(nodes))[:, None])
-    if looping.any():
-        k = int(np.flatnonzero(looping.any(axis=1))[0])
-        raise QuakeFormatError(record.source, f'nodes[{k}].children', nodes['children'][k].tolist(), 'a child at or above its node: the tree would loop')
+    check.descending('nodes', nodes['children'], nodes['children'] >= 0)
     normals = np.ascontiguousarray(planes['normal'], np.float32)
     types = np.full(len(planes), 3, np.int8)
     for axis in range(3):
