@@ -26,6 +26,10 @@ from pyvista_quake.game.sources import read_source
 TravelFlags = str | int | list[str] | tuple[str, ...]
 
 
+#: Each travel type's name by its number, ``'invalid'`` for 0 and the numbers botlib gives no type.
+_TYPE_NAMES = np.array([aas.TRAVEL_TYPES.get(t, 'invalid') for t in range(max(aas.TRAVEL_TYPES) + 1)])
+
+
 def travel_flags(flags: TravelFlags) -> int:
     """Botlib's bit mask of travel flags: ``'default'`` (``TFL_DEFAULT``), a name, names, or an int as it is."""
     if isinstance(flags, (int, np.integer)):
@@ -161,9 +165,8 @@ class Navigation:
         mesh.cell_data['reachability'] = np.arange(1, n + 1, dtype=np.int32)
         mesh.cell_data['start_area'] = self.reachability_areas[1:].astype(np.int32)
         mesh.cell_data['end_area'] = reach['areanum'].astype(np.int32)
-        names = np.array([aas.TRAVEL_TYPES.get(t, 'invalid') for t in range(max(aas.TRAVEL_TYPES) + 1)])
         typed = kind & aas.TRAVELTYPE_MASK
-        mesh.cell_data['travel_type'] = np.where(typed < len(names), names[np.minimum(typed, len(names) - 1)], 'invalid') if n else np.zeros(0, str)
+        mesh.cell_data['travel_type'] = np.where(typed < len(_TYPE_NAMES), _TYPE_NAMES[np.minimum(typed, len(_TYPE_NAMES) - 1)], 'invalid') if n else np.zeros(0, str)
         mesh.cell_data['travel_flags'] = (kind & ~aas.TRAVELTYPE_MASK).astype(np.int64)
         mesh.cell_data['travel_time'] = reach['traveltime'].astype(np.int32)
         mesh.cell_data.active_scalars_name = None
@@ -224,8 +227,7 @@ class Navigation:
         settings = self.record.lumps['areasettings']
         kind = reach['traveltype'].astype(np.int64)
         typed = kind & aas.TRAVELTYPE_MASK
-        names = [aas.TRAVEL_TYPES.get(int(t), 'invalid') for t in range(max(aas.TRAVEL_TYPES) + 1)]
-        table = np.array([aas.TRAVEL_FLAGS[name] for name in names], np.int64)
+        table = np.array([aas.TRAVEL_FLAGS[str(name)] for name in _TYPE_NAMES], np.int64)  # AAS_TravelFlagForType
         travel = np.where(typed < len(table), table[np.minimum(typed, len(table) - 1)], aas.TRAVEL_FLAGS['invalid'])
         travel = travel | np.where(kind & (1 << 24), aas.TRAVEL_FLAGS['notteam1'], 0) | np.where(kind & (2 << 24), aas.TRAVEL_FLAGS['notteam2'], 0)
         entered = np.minimum(reach['areanum'].astype(np.int64), len(settings) - 1)
