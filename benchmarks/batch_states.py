@@ -25,7 +25,7 @@ import tempfile
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / 'shared' / 'corpus'
 
-CHILD = r'''
+CHILD = r"""
 import json, sys, time, warnings
 from pathlib import Path
 warnings.simplefilter('ignore')
@@ -47,13 +47,14 @@ def main():
 
 if __name__ == '__main__':
     main()
-'''
+"""
 
 
 def run(folder: Path, state: str, jobs: int, count: int) -> float:
     with tempfile.TemporaryDirectory() as out:
-        result = subprocess.run([sys.executable, '-c', CHILD, str(folder), out, state, str(jobs), str(count)],
-                                capture_output=True, text=True, check=True)  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, '-c', CHILD, str(folder), out, state, str(jobs), str(count)], capture_output=True, text=True, check=True
+        )
     return json.loads(result.stdout.strip().splitlines()[-1])['seconds']
 
 

@@ -36,8 +36,15 @@ from run import median_time  # noqa: E402 - the benchmarks' one timing helper
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / 'shared' / 'corpus'
-MAPS = [f'{CORPUS / "bsp" / p}:maps/{m}.bsp' for p, m in (('oacmp1-oacmpdm3.pk3', 'oacmpdm3'), ('openarena-am_lavactf.pk3', 'am_lavactf'),
-                                                          ('openarena-q3dm6ish.pk3', 'q3dm6ish'), ('nexuiz-aggressor.pk3', 'aggressor'))]  # fmt: skip
+MAPS = [
+    f'{CORPUS / "bsp" / p}:maps/{m}.bsp'
+    for p, m in (
+        ('oacmp1-oacmpdm3.pk3', 'oacmpdm3'),
+        ('openarena-am_lavactf.pk3', 'am_lavactf'),
+        ('openarena-q3dm6ish.pk3', 'q3dm6ish'),
+        ('nexuiz-aggressor.pk3', 'aggressor'),
+    )
+]
 MAPS += [str(p) for p in sorted((CORPUS / 'navigation' / 'dmlab').glob('*.bsp'))]
 
 
@@ -49,7 +56,11 @@ def loop_contents(c, points: np.ndarray) -> np.ndarray:
         while node >= 0:
             plane = int(c.node_planes[node])
             n = c.normals[plane]
-            d = p[int(c.plane_types[plane])] - c.dists[plane] if c.plane_types[plane] < 3 else (p[0] * n[0] + p[1] * n[1] + p[2] * n[2]) - c.dists[plane]
+            d = (
+                p[int(c.plane_types[plane])] - c.dists[plane]
+                if c.plane_types[plane] < 3
+                else (p[0] * n[0] + p[1] * n[1] + p[2] * n[2]) - c.dists[plane]
+            )
             node = int(c.children[node, 1] if d < 0 else c.children[node, 0])
         leaf = -1 - node
         first = int(c.leaf_first_brush[leaf])
@@ -97,8 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         tracemalloc.stop()
         memory = peak / (points.nbytes + answer.nbytes)
         short = Path(name.split(':')[-1]).stem
-        print(f'{short:<16} {fast * 1e3:8.1f}ms {slow * 1e3:8.0f}ms {slow / fast:6.0f}x {traces * 1e3:7.1f}ms {visible * 1e3:7.1f}ms '
-              f'{light * 1e3:6.1f}ms {memory:6.2f}x')  # fmt: skip
+        print(
+            f'{short:<16} {fast * 1e3:8.1f}ms {slow * 1e3:8.0f}ms {slow / fast:6.0f}x {traces * 1e3:7.1f}ms {visible * 1e3:7.1f}ms '
+            f'{light * 1e3:6.1f}ms {memory:6.2f}x'
+        )
     return 0
 
 

@@ -42,9 +42,23 @@ CORPUS = ROOT.parent / 'shared' / 'corpus' / 'bsp'
 
 LUMPS = 17
 VERT = np.dtype([('xyz', '<f4', 3), ('st', '<f4', 2), ('lm', '<f4', 2), ('normal', '<f4', 3), ('color', 'u1', 4)])
-FACE = np.dtype([('shader', '<i4'), ('fog', '<i4'), ('type', '<i4'), ('first_vert', '<i4'), ('num_verts', '<i4'),
-                 ('first_index', '<i4'), ('num_indexes', '<i4'), ('lm_num', '<i4'), ('lm_rest', '<i4', 4),
-                 ('lm_origin', '<f4', 3), ('lm_vecs', '<f4', (3, 3)), ('patch_w', '<i4'), ('patch_h', '<i4')])  # fmt: skip
+FACE = np.dtype(
+    [
+        ('shader', '<i4'),
+        ('fog', '<i4'),
+        ('type', '<i4'),
+        ('first_vert', '<i4'),
+        ('num_verts', '<i4'),
+        ('first_index', '<i4'),
+        ('num_indexes', '<i4'),
+        ('lm_num', '<i4'),
+        ('lm_rest', '<i4', 4),
+        ('lm_origin', '<f4', 3),
+        ('lm_vecs', '<f4', (3, 3)),
+        ('patch_w', '<i4'),
+        ('patch_h', '<i4'),
+    ]
+)
 MODEL = np.dtype([('mins', '<f4', 3), ('maxs', '<f4', 3), ('first_face', '<i4'), ('num_faces', '<i4'), ('brushes', '<i4', 2)])
 
 
@@ -86,8 +100,10 @@ def reference(data: bytes, level: int = 8) -> pv.MultiBlock:
                 w, h = face['patch_w'], face['patch_h']
                 grid = verts[face['first_vert'] : face['first_vert'] + w * h].reshape(h, w)
                 cols, rows = _weights(w, level), _weights(h, level)
-                fields = [np.einsum('rj,jik,ci->rck', rows, grid[name].astype(np.float64), cols).reshape(-1, grid[name].shape[-1])
-                          for name in ('xyz', 'normal', 'st', 'lm')]  # fmt: skip
+                fields = [
+                    np.einsum('rj,jik,ci->rck', rows, grid[name].astype(np.float64), cols).reshape(-1, grid[name].shape[-1])
+                    for name in ('xyz', 'normal', 'st', 'lm')
+                ]
                 W, H = len(cols), len(rows)
                 corner = (np.arange(H - 1)[:, None] * W + np.arange(W - 1)).ravel()
                 quads = np.stack([corner, corner + W, corner + 1, corner + 1, corner + W, corner + W + 1], 1).reshape(-1, 3)

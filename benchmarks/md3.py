@@ -98,8 +98,10 @@ def main() -> int:
     print(f'  geometric mean ratio {np.exp(np.mean(np.log(ratios))):.2f} (target <= 1.0)')
     md3 = per_vertex_frame(sorted((CORPUS / 'md3').rglob('*.md3')), args.rounds)
     md2 = per_vertex_frame([p for p in sorted((CORPUS / 'md2').rglob('*.md2')) if 'malformed' not in p.name], args.rounds)
-    print(f'\nWhole animations, load + positions + normals: MD3 {1e9 * md3:.2f} ns, MD2 {1e9 * md2:.2f} ns a vertex-frame; '
-          f'MD3 / MD2 {md3 / md2:.2f} (target <= 1.0)')  # fmt: skip
+    print(
+        f'\nWhole animations, load + positions + normals: MD3 {1e9 * md3:.2f} ns, MD2 {1e9 * md2:.2f} ns a vertex-frame; '
+        f'MD3 / MD2 {md3 / md2:.2f} (target <= 1.0)'
+    )
     return 0
 
 

@@ -86,8 +86,14 @@ def numpy_positions(path: Path) -> np.ndarray:
     data = path.read_bytes()
     header = np.frombuffer(data, '<i4', 17)
     framesize, num_xyz, num_frames, ofs_frames = int(header[4]), int(header[6]), int(header[10]), int(header[14])
-    frame = np.dtype({'names': ['scale', 'translate', 'verts'], 'formats': [('<f4', 3), ('<f4', 3), ('u1', (num_xyz, 4))],
-                      'offsets': [0, 12, 40], 'itemsize': framesize})  # fmt: skip
+    frame = np.dtype(
+        {
+            'names': ['scale', 'translate', 'verts'],
+            'formats': [('<f4', 3), ('<f4', 3), ('u1', (num_xyz, 4))],
+            'offsets': [0, 12, 40],
+            'itemsize': framesize,
+        }
+    )
     frames = np.frombuffer(data, frame, num_frames, ofs_frames)
     return frames['verts'][..., :3] * frames['scale'][:, None, :] + frames['translate'][:, None, :]
 
@@ -285,7 +291,7 @@ def thumbnail_batch(copies: int = 12) -> dict:
         start = time.perf_counter()
         two = pq.thumbnails([tmp / f'copy{k}' for k in range(copies)], tmp / 'two', jobs=2)
         t_two = time.perf_counter() - start
-        found = batch.as_players(batch.find_models([tmp / f"copy{k}" for k in range(copies)]))  # a player is one picture
+        found = batch.as_players(batch.find_models([tmp / f'copy{k}' for k in range(copies)]))  # a player is one picture
         targets = batch.targets_for(found, tmp / 'one')
         sizes = []
         alias_time, alias_count = 0.0, 0  # the MD2s and MDLs, the plain loop's models (the batch has levels and players too)
@@ -343,8 +349,9 @@ def vgio_scale(rounds: int) -> list:
             vgio_read(path)
         except Exception:  # noqa: BLE001 - files vgio cannot read are left out
             continue
-        rows.append((path, median_time(lambda p=path: vgio_read(p), max(3, rounds // 3)),
-                     median_time(lambda p=path: pq.load(p, skin=None).frame(0), rounds)))  # fmt: skip
+        rows.append(
+            (path, median_time(lambda p=path: vgio_read(p), max(3, rounds // 3)), median_time(lambda p=path: pq.load(p, skin=None).frame(0), rounds))
+        )
     return rows
 
 
@@ -365,8 +372,7 @@ def print_rate(rate: dict, rounds: int, label: str) -> None:
     print(f'  load + positions() + normals() (mesh points)   {1e3 * rate["ours"]:8.1f} ms  ({rate["threads"]} decoding threads)')
     print(f'  numpy positions only (file vertices)           {1e3 * rate["reference"]:8.1f} ms')
     print(f'  reference time / our time                      {rate["reference"] / rate["ours"]:8.2f} x (target >= 1.0)')
-    print(f'  the same decoding on one thread                {1e3 * rate["single"]:8.1f} ms  '
-          f'{rate["reference"] / rate["single"]:.2f} x')  # fmt: skip
+    print(f'  the same decoding on one thread                {1e3 * rate["single"]:8.1f} ms  {rate["reference"] / rate["single"]:.2f} x')
 
 
 def report_set(rounds: int, label: str) -> None:
@@ -381,15 +387,21 @@ def report_set(rounds: int, label: str) -> None:
     with_assimp = [(r[1], r[3]) for r in first if r[3] is not None]
     to_assimp = np.array([a / b for a, b in with_assimp])
     print(f'\npv.read(f), frame 0 with its skin, {len(first)} {label} models (median of {rounds} reads per file):')
-    print(f'  against pv.read of the same frame saved as binary PLY: median {np.median(to_ply):.2f} x the time '
-          f'(per-file ratios {to_ply.min():.2f} to {to_ply.max():.2f}; target <= 1.0)')  # fmt: skip
+    print(
+        f'  against pv.read of the same frame saved as binary PLY: median {np.median(to_ply):.2f} x the time '
+        f'(per-file ratios {to_ply.min():.2f} to {to_ply.max():.2f}; target <= 1.0)'
+    )
     if len(to_assimp):
         own = np.array([(a - machinery) / b for a, b in with_assimp])
-        print(f'  against assimp-py -> PolyData, {len(to_assimp)} files assimp reads: median {np.median(to_assimp):.2f} x the time '
-              f'({to_assimp.min():.2f} to {to_assimp.max():.2f}; target <= 1.0)')  # fmt: skip
+        print(
+            f'  against assimp-py -> PolyData, {len(to_assimp)} files assimp reads: median {np.median(to_assimp):.2f} x the time '
+            f'({to_assimp.min():.2f} to {to_assimp.max():.2f}; target <= 1.0)'
+        )
         print(f'  our part of that pv.read (less PyVista reader machinery, below) against assimp-py: median {np.median(own):.2f} x')
-    print(f'  a model loaded afresh each time (load(f).frame(0), no reuse): {1e3 * np.median([r[4] for r in first]):.3f} ms median, '
-          f'{np.median([r[4] / r[2] for r in first]):.2f} x the PLY read')  # fmt: skip
+    print(
+        f'  a model loaded afresh each time (load(f).frame(0), no reuse): {1e3 * np.median([r[4] for r in first]):.3f} ms median, '
+        f'{np.median([r[4] / r[2] for r in first]):.2f} x the PLY read'
+    )
     print(f'  PyVista reader machinery       {1e3 * machinery:7.3f} ms a call (pv.read of an empty registered reader)')
 
     rate = throughput(rounds) if any(p.suffix.lower() == '.md2' for p in models()) else None
@@ -400,11 +412,17 @@ def report_set(rounds: int, label: str) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         saving = save_throughput(rounds, Path(tmp))
-    print(f'\nSaving every frame of the {saving["files"]} {label} models ({saving["vertex_frames"]:,} vertex-frames), '
-          'throughput against reading them (target >= 0.5):')  # fmt: skip
+    print(
+        f'\nSaving every frame of the {saving["files"]} {label} models ({saving["vertex_frames"]:,} vertex-frames), '
+        'throughput against reading them (target >= 0.5):'
+    )
     print(f'  read: load + positions() + normals()          {1e3 * saving["read"]:8.1f} ms')
-    labels = (('as_is', 'save() of the loaded model'), ('unsynced', 'the same, save(sync=False)'),
-              ('given', 'every frame re-encoded, normals given'), ('computed', 'every frame re-encoded, normals computed'))  # fmt: skip
+    labels = (
+        ('as_is', 'save() of the loaded model'),
+        ('unsynced', 'the same, save(sync=False)'),
+        ('given', 'every frame re-encoded, normals given'),
+        ('computed', 'every frame re-encoded, normals computed'),
+    )
     for key, text in labels:
         print(f'  {text:44s}  {1e3 * saving[key]:8.1f} ms   {saving["read"] / saving[key]:6.2f} x')
 
@@ -439,20 +457,30 @@ def main() -> int:
     thumbs = thumbnail_batch()
     print(f'\nThumbnails, 256 x 256, a batch of {thumbs["models"]} models (the corpus {thumbs["models"] // len(models())} times):')
     print(f'  plain loop (pv.read, new Plotter, add_mesh, screenshot, close)  {1e3 * thumbs["plain_per_model"]:6.1f} ms a model')
-    print(f'  thumbnails(jobs=1)   {1e3 * thumbs["one_per_model"]:6.1f} ms a model; its MD2s and MDLs {1e3 * thumbs["one_per_alias_model"]:6.1f} ms a model, '
-          f'{thumbs["plain_per_model"] / thumbs["one_per_alias_model"]:5.2f} x the plain loop of the same models (target >= 3)')
-    print(f'  thumbnails(jobs=2)   {1e3 * thumbs["two_per_model"]:6.1f} ms a model   {thumbs["one_per_model"] / thumbs["two_per_model"]:5.2f} x jobs=1 (target >= 1.7)')
-    print(f'  resident memory after model 100: {thumbs["rss_100"] / 2**20:.0f} MiB, after the last: {thumbs["rss_end"] / 2**20:.0f} MiB '
-          f'({thumbs["growth"] / 1024:.1f} KiB a model)')  # fmt: skip
+    print(
+        f'  thumbnails(jobs=1)   {1e3 * thumbs["one_per_model"]:6.1f} ms a model; its MD2s and MDLs {1e3 * thumbs["one_per_alias_model"]:6.1f} ms a model, '
+        f'{thumbs["plain_per_model"] / thumbs["one_per_alias_model"]:5.2f} x the plain loop of the same models (target >= 3)'
+    )
+    print(
+        f'  thumbnails(jobs=2)   {1e3 * thumbs["two_per_model"]:6.1f} ms a model   {thumbs["one_per_model"] / thumbs["two_per_model"]:5.2f} x jobs=1 (target >= 1.7)'
+    )
+    print(
+        f'  resident memory after model 100: {thumbs["rss_100"] / 2**20:.0f} MiB, after the last: {thumbs["rss_end"] / 2**20:.0f} MiB '
+        f'({thumbs["growth"] / 1024:.1f} KiB a model)'
+    )
 
     mem = memory()
     print(f'\nPeak memory, every frame of {LARGEST.name} ({mem["frames"]} frames):')
-    print(f'  output arrays {mem["output"] / 2**20:.1f} MiB, peak traced {mem["peak"] / 2**20:.1f} MiB, '
-          f'ratio {mem["peak"] / mem["output"]:.2f} (target <= 1.5)')  # fmt: skip
+    print(
+        f'  output arrays {mem["output"] / 2**20:.1f} MiB, peak traced {mem["peak"] / 2**20:.1f} MiB, '
+        f'ratio {mem["peak"] / mem["output"]:.2f} (target <= 1.5)'
+    )
 
     cost = open_cost(args.rounds)
-    print(f'\nOpening cost: 1007-frame model {1e3 * cost["large"]:.3f} ms, 1-frame model {1e3 * cost["small"]:.3f} ms, '
-          f'ratio {cost["large"] / cost["small"]:.2f}')  # fmt: skip
+    print(
+        f'\nOpening cost: 1007-frame model {1e3 * cost["large"]:.3f} ms, 1-frame model {1e3 * cost["small"]:.3f} ms, '
+        f'ratio {cost["large"] / cost["small"]:.2f}'
+    )
 
     scale = vgio_scale(args.rounds)
     if scale:

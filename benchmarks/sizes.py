@@ -68,7 +68,9 @@ def main() -> int:
             pq.catalogue([archive], work / 'site', jobs=1)
             site = sum(p.stat().st_size for p in (work / 'site').rglob('*') if p.is_file())
             shared = (work / 'site' / 'viewer.bundle.js').stat().st_size  # the plain script, which the site's pages load
-            print(f'catalogue of the soldiers PK3 beyond its shared script / the PK3: {(site - shared) / archive.stat().st_size:.2f} x (target <= 1.5)')
+            print(
+                f'catalogue of the soldiers PK3 beyond its shared script / the PK3: {(site - shared) / archive.stat().st_size:.2f} x (target <= 1.5)'
+            )
         glb = []
         for model in largest():
             pq.export(model, work / 'floats.glb')

@@ -106,10 +106,12 @@ def first_read_time(path: Path, rounds: int) -> float:
 
 _NEW_PROCESS = {
     'ours': 'import pyvista as pv\n__t = time.perf_counter()\npv.read(path)\n',
-    'assimp': ('import numpy as np, pyvista as pv\n__t = time.perf_counter()\nimport assimp_py\n'
-               'for m in assimp_py.import_file(path, assimp_py.Process_GenSmoothNormals if path.endswith(".md5mesh") else 0).meshes:\n'
-               '    pv.PolyData.from_regular_faces(np.asarray(m.vertices, np.float32).reshape(-1, 3), np.asarray(m.indices, np.int64).reshape(-1, 3))\n'),
-}  # fmt: skip
+    'assimp': (
+        'import numpy as np, pyvista as pv\n__t = time.perf_counter()\nimport assimp_py\n'
+        'for m in assimp_py.import_file(path, assimp_py.Process_GenSmoothNormals if path.endswith(".md5mesh") else 0).meshes:\n'
+        '    pv.PolyData.from_regular_faces(np.asarray(m.vertices, np.float32).reshape(-1, 3), np.asarray(m.indices, np.int64).reshape(-1, 3))\n'
+    ),
+}
 
 
 def new_process_time(path: Path, who: str, rounds: int) -> float:
@@ -129,8 +131,14 @@ def read_ratios(rounds: int) -> list[tuple[Path, float, float, float]]:
         ours, reference = pv.read(path), assimp_multiblock(path)
         if sum(b.n_cells for b in reference) != sum(b.n_cells for b in ours if b is not None):
             continue  # assimp drops meshes it cannot read (empty ones): not the same work
-        rows.append((path, first_read_time(path, rounds), median_time(lambda p=path: pv.read(p), rounds),
-                     median_time(lambda p=path: assimp_multiblock(p), rounds)))  # fmt: skip
+        rows.append(
+            (
+                path,
+                first_read_time(path, rounds),
+                median_time(lambda p=path: pv.read(p), rounds),
+                median_time(lambda p=path: assimp_multiblock(p), rounds),
+            )
+        )
     return rows
 
 
@@ -265,8 +273,7 @@ def folder_stages(folder: Path, rounds: int) -> dict[str, dict[str, float]]:
             # The bound: the least a Python reader does, and what PyVista's reader machinery adds to any.
             least = median_time(lambda p=path: minimal_iqm(p), rounds) + stages['pyvista']
             own.setdefault('least read', []).append(least / theirs)
-    return {suffix: {'files': len(own['parse']), **{stage: float(np.median(v)) for stage, v in own.items()}}
-            for suffix, own in shares.items()}  # fmt: skip
+    return {suffix: {'files': len(own['parse']), **{stage: float(np.median(v)) for stage, v in own.items()}} for suffix, own in shares.items()}
 
 
 def _fresh(model) -> pq.QuakeModel:
@@ -294,8 +301,14 @@ def animated_reads(rounds: int) -> list[tuple[Path, float, float, float]]:
     rows = []
     for path in meshes():
         if len(pq.load(path)) > 1:
-            rows.append((path, first_read_time(path, rounds), median_time(lambda p=path: pv.read(p), rounds),
-                         median_time(lambda p=path: assimp_multiblock(p), rounds)))  # fmt: skip
+            rows.append(
+                (
+                    path,
+                    first_read_time(path, rounds),
+                    median_time(lambda p=path: pv.read(p), rounds),
+                    median_time(lambda p=path: assimp_multiblock(p), rounds),
+                )
+            )
     return rows
 
 
@@ -329,7 +342,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--rounds', type=int, default=15)
     parser.add_argument('--meshes', type=Path, help='also the first reads of every IQM and .md5mesh under this folder')
-    parser.add_argument('--stages', action='store_true', help='with --meshes: only where the first reads\' time goes')
+    parser.add_argument('--stages', action='store_true', help="with --meshes: only where the first reads' time goes")
     args = parser.parse_args()
     if not CORPUS.is_dir():
         print(f'the corpus is not at {CORPUS}; nothing to measure')
@@ -337,27 +350,33 @@ def main() -> int:
     warnings.simplefilter('ignore')
     if args.stages and args.meshes is not None:
         shares = folder_stages(args.meshes, args.rounds)
-        print(f'A first pv.read of the meshes under {args.meshes} that assimp reads, stage by stage, as a share of '
-              f'assimp\'s whole read (each the median over a format\'s files; the sum of medians is not the median ratio):')
+        print(
+            f'A first pv.read of the meshes under {args.meshes} that assimp reads, stage by stage, as a share of '
+            f"assimp's whole read (each the median over a format's files; the sum of medians is not the median ratio):"
+        )
         suffixes = list(shares)
         print('  ' + ' ' * 12 + ''.join(f'{s:>10s}' for s in suffixes))
         for stage in dict.fromkeys(k for own in shares.values() for k in own):
             cells = [shares[s].get(stage) for s in suffixes]
             print(f'  {stage:12s}' + ''.join('         -' if c is None else (f'{c:10.0f}' if stage == 'files' else f'{c:10.2f}') for c in cells))
-        print('("pyvista": pv.read through our reader building nothing; "whole": the stages summed; "least read": a\n'
-              ' minimal IQM read, float arrays and triangles to PolyData with nothing checked, plus "pyvista": the least\n'
-              ' any Python reader through pv.read takes)')
+        print(
+            '("pyvista": pv.read through our reader building nothing; "whole": the stages summed; "least read": a\n'
+            ' minimal IQM read, float arrays and triangles to PolyData with nothing checked, plus "pyvista": the least\n'
+            ' any Python reader through pv.read takes)'
+        )
         return 0
     rows = read_ratios(args.rounds)
     print(f'bind-pose pv.read against assimp-py -> PyVista, {len(rows)} files (median of {args.rounds} reads each):')
     print('  file  first read  read again  assimp  ratios')
     for path, first, again, theirs in rows:
-        print(f'  {path.relative_to(CORPUS)}  {1e3 * first:7.3f} ms  {1e3 * again:7.3f} ms  {1e3 * theirs:7.3f} ms  '
-              f'{first / theirs:5.2f} {again / theirs:5.2f}')  # fmt: skip
+        print(
+            f'  {path.relative_to(CORPUS)}  {1e3 * first:7.3f} ms  {1e3 * again:7.3f} ms  {1e3 * theirs:7.3f} ms  '
+            f'{first / theirs:5.2f} {again / theirs:5.2f}'
+        )
     for label, column in (('first read', 1), ('read again', 2)):
         mean = np.exp(np.mean([np.log(row[column] / row[3]) for row in rows]))
         print(f'  geometric mean ratio, {label}: {mean:.2f} (target <= 1.0)')
-    print('\nA first pv.read in a new process (the imports after PyVista\'s included), against assimp-py\'s import and read:')
+    print("\nA first pv.read in a new process (the imports after PyVista's included), against assimp-py's import and read:")
     ratios = []
     for path in meshes():
         ours, theirs = new_process_time(path, 'ours', args.rounds), new_process_time(path, 'assimp', args.rounds)
@@ -366,20 +385,28 @@ def main() -> int:
     print(f'  geometric mean ratio: {np.exp(np.mean(np.log(ratios))):.1f}')
     print('\nMeshes with animations of their own (pv.read skins frame 0; assimp reads them unposed):')
     for path, first, again, theirs in animated_reads(args.rounds):
-        print(f'  {path.relative_to(CORPUS)}  {1e3 * first:7.3f} ms  {1e3 * again:7.3f} ms  {1e3 * theirs:7.3f} ms  '
-              f'{first / theirs:5.2f} {again / theirs:5.2f}')  # fmt: skip
+        print(
+            f'  {path.relative_to(CORPUS)}  {1e3 * first:7.3f} ms  {1e3 * again:7.3f} ms  {1e3 * theirs:7.3f} ms  '
+            f'{first / theirs:5.2f} {again / theirs:5.2f}'
+        )
     if args.meshes is not None:
         for suffix, found in folder_ratios(args.meshes, args.rounds).items():
             if found:
                 ratios = [r for r, _ in found]
-                print(f'\nFirst pv.read against assimp, the {len(found)} {suffix} files under {args.meshes} that assimp reads: '
-                      f'median {np.median(ratios):.2f}, worst {ratios[-1]:.2f} ({found[-1][1].relative_to(args.meshes)})')  # fmt: skip
+                print(
+                    f'\nFirst pv.read against assimp, the {len(found)} {suffix} files under {args.meshes} that assimp reads: '
+                    f'median {np.median(ratios):.2f}, worst {ratios[-1]:.2f} ({found[-1][1].relative_to(args.meshes)})'
+                )
     first, again, md3, floor = skinning(args.rounds)
-    print(f'\nWhole animations, positions + normals of every frame, per vertex-frame: skinning {1e9 * first:.2f} ns '
-          f'(a model made anew from its parsed file: its sparse matrices made too), {1e9 * again:.2f} ns (made before); '
-          f'MD3 decode {1e9 * md3:.2f} ns; numpy floor {1e9 * floor:.2f} ns')  # fmt: skip
-    print(f'  skinning / MD3 decode {first / md3:.2f} first, {again / md3:.2f} again (target <= 1.0); '
-          f'skinning / numpy floor {first / floor:.2f} first, {again / floor:.2f} again')  # fmt: skip
+    print(
+        f'\nWhole animations, positions + normals of every frame, per vertex-frame: skinning {1e9 * first:.2f} ns '
+        f'(a model made anew from its parsed file: its sparse matrices made too), {1e9 * again:.2f} ns (made before); '
+        f'MD3 decode {1e9 * md3:.2f} ns; numpy floor {1e9 * floor:.2f} ns'
+    )
+    print(
+        f'  skinning / MD3 decode {first / md3:.2f} first, {again / md3:.2f} again (target <= 1.0); '
+        f'skinning / numpy floor {first / floor:.2f} first, {again / floor:.2f} again'
+    )
     return 0
 
 

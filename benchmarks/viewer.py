@@ -43,8 +43,9 @@ def main() -> None:
     work = Path(tempfile.mkdtemp())
     first_frame, thumb, sizes = [], [], []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=shutil.which('chromium'),
-                                             args=['--use-gl=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox'])  # fmt: skip
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which('chromium'), args=['--use-gl=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox']
+        )
         for k, model in enumerate(models):
             page_path = work / f'{k}.html'
             pq.export(model, page_path)
@@ -63,8 +64,10 @@ def main() -> None:
         browser.close()
     ratios = np.array(first_frame) / np.array(thumb)
     print(f'{len(models)} corpus models')
-    print(f'first drawn frame in Chromium / batch thumbnail: geometric mean {np.exp(np.log(ratios).mean()):.2f}x '
-          f'(median {np.median(first_frame) * 1000:.0f} ms against {np.median(thumb) * 1000:.0f} ms)')  # fmt: skip
+    print(
+        f'first drawn frame in Chromium / batch thumbnail: geometric mean {np.exp(np.log(ratios).mean()):.2f}x '
+        f'(median {np.median(first_frame) * 1000:.0f} ms against {np.median(thumb) * 1000:.0f} ms)'
+    )
     print(f'page size / .glb: geometric mean {np.exp(np.log(sizes).mean()):.2f}x')
     start = time.perf_counter()
     pq.thumbnails(models, work / 'thumbs', jobs=1)

@@ -25,11 +25,21 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / 'pyvista_quake'
 
 SWAPS = [
-    (r'(?<![<>=!])<(?![<=])', '<='), (r'<=', '<'), (r'(?<![<>=!-])>(?![>=])', '>='), (r'>=', '>'),
-    (r'==', '!='), (r'!=', '=='), (r'(?<=\s)\+(?=\s)', '-'), (r'(?<=\s)-(?=\s)', '+'),
-    (r'(?<=\s)\*(?=\s)', '/'), (r'\bTrue\b', 'False'), (r'\bFalse\b', 'True'), (r'\band\b', 'or'),
-    (r'\bor\b', 'and'), (r'\bif (?!not )', 'if not '),
-]  # fmt: skip
+    (r'(?<![<>=!])<(?![<=])', '<='),
+    (r'<=', '<'),
+    (r'(?<![<>=!-])>(?![>=])', '>='),
+    (r'>=', '>'),
+    (r'==', '!='),
+    (r'!=', '=='),
+    (r'(?<=\s)\+(?=\s)', '-'),
+    (r'(?<=\s)-(?=\s)', '+'),
+    (r'(?<=\s)\*(?=\s)', '/'),
+    (r'\bTrue\b', 'False'),
+    (r'\bFalse\b', 'True'),
+    (r'\band\b', 'or'),
+    (r'\bor\b', 'and'),
+    (r'\bif (?!not )', 'if not '),
+]
 NUMBER = re.compile(r'(?<![\w.])(\d+)(?![\w.])')
 
 
@@ -98,8 +108,9 @@ def main() -> int:
         try:
             # PYTHONPATH: tests that run the package in a subprocess (the command line) import this copy too.
             env = {**os.environ, 'PYTHONPATH': str(ROOT)}
-            result = subprocess.run([sys.executable, '-m', 'pytest', *args.tests.split()], cwd=ROOT, env=env,
-                                    capture_output=True, text=True, timeout=900)  # fmt: skip
+            result = subprocess.run(
+                [sys.executable, '-m', 'pytest', *args.tests.split()], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+            )
             dead = result.returncode != 0
         except subprocess.TimeoutExpired:
             dead = True  # a hang is caught too

@@ -34,8 +34,11 @@ def seeds() -> list[bytes]:
     found = synthetic_seeds() + navigation_and_demo_seeds()
     corpus = ROOT.parent / 'shared' / 'corpus'
     if corpus.is_dir():
-        found += [p.read_bytes() for p in sorted(corpus.rglob('*')) if p.suffix.lower() in ('.md2', '.mdl', '.md3', '.iqm', '.md5mesh')
-                  and p.stat().st_size < 200_000]  # fmt: skip
+        found += [
+            p.read_bytes()
+            for p in sorted(corpus.rglob('*'))
+            if p.suffix.lower() in ('.md2', '.mdl', '.md3', '.iqm', '.md5mesh') and p.stat().st_size < 200_000
+        ]
         found += real_levels(corpus)
         found += [p.read_bytes() for p in sorted(corpus.rglob('*')) if p.suffix.lower() in ('.aas', '.dem') and p.stat().st_size < 200_000]
     return found
@@ -87,8 +90,11 @@ def run_atheris(args) -> int:
 
     def report() -> None:
         total = sum(counts.values())
-        print(f'\ninputs tried {total}, loaded {counts["loaded"]}, rejected (QuakeFormatError) {counts["rejected"]}, '
-              f'in {time.monotonic() - start:.0f} s', flush=True)  # fmt: skip
+        print(
+            f'\ninputs tried {total}, loaded {counts["loaded"]}, rejected (QuakeFormatError) {counts["rejected"]}, '
+            f'in {time.monotonic() - start:.0f} s',
+            flush=True,
+        )
 
     deadline = start + 60 * args.minutes
 
@@ -101,8 +107,16 @@ def run_atheris(args) -> int:
     corpus_dir = Path(tempfile.mkdtemp(prefix='pyvista-quake-fuzz-'))
     for number, seed in enumerate(seeds()):
         (corpus_dir / f'seed{number:03d}').write_bytes(seed)
-    argv = [sys.argv[0], str(corpus_dir), f'-seed={args.seed}', f'-max_total_time={int(args.minutes * 60) + 30}',
-            f'-artifact_prefix={args.out}{os.sep}', '-max_len=1048576', '-rss_limit_mb=8192', '-print_final_stats=1']  # fmt: skip
+    argv = [
+        sys.argv[0],
+        str(corpus_dir),
+        f'-seed={args.seed}',
+        f'-max_total_time={int(args.minutes * 60) + 30}',
+        f'-artifact_prefix={args.out}{os.sep}',
+        '-max_len=1048576',
+        '-rss_limit_mb=8192',
+        '-print_final_stats=1',
+    ]
     atheris.Setup(argv, one_input)
     atheris.Fuzz()
     return 0
@@ -141,8 +155,7 @@ def run_hypothesis(args) -> int:
             name.write_bytes(bytes(data))
             print(f'finding: {type(error).__name__}: {error} -> {name}', flush=True)
     total = sum(counts.values()) + failures
-    print(f'inputs tried {total}, loaded {counts["loaded"]}, rejected (QuakeFormatError) {counts["rejected"]}, '
-          f'findings {failures}')  # fmt: skip
+    print(f'inputs tried {total}, loaded {counts["loaded"]}, rejected (QuakeFormatError) {counts["rejected"]}, findings {failures}')
     return 1 if failures else 0
 
 

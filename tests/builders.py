@@ -63,10 +63,7 @@ def build_md2(
         'st': np.asarray(st, '<i2').tobytes(),
         'tris': np.concatenate([np.asarray(tris_xyz, '<i2'), np.asarray(tris_st, '<i2')], axis=1).tobytes(),
         'frames': b''.join(
-            struct.pack('<3f3f', *scale[f], *translate[f])
-            + names[f].encode().ljust(16, b'\0')
-            + verts[f].tobytes()
-            + b'\0' * frame_padding
+            struct.pack('<3f3f', *scale[f], *translate[f]) + names[f].encode().ljust(16, b'\0') + verts[f].tobytes() + b'\0' * frame_padding
             for f in range(num_frames)
         ),
         'glcmds': glcmd_words(glcmds) if glcmds is not None else b'',
@@ -165,9 +162,16 @@ def build_mdl(
     out = h['ident'] + struct.pack('<i', h['version'])
     out += struct.pack('<3f3ff3f', *scale, *scale_origin, boundingradius, *eyeposition)
     out += struct.pack(
-        '<8i', h['numskins'], h['skinwidth'], h['skinheight'], h['numverts'], h['numtris'],
-        h['numframes'], h['synctype'], h['flags'],
-    )  # fmt: skip
+        '<8i',
+        h['numskins'],
+        h['skinwidth'],
+        h['skinheight'],
+        h['numverts'],
+        h['numtris'],
+        h['numframes'],
+        h['synctype'],
+        h['flags'],
+    )
     out += struct.pack('<f', size)
     for skin in skins:
         if isinstance(skin, tuple):
@@ -207,8 +211,7 @@ def torch_mdl(**kwargs) -> bytes:
     return build_mdl(**defaults)
 
 
-def build_md3(surfaces, *, frames=1, tags=(), frame_names=None, name='models/test/model.md3', version=15, trailing=b'',
-              gap=b''):  # fmt: skip
+def build_md3(surfaces, *, frames=1, tags=(), frame_names=None, name='models/test/model.md3', version=15, trailing=b'', gap=b''):
     """Build an MD3 from the spec (``md3-format.txt``), independently of the package's parser.
 
     ``surfaces``: list of dicts with ``name``, ``shaders`` (names), ``triangles`` ``(T, 3)``,
@@ -235,15 +238,29 @@ def build_md3(surfaces, *, frames=1, tags=(), frame_names=None, name='models/tes
         ofs_st = ofs_tris + tris.nbytes
         ofs_xyz = ofs_st + st.nbytes
         ofs_end = ofs_xyz + len(xyzn)
-        head = struct.pack('<4s64si' + 'i' * 9, b'IDP3', s['name'].encode(), s.get('flags', 0), frames, len(s.get('shaders', [])),
-                           xyz.shape[1], len(tris), ofs_tris, ofs_shaders, ofs_st, ofs_xyz, ofs_end)  # fmt: skip
+        head = struct.pack(
+            '<4s64si' + 'i' * 9,
+            b'IDP3',
+            s['name'].encode(),
+            s.get('flags', 0),
+            frames,
+            len(s.get('shaders', [])),
+            xyz.shape[1],
+            len(tris),
+            ofs_tris,
+            ofs_shaders,
+            ofs_st,
+            ofs_xyz,
+            ofs_end,
+        )
         surface_bytes += head + shader_bytes + tris.tobytes() + st.tobytes() + xyzn
     ofs_frames = 108
     ofs_tags = ofs_frames + len(frame_bytes)
     ofs_surfaces = ofs_tags + len(tag_bytes) + len(gap)
     ofs_end = ofs_surfaces + len(surface_bytes)
-    header = struct.pack('<4si64s' + 'i' * 9, b'IDP3', version, name.encode(), 0, frames, len(tags), len(surfaces), 0,
-                         ofs_frames, ofs_tags, ofs_surfaces, ofs_end)  # fmt: skip
+    header = struct.pack(
+        '<4si64s' + 'i' * 9, b'IDP3', version, name.encode(), 0, frames, len(tags), len(surfaces), 0, ofs_frames, ofs_tags, ofs_surfaces, ofs_end
+    )
     return header + frame_bytes + tag_bytes + gap + surface_bytes + trailing
 
 
@@ -259,11 +276,23 @@ def tetra_md3(frames=2, **kwargs) -> bytes:
     """A two-surface MD3: a tetrahedron (moving a unit up each frame) and a one-triangle flag, with a tag."""
     base = np.array([[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]])
     xyz = np.stack([base + [0, 0, 64 * f] for f in range(frames)])
-    normals = latlong(np.array([[-1, -1, -1], [1, 0, 0], [0, 1, 0], [0, 0, 1]]) / np.array([[3 ** 0.5], [1], [1], [1]]))
-    tetra = dict(name='body', shaders=['models/test/body.tga'], triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
-                 st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]], xyz=xyz, normal=np.tile(normals, (frames, 1)))  # fmt: skip
-    flag = dict(name='flag', shaders=['models/test/flag'], triangles=[[0, 1, 2]], st=[[0, 0], [1, 0], [0, 1]],
-                xyz=np.tile([[0, 0, 1280], [320, 0, 1280], [0, 0, 1600]], (frames, 1, 1)), normal=np.zeros((frames, 3)))  # fmt: skip
+    normals = latlong(np.array([[-1, -1, -1], [1, 0, 0], [0, 1, 0], [0, 0, 1]]) / np.array([[3**0.5], [1], [1], [1]]))
+    tetra = dict(
+        name='body',
+        shaders=['models/test/body.tga'],
+        triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
+        st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]],
+        xyz=xyz,
+        normal=np.tile(normals, (frames, 1)),
+    )
+    flag = dict(
+        name='flag',
+        shaders=['models/test/flag'],
+        triangles=[[0, 1, 2]],
+        st=[[0, 0], [1, 0], [0, 1]],
+        xyz=np.tile([[0, 0, 1280], [320, 0, 1280], [0, 0, 1600]], (frames, 1, 1)),
+        normal=np.zeros((frames, 3)),
+    )
     origins = np.array([[0, 0, 10 + f] for f in range(frames)], float)
     axes = np.stack([np.eye(3)] * frames)
     defaults = dict(surfaces=[tetra, flag], frames=frames, tags=[('tag_head', origins, axes)])
@@ -352,8 +381,9 @@ def build_iqm(
         out.extend(bytes(pad))
         array_offsets.append(len(out))
         out.extend(data)
-    section('ofs_vertexarrays', b''.join(struct.pack('<5I', kind, 0, fmt, size, offset)
-                                         for (kind, fmt, size, _), offset in zip(arrays, array_offsets)))
+    section(
+        'ofs_vertexarrays', b''.join(struct.pack('<5I', kind, 0, fmt, size, offset) for (kind, fmt, size, _), offset in zip(arrays, array_offsets))
+    )
     section('ofs_triangles', b''.join(struct.pack('<3I', *t) for t in triangles))
     section('ofs_joints', b''.join(struct.pack('<Ii3f4f3f', name(j[0]), j[1], *j[2], *j[3], *j[4]) for j in joints))
     section('ofs_poses', b''.join(struct.pack('<iI10f10f', p[0], p[1], *p[2], *p[3]) for p in poses))
@@ -362,15 +392,36 @@ def build_iqm(
     section('ofs_bounds', b''.join(struct.pack('<8f', *b) for b in bounds) if bounds is not None else b'')
     section('ofs_comment', comment)
     header = struct.pack(
-        '<16s27I', b'INTERQUAKEMODEL\0', version, len(out), 0,
-        len(text), fields['ofs_text'], len(meshes), fields['ofs_meshes'],
-        len(arrays), num_vertexes, fields['ofs_vertexarrays'],
-        len(triangles), fields['ofs_triangles'], 0,
-        len(joints), fields['ofs_joints'], len(poses), fields['ofs_poses'],
-        len(anims), fields['ofs_anims'],
-        num_frames, num_channels, fields['ofs_frames'], fields['ofs_bounds'],
-        len(comment), fields['ofs_comment'], 0, 0,
-    )  # fmt: skip
+        '<16s27I',
+        b'INTERQUAKEMODEL\0',
+        version,
+        len(out),
+        0,
+        len(text),
+        fields['ofs_text'],
+        len(meshes),
+        fields['ofs_meshes'],
+        len(arrays),
+        num_vertexes,
+        fields['ofs_vertexarrays'],
+        len(triangles),
+        fields['ofs_triangles'],
+        0,
+        len(joints),
+        fields['ofs_joints'],
+        len(poses),
+        fields['ofs_poses'],
+        len(anims),
+        fields['ofs_anims'],
+        num_frames,
+        num_channels,
+        fields['ofs_frames'],
+        fields['ofs_bounds'],
+        len(comment),
+        fields['ofs_comment'],
+        0,
+        0,
+    )
     out[:124] = header
     return bytes(out)
 
@@ -406,9 +457,20 @@ def two_joint_iqm(frames: int = 3, align: bool = True, zero_weight_vertex: bool 
         scales1[c] = (hi - lo) / 65535 if hi > lo else 0.0
         values[:, k] = np.round((v - lo) / scales1[c]) if scales1[c] else 0
     poses = [(-1, 0, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10), (0, 1 | 32 | 64, offsets1, scales1)]
-    return build_iqm(positions=positions, texcoords=texcoords, normals=normals, blend_indexes=blend_indexes,
-                     blend_weights=blend_weights, triangles=triangles, meshes=[('bar', 'bar.png', 0, 8, 0, 6)],
-                     joints=joints, poses=poses, frames=values, anims=anims or [('bend', 0, frames, 10.0, 1)], align=align)  # fmt: skip
+    return build_iqm(
+        positions=positions,
+        texcoords=texcoords,
+        normals=normals,
+        blend_indexes=blend_indexes,
+        blend_weights=blend_weights,
+        triangles=triangles,
+        meshes=[('bar', 'bar.png', 0, 8, 0, 6)],
+        joints=joints,
+        poses=poses,
+        frames=values,
+        anims=anims or [('bend', 0, frames, 10.0, 1)],
+        align=align,
+    )
 
 
 # -- MD5 (md5-format.txt): text -----------------------------------------------------------
@@ -434,8 +496,15 @@ def md5_mesh_text(joints, meshes, *, version=True, commandline=True) -> str:
 def md5_anim_text(hierarchy, baseframe, frames, *, rate=24, bounds=None) -> str:
     """``hierarchy``: ``(name, parent, flags, start)``; ``baseframe``: ``(pos3, quat_xyz3)``; ``frames``: lists of numbers."""
     components = len(frames[0]) if frames else 0
-    lines = ['MD5Version 10', 'commandline ""', f'numFrames {len(frames)}', f'numJoints {len(hierarchy)}', f'frameRate {rate}',
-             f'numAnimatedComponents {components}', 'hierarchy {']  # fmt: skip
+    lines = [
+        'MD5Version 10',
+        'commandline ""',
+        f'numFrames {len(frames)}',
+        f'numJoints {len(hierarchy)}',
+        f'frameRate {rate}',
+        f'numAnimatedComponents {components}',
+        'hierarchy {',
+    ]
     lines += [f'  "{n}" {p} {f} {s}' for n, p, f, s in hierarchy] + ['}', 'bounds {']
     lines += ['  ( -1 -1 -1 ) ( 1 1 1 )' for _ in (bounds if bounds is not None else frames)] + ['}', 'baseframe {']
     lines += [f'  ( {t[0]} {t[1]} {t[2]} ) ( {q[0]} {q[1]} {q[2]} )' for t, q in baseframe] + ['}']
@@ -446,8 +515,10 @@ def md5_anim_text(hierarchy, baseframe, frames, *, rate=24, bounds=None) -> str:
 
 def two_joint_md5() -> tuple[str, str]:
     """A bar on two joints, as an md5mesh and an md5anim of 3 frames turning the child about z."""
+
     def q(angle):  # Doom 3 stores x y z of the quaternion whose w it rebuilds as -sqrt(...) in the usual formula
         return (0.0, 0.0, float(-np.sin(angle / 2)))
+
     joints = [('root', -1, (0, 0, 0), (0, 0, 0)), ('child', 0, (4, 0, 0), (0, 0, 0))]
     verts, weights = [], []
     for x in (0, 2, 4, 6):

@@ -29,9 +29,7 @@ def corpus_models() -> list[Path]:
     return sorted(p for p in CORPUS.rglob('*') if p.suffix.lower() in ('.md2', '.mdl'))
 
 
-requires_corpus = pytest.mark.skipif(
-    not CORPUS.is_dir(), reason=f'the real-model corpus is not at {CORPUS} (a plain clone has no ../shared)'
-)
+requires_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f'the real-model corpus is not at {CORPUS} (a plain clone has no ../shared)')
 
 
 def pytest_sessionstart(session) -> None:
@@ -61,8 +59,9 @@ def gltf_validator() -> Path:
     folder = Path(os.environ.get('XDG_CACHE_HOME', Path.home() / '.cache')) / 'pyvista-quake-tests' / 'gltf-validator'
     folder.mkdir(parents=True, exist_ok=True)
     if not (folder / 'node_modules' / 'gltf-validator').is_dir():
-        result = subprocess.run(['npm', 'install', '--silent', '--prefix', str(folder), 'gltf-validator'],
-                                capture_output=True, text=True, timeout=300)  # fmt: skip
+        result = subprocess.run(
+            ['npm', 'install', '--silent', '--prefix', str(folder), 'gltf-validator'], capture_output=True, text=True, timeout=300
+        )
         if result.returncode != 0:
             pytest.skip(f'npm install gltf-validator failed: {result.stderr[-300:]}')
     (folder / 'validate.js').write_text(VALIDATE_JS)
@@ -70,7 +69,6 @@ def gltf_validator() -> Path:
 
 
 def validate(folder: Path, path: Path) -> dict:
-    result = subprocess.run(['node', str(folder / 'validate.js'), str(path)], capture_output=True, text=True,
-                            cwd=folder, timeout=120)  # fmt: skip
+    result = subprocess.run(['node', str(folder / 'validate.js'), str(path)], capture_output=True, text=True, cwd=folder, timeout=120)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)

@@ -55,15 +55,29 @@ def serverinfo(protocol: int = 15, max_clients: int = 4, flags: int = 0, models=
 
 
 def baseline(entity: int, origin, angles=(0, 0, 0), model: int = 2, flags: int = 0) -> bytes:
-    return bytes([22]) + struct.pack('<h', entity) + bytes([model, 0, 0, 0]) + b''.join(coord(o, flags) + angle(a, flags) for o, a in zip(origin, angles))
+    return (
+        bytes([22])
+        + struct.pack('<h', entity)
+        + bytes([model, 0, 0, 0])
+        + b''.join(coord(o, flags) + angle(a, flags) for o, a in zip(origin, angles))
+    )
 
 
 #: FitzQuake's extension bits of an entity update, in the order their bytes follow: alpha, scale, frame2, model2, lerpfinish.
 EXTENSIONS = (16, 20, 17, 18, 19)
 
 
-def update(entity: int, origin=None, angles=None, protocol: int = 15, flags: int = 0, long_entity: bool = False, alpha: int | None = None,
-           extras: bool = False, extensions: tuple[int, ...] = EXTENSIONS) -> bytes:  # fmt: skip
+def update(
+    entity: int,
+    origin=None,
+    angles=None,
+    protocol: int = 15,
+    flags: int = 0,
+    long_entity: bool = False,
+    alpha: int | None = None,
+    extras: bool = False,
+    extensions: tuple[int, ...] = EXTENSIONS,
+) -> bytes:
     """An entity update: each of the origin's and angles' fields given (not None) is sent, the rest are the baseline's;
     ``extras``: a model, frame, colormap, skin and effects byte too, and of 666 and 999 a byte of each of ``extensions``
     (bits of :data:`EXTENSIONS`)."""
@@ -145,8 +159,15 @@ def build_demo(protocol: int = 15, flags: int = 0, steps: int = 4) -> bytes:
     for k in range(steps):
         commands = bytes([7]) + struct.pack('<f', 1.5 + 0.1 * k) + clientdata(100 - k, 2, velocity=(160, 0, 0), protocol=protocol, armor=300)
         commands += sound(protocol, 1, flags)
-        commands += update(1, (100.0 + 16 * k, None, None), (None, 50.0, None), protocol=protocol, flags=flags, extras=k in (1, 3),
-                           extensions=EXTENSIONS if k == 1 else (18,))  # every extension byte; the second byte of a model alone
+        commands += update(
+            1,
+            (100.0 + 16 * k, None, None),
+            (None, 50.0, None),
+            protocol=protocol,
+            flags=flags,
+            extras=k in (1, 3),
+            extensions=EXTENSIONS if k == 1 else (18,),
+        )  # every extension byte; the second byte of a model alone
         if protocol != 15 and k == 0:
             commands += bytes([41, 128, 10, 20, 30]) + struct.pack('<h', 50)  # fog: density, colour, time
         if k == 2:

@@ -43,8 +43,13 @@ def synthetic_seeds() -> list[bytes]:
         tetra_md2(glcmds=gl),
         tetra_md2(order=('glcmds', 'frames', 'tris', 'st', 'skins'), glcmds=gl),
         torch_mdl(),
-        build_mdl([[0, 0, 0], [0x20, 4, 0], [0, 0, 4], [0, 2, 2]], [[1, 0, 1, 2], [0, 0, 3, 1]], frames,
-                  skins=[np.zeros((8, 8), np.uint8), skin_group], trailing=b'QMEX' + bytes(12)),
+        build_mdl(
+            [[0, 0, 0], [0x20, 4, 0], [0, 0, 4], [0, 2, 2]],
+            [[1, 0, 1, 2], [0, 0, 3, 1]],
+            frames,
+            skins=[np.zeros((8, 8), np.uint8), skin_group],
+            trailing=b'QMEX' + bytes(12),
+        ),
         tetra_md3(frames=2),
         tetra_md3(frames=1, gap=b'between', trailing=b'after'),
         two_joint_iqm(),
@@ -52,7 +57,7 @@ def synthetic_seeds() -> list[bytes]:
         two_joint_md5()[0].encode(),
         *level_seeds(),
         build_q3(**collision_args()),
-    ]  # fmt: skip
+    ]
 
 
 def navigation_and_demo_seeds() -> list[bytes]:
@@ -147,7 +152,7 @@ def exercise(data: bytes) -> str:
             if model.format == 'iqm':  # what a parse reads, an outline reads alike
                 fields, clips = iqm.outline(data)
                 if fields != model.data.file.header_fields() or clips != iqm.clips_of(model.data.file):
-                    raise AssertionError('an IQM\'s outline differs from its parse')
+                    raise AssertionError("an IQM's outline differs from its parse")
             if model.format == 'md2':
                 commands = model.alias.gl_commands
                 if commands:

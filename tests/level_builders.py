@@ -35,19 +35,32 @@ def _lay_out(header_size: int, lumps: list[bytes]) -> tuple[list[tuple[int, int]
 
 # -- Quake III -------------------------------------------------------------------------------
 
+
 def q3_drawvert(xyz, st=(0, 0), lightmap=(0, 0), normal=(0, 0, 1), color=(255, 255, 255, 255)) -> bytes:
     return struct.pack('<3f2f2f3f4B', *xyz, *st, *lightmap, *normal, *color)
 
 
-def q3_surface(shader, surface_type, first_vert, num_verts, first_index=0, num_indexes=0, lightmap=-1,
-               patch=(0, 0), fog=-1, plane=(0, 0, 1)) -> bytes:
+def q3_surface(
+    shader, surface_type, first_vert, num_verts, first_index=0, num_indexes=0, lightmap=-1, patch=(0, 0), fog=-1, plane=(0, 0, 1)
+) -> bytes:
     vecs = (0, 0, 0, 0, 0, 0) + tuple(plane)
-    return struct.pack('<12i3f9f2i', shader, fog, surface_type, first_vert, num_verts, first_index, num_indexes, lightmap,
-                       0, 0, 0, 0, 0, 0, 0, *vecs, *patch)
+    return struct.pack(
+        '<12i3f9f2i', shader, fog, surface_type, first_vert, num_verts, first_index, num_indexes, lightmap, 0, 0, 0, 0, 0, 0, 0, *vecs, *patch
+    )
 
 
-def build_q3(entities, shaders, models, drawverts, indexes, surfaces, lightmaps: int = 0, version: int = 46,
-             lightmap_pages: bytes | None = None, lumps_given: dict[int, bytes] | None = None) -> bytes:
+def build_q3(
+    entities,
+    shaders,
+    models,
+    drawverts,
+    indexes,
+    surfaces,
+    lightmaps: int = 0,
+    version: int = 46,
+    lightmap_pages: bytes | None = None,
+    lumps_given: dict[int, bytes] | None = None,
+) -> bytes:
     """An IBSP 46 file: ``shaders`` ``[(name, surfaceFlags, contentFlags)]``, ``models`` ``[(firstSurface, numSurfaces)]``,
     ``drawverts`` packed by :func:`q3_drawvert`, ``surfaces`` by :func:`q3_surface`; ``lightmaps`` pages of a
     byte ramp, or ``lightmap_pages`` as given (128 x 128 x 3 bytes a page); ``lumps_given`` lumps by number as they are."""
@@ -71,8 +84,15 @@ Q3_PLANES, Q3_NODES, Q3_LEAFS, Q3_LEAFBRUSHES, Q3_MODELS, Q3_BRUSHES, Q3_BRUSHSI
 SOLID, WATER, PLAYERCLIP = 1, 32, 0x10000
 
 
-def collision_args(gridsize: str | None = '32 32 32', grid: bytes | None = None, visibility: bytes | None = None,
-                   nodes=None, leafbrushes=None, sides=None, brush_model: bool = False) -> dict:  # fmt: skip
+def collision_args(
+    gridsize: str | None = '32 32 32',
+    grid: bytes | None = None,
+    visibility: bytes | None = None,
+    nodes=None,
+    leafbrushes=None,
+    sides=None,
+    brush_model: bool = False,
+) -> dict:
     """``build_q3`` keywords of a small world to stand in and see across, packed field by field.
 
     Planes: 0 z = 0, 1 the slanted 0.6 x + 0.8 y = 0, 2 y = -64, then the brushes' sides.  Node 0 splits on
@@ -119,8 +139,17 @@ def collision_args(gridsize: str | None = '32 32 32', grid: bytes | None = None,
     entities = [[('classname', 'worldspawn')] + ([('gridsize', gridsize)] if gridsize is not None else [])]
     if grid is None:
         grid = b''.join(struct.pack('<8B', *light_sample(x, y, z)) for z in range(3) for y in range(9) for x in range(9))
-    lumps = {Q3_PLANES: plane_bytes, Q3_NODES: node_bytes, Q3_LEAFS: leaf_bytes, Q3_LEAFBRUSHES: struct.pack(f'<{len(flat)}i', *flat),
-             Q3_MODELS: model_bytes, Q3_BRUSHES: brush_bytes, Q3_BRUSHSIDES: side_bytes, Q3_LIGHTGRID: grid, Q3_VISIBILITY: vis}  # fmt: skip
+    lumps = {
+        Q3_PLANES: plane_bytes,
+        Q3_NODES: node_bytes,
+        Q3_LEAFS: leaf_bytes,
+        Q3_LEAFBRUSHES: struct.pack(f'<{len(flat)}i', *flat),
+        Q3_MODELS: model_bytes,
+        Q3_BRUSHES: brush_bytes,
+        Q3_BRUSHSIDES: side_bytes,
+        Q3_LIGHTGRID: grid,
+        Q3_VISIBILITY: vis,
+    }
     shaders = [('textures/floor', 0, SOLID), ('textures/water', 0, WATER), ('textures/common/playerclip', 0, PLAYERCLIP)]
     return dict(entities=entities, shaders=shaders, models=[(0, 0)], drawverts=[], indexes=[], surfaces=[], lumps_given=lumps)
 
@@ -135,6 +164,7 @@ def light_sample(x: int, y: int, z: int) -> tuple[int, ...]:
 
 
 # -- Quake 1, Quake II, UFO: AI: faces over edges ------------------------------------------------
+
 
 def _planes(planes) -> bytes:
     return b''.join(struct.pack('<4fi', *normal, dist, 0) for normal, dist in planes)
@@ -187,8 +217,10 @@ def build_q1(entities, vertexes, planes, texinfo, faces, models, textures, *, id
     lumps[3] = b''.join(struct.pack('<3f', *v) for v in vertexes)
     lumps[6] = b''.join(struct.pack('<8f2i', *[x for row in vecs for x in row], mip, flags) for vecs, mip, flags in texinfo)
     face_fmt = '<iiiii4Bi' if wide else '<hhihh4Bi'
-    lumps[7] = b''.join(struct.pack(face_fmt, plane, side, first, len(loop), tex, *(styles[0] if styles else (0, 255, 255, 255)), light)
-                        for (plane, side, loop, tex, light, *styles), first in zip(faces, firsts))
+    lumps[7] = b''.join(
+        struct.pack(face_fmt, plane, side, first, len(loop), tex, *(styles[0] if styles else (0, 255, 255, 255)), light)
+        for (plane, side, loop, tex, light, *styles), first in zip(faces, firsts)
+    )
     lumps[8] = lighting
     lumps[12] = edges
     lumps[13] = surfedges
@@ -206,8 +238,10 @@ def build_q2(entities, vertexes, planes, texinfo, faces, models, lighting: bytes
     lumps[1] = _planes(planes)
     lumps[2] = b''.join(struct.pack('<3f', *v) for v in vertexes)
     lumps[5] = b''.join(struct.pack('<8fii32si', *[x for row in vecs for x in row], flags, 0, name.encode(), -1) for vecs, flags, name in texinfo)
-    lumps[6] = b''.join(struct.pack('<Hhihh4Bi', plane, side, first, len(loop), tex, *(styles[0] if styles else (0, 255, 255, 255)), light)
-                        for (plane, side, loop, tex, light, *styles), first in zip(faces, firsts))
+    lumps[6] = b''.join(
+        struct.pack('<Hhihh4Bi', plane, side, first, len(loop), tex, *(styles[0] if styles else (0, 255, 255, 255)), light)
+        for (plane, side, loop, tex, light, *styles), first in zip(faces, firsts)
+    )
     lumps[7] = lighting
     lumps[11] = edges
     lumps[12] = surfedges
@@ -224,8 +258,9 @@ def build_ufo(entities, vertexes, planes, texinfo, faces, models, normals) -> by
     lumps[1] = _planes(planes)
     lumps[2] = b''.join(struct.pack('<3f', *v) for v in vertexes)
     lumps[5] = b''.join(struct.pack('<8fii32s', *[x for row in vecs for x in row], flags, 0, name.encode()) for vecs, flags, name in texinfo)
-    lumps[6] = b''.join(struct.pack('<Hhihh2i', plane, side, first, len(loop), tex, -1, -1)
-                        for (plane, side, loop, tex, _), first in zip(faces, firsts))
+    lumps[6] = b''.join(
+        struct.pack('<Hhihh2i', plane, side, first, len(loop), tex, -1, -1) for (plane, side, loop, tex, _), first in zip(faces, firsts)
+    )
     lumps[7] = lumps[8] = b'\x04'
     lumps[11] = edges
     lumps[12] = surfedges
@@ -268,14 +303,20 @@ def q3_level(**overrides):
     surfaces.append(q3_surface(1, 4, 0, 0))  # a flare: no triangles
     world = len(surfaces)
     add_mesh(3, 0.0, lightmap=1)  # page 1 named: a map of two light pages, not a deluxe one
-    shaders = [('textures/base/floor', 0, 1), ('textures/base/curve', 0, 1), ('textures/skies/night', SKY, 1), ('textures/base/door', 0, 1),
-               ('textures/common/trigger', NODRAW, TRIGGER)]
-    entities = [[('classname', 'worldspawn'), ('message', 'built')],
-                [('classname', 'func_door'), ('model', '*1'), ('origin', '100 200 300')],
-                [('classname', 'info_player_deathmatch'), ('origin', '1 2 3'), ('angle', '90'), ('angle', '180')],
-                [('classname', 'item_armor_body'), ('origin', '-5 6 7')]]
-    args = dict(entities=entities, shaders=shaders, models=[(0, world), (world, 1)], drawverts=verts, indexes=indexes,
-                surfaces=surfaces, lightmaps=2)
+    shaders = [
+        ('textures/base/floor', 0, 1),
+        ('textures/base/curve', 0, 1),
+        ('textures/skies/night', SKY, 1),
+        ('textures/base/door', 0, 1),
+        ('textures/common/trigger', NODRAW, TRIGGER),
+    ]
+    entities = [
+        [('classname', 'worldspawn'), ('message', 'built')],
+        [('classname', 'func_door'), ('model', '*1'), ('origin', '100 200 300')],
+        [('classname', 'info_player_deathmatch'), ('origin', '1 2 3'), ('angle', '90'), ('angle', '180')],
+        [('classname', 'item_armor_body'), ('origin', '-5 6 7')],
+    ]
+    args = dict(entities=entities, shaders=shaders, models=[(0, world), (world, 1)], drawverts=verts, indexes=indexes, surfaces=surfaces, lightmaps=2)
     args.update(overrides)
     return build_q3(**args)
 
@@ -287,11 +328,20 @@ def q1_args():
     texinfo = [(s_axis, 0, 0), (s_axis, 1, 0)]
     # Clockwise seen from above: (0,0) -> (0,64) -> (32,64) -> (32,0).
     faces = [(0, 0, [0, 1, 2, 3], 0, -1), (1, 0, [4, 5, 6, 7], 1, -1)]
-    entities = [[('classname', 'worldspawn'), ('wad', 'a.wad'), ('wad', 'b.wad')],
-                [('classname', 'func_door'), ('model', '*1'), ('origin', '10 0 0')]]
+    entities = [
+        [('classname', 'worldspawn'), ('wad', 'a.wad'), ('wad', 'b.wad')],
+        [('classname', 'func_door'), ('model', '*1'), ('origin', '10 0 0')],
+    ]
     models = [(0, 1, (0, 0, 0)), (1, 1, (0, 0, 0))]
-    return dict(entities=entities, vertexes=vertexes, planes=planes, texinfo=texinfo, faces=faces, models=models,
-                textures=[miptex('stone1', 32, 64, fill=7), miptex('sky4', 16, 16, fill=9)])
+    return dict(
+        entities=entities,
+        vertexes=vertexes,
+        planes=planes,
+        texinfo=texinfo,
+        faces=faces,
+        models=models,
+        textures=[miptex('stone1', 32, 64, fill=7), miptex('sky4', 16, 16, fill=9)],
+    )
 
 
 def q2_level(flags=0):
@@ -325,7 +375,7 @@ def level_seeds() -> list[bytes]:
         build_q1(**wide, lighting=bytes(range(10, 25))),
         build_q2(q2['entities'], q2['vertexes'], q2['planes'], q2_texinfo, q2_faces, [(0, 2, (0, 0, 0))], lighting=bytes([100, 50, 25]) * 15),
         ufo_level(),
-    ]  # fmt: skip
+    ]
 
 
 # -- Quake III bots' navigation (.aas), from the spec's aasfile.h notes ---------------------------
@@ -346,18 +396,33 @@ def build_aas(*, faces: bool = False, reach=None, version: int = 5, checksum: in
         lumps[1] = b''.join(struct.pack('<3f', *v) for v in [(0, 0, 0), (10, 0, 0), (10, 10, 0), (0, 10, 0), (-5, 0, 0), (-5, 5, 0), (-5, 0, 5)])
         lumps[3] = struct.pack('<2i', 0, 0) + b''.join(struct.pack('<2i', a, b) for a, b in [(0, 1), (1, 2), (3, 2), (3, 0), (4, 5), (6, 5), (6, 4)])
         lumps[4] = struct.pack('<7i', 1, 2, -3, 4, 5, -6, 7)  # the third and sixth edges reversed: 2 -> 3, 5 -> 6
-        lumps[5] = (struct.pack('<6i', 0, 0, 0, 0, 0, 0) + struct.pack('<6i', 1, 4, 4, 0, 1, 0) + struct.pack('<6i', 0, 2, 3, 4, 2, 0)
-                    + struct.pack('<6i', 0, 8, 3, 4, 2, 0))  # face 3: the triangle's edges again, a gap (flag 8)
+        lumps[5] = (
+            struct.pack('<6i', 0, 0, 0, 0, 0, 0)
+            + struct.pack('<6i', 1, 4, 4, 0, 1, 0)
+            + struct.pack('<6i', 0, 2, 3, 4, 2, 0)
+            + struct.pack('<6i', 0, 8, 3, 4, 2, 0)
+        )  # face 3: the triangle's edges again, a gap (flag 8)
         lumps[6] = struct.pack('<3i', -1, 2, 3)  # area 1: the square; area 2: the triangle, then face 3
     else:
         lumps[3] = struct.pack('<2i', 0, 0)
         lumps[5] = struct.pack('<6i', 0, 0, 0, 0, 0, 0)
-    area_rows = [(0, 0, 0, (0, 0, 0), (0, 0, 0), (0, 0, 0)), (1, 1 if faces else 0, 0, (0, -64, -16), (128, 64, 96), (64, 0, 40)),
-                 (2, 2 if faces else 0, 1, (-128, -64, -16), (0, 64, 96), (-64, 0, 40))]  # fmt: skip
+    area_rows = [
+        (0, 0, 0, (0, 0, 0), (0, 0, 0), (0, 0, 0)),
+        (1, 1 if faces else 0, 0, (0, -64, -16), (128, 64, 96), (64, 0, 40)),
+        (2, 2 if faces else 0, 1, (-128, -64, -16), (0, 64, 96), (-64, 0, 40)),
+    ]
     lumps[7] = b''.join(struct.pack('<3i9f', n, count, first, *lo, *hi, *c) for n, count, first, lo, hi, c in area_rows[: areas_count or 3])
     lumps[8] = b''.join(struct.pack('<7i', *s) for s in [(0, 0, 0, 0, 0, 0, 0), (0, 1, 2, 1, 1, 2, 1), (1, 4, 6, 1, 2, 1, 3)][: areas_count or 3])
-    reach = reach if reach is not None else [(0, (0, 0, 0), (0, 0, 0), 0, 0), (2, (10, 0, 0), (-10, 0, 0), 2, 100),
-                                             (2, (10, 5, 0), (-10, 5, 0), 5, 50), (1, (-10, 0, 0), (10, 0, 0), 12 | (1 << 24), 300)]  # fmt: skip
+    reach = (
+        reach
+        if reach is not None
+        else [
+            (0, (0, 0, 0), (0, 0, 0), 0, 0),
+            (2, (10, 0, 0), (-10, 0, 0), 2, 100),
+            (2, (10, 5, 0), (-10, 5, 0), 5, 50),
+            (1, (-10, 0, 0), (10, 0, 0), 12 | (1 << 24), 300),
+        ]
+    )
     lumps[9] = b''.join(struct.pack(AAS_REACH, area, 0, 0, *start, *end, kind, time) for area, start, end, kind, time in reach)
     lumps[10] = struct.pack('<3i', 0, 0, 0) + struct.pack('<3i', 0, -1, 2) + struct.pack('<3i', 1, 0, -2)
     lumps[11] = struct.pack('<5i', 0, 0, 0, 0, 0)

@@ -40,8 +40,7 @@ def test_a_catalogue_has_a_card_and_a_page_per_model(tmp_path):
     site = tmp_path / 'site'
     entries = json.loads((site / 'catalogue.json').read_text())
     names = sorted(e['name'] for e in entries.values())
-    assert names == ['loose.md2', 'models/a/tris.md2', 'models/b/model.md3', 'models/players/x', 'models/weapons2/v_hand.md3',
-                     'progs/torch.mdl']  # fmt: skip
+    assert names == ['loose.md2', 'models/a/tris.md2', 'models/b/model.md3', 'models/players/x', 'models/weapons2/v_hand.md3', 'progs/torch.mdl']
     assert len(report.made) == 6 and not report.kept and not report.failed
     index = (site / 'index.html').read_text()
     assert index.count('class="card"') == 6 and 'data-format="player"' in index and 'data-format="mdl"' in index

@@ -80,9 +80,20 @@ def test_a_missing_image_names_every_place_up_to_the_limit(recwarn):
     warn_missing('m.md2', 'skin 0', [(f'a.pk3:t/{k}.tga', 'a.pk3') for k in range(SHOWN_PLACES + 2)])
     assert str(recwarn[-1].message).endswith('t/3.tga and 2 more in a.pk3')
     # A place in the folder or archive of the one before it is named from there; a folder beside the one before by its name.
-    warn_missing('m.md2', 'skin 0', [('/g/a.pk3:t/0.tga', '/g/a.pk3'), ('/g/a.pk3:t/1.tga', '/g/a.pk3'), ('/h/t/2.tga', '/h'),
-                                     ('/h/t/3.tga', '/h'), ('/g/b.pk3:t/4.tga', '/g/b.pk3'), ('/g/c.pk3:t/5.tga', '/g/c.pk3'),
-                                     ('/k/c.pk3:t/6.tga', '/k/c.pk3'), ('/h2:x', '/h2')])  # fmt: skip
+    warn_missing(
+        'm.md2',
+        'skin 0',
+        [
+            ('/g/a.pk3:t/0.tga', '/g/a.pk3'),
+            ('/g/a.pk3:t/1.tga', '/g/a.pk3'),
+            ('/h/t/2.tga', '/h'),
+            ('/h/t/3.tga', '/h'),
+            ('/g/b.pk3:t/4.tga', '/g/b.pk3'),
+            ('/g/c.pk3:t/5.tga', '/g/c.pk3'),
+            ('/k/c.pk3:t/6.tga', '/k/c.pk3'),
+            ('/h2:x', '/h2'),
+        ],
+    )
     assert str(recwarn[-1].message).endswith('tried /g/a.pk3:t/0.tga, t/1.tga, /h/t/2.tga, t/3.tga and 4 more in /g/b.pk3, c.pk3, /k/c.pk3, /h2')
 
 
@@ -122,8 +133,9 @@ def test_help_into_a_pipe_wraps_at_the_columns_it_is_given():
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', '--help'], capture_output=True, text=True, timeout=120,
-                            env={**os.environ, 'COLUMNS': '120'})  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', '--help'], capture_output=True, text=True, timeout=120, env={**os.environ, 'COLUMNS': '120'}
+    )
     assert result.returncode == 0 and 'catalogue' in result.stdout and 'Quake III (.md3)' in result.stdout
     assert 'Inter-Quake (.iqm)' in result.stdout and 'Doom 3 (.md5mesh)' in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) <= 120

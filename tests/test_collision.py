@@ -24,7 +24,9 @@ from pyvista_quake import examples
 
 
 def world(**changes) -> pq.QuakeModel:
-    args = collision_args(**{k: v for k, v in changes.items() if k in ('gridsize', 'grid', 'visibility', 'nodes', 'leafbrushes', 'sides', 'brush_model')})
+    args = collision_args(
+        **{k: v for k, v in changes.items() if k in ('gridsize', 'grid', 'visibility', 'nodes', 'leafbrushes', 'sides', 'brush_model')}
+    )
     args['lumps_given'].update(changes.get('lumps', {}))
     return pq.load(build_q3(**args))
 
@@ -41,17 +43,20 @@ def brute_contents(points: np.ndarray) -> np.ndarray:
 
 def test_contents_at_points_as_the_engine_finds_them():
     level = world()
-    points = np.array([
-        [10, 10, 10],  # in the pool
-        [10, 10, 32],  # on the pool's top: on a side's plane is inside
-        [10, 10, 32.01],  # just above
-        [50, 10, 16],  # past the pool's slanted side (0.6 x + 0.8 z = 37.6 + ... > 40)
-        [0, 0, 0],  # on the floor's top and the pool's bottom: both
-        [0, 0, -0.01],  # in the floor only (leaf 0)
-        [-80, -16, 20],  # in the clip
-        [-80, -16, 60],  # above it
-        [500, 0, 10],  # outside the world: its leaf has the floor only
-    ], np.float32)  # fmt: skip
+    points = np.array(
+        [
+            [10, 10, 10],  # in the pool
+            [10, 10, 32],  # on the pool's top: on a side's plane is inside
+            [10, 10, 32.01],  # just above
+            [50, 10, 16],  # past the pool's slanted side (0.6 x + 0.8 z = 37.6 + ... > 40)
+            [0, 0, 0],  # on the floor's top and the pool's bottom: both
+            [0, 0, -0.01],  # in the floor only (leaf 0)
+            [-80, -16, 20],  # in the clip
+            [-80, -16, 60],  # above it
+            [500, 0, 10],  # outside the world: its leaf has the floor only
+        ],
+        np.float32,
+    )
     got = level.contents(points)
     np.testing.assert_array_equal(got, [WATER, WATER, 0, 0, SOLID | WATER, SOLID, PLAYERCLIP, 0, 0])
     rng = np.random.default_rng(5)
@@ -116,19 +121,22 @@ def test_a_level_without_collision_lumps_or_a_model_has_no_queries(tmp_path):
     with pytest.raises(QuakeFormatError, match='at least one leaf'):
         pq.load(q3_level()).contents([0, 0, 0])
     with pytest.raises(TypeError, match='a level'):
-        pq.load(examples.sample_model("md2")).contents([0, 0, 0])
+        pq.load(examples.sample_model('md2')).contents([0, 0, 0])
 
 
-@pytest.mark.parametrize(('changes', 'said'), [
-    ({'nodes': [(99, (1, -1)), (1, (-2, 2)), (2, (-3, -4))]}, r'nodes\[0\]\.planeNum'),
-    ({'nodes': [(0, (1, -1)), (1, (-2, 0)), (2, (-3, -4))]}, r'nodes\[1\]\.children.*loop'),
-    ({'nodes': [(0, (1, -1)), (1, (-2, 2)), (2, (-3, -9))]}, r'nodes\[2\]\.children'),
-    ({'leafbrushes': [0, 0, 1, 0, 7, 0, 2]}, r'leafbrushes\[4\]'),
-    ({'sides': [(3, 0)] * 18 + [(500, 0)]}, r'brushsides\[18\]\.planeNum'),
-    ({'visibility': struct.pack('<2i', 2, 4) + b'\0'}, 'visibility numClusters'),
-    ({'lumps': {Q3_NODES: b'\0' * 35}}, 'nodes lump length'),
-    ({'lumps': {7: b''}}, 'Map with no models'),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('changes', 'said'),
+    [
+        ({'nodes': [(99, (1, -1)), (1, (-2, 2)), (2, (-3, -4))]}, r'nodes\[0\]\.planeNum'),
+        ({'nodes': [(0, (1, -1)), (1, (-2, 0)), (2, (-3, -4))]}, r'nodes\[1\]\.children.*loop'),
+        ({'nodes': [(0, (1, -1)), (1, (-2, 2)), (2, (-3, -9))]}, r'nodes\[2\]\.children'),
+        ({'leafbrushes': [0, 0, 1, 0, 7, 0, 2]}, r'leafbrushes\[4\]'),
+        ({'sides': [(3, 0)] * 18 + [(500, 0)]}, r'brushsides\[18\]\.planeNum'),
+        ({'visibility': struct.pack('<2i', 2, 4) + b'\0'}, 'visibility numClusters'),
+        ({'lumps': {Q3_NODES: b'\0' * 35}}, 'nodes lump length'),
+        ({'lumps': {7: b''}}, 'Map with no models'),
+    ],
+)
 def test_a_broken_collision_lump_is_a_format_error_naming_it(changes, said):
     with pytest.raises(QuakeFormatError, match=said):
         world(**changes).contents([0, 0, 0])
@@ -173,8 +181,9 @@ def test_brushes_are_closed_convex_solids_with_their_contents_and_shaders():
 
 @requires_corpus
 @pytest.mark.corpus
-@pytest.mark.parametrize('name', ['oacmp1-oacmpdm3.pk3:maps/oacmpdm3.bsp', 'openarena-am_lavactf.pk3:maps/am_lavactf.bsp',
-                                  'nexuiz-aggressor.pk3:maps/aggressor.bsp'])  # fmt: skip
+@pytest.mark.parametrize(
+    'name', ['oacmp1-oacmpdm3.pk3:maps/oacmpdm3.bsp', 'openarena-am_lavactf.pk3:maps/am_lavactf.bsp', 'nexuiz-aggressor.pk3:maps/aggressor.bsp']
+)
 def test_real_maps_players_start_in_the_open_and_see_themselves(name):
     import warnings
 
@@ -201,8 +210,9 @@ PLAYER = dict(mins=(-15, -15, -24), maxs=(15, 15, 32))
 
 def test_a_trace_stops_an_epsilon_before_the_first_brush_it_meets():
     level = world()
-    t = level.trace([[10, 10, 40], [-80, -16, 100], [-200, 0, 10], [10, 10, 40]], [[10, 10, -40], [-80, -16, -100], [200, 0, 10], [10, 10, 20]],
-                    mask='player')  # fmt: skip
+    t = level.trace(
+        [[10, 10, 40], [-80, -16, 100], [-200, 0, 10], [10, 10, 40]], [[10, 10, -40], [-80, -16, -100], [200, 0, 10], [10, 10, 20]], mask='player'
+    )
     # Down onto the floor (the water is no player's wall), down onto the clip's top, along x into the clip's side.
     np.testing.assert_allclose(t.end, [[10, 10, 0.125], [-80, -16, 56.125], [-96.125, 0, 10], [10, 10, 20]], atol=1e-4)
     np.testing.assert_allclose(t.fraction, [39.875 / 80, 43.875 / 200, 103.875 / 400, 1], rtol=1e-6)
@@ -260,7 +270,12 @@ def test_info_reports_a_levels_brushes_clusters_areas_and_light_grid(tmp_path, c
     (tmp_path / 'q1.bsp').write_bytes(build_q1(**q1_args()))
     assert main(['info', str(tmp_path / 'world.bsp'), str(tmp_path / 'q1.bsp'), '--json']) == 0
     world_info, q1_info = (record['level'] for record in json.loads(capsys.readouterr().out))
-    assert {k: world_info[k] for k in ('brushes', 'clusters', 'areas', 'light_grid')} == {'brushes': 3, 'clusters': 2, 'areas': 2, 'light_grid': [9, 9, 3]}
+    assert {k: world_info[k] for k in ('brushes', 'clusters', 'areas', 'light_grid')} == {
+        'brushes': 3,
+        'clusters': 2,
+        'areas': 2,
+        'light_grid': [9, 9, 3],
+    }
     assert 'clusters' not in q1_info
     monkeypatch.setenv('COLUMNS', '200')  # the row on one line
     assert main(['info', str(tmp_path / 'world.bsp')]) == 0
@@ -282,8 +297,13 @@ def test_trace_edges_and_epsilons_and_the_box_above_and_below():
     np.testing.assert_allclose(up.end, [[32, 32, -32.125]], atol=1e-4)
     np.testing.assert_array_equal(up.normal, [[0, 0, -1]])
     # Position tests: a box whose top is in the clip; a point in the pool's bounds but past its slanted side.
-    inside = level.trace([[-80, -16, -20], [-80, -16, -40], [60, 10, 30], [10, 10, 10]], [[-80, -16, -20], [-80, -16, -40], [60, 10, 30], [10, 10, 10]],
-                         mins=(0, 0, 0), maxs=(0, 0, 0), mask='water')  # fmt: skip
+    inside = level.trace(
+        [[-80, -16, -20], [-80, -16, -40], [60, 10, 30], [10, 10, 10]],
+        [[-80, -16, -20], [-80, -16, -40], [60, 10, 30], [10, 10, 10]],
+        mins=(0, 0, 0),
+        maxs=(0, 0, 0),
+        mask='water',
+    )
     assert inside.all_solid.tolist() == [False, False, False, True]
     boxed = level.trace([[-80, -16, -20], [-80, -16, -40]], [[-80, -16, -20], [-80, -16, -40]], **PLAYER, mask='playerclip')
     assert boxed.all_solid.tolist() == [True, False]  # the box's top is 32 above its origin
@@ -334,8 +354,14 @@ def test_a_brush_of_four_planes_is_a_tetrahedron():
     c = world().collision
     third = 1 / np.sqrt(3)
     normals = np.array([[-1, 0, 0], [0, -1, 0], [0, 0, -1], [third, third, third]], np.float32)
-    tetra = dataclasses.replace(c, normals=normals, dists=np.array([0, 0, 0, 10 * third], np.float32), side_planes=np.arange(4),
-                                brush_first_side=np.array([0]), brush_sides=np.array([4]))  # fmt: skip
+    tetra = dataclasses.replace(
+        c,
+        normals=normals,
+        dists=np.array([0, 0, 0, 10 * third], np.float32),
+        side_planes=np.arange(4),
+        brush_first_side=np.array([0]),
+        brush_sides=np.array([4]),
+    )
     points, sizes, brush, side = queries.brush_faces(tetra, np.array([0]))
     assert sizes.tolist() == [3, 3, 3, 3] and brush.tolist() == [0] * 4 and sorted(side.tolist()) == [0, 1, 2, 3]
     faces = np.insert(np.arange(len(points)), np.cumsum(sizes) - sizes, sizes)

@@ -90,10 +90,18 @@ def test_gl_command_mesh_on_a_real_model():
 
 
 @pytest.mark.parametrize(
-    'name', ['librequake/progs/flame.mdl', 'librequake/progs/flame2.mdl', 'librequake/progs/eyes.mdl',
-             'librequake/progs/spike.mdl', 'librequake/progs/teleport.mdl', 'librequake/progs/laser.mdl',
-             'assimp/steg.mdl', 'assimp/tekmechbot.MDL'],
-)  # fmt: skip
+    'name',
+    [
+        'librequake/progs/flame.mdl',
+        'librequake/progs/flame2.mdl',
+        'librequake/progs/eyes.mdl',
+        'librequake/progs/spike.mdl',
+        'librequake/progs/teleport.mdl',
+        'librequake/progs/laser.mdl',
+        'assimp/steg.mdl',
+        'assimp/tekmechbot.MDL',
+    ],
+)
 def test_qmex_trailers_are_kept(name):
     assert pq.load(CORPUS / 'mdl' / name).alias.trailing[:4] == b'QMEX'
 
@@ -158,8 +166,7 @@ def test_mdl_groups_keep_their_intervals():
             clip = next(a for a in model.animations.values() if a.source == 'group' and a.frames[0] == group.start)
             np.testing.assert_allclose(clip.times[1:], group.intervals[:-1], rtol=1e-6)
             assert clip.duration == pytest.approx(float(group.intervals[-1]))
-            np.testing.assert_allclose(np.diff(model.times[group.start : group.start + group.count]),
-                                       np.diff(group.intervals), rtol=1e-5)  # fmt: skip
+            np.testing.assert_allclose(np.diff(model.times[group.start : group.start + group.count]), np.diff(group.intervals), rtol=1e-5)
 
 
 # -- skins ------------------------------------------------------------------------------

@@ -63,16 +63,19 @@ def test_a_demo_cut_short_loads_up_to_its_last_whole_message():
         assert len(pq.load_demo(whole + b'\x01\x02').times) == 4
 
 
-@pytest.mark.parametrize(('data', 'said'), [
-    (b'IDPO' + bytes(40), 'not a Quake demo'),
-    (b'-1\n' + struct.pack('<i', -5) + bytes(12), 'message 0 length = -5'),
-    (b'-1\n' + message(bytes([99])), 'svc = 99'),
-    (b'-1\n' + message(bytes([8]) + b'no end'), 'runs past the message'),
-    (b'-1\n' + message(bytes([11]) + struct.pack('<i', 68)), 'serverinfo protocol = 68'),
-    (b'-1\n' + message(bytes([23, 40])), 'temp_entity = 40'),
-    (b'hello\n' + bytes(40), 'not a Quake demo'),
-    (b'-1\n' + struct.pack('<i', (1 << 20) + 1) + bytes(12), 'message 0 length'),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('data', 'said'),
+    [
+        (b'IDPO' + bytes(40), 'not a Quake demo'),
+        (b'-1\n' + struct.pack('<i', -5) + bytes(12), 'message 0 length = -5'),
+        (b'-1\n' + message(bytes([99])), 'svc = 99'),
+        (b'-1\n' + message(bytes([8]) + b'no end'), 'runs past the message'),
+        (b'-1\n' + message(bytes([11]) + struct.pack('<i', 68)), 'serverinfo protocol = 68'),
+        (b'-1\n' + message(bytes([23, 40])), 'temp_entity = 40'),
+        (b'hello\n' + bytes(40), 'not a Quake demo'),
+        (b'-1\n' + struct.pack('<i', (1 << 20) + 1) + bytes(12), 'message 0 length'),
+    ],
+)
 def test_a_broken_demo_is_a_format_error_naming_the_message_and_field(data, said):
     with pytest.raises(QuakeFormatError, match=said):
         pq.load_demo(data)

@@ -87,22 +87,36 @@ def test_mdl_with_no_skins_loads_but_quake_engines_refuse_it():
         # WinQuake model.c Mod_LoadAliasModel: skinwidth & 3
         (lambda: torch_mdl(skinwidth=6, skins=[np.zeros((8, 6), np.uint8)]), 'skinwidth', {('quake', 'refuses')}),
         # MAX_LBM_HEIGHT: refused by WinQuake, GLQuake, ezQuake; QuakeSpasm's Con_DWarning
-        (lambda: torch_mdl(skinheight=481, skins=[np.zeros((481, 8), np.uint8)]), 'skinheight',
-         {('quake', 'refuses'), ('glquake', 'refuses'), ('ezquake', 'refuses'), ('quakespasm', 'warns')}),
+        (
+            lambda: torch_mdl(skinheight=481, skins=[np.zeros((481, 8), np.uint8)]),
+            'skinheight',
+            {('quake', 'refuses'), ('glquake', 'refuses'), ('ezquake', 'refuses'), ('quakespasm', 'warns')},
+        ),
         # MAXALIASVERTS: 1024 (GLQuake gl_model.h), 2000 (r_local.h, QuakeSpasm), 2048 (ezQuake)
-        (lambda: build_mdl([[0, 0, 0]] * 2001, [[1, 0, 1, 2]], [('single', 'a', np.zeros((2001, 4), np.uint8))]), 'numverts',
-         {('quake', 'refuses'), ('glquake', 'refuses'), ('quakespasm', 'refuses')}),
+        (
+            lambda: build_mdl([[0, 0, 0]] * 2001, [[1, 0, 1, 2]], [('single', 'a', np.zeros((2001, 4), np.uint8))]),
+            'numverts',
+            {('quake', 'refuses'), ('glquake', 'refuses'), ('quakespasm', 'refuses')},
+        ),
         # QuakeSpasm's MAXALIASTRIS 4096 is checked; GLQuake's 2048 is not (it overruns triangles[])
-        (lambda: build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]] * 4097, [('single', 'a', VERTS)]), 'numtris',
-         {('quakespasm', 'refuses'), ('glquake', 'misdraws'), ('ezquake', 'misdraws')}),
+        (
+            lambda: build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]] * 4097, [('single', 'a', VERTS)]),
+            'numtris',
+            {('quakespasm', 'refuses'), ('glquake', 'misdraws'), ('ezquake', 'misdraws')},
+        ),
         # WinQuake model.c Mod_LoadAliasGroup: interval<=0; the GL engines use only intervals[0]
-        (lambda: torch_mdl(frames=[('group', [0.1, -1.0], [('a', VERTS), ('b', VERTS)])]), 'frame group interval',
-         {('quake', 'refuses')}),
-        (lambda: torch_mdl(frames=[('group', [0.0, 0.2], [('a', VERTS), ('b', VERTS)])]), 'frame group interval',
-         {('quake', 'refuses'), ('glquake', 'misdraws'), ('quakespasm', 'misdraws'), ('ezquake', 'misdraws')}),
+        (lambda: torch_mdl(frames=[('group', [0.1, -1.0], [('a', VERTS), ('b', VERTS)])]), 'frame group interval', {('quake', 'refuses')}),
+        (
+            lambda: torch_mdl(frames=[('group', [0.0, 0.2], [('a', VERTS), ('b', VERTS)])]),
+            'frame group interval',
+            {('quake', 'refuses'), ('glquake', 'misdraws'), ('quakespasm', 'misdraws'), ('ezquake', 'misdraws')},
+        ),
         # MAX_SKINS 32: GLQuake, QuakeSpasm, ezQuake Mod_LoadAllSkins
-        (lambda: torch_mdl(skins=[np.zeros((8, 8), np.uint8)] * 33), 'numskins',
-         {('glquake', 'refuses'), ('quakespasm', 'refuses'), ('ezquake', 'refuses')}),
+        (
+            lambda: torch_mdl(skins=[np.zeros((8, 8), np.uint8)] * 33),
+            'numskins',
+            {('glquake', 'refuses'), ('quakespasm', 'refuses'), ('ezquake', 'refuses')},
+        ),
     ],
     ids=['skinwidth', 'skinheight', 'numverts', 'numtris', 'interval', 'first-interval', 'numskins'],
 )
@@ -117,11 +131,13 @@ def test_mdl_rules(make, field, expected):
     [
         # ref_gl/gl_model.c and models.c Mod_LoadMD2: MAX_LBM_HEIGHT, MAX_VERTS
         (lambda: tetra_md2(skinheight=481), 'skinheight', {('quake2', 'refuses'), ('yquake2', 'refuses')}),
-        (lambda: build_md2(np.zeros((1, 2049, 4), np.uint8), [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]), 'num_xyz',
-         {('quake2', 'refuses'), ('yquake2', 'refuses')}),
+        (
+            lambda: build_md2(np.zeros((1, 2049, 4), np.uint8), [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]),
+            'num_xyz',
+            {('quake2', 'refuses'), ('yquake2', 'refuses')},
+        ),
         # Mod_LoadModel: Hunk_Begin (0x200000) for alias models
-        (lambda: build_md2(np.zeros((300, 2000, 4), np.uint8), [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]), 'ofs_end',
-         {('quake2', 'refuses')}),
+        (lambda: build_md2(np.zeros((300, 2000, 4), np.uint8), [[0, 1, 2]], [[0, 0, 0]], [[0, 0]]), 'ofs_end', {('quake2', 'refuses')}),
         # models.c Mod_LoadMD2: ofs_end outside the file
         (lambda: tetra_md2(header={'ofs_end': 10**6}), 'ofs_end', {('yquake2', 'refuses')}),
         # gl_mesh.c GL_DrawAliasFrameLerp draws GL commands only
@@ -156,8 +172,9 @@ def test_strict_takes_an_engine_name():
         pq.load(data, strict='doom')
 
 
-@pytest.mark.parametrize(('builder', 'engines', 'format'), [(torch_mdl, QUAKE2_ENGINES, 'Quake \\(MDL\\)'),
-                                                            (tetra_md2, QUAKE_ENGINES, 'Quake II \\(MD2\\)')])  # fmt: skip
+@pytest.mark.parametrize(
+    ('builder', 'engines', 'format'), [(torch_mdl, QUAKE2_ENGINES, 'Quake \\(MDL\\)'), (tetra_md2, QUAKE_ENGINES, 'Quake II \\(MD2\\)')]
+)
 def test_strict_with_an_engine_that_cannot_load_the_format_raises(builder, engines, format):
     data = builder()
     for engine in engines:
@@ -177,11 +194,9 @@ def test_findings_name_engine_rule_and_function():
 def test_cli_check(tmp_path):
     (tmp_path / 'tall.md2').write_bytes(tetra_md2(skinheight=481))
     (tmp_path / 'fine.mdl').write_bytes(torch_mdl())
-    refused = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'check', 'tall.md2'], cwd=tmp_path,
-                             capture_output=True, text=True, timeout=120)  # fmt: skip
+    refused = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'check', 'tall.md2'], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 1 and 'refuses' in refused.stdout and 'MAX_LBM_HEIGHT' in refused.stdout
-    fine = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'check', 'fine.mdl'], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    fine = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'check', 'fine.mdl'], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert fine.returncode == 0 and 'refuses' not in fine.stdout
 
 
@@ -190,8 +205,14 @@ def test_cli_check(tmp_path):
 
 @pytest.mark.parametrize(
     ('magic', 'words'),
-    [(b'IDST', 'Half-Life'), (b'IDSQ', 'Half-Life'), (b'MDL5', '3D GameStudio'), (b'MDL7', '3D GameStudio'),
-     (b'RAPO', 'Hexen II'), (b'MD16', 'QuakeForge')],  # fmt: skip
+    [
+        (b'IDST', 'Half-Life'),
+        (b'IDSQ', 'Half-Life'),
+        (b'MDL5', '3D GameStudio'),
+        (b'MDL7', '3D GameStudio'),
+        (b'RAPO', 'Hexen II'),
+        (b'MD16', 'QuakeForge'),
+    ],
 )
 def test_other_mdl_formats_are_named(magic, words, tmp_path):
     path = tmp_path / 'model.mdl'
@@ -215,8 +236,9 @@ def test_texel_centers_match_the_gl_commands():
         gl_uv = gl.active_texture_coordinates[gl.point_data['vertex_index'] == vertex][0]
         assert np.isclose(uv, gl_uv).all(axis=1).any()
     plain = pq.load(data).mesh(0)
-    np.testing.assert_allclose(centred.active_texture_coordinates - plain.active_texture_coordinates,
-                               np.tile([0.5 / 64, -0.5 / 64], (plain.n_points, 1)), atol=1e-6)  # fmt: skip
+    np.testing.assert_allclose(
+        centred.active_texture_coordinates - plain.active_texture_coordinates, np.tile([0.5 / 64, -0.5 / 64], (plain.n_points, 1)), atol=1e-6
+    )
 
 
 def test_group_timing_conventions():

@@ -114,13 +114,18 @@ def test_a_wheel_installed_in_a_fresh_environment_runs_the_quick_start(tmp_path)
     import zipfile
 
     root = Path(__file__).resolve().parents[1]
-    built = subprocess.run([sys.executable, '-m', 'pip', 'wheel', '--no-deps', '-w', str(tmp_path / 'dist'), str(root)],
-                           capture_output=True, text=True)  # fmt: skip
+    built = subprocess.run(
+        [sys.executable, '-m', 'pip', 'wheel', '--no-deps', '-w', str(tmp_path / 'dist'), str(root)], capture_output=True, text=True
+    )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = (tmp_path / 'dist').glob('pyvista_quake-*.whl')
     names = zipfile.ZipFile(wheel).namelist()
-    for wanted in ('pyvista_quake/examples/data/dolphin/dolphin.md2', 'pyvista_quake/examples/data/dolphin/dolphin_f.bmp',
-                   'pyvista_quake/examples/data/wizard/wizard.mdl', 'pyvista_quake/examples/data/wizard/COPYING.txt'):  # fmt: skip
+    for wanted in (
+        'pyvista_quake/examples/data/dolphin/dolphin.md2',
+        'pyvista_quake/examples/data/dolphin/dolphin_f.bmp',
+        'pyvista_quake/examples/data/wizard/wizard.mdl',
+        'pyvista_quake/examples/data/wizard/COPYING.txt',
+    ):
         assert wanted in names
     assert any(n.endswith('licenses/LICENSE') or n.endswith('/LICENSE') for n in names)
     # A fresh environment whose own site-packages (the wheel) come before the dependencies it shares with
@@ -129,7 +134,9 @@ def test_a_wheel_installed_in_a_fresh_environment_runs_the_quick_start(tmp_path)
     venv.create(tmp_path / 'env', with_pip=True)
     python = str(tmp_path / 'env' / 'bin' / 'python')
     inner = subprocess.run([python, '-c', "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True)
-    shared = dict.fromkeys(p for p in (sysconfig.get_paths()['purelib'], sysconfig.get_paths()['platlib'], *site.getsitepackages()) if os.path.isdir(p))
+    shared = dict.fromkeys(
+        p for p in (sysconfig.get_paths()['purelib'], sysconfig.get_paths()['platlib'], *site.getsitepackages()) if os.path.isdir(p)
+    )
     (Path(inner.stdout.strip()) / 'shared-dependencies.pth').write_text(''.join(f'{p}\n' for p in shared))
     installed = subprocess.run([python, '-m', 'pip', 'install', '--no-deps', '-q', str(wheel)], capture_output=True, text=True)
     assert installed.returncode == 0, installed.stderr[-2000:]

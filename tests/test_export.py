@@ -77,8 +77,9 @@ def test_obj_with_mtl_and_png(torch, tmp_path):
     mesh = pv.read(tmp_path / 'torch.obj')
     expected = torch.mesh(1)
     assert mesh.n_cells == expected.n_cells
-    np.testing.assert_allclose(corner_positions(mesh.points, mesh.regular_faces),
-                               corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
+    np.testing.assert_allclose(
+        corner_positions(mesh.points, mesh.regular_faces), corner_positions(expected.points, expected.regular_faces), atol=1e-5
+    )
     uv = {tuple(np.round(p, 4)) for p in mesh.active_texture_coordinates}
     assert uv == {tuple(np.round(p, 4)) for p in expected.active_texture_coordinates}
 
@@ -90,8 +91,9 @@ def test_stl_triangles(torch, tmp_path, binary):
     assert data.startswith(b'solid') != binary
     mesh = pv.read(tmp_path / 'torch.stl')
     expected = torch.mesh(0)
-    np.testing.assert_allclose(corner_positions(mesh.points, mesh.regular_faces),
-                               corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
+    np.testing.assert_allclose(
+        corner_positions(mesh.points, mesh.regular_faces), corner_positions(expected.points, expected.regular_faces), atol=1e-5
+    )
 
 
 @pytest.mark.parametrize('suffix', ['.off', '.msh', '.mesh'])
@@ -100,8 +102,7 @@ def test_meshio_formats_reread_by_meshio(torch, tmp_path, suffix):
     read = meshio.read(tmp_path / f'torch{suffix}')
     expected = torch.mesh(0)
     triangles = read.cells_dict['triangle']
-    np.testing.assert_allclose(corner_positions(read.points, triangles),
-                               corner_positions(expected.points, expected.regular_faces), atol=1e-5)  # fmt: skip
+    np.testing.assert_allclose(corner_positions(read.points, triangles), corner_positions(expected.points, expected.regular_faces), atol=1e-5)
 
 
 def test_quake_formats_through_the_writers(torch, tmp_path):
@@ -192,12 +193,20 @@ def test_failed_write_leaves_the_old_files(torch, tmp_path, monkeypatch):
 
 # -- glTF -----------------------------------------------------------------------------------
 
+
 def accessor_data(gltf: pygltflib.GLTF2, index: int) -> np.ndarray:
     accessor = gltf.accessors[index]
     view = gltf.bufferViews[accessor.bufferView]
     blob = gltf.binary_blob()
-    dtype = np.dtype({pygltflib.FLOAT: np.float32, pygltflib.UNSIGNED_SHORT: np.uint16, pygltflib.UNSIGNED_INT: np.uint32,
-                      pygltflib.SHORT: np.int16, pygltflib.BYTE: np.int8}[accessor.componentType])  # fmt: skip
+    dtype = np.dtype(
+        {
+            pygltflib.FLOAT: np.float32,
+            pygltflib.UNSIGNED_SHORT: np.uint16,
+            pygltflib.UNSIGNED_INT: np.uint32,
+            pygltflib.SHORT: np.int16,
+            pygltflib.BYTE: np.int8,
+        }[accessor.componentType]
+    )
     width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4}[accessor.type]
     row = (view.byteStride or dtype.itemsize * width) // dtype.itemsize  # a padded VEC3 of shorts or bytes
     start = view.byteOffset + (accessor.byteOffset or 0)
@@ -396,9 +405,16 @@ def test_corpus_player_parts_to_gltf_are_valid(gltf_validator, tmp_path):
         assert report['numErrors'] == 0, report['messages']
 
 
-@pytest.mark.parametrize(('alpha', 'mode'), [(np.full((8, 8), 255), 'OPAQUE'), (np.where(np.arange(64).reshape(8, 8) < 32, 0, 255), 'MASK'),
-                                             (np.full((8, 8), 128), 'BLEND'), (np.where(np.arange(64).reshape(8, 8) < 40, 128, 0), 'BLEND'),
-                                             (np.where(np.arange(64).reshape(8, 8) < 24, 128, 0), 'MASK')])  # fmt: skip
+@pytest.mark.parametrize(
+    ('alpha', 'mode'),
+    [
+        (np.full((8, 8), 255), 'OPAQUE'),
+        (np.where(np.arange(64).reshape(8, 8) < 32, 0, 255), 'MASK'),
+        (np.full((8, 8), 128), 'BLEND'),
+        (np.where(np.arange(64).reshape(8, 8) < 40, 128, 0), 'BLEND'),
+        (np.where(np.arange(64).reshape(8, 8) < 24, 128, 0), 'MASK'),
+    ],
+)
 def test_gltf_alpha_modes_follow_the_image(tmp_path, alpha, mode):
     """Opaque; a cut-out (texels on or off) MASK; mostly partly transparent texels (a flash, glass) BLEND."""
     skin = np.full((8, 8, 4), 200, np.uint8)
@@ -424,6 +440,7 @@ def test_a_player_gltf_holds_every_animation_validator_clean(gltf_validator, tmp
     weights = accessor_data(gltf, run.samplers[legs[0].sampler].output)
     per_key = weights.reshape(-1, len(gltf.meshes[0].weights))
     assert len(set(per_key.argmax(axis=1).tolist())) == 8  # the legs move through their 8 running frames
+
     def tracks(name):
         clip = next(a for a in gltf.animations if a.name == name)
         return {(c.target.node, c.target.path) for c in clip.channels}
@@ -546,8 +563,9 @@ def test_gltf_embeds_a_png_or_jpeg_skin_as_the_game_found_it(tmp_path, suffix, m
     stored = gltf.binary_blob()[view.byteOffset : view.byteOffset + view.byteLength]
     assert image.mimeType == mime
     assert (stored == (folder / f'skin{suffix}').read_bytes()) == kept
-    np.testing.assert_array_equal(np.asarray(Image.open(io.BytesIO(stored)).convert('RGB')),
-                                  np.asarray(Image.open(folder / f'skin{suffix}').convert('RGB')))  # fmt: skip
+    np.testing.assert_array_equal(
+        np.asarray(Image.open(io.BytesIO(stored)).convert('RGB')), np.asarray(Image.open(folder / f'skin{suffix}').convert('RGB'))
+    )
 
 
 # -- one writer for every model -----------------------------------------------------------

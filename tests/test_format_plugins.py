@@ -62,7 +62,7 @@ def toy(tmp_path, monkeypatch):
     dict.pop(FORMATS, 'toy', None)
     sys.modules.pop('toy_format', None)
     pv.core.utilities.reader_registry._restore_registry_state(saved)
-    readers._REGISTERED.discard(".toy")
+    readers._REGISTERED.discard('.toy')
 
 
 @pytest.fixture
@@ -228,10 +228,19 @@ def test_surface_data_checks_its_shapes():
 
 def test_frame_boxes_cover_the_float_surfaces_with_vertices():
     empty = pq.SurfaceData(name='none', triangles=np.zeros((0, 3)), texcoords=np.zeros((0, 2)), positions=np.zeros((2, 0, 3)))
-    moving = pq.SurfaceData(name='m', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)),
-                            positions=[[[0, 0, 0], [1, 2, 3], [-1, 0, 0]], [[0, 0, 5], [1, 2, 8], [-1, 0, 5]]])  # fmt: skip
-    shorts = pq.SurfaceData(name='md3', triangles=[[0, 1, 2]], texcoords=np.zeros((3, 2)), positions=np.full((2, 3, 3), 6400, np.int16),
-                            normals=np.zeros((2, 3), np.uint16))  # fmt: skip
+    moving = pq.SurfaceData(
+        name='m',
+        triangles=[[0, 1, 2]],
+        texcoords=np.zeros((3, 2)),
+        positions=[[[0, 0, 0], [1, 2, 3], [-1, 0, 0]], [[0, 0, 5], [1, 2, 8], [-1, 0, 5]]],
+    )
+    shorts = pq.SurfaceData(
+        name='md3',
+        triangles=[[0, 1, 2]],
+        texcoords=np.zeros((3, 2)),
+        positions=np.full((2, 3, 3), 6400, np.int16),
+        normals=np.zeros((2, 3), np.uint16),
+    )
     data = pq.ModelData(surfaces=[empty, moving, shorts], frame_names=['a', 'b'])
     np.testing.assert_array_equal(data.frame_bounds, [[[-1, 0, 0], [1, 2, 3]], [[-1, 0, 5], [1, 2, 8]]])  # the shorts' codec is not plain
 
@@ -383,8 +392,7 @@ def bones_read(data: bytes, source: str) -> pq.ModelData:
         raise pq.QuakeFormatError(source, 'frames', 0, 'at least one frame')
     positions = np.array([[0, -1, 0], [0, 1, 0], [4, -1, 0], [4, 1, 0]], np.float32)
     weights = pq.JointWeights(np.array([[0], [0], [1], [1]], np.int32), np.ones((4, 1), np.float32))
-    surface = pq.SurfaceData('bar', np.array([[0, 2, 1], [1, 2, 3]]), positions[:, :2] / 4 + 0.5, positions, shaders=['bar'],
-                             joint_weights=weights)  # fmt: skip
+    surface = pq.SurfaceData('bar', np.array([[0, 2, 1], [1, 2, 3]]), positions[:, :2] / 4 + 0.5, positions, shaders=['bar'], joint_weights=weights)
     bind = np.stack([np.eye(4), np.eye(4)])
     bind[1, 0, 3] = 2
     angles = np.radians(30) * np.arange(frames)
@@ -439,7 +447,12 @@ def test_a_format_s_bones_that_cannot_skin_its_surfaces_are_a_format_error(tmp_p
     far = dataclasses.replace(surface, joint_weights=pq.JointWeights(np.array([[0], [0], [1], [2]], np.int32), np.ones((4, 1), np.float32)))
     below = dataclasses.replace(surface, joint_weights=pq.JointWeights(np.array([[0], [-1], [1], [1]], np.int32), np.ones((4, 1), np.float32)))
     framed = dataclasses.replace(surface, positions=np.stack([surface.positions[0]] * 2))
-    for bad, said in ((plain, r'hold their bind pose \(one frame\) and joint_weights'), (far, 'joints 0 to 2 of a skeleton of 2'), (below, 'joints -1 to 1'), (framed, 'one frame')):
+    for bad, said in (
+        (plain, r'hold their bind pose \(one frame\) and joint_weights'),
+        (far, 'joints 0 to 2 of a skeleton of 2'),
+        (below, 'joints -1 to 1'),
+        (framed, 'one frame'),
+    ):
         with pytest.raises(ValueError, match=said):
             pq.ModelData([bad], skeleton=skeleton)
     assert pq.ModelData([surface], skeleton=skeleton).skeleton is skeleton
@@ -450,10 +463,20 @@ def test_a_format_s_bones_that_cannot_skin_its_surfaces_are_a_format_error(tmp_p
     with pytest.raises(ValueError, match='for 5 vertices'):
         pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((5, 2)), np.zeros((5, 3)), joint_weights=pq.JointWeights(np.zeros((4, 1)), np.zeros((4, 1))))
     with pytest.raises(ValueError, match='offsets'):
-        pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)),
-                       joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 1, 3))))  # fmt: skip
-    pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)),
-                   joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2, 3))))  # fmt: skip
+        pq.SurfaceData(
+            's',
+            np.zeros((0, 3)),
+            np.zeros((4, 2)),
+            np.zeros((4, 3)),
+            joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 1, 3))),
+        )
+    pq.SurfaceData(
+        's',
+        np.zeros((0, 3)),
+        np.zeros((4, 2)),
+        np.zeros((4, 3)),
+        joint_weights=pq.JointWeights(np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2, 3))),
+    )
     with pytest.raises(ValueError, match=r'joints \(4,\)'):
         pq.SurfaceData('s', np.zeros((0, 3)), np.zeros((4, 2)), np.zeros((4, 3)), joint_weights=pq.JointWeights(np.zeros(4), np.zeros(4)))
     with registered('nobones', lambda data, source: pq.ModelData([plain], skeleton=skeleton), b'NOBO'):
@@ -471,8 +494,9 @@ def packed_surface(frames: int = 2, seam: bool = True) -> pq.SurfaceData:
     packing = pq.Packing(verts, np.full((frames, 3), 0.5, np.float32), np.tile(np.float32([1, 2, 3]), (frames, 1)))
     points = [0, 1, 2, 3, 1] if seam else [0, 1, 2, 3]
     texcoords = np.zeros((len(points), 2))
-    return pq.SurfaceData(name='quad', triangles=[[0, 2, 4], [1, 2, 3]], texcoords=texcoords, positions=verts[..., :3], packing=packing,
-                          point_vertex=points)  # fmt: skip
+    return pq.SurfaceData(
+        name='quad', triangles=[[0, 2, 4], [1, 2, 3]], texcoords=texcoords, positions=verts[..., :3], packing=packing, point_vertex=points
+    )
 
 
 @contextlib.contextmanager
@@ -521,11 +545,21 @@ def test_a_packed_surface_checks_its_codec():
     with pytest.raises(ValueError, match=r'uint8 positions are packed bytes: give their packing \(scale and translate\)'):
         pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=np.zeros((1, 4, 3), np.uint8))
     with pytest.raises(ValueError, match=r'packing.verts must be uint8 \(frames, vertices, 4\), not float32'):
-        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None,
-                       packing=pq.Packing(packing.verts.astype(np.float32), packing.scale, packing.translate))  # fmt: skip
+        pq.SurfaceData(
+            name='s',
+            triangles=[[0, 1, 2]],
+            texcoords=np.zeros((4, 2)),
+            positions=None,
+            packing=pq.Packing(packing.verts.astype(np.float32), packing.scale, packing.translate),
+        )
     with pytest.raises(ValueError, match=r'not uint8 \(2, 4, 3\)'):
-        pq.SurfaceData(name='s', triangles=[[0, 1, 2]], texcoords=np.zeros((4, 2)), positions=None,
-                       packing=pq.Packing(packing.verts[..., :3], packing.scale, packing.translate))  # fmt: skip
+        pq.SurfaceData(
+            name='s',
+            triangles=[[0, 1, 2]],
+            texcoords=np.zeros((4, 2)),
+            positions=None,
+            packing=pq.Packing(packing.verts[..., :3], packing.scale, packing.translate),
+        )
     for what in ('scale', 'translate'):
         wrong = dataclasses.replace(packing, **{what: np.zeros((3, 3), np.float32)})
         with pytest.raises(ValueError, match=rf'packing.{what} of shape \(3, 3\) for 2 frames \(frames, 3\)'):

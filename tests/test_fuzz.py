@@ -22,6 +22,8 @@ import pytest
 import pyvista_quake as pq
 
 SEEDS = synthetic_seeds()
+
+
 def _real_seeds() -> list[bytes]:
     """Every corpus MDL, and a spread of corpus MD2s (every fifth by size, up to 40 kB)."""
     models = [p for p in corpus_models() if 'malformed' not in p.name]
@@ -31,7 +33,7 @@ def _real_seeds() -> list[bytes]:
 
 
 SMALL_REAL = _real_seeds()
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=int(os.environ.get('FUZZ_EXAMPLES', '300')), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize('seed', range(len(SEEDS)))
@@ -56,8 +58,13 @@ def required_length(data: bytes) -> int:
     if model.format == 'iqm':
         return model.header['filesize']
     h = model.header
-    ends = [h['ofs_skins'] + 64 * h['num_skins'], h['ofs_st'] + 4 * h['num_st'], h['ofs_tris'] + 12 * h['num_tris'],
-            h['ofs_frames'] + h['framesize'] * h['num_frames'], 68]  # fmt: skip
+    ends = [
+        h['ofs_skins'] + 64 * h['num_skins'],
+        h['ofs_st'] + 4 * h['num_st'],
+        h['ofs_tris'] + 12 * h['num_tris'],
+        h['ofs_frames'] + h['framesize'] * h['num_frames'],
+        68,
+    ]
     return max(ends)
 
 
@@ -113,8 +120,7 @@ def test_non_finite_floats(seed, data):
 
 
 @FUZZ
-@given(seed=st.sampled_from(SEEDS), flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=8),
-       junk=st.binary(max_size=64))  # fmt: skip
+@given(seed=st.sampled_from(SEEDS), flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=8), junk=st.binary(max_size=64))
 def test_byte_mutations_and_trailing_junk(seed, flips, junk):
     out = bytearray(seed)
     for position, value in flips:
@@ -215,8 +221,7 @@ def _exercise_archive(tmp_path, data: bytes) -> None:
 
 
 @FUZZ
-@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=6),
-       cut=st.integers(0, 10**6))  # fmt: skip
+@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=6), cut=st.integers(0, 10**6))
 def test_mutated_pak_with_model_and_pcx_skin(tmp_path_factory, flips, cut):
     from builders import tetra_md2  # noqa: PLC0415
 
@@ -229,8 +234,11 @@ def test_mutated_pak_with_model_and_pcx_skin(tmp_path_factory, flips, cut):
 
 
 @FUZZ
-@given(flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=6),
-       width=st.sampled_from([0, 1, 0xFFFF]), height=st.sampled_from([0, 1, 0xFFFF]))  # fmt: skip
+@given(
+    flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=6),
+    width=st.sampled_from([0, 1, 0xFFFF]),
+    height=st.sampled_from([0, 1, 0xFFFF]),
+)
 def test_broken_pcx_skins(tmp_path_factory, flips, width, height):
     import struct  # noqa: PLC0415
 
@@ -257,12 +265,18 @@ def _text_seeds() -> list[tuple[str, bytes]]:
     tags = tag_file.write({'tag_head': Tag('tag_head', np.ones((2, 3), np.float32), axes)})
     return [
         ('skin', b'tag_head,\nh_head,models/players/x/head.tga\n'),
-        ('shader', b'textures/a/b\n{\n\tsurfaceparm nolightmap\n\t{\n\t\tmap textures/a/b.tga\n\t\tblendFunc GL_ONE GL_ONE\n\t\talphaFunc GE128\n\t}\n}\n'),
+        (
+            'shader',
+            b'textures/a/b\n{\n\tsurfaceparm nolightmap\n\t{\n\t\tmap textures/a/b.tga\n\t\tblendFunc GL_ONE GL_ONE\n\t\talphaFunc GE128\n\t}\n}\n',
+        ),
         ('animation_cfg', b'sex m\nheadoffset 0 0 0\nfootsteps boot\n' + rows.encode()),
         ('anm', b'stand 0 3 10\nrun 4 9 15\n'),
-        ('model_cfg', b'iqmload mesh.iqm\niqmskin * "<dds>skin.png"\niqmanim idle idle.iqm 0 10 30\niqmtag tag_x bone 0 0 1 0 90 0\n'
-                      b't = 2 ; p = "x"\nif (|| (<= $t 2) [strcmp (mdlname) "a/b"]) [ iqmskin m (format "i/%1/d" $p) ]\n'
-                      b'loop i 3 [ iqmanim (concatword a $i) b.iqm ]\n'),
+        (
+            'model_cfg',
+            b'iqmload mesh.iqm\niqmskin * "<dds>skin.png"\niqmanim idle idle.iqm 0 10 30\niqmtag tag_x bone 0 0 1 0 90 0\n'
+            b't = 2 ; p = "x"\nif (|| (<= $t 2) [strcmp (mdlname) "a/b"]) [ iqmskin m (format "i/%1/d" $p) ]\n'
+            b'loop i 3 [ iqmanim (concatword a $i) b.iqm ]\n',
+        ),
         ('tag', tags),
         ('md5anim', two_joint_md5()[1].encode()),
     ]
@@ -280,8 +294,15 @@ def _parse_text(kind: str, data: bytes) -> object:
     from pyvista_quake.formats import tag as tag_file
 
     text = data.decode('latin-1')
-    parsers = {'skin': skin.parse, 'shader': shader.parse, 'animation_cfg': animation_cfg.parse, 'anm': anm.parse,
-               'model_cfg': _interpreted, 'tag': lambda _: tag_file.parse(data), 'md5anim': lambda _: md5.parse(data)}  # fmt: skip
+    parsers = {
+        'skin': skin.parse,
+        'shader': shader.parse,
+        'animation_cfg': animation_cfg.parse,
+        'anm': anm.parse,
+        'model_cfg': _interpreted,
+        'tag': lambda _: tag_file.parse(data),
+        'md5anim': lambda _: md5.parse(data),
+    }
     return parsers[kind](text)
 
 
@@ -300,9 +321,44 @@ def test_text_seeds_parse(kind):
 
 
 @FUZZ
-@given(seed=st.sampled_from(TEXT_SEEDS), edits=st.lists(st.tuples(st.integers(0, 10**4), st.sampled_from(
-    [b'', b' ', b'\n', b'{', b'}', b'"', b'(', b')', b'//', b'/*', b'-', b'0', b'9', b'.', b'e', b'nan', b'inf', b'-inf', b'1e999',
-     b'\\', b'\x00', b'\xff', b'99999999999999999999', b'-1'])), max_size=6), cut=st.integers(0, 10**4))  # fmt: skip
+@given(
+    seed=st.sampled_from(TEXT_SEEDS),
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 10**4),
+            st.sampled_from(
+                [
+                    b'',
+                    b' ',
+                    b'\n',
+                    b'{',
+                    b'}',
+                    b'"',
+                    b'(',
+                    b')',
+                    b'//',
+                    b'/*',
+                    b'-',
+                    b'0',
+                    b'9',
+                    b'.',
+                    b'e',
+                    b'nan',
+                    b'inf',
+                    b'-inf',
+                    b'1e999',
+                    b'\\',
+                    b'\x00',
+                    b'\xff',
+                    b'99999999999999999999',
+                    b'-1',
+                ]
+            ),
+        ),
+        max_size=6,
+    ),
+    cut=st.integers(0, 10**4),
+)
 def test_mutated_text_sidecars_parse_or_raise_a_format_error(seed, edits, cut):
     """``.skin``, ``.shader``, ``animation.cfg``, ``.anm``, Cube 2 configs, ``.tag`` and ``.md5anim``: a broken file parses or is a
     ``QuakeFormatError``, never another exception (``inf`` frame numbers in an ``animation.cfg`` were an OverflowError)."""
@@ -318,8 +374,32 @@ def test_mutated_text_sidecars_parse_or_raise_a_format_error(seed, edits, cut):
         assert str(error)
 
 
-_CONFIG_NAMES = st.one_of(st.sampled_from(['', '/', '.', '..', '../', '../..', 'm.iqm', 's.png', 'x', 'x/head', '\x00', 'a\x00b',
-                                           'a' * 300, '*', '~', 'C:\\x', '<dds>/', '$t', '(concatword / $t)']), st.text(max_size=12))  # fmt: skip
+_CONFIG_NAMES = st.one_of(
+    st.sampled_from(
+        [
+            '',
+            '/',
+            '.',
+            '..',
+            '../',
+            '../..',
+            'm.iqm',
+            's.png',
+            'x',
+            'x/head',
+            '\x00',
+            'a\x00b',
+            'a' * 300,
+            '*',
+            '~',
+            'C:\\x',
+            '<dds>/',
+            '$t',
+            '(concatword / $t)',
+        ]
+    ),
+    st.text(max_size=12),
+)
 
 
 @FUZZ
@@ -342,6 +422,7 @@ def test_configs_naming_any_file_resolve_or_raise_a_format_error(tmp_path_factor
             model_configs.resolve(folder / 'iqm.cfg')
         except (pq.QuakeFormatError, OSError) as error:
             assert str(error)
+
 
 def test_an_animation_cfg_with_infinite_or_nan_numbers_is_a_format_error():
     from pyvista_quake.formats import animation_cfg

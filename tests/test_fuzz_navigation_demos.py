@@ -56,8 +56,10 @@ def test_a_broken_demo_reads_or_is_a_format_error(seed, edits, cut):
 
 
 @FUZZ
-@given(st.lists(st.tuples(st.integers(0, 20_000), st.integers(0, 255)), max_size=6),
-       st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32), min_size=6, max_size=6))  # fmt: skip
+@given(
+    st.lists(st.tuples(st.integers(0, 20_000), st.integers(0, 255)), max_size=6),
+    st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32), min_size=6, max_size=6),
+)
 def test_a_broken_level_answers_queries_or_is_a_format_error(edits, coordinates):
     data = _mutated(LEVEL, edits, 0)
     try:

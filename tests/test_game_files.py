@@ -52,8 +52,10 @@ def game(tmp_path) -> Path:
     patched_legs = tmp_path / 'lower.md3'
     legs.save(patched_legs)
     cfg = parts['animation.cfg'].decode().replace('sex m', 'sex f').encode()
-    pk3(root / 'pak6-patch.pk3', {f'{PLAYER}/lower.md3': patched_legs.read_bytes(), f'{PLAYER}/animation.cfg': cfg,
-                                  f'{PLAYER}/head.md3': parts['head.md3']})  # fmt: skip
+    pk3(
+        root / 'pak6-patch.pk3',
+        {f'{PLAYER}/lower.md3': patched_legs.read_bytes(), f'{PLAYER}/animation.cfg': cfg, f'{PLAYER}/head.md3': parts['head.md3']},
+    )
     return root
 
 
@@ -124,14 +126,17 @@ def test_a_batch_of_the_game_renders_the_player_once_and_no_stray_part(game, tmp
     assert [p.name for p in (tmp_path / 'thumbs').rglob('*.png')] == ['liz.png']
 
 
-@pytest.mark.parametrize(('member', 'path', 'file_name', 'stem'), [
-    ('models/a/tris.md2', None, 'tris.md2', 'tris'),
-    ('models\\a\\b.x.md3', None, 'b.x.md3', 'b.x'),
-    (None, Path('/q/progs/player.mdl'), 'player.mdl', 'player'),
-    (None, Path('/q/.hidden'), '.hidden', '.hidden'),
-    (None, Path('/q/noext'), 'noext', 'noext'),
-    (None, None, None, ''),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('member', 'path', 'file_name', 'stem'),
+    [
+        ('models/a/tris.md2', None, 'tris.md2', 'tris'),
+        ('models\\a\\b.x.md3', None, 'b.x.md3', 'b.x'),
+        (None, Path('/q/progs/player.mdl'), 'player.mdl', 'player'),
+        (None, Path('/q/.hidden'), '.hidden', '.hidden'),
+        (None, Path('/q/noext'), 'noext', 'noext'),
+        (None, None, None, ''),
+    ],
+)
 def test_a_location_names_its_file_once_parsed(member, path, file_name, stem):
     from pyvista_quake.game.sources import Location
 

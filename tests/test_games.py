@@ -55,8 +55,10 @@ def game(tmp_path) -> Path:
     """A game folder: two PAKs (the later overriding a model and a skin), a PK3 and a loose model."""
     root = tmp_path / 'quake' / 'id1'
     root.mkdir(parents=True)
-    write_pak(root / 'pak0.pak', {'progs/torch.mdl': torch_mdl(), 'models/a/tris.md2': tetra_md2(skins=['models/a/skin.png']),
-                                  'models/a/skin.png': skin_png((200, 0, 0))})  # fmt: skip
+    write_pak(
+        root / 'pak0.pak',
+        {'progs/torch.mdl': torch_mdl(), 'models/a/tris.md2': tetra_md2(skins=['models/a/skin.png']), 'models/a/skin.png': skin_png((200, 0, 0))},
+    )
     write_pak(root / 'pak1.pak', {'models/a/skin.png': skin_png((0, 200, 0))})
     write_pk3(root / 'extra.pk3', {'models/b/tris.md2': tetra_md2(names=['idle1', 'stand1', 'stand2'])})
     (root / 'loose.mdl').write_bytes(torch_mdl())
@@ -113,7 +115,11 @@ def test_find_models_takes_archives_members_and_game_folders(game, tmp_path):
     assert names == ['/extra.pk3:models/b/tris.md2', '/loose.mdl', '/pak0.pak:models/a/tris.md2', '/pak0.pak:progs/torch.mdl']
     targets = targets_for(found, tmp_path / 'out')
     assert sorted(str(t.relative_to(tmp_path / 'out')) for t in targets) == [
-        'id1/loose.png', 'id1/models/a/tris.png', 'id1/models/b/tris.png', 'id1/progs/torch.png']  # fmt: skip
+        'id1/loose.png',
+        'id1/models/a/tris.png',
+        'id1/models/b/tris.png',
+        'id1/progs/torch.png',
+    ]
     pak = find_models([game / 'pak0.pak'])
     assert sorted(str(t.relative_to(tmp_path)) for t in targets_for(pak, tmp_path)) == ['models/a/tris.png', 'progs/torch.png']
     one = find_models([f'{game}/pak0.pak:progs/torch.mdl'])
@@ -128,8 +134,9 @@ def test_thumbnails_of_a_game_folder(game, tmp_path):
 
 def test_cli_reaches_into_archives(game):
     for command in ('info', 'check'):
-        result = subprocess.run([sys.executable, '-m', 'pyvista_quake', command, f'{game}/pak0.pak:progs/torch.mdl'],
-                                capture_output=True, text=True, timeout=300)  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, '-m', 'pyvista_quake', command, f'{game}/pak0.pak:progs/torch.mdl'], capture_output=True, text=True, timeout=300
+        )
         assert result.returncode == 0, result.stderr
         assert 'pak0.pak:progs/torch.mdl' in result.stdout
     whole = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'info', str(game / 'pak0.pak')], capture_output=True, text=True, timeout=300)
@@ -150,8 +157,7 @@ def test_thumbnail_shows_the_rest_pose_by_default(tmp_path):
     fallen[3, 0] = 120
     from builders import build_md2
 
-    data = build_md2(np.stack([fallen, verts]), [[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]], [[0, 0, 0]] * 4, [[0, 0]],
-                     names=['death1', 'stand1'])  # fmt: skip
+    data = build_md2(np.stack([fallen, verts]), [[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]], [[0, 0, 0]] * 4, [[0, 0]], names=['death1', 'stand1'])
     default = np.asarray(Image.open(pq.thumbnail(data, tmp_path / 'd.png', size=(64, 64))))
     stand = np.asarray(Image.open(pq.thumbnail(data, tmp_path / 's.png', size=(64, 64), frame=1)))
     death = np.asarray(Image.open(pq.thumbnail(data, tmp_path / 'f.png', size=(64, 64), frame=0)))
@@ -228,8 +234,9 @@ def test_thumbnail_flags_choose_the_pose(tmp_path):
     flat[3, 0] = 120
     from builders import build_md2
 
-    model.write_bytes(build_md2(np.stack([flat, verts]), [[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]], [[0, 0, 0]] * 4, [[0, 0]],
-                                names=['death1', 'stand1']))  # fmt: skip
+    model.write_bytes(
+        build_md2(np.stack([flat, verts]), [[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]], [[0, 0, 0]] * 4, [[0, 0]], names=['death1', 'stand1'])
+    )
     pictures = {}
     for name, extra in (('rest', ()), ('zero', ('--frame', '0')), ('death', ('--animation', 'death'))):
         assert cli('thumbnail', model, '-o', tmp_path / name, '--size', '48', *extra).returncode == 0
@@ -248,7 +255,10 @@ def test_a_dask_cluster_renders_a_whole_pk3(game, tmp_path):
             results = client.gather(client.map(pq.render_thumbnail, [str(p) for p, _ in found], targets, size=(48, 48)))
     assert [r.error for r in results] == [None, None, None]
     assert sorted(str(Path(r.target).relative_to(tmp_path / 'thumbs')) for r in results) == [
-        'models/a/tris.png', 'models/b/tris.png', 'progs/torch.png']  # fmt: skip
+        'models/a/tris.png',
+        'models/b/tris.png',
+        'progs/torch.png',
+    ]
     assert all(drawn.size for drawn in (np.asarray(Image.open(r.target)) for r in results))
 
 

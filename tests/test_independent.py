@@ -107,8 +107,13 @@ def md2_with(num_xyz=3, skinheight=64, frames=1, skins=0):
 
 def mdl_with(numverts=4, numtris=1, skinheight=8, numskins=1, poses=1):
     verts = np.zeros((numverts, 4), np.uint8)
-    return build_mdl([[0, 0, 0]] * numverts, [[1, 0, 1, 2]] * numtris, [('single', 'a', verts)] * poses,
-                     skins=[np.zeros((skinheight, 8), np.uint8)] * numskins, skinheight=skinheight)  # fmt: skip
+    return build_mdl(
+        [[0, 0, 0]] * numverts,
+        [[1, 0, 1, 2]] * numtris,
+        [('single', 'a', verts)] * poses,
+        skins=[np.zeros((skinheight, 8), np.uint8)] * numskins,
+        skinheight=skinheight,
+    )
 
 
 @pytest.mark.parametrize(
@@ -151,8 +156,15 @@ def test_zero_skins_and_one_skin():
 # -- every section end from both sides --------------------------------------------------------
 
 
-@pytest.mark.parametrize('order', [('skins', 'st', 'tris', 'frames', 'glcmds'), ('glcmds', 'skins', 'st', 'tris', 'frames'),
-                                   ('frames', 'glcmds', 'skins', 'st', 'tris'), ('glcmds', 'frames', 'tris', 'skins', 'st')])  # fmt: skip
+@pytest.mark.parametrize(
+    'order',
+    [
+        ('skins', 'st', 'tris', 'frames', 'glcmds'),
+        ('glcmds', 'skins', 'st', 'tris', 'frames'),
+        ('frames', 'glcmds', 'skins', 'st', 'tris'),
+        ('glcmds', 'frames', 'tris', 'skins', 'st'),
+    ],
+)
 def test_md2_last_section_ending_at_the_file_end(order):
     data = tetra_md2(order=order, glcmds=[('fan', [(0, 0, 0), (0.5, 0, 1), (0, 0.5, 2)])])
     pq.load(data)  # ends exactly at the end of the file: loads
@@ -172,8 +184,12 @@ def test_mdl_sections_ending_at_the_file_end():
 
 
 def test_truncation_inside_every_mdl_section_is_rejected():
-    data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]], [('single', 'a', np.zeros((4, 4), np.uint8))] * 2,
-                     skins=[(np.array([0.1, 0.2], np.float32), np.zeros((2, 8, 8), np.uint8))])  # fmt: skip
+    data = build_mdl(
+        [[0, 0, 0]] * 4,
+        [[1, 0, 1, 2]],
+        [('single', 'a', np.zeros((4, 4), np.uint8))] * 2,
+        skins=[(np.array([0.1, 0.2], np.float32), np.zeros((2, 8, 8), np.uint8))],
+    )
     for cut in range(84, len(data)):
         with pytest.raises(pq.QuakeFormatError):
             pq.load(data[:cut])
@@ -184,24 +200,39 @@ def test_truncation_inside_every_mdl_section_is_rejected():
 
 def spec_decode_md2(data: bytes) -> dict:
     """md2-format.txt, with struct: positions and normal indices of every frame, st of every corner."""
-    (ident, version, skinwidth, skinheight, framesize, num_skins, num_xyz, num_st, num_tris, num_glcmds, num_frames,
-     ofs_skins, ofs_st, ofs_tris, ofs_frames, ofs_glcmds, ofs_end) = struct.unpack_from('<4s16i', data)  # fmt: skip
+    (
+        ident,
+        version,
+        skinwidth,
+        skinheight,
+        framesize,
+        num_skins,
+        num_xyz,
+        num_st,
+        num_tris,
+        num_glcmds,
+        num_frames,
+        ofs_skins,
+        ofs_st,
+        ofs_tris,
+        ofs_frames,
+        ofs_glcmds,
+        ofs_end,
+    ) = struct.unpack_from('<4s16i', data)
     positions, normals = [], []
     for f in range(num_frames):
         at = ofs_frames + f * framesize
         scale = struct.unpack_from('<3f', data, at)
         translate = struct.unpack_from('<3f', data, at + 12)
         raw = data[at + 40 : at + 40 + 4 * num_xyz]
-        positions.append([[np.float32(raw[4 * i + k]) * np.float32(scale[k]) + np.float32(translate[k]) for k in range(3)]
-                          for i in range(num_xyz)])  # fmt: skip
+        positions.append([[np.float32(raw[4 * i + k]) * np.float32(scale[k]) + np.float32(translate[k]) for k in range(3)] for i in range(num_xyz)])
         normals.append([raw[4 * i + 3] for i in range(num_xyz)])
     st = [struct.unpack_from('<2h', data, ofs_st + 4 * i) for i in range(num_st)]
     corners = []
     for i in range(num_tris):
         values = struct.unpack_from('<6h', data, ofs_tris + 12 * i)
         corners.append([(values[k], *st[values[3 + k]]) for k in range(3)])
-    return {'positions': np.array(positions, np.float32), 'normals': np.array(normals), 'corners': corners,
-            'size': (skinwidth, skinheight)}  # fmt: skip
+    return {'positions': np.array(positions, np.float32), 'normals': np.array(normals), 'corners': corners, 'size': (skinwidth, skinheight)}
 
 
 def spec_decode_mdl(data: bytes) -> dict:
@@ -223,16 +254,14 @@ def spec_decode_mdl(data: bytes) -> dict:
     corners = []
     for i in range(numtris):
         facesfront, *vertices = struct.unpack_from('<4i', data, at + 16 * i)
-        corners.append([(v, stverts[v][1] + (skinwidth // 2 if stverts[v][0] and not facesfront else 0), stverts[v][2])
-                        for v in vertices])  # fmt: skip
+        corners.append([(v, stverts[v][1] + (skinwidth // 2 if stverts[v][0] and not facesfront else 0), stverts[v][2]) for v in vertices])
     at += 16 * numtris
     positions, normals = [], []
     simple = 24 + 4 * numverts
 
     def pose(offset: int) -> None:
         raw = data[offset + 24 : offset + simple]
-        positions.append([[np.float32(raw[4 * i + k]) * np.float32(scale[k]) + np.float32(origin[k]) for k in range(3)]
-                          for i in range(numverts)])  # fmt: skip
+        positions.append([[np.float32(raw[4 * i + k]) * np.float32(scale[k]) + np.float32(origin[k]) for k in range(3)] for i in range(numverts)])
         normals.append([raw[4 * i + 3] for i in range(numverts)])
 
     for _ in range(numframes):
@@ -247,8 +276,7 @@ def spec_decode_mdl(data: bytes) -> dict:
             for _ in range(count):
                 pose(at)
                 at += simple
-    return {'positions': np.array(positions, np.float32), 'normals': np.array(normals), 'corners': corners,
-            'size': (skinwidth, skinheight)}  # fmt: skip
+    return {'positions': np.array(positions, np.float32), 'normals': np.array(normals), 'corners': corners, 'size': (skinwidth, skinheight)}
 
 
 REAL = [p for p in corpus_models() if 'malformed' not in p.name]
@@ -338,9 +366,11 @@ def test_an_empty_skin_size_gives_zero_texture_coordinates_with_a_warning(size):
 
 def test_a_frame_group_after_single_frames_survives_an_edit_and_groups_may_not_overlap():
     verts = np.zeros((4, 4), np.uint8)
-    data = build_mdl([[0, 0, 0]] * 4, [[1, 0, 1, 2]],
-                     [('single', 'a', verts), ('single', 'b', verts), ('group', [0.1, 0.3], [('c', verts), ('d', verts)]),
-                      ('single', 'e', verts)])  # fmt: skip
+    data = build_mdl(
+        [[0, 0, 0]] * 4,
+        [[1, 0, 1, 2]],
+        [('single', 'a', verts), ('single', 'b', verts), ('group', [0.1, 0.3], [('c', verts), ('d', verts)]), ('single', 'e', verts)],
+    )
     model = pq.load(data)
     model.set_frame(4, model.vertex_positions(4)[0] + 1)
     again = pq.load(mdl_write(model))

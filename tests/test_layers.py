@@ -37,12 +37,22 @@ def test_ruff_finds_nothing():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_code_is_formatted_as_configured():
+    """``ruff format``, configured in pyproject.toml, would change no file; a kept layout is rare and said so."""
+    result = subprocess.run([_tool('ruff'), 'format', '--check', '--no-cache', '.'], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    kept = [p for p in ROOT.glob('**/*.py') if 'build' not in p.parts and 'fmt: skip' in p.read_text(encoding='utf-8')]
+    assert len(kept) <= 10, kept
+
+
 def test_the_type_checker_finds_nothing():
     """mypy, configured in pyproject.toml, over the whole package (which ships py.typed)."""
     assert (ROOT / 'pyvista_quake' / 'py.typed').is_file()
     result = subprocess.run([sys.executable, '-m', 'mypy', '--no-incremental'], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert 'Success: no issues found' in result.stdout
+    config = (ROOT / 'pyproject.toml').read_text(encoding='utf-8')
+    assert 'check_untyped_defs = true' in config  # the bodies of functions without annotations are checked too
 
 
 def test_no_import_cycle_among_the_modules():
@@ -94,8 +104,18 @@ def test_the_deferred_import_check_sees_an_indented_import(tmp_path, monkeypatch
 
 
 def test_only_an_import_for_the_type_checker_is_not_deferred():
-    lines = ['if TYPE_CHECKING:', '    from x import y', 'def f():', '    from x import y', 'if TYPE_CHECKING:', '    if True:',
-             '        from x import y', 'class A:', '    if TYPE_CHECKING:', '        from x import y']  # fmt: skip
+    lines = [
+        'if TYPE_CHECKING:',
+        '    from x import y',
+        'def f():',
+        '    from x import y',
+        'if TYPE_CHECKING:',
+        '    if True:',
+        '        from x import y',
+        'class A:',
+        '    if TYPE_CHECKING:',
+        '        from x import y',
+    ]
     assert [_for_the_type_checker(lines, n) for n in (2, 4, 7, 10)] == [True, False, False, True]
 
 
@@ -105,8 +125,10 @@ def test_the_formats_import_neither_pyvista_nor_vtk():
     reached = set().union(*(graph.find_upstream_modules(m) for m in formats))
     assert not {m for m in reached if m.split('.')[0] in ('pyvista', 'vtk', 'vtkmodules')}
     assert {m for m in reached if m.startswith('pyvista_quake')} <= {
-        'pyvista_quake._base', 'pyvista_quake._base.errors', 'pyvista_quake._base.warnings',
-    } | formats  # fmt: skip
+        'pyvista_quake._base',
+        'pyvista_quake._base.errors',
+        'pyvista_quake._base.warnings',
+    } | formats
 
 
 def test_the_readmes_quick_start_type_checks_and_load_gives_a_quake_model(tmp_path):
@@ -114,8 +136,9 @@ def test_the_readmes_quick_start_type_checks_and_load_gives_a_quake_model(tmp_pa
     code = readme.split('## Quick start', 1)[1].split('```python\n', 1)[1].split('```', 1)[0]
     script = tmp_path / 'quick_start.py'
     script.write_text(code + '\nreveal_type(model)\nreveal_type(model.positions())\n')
-    result = subprocess.run([sys.executable, '-m', 'mypy', '--no-incremental', '--follow-imports=silent', str(script)],
-                            cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, '-m', 'mypy', '--no-incremental', '--follow-imports=silent', str(script)], cwd=ROOT, capture_output=True, text=True
+    )
     assert 'error' not in result.stdout, result.stdout
     assert 'Revealed type is "pyvista_quake.model.quake_model.QuakeModel"' in result.stdout
     assert 'numpy.dtype[numpy.floating[numpy._typing._nbit_base._32Bit]]' in result.stdout or 'float32' in result.stdout
@@ -145,6 +168,10 @@ def test_drawing_and_export_ask_the_models_face_not_its_class():
     own = {m.group(1) for _, text in _source_files(()) for m in re.finditer(r'^class (\w+)', text, re.M)}
     checks = re.compile(r'isinstance\([^,]+,\s*\(?([\w., ]+)\)?\)')
     assert checks.search('isinstance(model, QuakePlayer)').group(1) == 'QuakePlayer'
-    found = [f'{name}: {m.group(0)}' for name, text in _source_files(('model/', 'formats/')) for m in checks.finditer(text)
-             if {c.strip().split('.')[-1] for c in m.group(1).split(',')} & own]  # fmt: skip
+    found = [
+        f'{name}: {m.group(0)}'
+        for name, text in _source_files(('model/', 'formats/'))
+        for m in checks.finditer(text)
+        if {c.strip().split('.')[-1] for c in m.group(1).split(',')} & own
+    ]
     assert len(found) <= 4, found

@@ -36,7 +36,7 @@ from pyvista_quake import QuakeFormatError
 
 PLAYERCLIP = 0x10000
 #: Built levels have no textures beside them: the warnings that say so are not what these tests look at.
-pytestmark = pytest.mark.filterwarnings("ignore::pyvista_quake.QuakeWarning")
+pytestmark = pytest.mark.filterwarnings('ignore::pyvista_quake.QuakeWarning')
 
 
 def load(data: bytes, tmp_path: Path, name: str = 'level.bsp', **options):
@@ -48,6 +48,7 @@ def load(data: bytes, tmp_path: Path, name: str = 'level.bsp', **options):
 
 
 # -- Quake III --------------------------------------------------------------------------------
+
 
 def test_q3_surfaces_per_brush_model_and_shader(tmp_path):
     level = load(q3_level(), tmp_path)
@@ -144,24 +145,32 @@ def test_q3_entities_first_of_a_repeated_key(tmp_path):
 
 def test_q3_zero_vertex_normals_take_the_triangles_own(tmp_path):
     verts, indexes = square(0.0, normal=(0, 0, 0))
-    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, indexes,
-                    [q3_surface(0, 1, 0, 4, 0, 6, lightmap=-3)])
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, indexes, [q3_surface(0, 1, 0, 4, 0, 6, lightmap=-3)])
     normals = load(data, tmp_path).surfaces[0].normals(0)[0]
     np.testing.assert_allclose(normals, np.tile([0, 0, 1], (4, 1)), atol=1e-6)
 
 
-@pytest.mark.parametrize('change, field', [
-    (dict(surfaces=[q3_surface(0, 2, 0, 8, patch=(4, 2))]), 'patchWidth'),
-    (dict(surfaces=[q3_surface(0, 2, 0, 1, patch=(1, 1))]), 'patchWidth'),
-    (dict(surfaces=[q3_surface(0, 1, 0, 4, 0, 6)], indexes=[0, 1, 2, 0, 2, 4]), 'drawindexes'),
-    (dict(surfaces=[q3_surface(0, 1, 40, 4, 0, 6)]), 'surfaces[0]'),
-    (dict(surfaces=[q3_surface(9, 1, 0, 4, 0, 6)]), 'shaderNum'),
-    (dict(surfaces=[q3_surface(0, 0, 0, 4, 0, 6)]), 'surfaceType'),
-    (dict(models=[(0, 7)]), 'models[0]'),
-])
+@pytest.mark.parametrize(
+    'change, field',
+    [
+        (dict(surfaces=[q3_surface(0, 2, 0, 8, patch=(4, 2))]), 'patchWidth'),
+        (dict(surfaces=[q3_surface(0, 2, 0, 1, patch=(1, 1))]), 'patchWidth'),
+        (dict(surfaces=[q3_surface(0, 1, 0, 4, 0, 6)], indexes=[0, 1, 2, 0, 2, 4]), 'drawindexes'),
+        (dict(surfaces=[q3_surface(0, 1, 40, 4, 0, 6)]), 'surfaces[0]'),
+        (dict(surfaces=[q3_surface(9, 1, 0, 4, 0, 6)]), 'shaderNum'),
+        (dict(surfaces=[q3_surface(0, 0, 0, 4, 0, 6)]), 'surfaceType'),
+        (dict(models=[(0, 7)]), 'models[0]'),
+    ],
+)
 def test_q3_bad_records_named(tmp_path, change, field):
-    args = dict(entities=[[('classname', 'worldspawn')]], shaders=[('textures/a', 0, 1)], models=[(0, 1)],
-                drawverts=square()[0] * 2, indexes=[0, 1, 2, 0, 2, 3], surfaces=[q3_surface(0, 1, 0, 4, 0, 6)])
+    args = dict(
+        entities=[[('classname', 'worldspawn')]],
+        shaders=[('textures/a', 0, 1)],
+        models=[(0, 1)],
+        drawverts=square()[0] * 2,
+        indexes=[0, 1, 2, 0, 2, 3],
+        surfaces=[q3_surface(0, 1, 0, 4, 0, 6)],
+    )
     args.update(change)
     with pytest.raises(QuakeFormatError, match=field.replace('[', r'\[').replace(']', r'\]')):
         load(build_q3(**args), tmp_path)
@@ -216,6 +225,7 @@ def test_pv_read_of_a_level(tmp_path):
 
 # -- Quake 1 ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize('ident', [None, b'BSP2', b'2PSB'])
 def test_q1_faces_fans_texture_coordinates_and_embedded_pictures(tmp_path, ident):
     level = load(build_q1(**q1_args(), ident=ident), tmp_path, hide=())
@@ -261,6 +271,7 @@ def test_q1_bad_indices_named(tmp_path):
 
 # -- Quake II -----------------------------------------------------------------------------------
 
+
 def test_q2_texels_divided_by_the_image_the_game_finds(tmp_path):
     raw = load(q2_level(), tmp_path)
     assert [s.name for s in raw.surfaces] == ['e1u1/floor']  # the texture name as stored
@@ -303,6 +314,7 @@ def test_q2_nodraw_and_sky_hidden_by_flags(tmp_path):
 
 
 # -- UFO: AI -------------------------------------------------------------------------------------
+
 
 def test_ufo_level_models_are_the_world_and_star_n_is_258_plus_n(tmp_path):
     args = q1_args()
@@ -415,8 +427,9 @@ def test_q3_patch_lightmap_page_and_a_lit_face_with_nan_coordinates(tmp_path):
     assert set(np.asarray(curve.point_data['lightmap_page']).tolist()) == {0}  # the patch names page 0
     np.testing.assert_allclose(np.asarray(curve.point_data['lightmap']).mean(axis=0), [0.5, 0.5])
     verts, indexes = square(0.0, lightmap=(math.nan, math.inf))
-    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, indexes,
-                    [q3_surface(0, 1, 0, 4, 0, 6, lightmap=0)], lightmaps=1)
+    data = build_q3(
+        [[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, indexes, [q3_surface(0, 1, 0, 4, 0, 6, lightmap=0)], lightmaps=1
+    )
     lit = load(data, tmp_path).blocks(0)[0]
     np.testing.assert_array_equal(np.asarray(lit.point_data['lightmap']), 0)  # lit, but NaN stored: 0, never NaN
     assert set(np.asarray(lit.point_data['lightmap_page']).tolist()) == {0}
@@ -448,8 +461,7 @@ def _lit_square_level(game: Path, colours) -> Path:
     pages = b''.join(np.full((128, 128, 3), colour, np.uint8).tobytes() for colour in colours)
     (game / 'maps').mkdir(parents=True, exist_ok=True)
     path = game / 'maps' / 'lit.bsp'
-    path.write_bytes(build_q3([[('classname', 'worldspawn')]], shaders, [(0, len(surfaces))], verts, indexes, surfaces,
-                              lightmap_pages=pages))  # fmt: skip
+    path.write_bytes(build_q3([[('classname', 'worldspawn')]], shaders, [(0, len(surfaces))], verts, indexes, surfaces, lightmap_pages=pages))
     return path
 
 
@@ -477,8 +489,9 @@ def test_a_face_lit_by_its_vertices_takes_the_atlas_white_page(tmp_path):
     unlit, _ = square(0.0, x0=80.0, lightmap=(0.5, 0.25))
     surfaces = [q3_surface(0, 1, 0, 4, 0, 6, lightmap=0), q3_surface(1, 1, 4, 4, 6, 6, lightmap=-1)]
     path = tmp_path / 'v.bsp'
-    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('a', 0, 1), ('b', 0, 1)], [(0, 2)], lit + unlit,
-                              [0, 1, 2, 0, 2, 3] * 2, surfaces, lightmaps=1))  # fmt: skip
+    path.write_bytes(
+        build_q3([[('classname', 'worldspawn')]], [('a', 0, 1), ('b', 0, 1)], [(0, 2)], lit + unlit, [0, 1, 2, 0, 2, 3] * 2, surfaces, lightmaps=1)
+    )
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         mesh, _, atlas, _ = prepare(pyvista_quake.load(path))
@@ -495,8 +508,16 @@ def _patch_level(tmp_path, control, width, height, **options):
     """A map of one patch of ``height`` rows of ``width`` control points (row by row), loaded with ``options``."""
     verts = [q3_drawvert(p, st=(p[0] / 64, p[1] / 64)) for p in control]
     path = tmp_path / 'p.bsp'
-    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('textures/curve', 0, 1)], [(0, 1)], verts, [],
-                              [q3_surface(0, 2, 0, width * height, patch=(width, height))]))  # fmt: skip
+    path.write_bytes(
+        build_q3(
+            [[('classname', 'worldspawn')]],
+            [('textures/curve', 0, 1)],
+            [(0, 1)],
+            verts,
+            [],
+            [q3_surface(0, 2, 0, width * height, patch=(width, height))],
+        )
+    )
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         return pyvista_quake.load(path, **options)
@@ -544,7 +565,6 @@ def test_the_engine_grid_stops_at_max_grid_size_and_is_turned_to_be_wide(tmp_pat
 def test_patch_level_names_its_choices(tmp_path):
     with pytest.raises(ValueError, match="'engine'"):
         _patch_level(tmp_path, _bulge(1.0), 3, 3, patch_level='adaptive')
-
 
 
 # -- Quake 1, II and UFO: AI lightmaps: each face's block in one page ---------------------------
@@ -631,8 +651,7 @@ def test_check_of_a_quake3_map_exits_0_and_a_catalogue_card_shows_its_own_engine
 @pytest.mark.parametrize(('side', 'rules'), [(31, []), (32, ['even sizes']), (33, ['MAX_PATCH_SIZE']), (1, ['under 3'])])
 def test_quake3_refuses_a_patch_wider_than_max_patch_size_or_of_an_even_side(side, rules):
     verts = [q3_drawvert((x * 8.0, y * 8.0, 0.0)) for y in range(3) for x in range(side)]
-    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, [],
-                    [q3_surface(0, 2, 0, 3 * side, patch=(side, 3))])  # fmt: skip
+    data = build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)], verts, [], [q3_surface(0, 2, 0, 3 * side, patch=(side, 3))])
     found = [f for f in pyvista_quake.check(data) if f.engine == 'ioquake3']
     assert len(found) == len(rules) and all(text in f.rule for f, text in zip(found, rules))
     assert _verdicts(data)['ioquake3'] == ('refuses' if rules else 'loads')
@@ -641,8 +660,14 @@ def test_quake3_refuses_a_patch_wider_than_max_patch_size_or_of_an_even_side(sid
 def test_quake3_refuses_a_bad_surface_type_and_more_than_max_submodels():
     def level(models, surface_type=1):
         v, i = square()
-        return build_q3([[('classname', 'worldspawn')]], [('textures/a', 0, 1)], [(0, 1)] + [(1, 0)] * (models - 1), v, i,
-                        [q3_surface(0, surface_type, 0, 4, 0, 6)])  # fmt: skip
+        return build_q3(
+            [[('classname', 'worldspawn')]],
+            [('textures/a', 0, 1)],
+            [(0, 1)] + [(1, 0)] * (models - 1),
+            v,
+            i,
+            [q3_surface(0, surface_type, 0, 4, 0, 6)],
+        )
 
     assert _verdicts(level(256))['quake3'] == 'loads'
     found = [f for f in pyvista_quake.check(level(257)) if f.engine == 'quake3']
@@ -657,8 +682,13 @@ def test_info_describes_a_level_by_its_entities_brush_models_and_lightmaps(tmp_p
     (tmp_path / 'level.bsp').write_bytes(q3_level())
     assert main(['info', str(tmp_path / 'level.bsp'), '--json']) == 0
     record = json.loads(capsys.readouterr().out)[0]
-    assert record['level'] == {'game': 'quake3', 'entities': 4, 'brush_models': 2, 'lightmap_pages': 2,
-                               'classnames': {'worldspawn': 1, 'func_door': 1, 'info_player_deathmatch': 1, 'item_armor_body': 1}}  # fmt: skip
+    assert record['level'] == {
+        'game': 'quake3',
+        'entities': 4,
+        'brush_models': 2,
+        'lightmap_pages': 2,
+        'classnames': {'worldspawn': 1, 'func_door': 1, 'info_player_deathmatch': 1, 'item_armor_body': 1},
+    }
     assert record['animations'] == {}  # a level of one frame has no animation
     assert main(['info', str(tmp_path / 'level.bsp')]) == 0
     out = capsys.readouterr().out
@@ -676,7 +706,6 @@ def test_info_names_six_kinds_of_entity_and_counts_the_rest(tmp_path, capsys, mo
     assert main(['info', str(tmp_path / 'level.bsp')]) == 0
     line = next(row for row in capsys.readouterr().out.splitlines() if 'kind1' in row)
     assert (' more kinds' in line) == bool(said) and (not said or said in line)
-
 
 
 def test_lightmap_blocks_of_several_faces_each_in_their_cell(tmp_path):
@@ -704,8 +733,17 @@ def test_an_engine_grid_curved_both_ways_keeps_its_rows_first(tmp_path):
 def test_infinite_lightmap_coordinates_of_a_patch_are_zero(tmp_path):
     verts = [q3_drawvert((32.0 * i, 32.0 * j, 0.0), lightmap=(-math.inf, math.inf)) for j in range(3) for i in range(3)]
     path = tmp_path / 'p.bsp'
-    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('textures/curve', 0, 1)], [(0, 1)], verts, [],
-                              [q3_surface(0, 2, 0, 9, lightmap=0, patch=(3, 3))], lightmaps=1))  # fmt: skip
+    path.write_bytes(
+        build_q3(
+            [[('classname', 'worldspawn')]],
+            [('textures/curve', 0, 1)],
+            [(0, 1)],
+            verts,
+            [],
+            [q3_surface(0, 2, 0, 9, lightmap=0, patch=(3, 3))],
+            lightmaps=1,
+        )
+    )
     for level_n in (2, 'engine'):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
@@ -763,8 +801,11 @@ def test_a_lightmap_block_wider_than_256_luxels_or_not_finite_is_drawn_unlit(tmp
 
 
 def test_entity_text_past_ascii_is_kept_in_the_point_arrays(tmp_path):
-    entities = [[('classname', 'worldspawn')], [('classname', 'info_player_start'), ('origin', '0 0 0'), ('message', 'café\x01')],
-                [('classname', 'light'), ('origin', '1 0 0')]]
+    entities = [
+        [('classname', 'worldspawn')],
+        [('classname', 'info_player_start'), ('origin', '0 0 0'), ('message', 'café\x01')],
+        [('classname', 'light'), ('origin', '1 0 0')],
+    ]
     level = load(q3_level(entities=entities), tmp_path)
     points = level.point_entities()
     assert list(points.point_data['message']) == ['café\x01', '']
@@ -819,20 +860,36 @@ def test_gltf_of_a_model_has_no_second_coordinate_set(tmp_path):
 # -- pictures of levels: from a player's eyes, or from above ------------------------------------
 
 
-@pytest.mark.parametrize(('entities', 'game', 'expected'), [
-    # Quake III: the first deathmatch spot, 26 units up, facing its angle.
-    ([{'classname': 'info_player_start', 'origin': '9 9 9'}, {'classname': 'info_player_deathmatch', 'origin': '1 2 3', 'angle': '90'}],
-     'quake3', ([1, 2, 29], 90.0)),
-    # Quake: a single-player start before any deathmatch spot, 22 units up; no angle faces +x.
-    ([{'classname': 'info_player_deathmatch', 'origin': '9 9 9'}, {'classname': 'info_player_start', 'origin': '4 5 6'}],
-     'bsp29', ([4, 5, 28], 0.0)),
-    # A start without a whole origin, or not finite, is passed over.
-    ([{'classname': 'info_player_deathmatch', 'origin': '1 2'}, {'classname': 'info_player_deathmatch', 'origin': 'nan 0 0'},
-      {'classname': 'info_player_deathmatch', 'origin': '7 8 9', 'angle': 'x'}, {'classname': 'info_player_deathmatch', 'origin': '0 0 0', 'angle': '-45'}],
-     'quake3', ([0, 0, 26], -45.0)),
-    ([{'classname': 'light', 'origin': '0 0 0'}], 'quake3', None),
-    ([{'classname': 'info_player_start', 'origin': '0 0 0'}], 'ufoai', None),  # seen from above, never through eyes
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('entities', 'game', 'expected'),
+    [
+        # Quake III: the first deathmatch spot, 26 units up, facing its angle.
+        (
+            [{'classname': 'info_player_start', 'origin': '9 9 9'}, {'classname': 'info_player_deathmatch', 'origin': '1 2 3', 'angle': '90'}],
+            'quake3',
+            ([1, 2, 29], 90.0),
+        ),
+        # Quake: a single-player start before any deathmatch spot, 22 units up; no angle faces +x.
+        (
+            [{'classname': 'info_player_deathmatch', 'origin': '9 9 9'}, {'classname': 'info_player_start', 'origin': '4 5 6'}],
+            'bsp29',
+            ([4, 5, 28], 0.0),
+        ),
+        # A start without a whole origin, or not finite, is passed over.
+        (
+            [
+                {'classname': 'info_player_deathmatch', 'origin': '1 2'},
+                {'classname': 'info_player_deathmatch', 'origin': 'nan 0 0'},
+                {'classname': 'info_player_deathmatch', 'origin': '7 8 9', 'angle': 'x'},
+                {'classname': 'info_player_deathmatch', 'origin': '0 0 0', 'angle': '-45'},
+            ],
+            'quake3',
+            ([0, 0, 26], -45.0),
+        ),
+        ([{'classname': 'light', 'origin': '0 0 0'}], 'quake3', None),
+        ([{'classname': 'info_player_start', 'origin': '0 0 0'}], 'ufoai', None),  # seen from above, never through eyes
+    ],
+)
 def test_a_level_picture_stands_at_the_first_player_start(entities, game, expected):
     from pyvista_quake.formats.bsp import SPAWN_CLASSES  # noqa: PLC0415
     from pyvista_quake.formats.bsp import VIEW_HEIGHT  # noqa: PLC0415
@@ -891,23 +948,27 @@ def _styled_floor(styles, lighting: bytes, entities=(), build=build_q1):
     texinfo = [(((1, 0, 0, 0), (0, 1, 0, 0)), 0, 'e1u1/floor')]
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # no .wal beside it
-        return pyvista_quake.load(build_q2(args['entities'], args['vertexes'], args['planes'], texinfo, args['faces'], args['models'],
-                                           lighting=lighting))  # fmt: skip
+        return pyvista_quake.load(
+            build_q2(args['entities'], args['vertexes'], args['planes'], texinfo, args['faces'], args['models'], lighting=lighting)
+        )
 
 
 RAMP = bytes(range(10, 25))  # the floor's 3 x 5 luxels
 
 
-@pytest.mark.parametrize(('styles', 'entities', 'added'), [
-    ((0, 255, 255, 255), (), 0),
-    ((0, 5, 255, 255), (), 45),  # style 5 starts at 'j': 9 / 12 of 60
-    ((0, 2, 255, 255), (), 0),  # style 2 starts at 'a'
-    ((0, 20, 255, 255), (), 60 * 256 / 264),  # a style nothing sets: Quake's 256 of 264
-    ((0, 40, 255, 255), ([('classname', 'light'), ('style', '40'), ('spawnflags', '1')],), 0),  # a switchable light, off
-    ((0, 40, 255, 255), ([('classname', 'light_fluoro'), ('style', '40'), ('spawnflags', '2')],), 60),  # on
-    ((0, 40, 255, 255), ([('classname', 'func_door'), ('style', '40'), ('spawnflags', '1')],), 60 * 256 / 264),  # no light: unset
-    ((0, 255, 5, 255), (), 0),  # 255 ends the list
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('styles', 'entities', 'added'),
+    [
+        ((0, 255, 255, 255), (), 0),
+        ((0, 5, 255, 255), (), 45),  # style 5 starts at 'j': 9 / 12 of 60
+        ((0, 2, 255, 255), (), 0),  # style 2 starts at 'a'
+        ((0, 20, 255, 255), (), 60 * 256 / 264),  # a style nothing sets: Quake's 256 of 264
+        ((0, 40, 255, 255), ([('classname', 'light'), ('style', '40'), ('spawnflags', '1')],), 0),  # a switchable light, off
+        ((0, 40, 255, 255), ([('classname', 'light_fluoro'), ('style', '40'), ('spawnflags', '2')],), 60),  # on
+        ((0, 40, 255, 255), ([('classname', 'func_door'), ('style', '40'), ('spawnflags', '1')],), 60 * 256 / 264),  # no light: unset
+        ((0, 255, 5, 255), (), 0),  # 255 ends the list
+    ],
+)
 def test_quake1_light_styles_summed_at_their_first_letter(styles, entities, added):
     level = _styled_floor(styles, RAMP + bytes([60]) * 15 + bytes([200]) * 15, entities)
     expected = np.clip(np.rint(np.arange(10, 25).reshape(5, 3) + added), 0, 255)
@@ -980,8 +1041,17 @@ def test_a_vertex_lit_face_is_drawn_by_its_brightened_vertex_colours(tmp_path):
     surfaces = [q3_surface(0, 1, 0, 4, 0, 6, lightmap=0), q3_surface(0, 1, 4, 4, 6, 6, lightmap=-3)]
     page = np.full((128, 128, 3), (40, 20, 10), np.uint8).tobytes()
     path = game / 'maps' / 'v.bsp'
-    path.write_bytes(build_q3([[('classname', 'worldspawn')]], [('textures/test/grey', 0, 1)], [(0, 2)], lit + by_vertex,
-                              [0, 1, 2, 0, 2, 3] * 2, surfaces, lightmap_pages=page))  # fmt: skip
+    path.write_bytes(
+        build_q3(
+            [[('classname', 'worldspawn')]],
+            [('textures/test/grey', 0, 1)],
+            [(0, 2)],
+            lit + by_vertex,
+            [0, 1, 2, 0, 2, 3] * 2,
+            surfaces,
+            lightmap_pages=page,
+        )
+    )
     level = pyvista_quake.load(path)
     from pyvista_quake.render.plotting import prepare  # noqa: PLC0415
 
@@ -1018,8 +1088,16 @@ def test_quake1_coloured_light_from_the_lit_file_beside_the_map(tmp_path):
     np.testing.assert_array_equal(level.blocks(0)[0].point_data['lightmap'], grey.blocks(0)[0].point_data['lightmap'])  # the same cells
 
 
-@pytest.mark.parametrize('lit', [b'QLIT' + bytes([2, 0, 0, 0]) + bytes(45), b'QLIX' + bytes([1, 0, 0, 0]) + bytes(45),
-                                 b'QLIT' + bytes([1, 0, 0, 0]) + bytes(44), b'QLIT' + bytes([1, 0, 0, 0]) + bytes(46), b'QLI'])
+@pytest.mark.parametrize(
+    'lit',
+    [
+        b'QLIT' + bytes([2, 0, 0, 0]) + bytes(45),
+        b'QLIX' + bytes([1, 0, 0, 0]) + bytes(45),
+        b'QLIT' + bytes([1, 0, 0, 0]) + bytes(44),
+        b'QLIT' + bytes([1, 0, 0, 0]) + bytes(46),
+        b'QLI',
+    ],
+)
 def test_a_lit_file_the_engines_ignore_leaves_the_grey_light_with_a_warning(tmp_path, lit):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -1040,8 +1118,10 @@ def test_engine_patch_normals_are_made_from_the_grid_as_make_mesh_normals_does()
     # A square prism closed on itself (its first and last columns meet): the seam's corner sees both of its
     # faces, as the grid's middle corners do, and its normal points straight out between them.
     ring = np.array([(1, 0), (0, 1), (-1, 0), (0, -1), (1, 0)], np.float32) * 10
-    prism = np.stack([np.broadcast_to(ring[None, :, 0], (3, 5)), np.broadcast_to(ring[None, :, 1], (3, 5)),
-                      np.broadcast_to(np.arange(3.0)[:, None] * 10, (3, 5))], axis=-1).astype(np.float32)  # fmt: skip
+    prism = np.stack(
+        [np.broadcast_to(ring[None, :, 0], (3, 5)), np.broadcast_to(ring[None, :, 1], (3, 5)), np.broadcast_to(np.arange(3.0)[:, None] * 10, (3, 5))],
+        axis=-1,
+    ).astype(np.float32)
     normals = _mesh_normals(prism)
     for column, outward in ((0, (1, 0, 0)), (1, (0, 1, 0)), (4, (1, 0, 0))):
         np.testing.assert_allclose(np.abs(normals[1, column] @ np.array(outward, np.float32)), 1, atol=1e-6)
@@ -1090,12 +1170,15 @@ def test_a_deluxe_maps_faces_name_its_light_pages_halved(tmp_path, cmdline):
     assert sorted(set().union(*pages)) == [0, 1, 2]
 
 
-@pytest.mark.parametrize(('pages', 'face_pages', 'cmdline'), [
-    (6, [0, 1, 4], None),  # a face names an odd page
-    (5, [0, 2, 4], None),  # an odd number of pages
-    (1, [0], None),  # one page
-    (6, [0, 2, 4], '-light -external -deluxemode 1x'),  # a compile line without -deluxe, faces deciding
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('pages', 'face_pages', 'cmdline'),
+    [
+        (6, [0, 1, 4], None),  # a face names an odd page
+        (5, [0, 2, 4], None),  # an odd number of pages
+        (1, [0], None),  # one page
+        (6, [0, 2, 4], '-light -external -deluxemode 1x'),  # a compile line without -deluxe, faces deciding
+    ],
+)
 def test_a_map_not_deluxe_keeps_every_page(tmp_path, pages, face_pages, cmdline):
     level = _external_map(tmp_path, pages, face_pages, cmdline)
     deluxe = cmdline is not None and pages == 6 and face_pages == [0, 2, 4]
@@ -1120,19 +1203,29 @@ def test_a_deluxe_map_with_embedded_pages_and_a_vertex_lit_face(tmp_path):
     assert load(q3_level(), tmp_path, 'plain.bsp').deluxemaps is None
 
 
-@pytest.mark.parametrize(('script', 'coloured'), [
-    (None, True),  # no shader script: the engine's default for a vertex-lit face takes its colours
-    ('textures/base/floor { { map textures/base/floor.tga rgbGen vertex } }', True),
-    ('textures/base/floor { { map textures/base/floor.tga } }', False),  # rgbGen identity by default
-    ('textures/base/floor { { map textures/base/floor.tga rgbGen identity } }', False),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('script', 'coloured'),
+    [
+        (None, True),  # no shader script: the engine's default for a vertex-lit face takes its colours
+        ('textures/base/floor { { map textures/base/floor.tga rgbGen vertex } }', True),
+        ('textures/base/floor { { map textures/base/floor.tga } }', False),  # rgbGen identity by default
+        ('textures/base/floor { { map textures/base/floor.tga rgbGen identity } }', False),
+    ],
+)
 def test_a_vertex_lit_face_takes_its_colours_only_where_its_shader_asks(tmp_path, script, coloured):
     from pyvista_quake.model.lightmaps import lit_blocks  # noqa: PLC0415
 
     verts, indexes = square()
     verts = [q3_drawvert(c, st=(0, 0), color=(10, 20, 30, 255)) for c in [(0, 0, 0), (0, 64, 0), (64, 64, 0), (64, 0, 0)]]
-    data = build_q3([[('classname', 'worldspawn')]], [('textures/base/floor', 0, 1)], [(0, 2)], verts + verts, indexes + indexes,
-                    [q3_surface(0, 1, 0, 4, 0, 6, lightmap=-3), q3_surface(0, 1, 4, 4, 6, 6, lightmap=0)], lightmaps=1)  # fmt: skip
+    data = build_q3(
+        [[('classname', 'worldspawn')]],
+        [('textures/base/floor', 0, 1)],
+        [(0, 2)],
+        verts + verts,
+        indexes + indexes,
+        [q3_surface(0, 1, 0, 4, 0, 6, lightmap=-3), q3_surface(0, 1, 4, 4, 6, 6, lightmap=0)],
+        lightmaps=1,
+    )
     if script is not None:
         (tmp_path / 'scripts').mkdir()
         (tmp_path / 'scripts' / 'floor.shader').write_text(script)
@@ -1188,7 +1281,7 @@ def test_a_levels_missing_textures_past_the_first_few_are_counted(tmp_path):
     with pytest.warns(pyvista_quake.QuakeWarning) as caught:
         pyvista_quake.load(tmp_path / 'level.bsp').surfaces[5].image()
     assert len(caught) == 1
-    assert ': 5 of its 6 surfaces\' images (textures/t/0, textures/t/1, textures/t/2, textures/t/3 and 1 more) not found' in str(caught[0].message)
+    assert ": 5 of its 6 surfaces' images (textures/t/0, textures/t/1, textures/t/2, textures/t/3 and 1 more) not found" in str(caught[0].message)
 
 
 def test_info_into_a_pipe_wraps_at_80_columns_and_names_a_levels_surface_once(tmp_path, capsys, monkeypatch):

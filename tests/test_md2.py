@@ -108,8 +108,9 @@ def test_write_refuses_records_that_disagree_with_their_header():
             changed.header[field] += change
             with pytest.raises(ValueError, match=f'header {field} = '):
                 md2.write(changed)
-    commands = md2.parse(build_md2(np.zeros((1, 3, 4), np.uint8), [[0, 1, 2]], [[0, 0, 0]], [[0, 0]],
-                                   glcmds=[('fan', [(0, 0, 0), (0, 0, 1), (0, 0, 2)])]))  # fmt: skip
+    commands = md2.parse(
+        build_md2(np.zeros((1, 3, 4), np.uint8), [[0, 1, 2]], [[0, 0, 0]], [[0, 0]], glcmds=[('fan', [(0, 0, 0), (0, 0, 1), (0, 0, 2)])])
+    )
     commands.header['num_glcmds'] -= 1  # fewer in the header than the records hold
     with pytest.raises(ValueError, match='header num_glcmds = '):
         md2.write(commands)

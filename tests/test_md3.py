@@ -59,8 +59,11 @@ def test_frames_are_multiblocks_of_surfaces_decoded_as_the_spec_says():
 
 def test_one_surface_still_gives_a_multiblock(tmp_path):
     path = tmp_path / 'one.md3'
-    path.write_bytes(tetra_md3(surfaces=[dict(name='only', shaders=[], triangles=[[0, 1, 2]], st=np.zeros((3, 2)),
-                                              xyz=np.zeros((2, 3, 3)), normal=np.zeros((2, 3)))]))  # fmt: skip
+    path.write_bytes(
+        tetra_md3(
+            surfaces=[dict(name='only', shaders=[], triangles=[[0, 1, 2]], st=np.zeros((3, 2)), xyz=np.zeros((2, 3, 3)), normal=np.zeros((2, 3)))]
+        )
+    )
     mesh = pv.read(path)
     assert isinstance(mesh, pv.MultiBlock) and mesh.n_blocks == 1 and mesh.keys() == ['only']
 
@@ -235,7 +238,9 @@ def test_sarge_skins_and_levels_of_detail():
     assert upper.surfaces[0].image().shape[2] in (3, 4)
     assert pq.load(folder / 'upper.md3', skin='red').skin_definition.endswith('upper_red.skin')
     coarse = pq.load(folder / 'upper.md3', lod=2)
-    assert coarse.source.endswith('upper_2.md3') and [s.image_name for s in coarse.surfaces] == [s.image_name for s in upper.surfaces]  # upper_2 uses upper's skins
+    assert coarse.source.endswith('upper_2.md3') and [s.image_name for s in coarse.surfaces] == [
+        s.image_name for s in upper.surfaces
+    ]  # upper_2 uses upper's skins
     assert coarse.frame(0)[0].n_points < upper.frame(0)[0].n_points
     with pytest.raises(ValueError, match='level of detail'):
         pq.load(CORPUS / 'md2' / 'assimp' / 'dolphin.md2', lod=1)
@@ -288,8 +293,9 @@ def test_what_the_engines_refuse_is_written_with_a_warning(tmp_path):
 
 @pytest.mark.parametrize(('verts', 'tris', 'refused'), [(999, 1999, set()), (1000, 2000, {'ioquake3'}), (1001, 2001, {'quake3', 'ioquake3'})])
 def test_engine_limits_at_the_boundary(verts, tris, refused):
-    surface = dict(name='s', shaders=[], triangles=np.zeros((tris, 3), int), st=np.zeros((verts, 2)), xyz=np.zeros((1, verts, 3)),
-                   normal=np.zeros((1, verts)))  # fmt: skip
+    surface = dict(
+        name='s', shaders=[], triangles=np.zeros((tris, 3), int), st=np.zeros((verts, 2)), xyz=np.zeros((1, verts, 3)), normal=np.zeros((1, verts))
+    )
     found = pq.check(build_md3([surface]))
     assert {f.engine for f in found if f.field == 'numVerts'} == refused
     assert {f.engine for f in found if f.field == 'numTriangles'} == refused
@@ -343,7 +349,7 @@ def test_new_surfaces_carry_no_flags(tmp_path):
 def test_a_shader_of_the_scripts_shows_its_first_image_stage(tmp_path):
     from pyvista_quake.formats.shader import first_images as parse_shaders
 
-    text = '''// comment
+    text = """// comment
     models/test/flag
     {
         cull disable
@@ -360,7 +366,7 @@ def test_a_shader_of_the_scripts_shows_its_first_image_stage(tmp_path):
     }
     /* a block comment { map x.tga } */
     models/test/anim { { animMap 10 models/test/a1.tga models/test/a2.tga } }
-    '''
+    """
     assert parse_shaders(text) == {'models/test/flag': 'models/test/cloth.tga', 'models/test/anim': 'models/test/a1.tga'}
     root = tmp_path / 'game'
     model_path = root / 'models' / 'test' / 'model.md3'
@@ -519,8 +525,9 @@ def test_a_shader_named_with_an_extension_matches_its_script(tmp_path):
     root = tmp_path / 'game'
     folder = root / 'models' / 'test'
     folder.mkdir(parents=True)
-    surface = dict(name='s', shaders=['models/test/glow.tga'], triangles=[[0, 1, 2]], st=np.zeros((3, 2)), xyz=np.zeros((1, 3, 3)),
-                   normal=np.zeros((1, 3)))  # fmt: skip
+    surface = dict(
+        name='s', shaders=['models/test/glow.tga'], triangles=[[0, 1, 2]], st=np.zeros((3, 2)), xyz=np.zeros((1, 3, 3)), normal=np.zeros((1, 3))
+    )
     (folder / 'm.md3').write_bytes(build_md3([surface]))
     (root / 'scripts').mkdir()
     (root / 'scripts' / 'glow.shader').write_text('models/test/glow\n{\n{\nmap models/test/lamp.tga\n}\n}\n')
@@ -539,7 +546,7 @@ def test_a_tag_file_of_its_header_alone_holds_no_tags_and_one_byte_less_is_refus
     header = tag_file.write({})
     assert len(header) == tag_file.HEADER.itemsize  # no names, no matrices: the header is the whole file
     assert tag_file.parse(header, 'empty.tag') == {}
-    with pytest.raises(pq.QuakeFormatError, match=r"short\.tag.*header.*31.*shorter than the 32-byte header"):
+    with pytest.raises(pq.QuakeFormatError, match=r'short\.tag.*header.*31.*shorter than the 32-byte header'):
         tag_file.parse(header[:-1], 'short.tag')
 
 

@@ -251,8 +251,16 @@ def test_normal_index_past_the_table_is_misdrawn_not_refused():
 
 
 # The spec's table of effect flags (mdl-format.txt, "EF_ values in model.h"), typed from it.
-SPEC_FLAGS = [(1, 'EF_ROCKET'), (2, 'EF_GRENADE'), (4, 'EF_GIB'), (8, 'EF_ROTATE'),
-              (16, 'EF_TRACER'), (32, 'EF_ZOMGIB'), (64, 'EF_TRACER2'), (128, 'EF_TRACER3')]  # fmt: skip
+SPEC_FLAGS = [
+    (1, 'EF_ROCKET'),
+    (2, 'EF_GRENADE'),
+    (4, 'EF_GIB'),
+    (8, 'EF_ROTATE'),
+    (16, 'EF_TRACER'),
+    (32, 'EF_ZOMGIB'),
+    (64, 'EF_TRACER2'),
+    (128, 'EF_TRACER3'),
+]
 
 
 @pytest.mark.parametrize(('value', 'name'), SPEC_FLAGS)

@@ -240,7 +240,9 @@ def test_repr(tetra):
     assert text.startswith('ModelData(MD2 ') and '3 frames, 4 vertices, 4 triangles, 1 skin of 64 x 64)' in text
     assert repr(tetra.data.alias).startswith('AliasData(MD2 ')
     mdl = pq.load(torch_mdl(skins=[np.zeros((8, 8), np.uint8)] * 2))
-    assert repr(mdl.data).endswith(f'{len(mdl)} frames, {mdl.data.alias.num_vertices} vertices, {len(mdl.data.alias.triangle_vertices)} triangles, 2 skins of 8 x 8)')
+    assert repr(mdl.data).endswith(
+        f'{len(mdl)} frames, {mdl.data.alias.num_vertices} vertices, {len(mdl.data.alias.triangle_vertices)} triangles, 2 skins of 8 x 8)'
+    )
     assert len(repr(mdl.data)) < 200
 
 
@@ -317,7 +319,9 @@ def test_threaded_decoding_gives_the_single_threaded_values(corner_st, monkeypat
     verts = rng.integers(0, 256, (frames, vertices, 4)).astype(np.uint8)
     verts[..., 3] = rng.integers(0, 162, (frames, vertices))
     tris = np.array([[0, i, i + 1] for i in range(1, vertices - 1)] + [[0, i + 1, i] for i in range(1, vertices - 1)])
-    tris_st, st = (np.arange(tris.size).reshape(tris.shape), rng.integers(0, 64, (tris.size, 2))) if corner_st else (tris, rng.integers(0, 64, (vertices, 2)))
+    tris_st, st = (
+        (np.arange(tris.size).reshape(tris.shape), rng.integers(0, 64, (tris.size, 2))) if corner_st else (tris, rng.integers(0, 64, (vertices, 2)))
+    )
     scale = rng.uniform(0.01, 2, (frames, 3)).astype(np.float32)
     translate = rng.uniform(-50, 50, (frames, 3)).astype(np.float32)
     model = pq.load(build_md2(verts, tris, tris_st, st, scale=scale, translate=translate))
@@ -328,7 +332,9 @@ def test_threaded_decoding_gives_the_single_threaded_values(corner_st, monkeypat
     monkeypatch.setattr(decode, 'CHUNK', 500)
     calls = []
     original = decode.FrameDecoder._positions_into
-    monkeypatch.setattr(decode.FrameDecoder, '_positions_into', lambda self, index, run, out: calls.append(len(index)) or original(self, index, run, out))
+    monkeypatch.setattr(
+        decode.FrameDecoder, '_positions_into', lambda self, index, run, out: calls.append(len(index)) or original(self, index, run, out)
+    )
     decode.set_threads(3)
     try:
         positions, normals = model.positions(), model.normals()

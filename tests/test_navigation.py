@@ -79,15 +79,27 @@ def test_the_travel_graph_takes_the_least_time_of_the_reachabilities_the_flags_a
         nav.graph('teleportation')
 
 
-@pytest.mark.parametrize(('data', 'said'), [
-    (b'EAAS', 'inside the'),
-    (b'IBSP' + bytes(200), 'not a bot navigation file'),
-    (build_aas()[:4] + struct.pack('<i', 6) + build_aas()[8:], 'versions 4 and 5'),
-    (build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (7, (0, 0, 0), (0, 0, 0), 2, 1), (2, (0, 0, 0), (0, 0, 0), 2, 1), (1, (0, 0, 0), (0, 0, 0), 2, 1)]),
-     r'reachability\[1\]\.areanum = 7'),
-    (build_aas(areas_count=2), r'nodes\[2\]\.children = \[0, -2\]'),  # area 2 gone: the tree names it
-    (build_aas()[:-40], 'outside the'),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('data', 'said'),
+    [
+        (b'EAAS', 'inside the'),
+        (b'IBSP' + bytes(200), 'not a bot navigation file'),
+        (build_aas()[:4] + struct.pack('<i', 6) + build_aas()[8:], 'versions 4 and 5'),
+        (
+            build_aas(
+                reach=[
+                    (0, (0, 0, 0), (0, 0, 0), 0, 0),
+                    (7, (0, 0, 0), (0, 0, 0), 2, 1),
+                    (2, (0, 0, 0), (0, 0, 0), 2, 1),
+                    (1, (0, 0, 0), (0, 0, 0), 2, 1),
+                ]
+            ),
+            r'reachability\[1\]\.areanum = 7',
+        ),
+        (build_aas(areas_count=2), r'nodes\[2\]\.children = \[0, -2\]'),  # area 2 gone: the tree names it
+        (build_aas()[:-40], 'outside the'),
+    ],
+)
 def test_a_broken_file_is_a_format_error_naming_it(data, said):
     with pytest.raises(QuakeFormatError, match=said):
         pq.load_navigation(data)
@@ -115,7 +127,7 @@ def test_a_level_finds_its_navigation_beside_it_and_warns_when_it_is_another_map
     with pytest.warns(pq.QuakeWarning, match='made for another map'):
         assert other.check_map(b'another map') is False
     assert found.check_map(level_bytes) is True
-    assert pq.load(examples.sample_model("md2")).navigation is None
+    assert pq.load(examples.sample_model('md2')).navigation is None
     mesh = pv.read(tmp_path / 'maps' / 'x.aas')
     assert isinstance(mesh, pv.PolyData) and sorted(set(mesh['area'].tolist())) == [1, 2]
 
@@ -176,8 +188,16 @@ def test_the_names_of_travel_types_flags_and_area_contents_are_the_specs():
 
 def test_more_broken_files_name_the_lump_and_the_range():
     with pytest.raises(QuakeFormatError, match=r'reachability\[1\]\.areanum = 7: out of range \(0 to 2\)'):
-        pq.load_navigation(build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (7, (0, 0, 0), (0, 0, 0), 2, 1), (2, (0, 0, 0), (0, 0, 0), 2, 1),
-                                            (1, (0, 0, 0), (0, 0, 0), 2, 1)]))  # fmt: skip
+        pq.load_navigation(
+            build_aas(
+                reach=[
+                    (0, (0, 0, 0), (0, 0, 0), 0, 0),
+                    (7, (0, 0, 0), (0, 0, 0), 2, 1),
+                    (2, (0, 0, 0), (0, 0, 0), 2, 1),
+                    (1, (0, 0, 0), (0, 0, 0), 2, 1),
+                ]
+            )
+        )
     short = build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (2, (0, 0, 0), (0, 0, 0), 2, 1), (2, (0, 0, 0), (0, 0, 0), 2, 1)])
     with pytest.raises(QuakeFormatError, match=r'areasettings\[2\]\.firstreachablearea = 3: with 1 after it: past the 3 records'):
         pq.load_navigation(short)  # area 2's run starts at reachability 3: one past the last
@@ -202,8 +222,16 @@ def test_lava_slime_and_water_areas_need_their_travel_flags():
 
 
 def test_an_unknown_travel_type_is_invalid_and_a_file_of_no_reachabilities_has_none():
-    nav = pq.load_navigation(build_aas(reach=[(0, (0, 0, 0), (0, 0, 0), 0, 0), (2, (0, 0, 0), (0, 0, 0), 20, 5),
-                                              (2, (0, 0, 0), (0, 0, 0), 19, 6), (1, (0, 0, 0), (0, 0, 0), 2, 7)]))  # fmt: skip
+    nav = pq.load_navigation(
+        build_aas(
+            reach=[
+                (0, (0, 0, 0), (0, 0, 0), 0, 0),
+                (2, (0, 0, 0), (0, 0, 0), 20, 5),
+                (2, (0, 0, 0), (0, 0, 0), 19, 6),
+                (1, (0, 0, 0), (0, 0, 0), 2, 7),
+            ]
+        )
+    )
     assert nav.reachabilities['travel_type'].tolist() == ['invalid', 'funcbob', 'walk']
     assert nav.usable(-1).tolist() == [False, True, True, True] and nav.usable(['funcbob', 'water']).tolist() == [False, False, True, False]
     assert nav.usable(['invalid', 'water']).tolist() == [False, True, False, False]

@@ -31,9 +31,14 @@ def with_empty_surfaces(folder: Path) -> Path:
     for part in ('lower', 'upper'):
         data = pq.load(folder / f'{part}.md3').data
         n = data.num_frames
-        empty = SurfaceData(name=f'{part[0]}_belt', shaders=[f'models/players/tony/{part}_belt.tga'], triangles=np.zeros((0, 3), np.int32),
-                            texcoords=np.zeros((0, 2), np.float32), positions=np.zeros((n, 0, 3), np.int16),
-                            normals=np.zeros((n, 0), np.uint16))  # fmt: skip
+        empty = SurfaceData(
+            name=f'{part[0]}_belt',
+            shaders=[f'models/players/tony/{part}_belt.tga'],
+            triangles=np.zeros((0, 3), np.int32),
+            texcoords=np.zeros((0, 2), np.float32),
+            positions=np.zeros((n, 0, 3), np.int16),
+            normals=np.zeros((n, 0), np.uint16),
+        )
         record = md3.encode(dataclasses.replace(data, surfaces=[*data.surfaces, empty], file=None))
         (folder / f'{part}.md3').write_bytes(md3.write(record))
     return folder
@@ -60,19 +65,26 @@ def test_a_surface_with_no_vertices_poses_renders_and_exports(tony, tmp_path):
 
 def test_a_thumbnail_of_a_player_folder_given_by_itself(tmp_path):
     synthetic_player(tmp_path / 'models' / 'players' / 'x')
-    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'thumbnail', 'models/players/x', '-o', str(tmp_path / 'out')],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=300)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', 'thumbnail', 'models/players/x', '-o', str(tmp_path / 'out')],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert [p.name for p in (tmp_path / 'out').rglob('*.png')] == ['x.png']
 
 
 def test_an_unknown_player_animation_names_the_animations_it_has(tmp_path):
     player = pq.load_player(synthetic_player(tmp_path / 'p'))
-    for call in (lambda: pq.contact_sheet(player, tmp_path / 's.png', animation='FOO'),
-                 lambda: pq.animate(player, tmp_path / 'a.gif', animation='FOO'),
-                 lambda: pq.export(player, tmp_path / 'a.glb', animation='FOO'),
-                 lambda: player.series('FOO', 'TORSO_STAND'),
-                 lambda: player.pose('FOO')):  # fmt: skip
+    for call in (
+        lambda: pq.contact_sheet(player, tmp_path / 's.png', animation='FOO'),
+        lambda: pq.animate(player, tmp_path / 'a.gif', animation='FOO'),
+        lambda: pq.export(player, tmp_path / 'a.glb', animation='FOO'),
+        lambda: player.series('FOO', 'TORSO_STAND'),
+        lambda: player.pose('FOO'),
+    ):
         with pytest.raises(KeyError, match="no animation 'FOO'; it has .*LEGS_RUN"):
             call()
 
@@ -116,8 +128,12 @@ def test_a_model_of_tags_only_is_reported_as_nothing_to_draw(tmp_path):
     report = pq.thumbnails([tmp_path], tmp_path / 'out')
     assert [Path(r.source).name for r in report.skipped] == ['v_hand.md3'] and len(report.written) == 1 and report.ok
     assert not (tmp_path / 'out' / 'v_hand.png').exists()
-    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'thumbnail', str(tmp_path / 'v_hand.md3'), '-o', str(tmp_path / 'o2')],
-                            capture_output=True, text=True, timeout=300)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', 'thumbnail', str(tmp_path / 'v_hand.md3'), '-o', str(tmp_path / 'o2')],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0 and '1 with nothing to draw' in result.stdout
 
 
@@ -138,8 +154,12 @@ def test_a_palette_that_is_no_palette_is_refused_at_once(tmp_path):
     (tmp_path / 'm.md2').write_bytes(tetra_md2())
     with pytest.raises(pq.QuakeFormatError, match='bad.lmp.*768 bytes'):
         pq.load(tmp_path / 'm.md2', palette=tmp_path / 'bad.lmp')
-    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'info', str(tmp_path / 'm.md2'), '--palette', str(tmp_path / 'bad.lmp')],
-                            capture_output=True, text=True, timeout=300)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', 'info', str(tmp_path / 'm.md2'), '--palette', str(tmp_path / 'bad.lmp')],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 1 and 'bad.lmp' in result.stderr
 
 
@@ -164,10 +184,12 @@ def test_a_ufo_model_saved_elsewhere_keeps_its_anm(tmp_path):
 def test_a_script_piped_to_python_batches_on_workers_after_rendering(tmp_path):
     for k in range(4):
         (tmp_path / f'm{k}.md2').write_bytes(tetra_md2())
-    script = ("import pyvista_quake as pq\n"
-              "one = pq.thumbnails(['.'], 'out1', jobs=1)\n"
-              "two = pq.thumbnails(['.'], 'out2', jobs=2)\n"
-              "print(len(one.written), len(two.written), len(two.failed))\n")  # fmt: skip
+    script = (
+        'import pyvista_quake as pq\n'
+        "one = pq.thumbnails(['.'], 'out1', jobs=1)\n"
+        "two = pq.thumbnails(['.'], 'out2', jobs=2)\n"
+        'print(len(one.written), len(two.written), len(two.failed))\n'
+    )
     result = subprocess.run([sys.executable, '-'], input=script, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ['4', '4', '0']

@@ -33,8 +33,14 @@ def skinned_md2(tmp_path, colour=(200, 30, 30)):
 def one_surface_md3(frames=2) -> bytes:
     base = np.array([[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]])
     xyz = np.stack([base + [0, 0, 64 * f] for f in range(frames)])
-    body = dict(name='body', shaders=['models/test/body.tga'], triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
-                st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]], xyz=xyz, normal=np.zeros((frames, 4)))  # fmt: skip
+    body = dict(
+        name='body',
+        shaders=['models/test/body.tga'],
+        triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
+        st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]],
+        xyz=xyz,
+        normal=np.zeros((frames, 4)),
+    )
     return build_md3([body], frames=frames)
 
 
@@ -241,7 +247,10 @@ def test_surface_model_is_a_deprecated_alias():
     assert type(made) is pq.QuakeModel
     with pytest.warns(DeprecationWarning, match="from_frames\\(frames, 'md3'\\)"):
         SurfaceModel.from_frames(md3.blocks(0))
-    with pytest.warns(DeprecationWarning, match='skin_definition'), pytest.warns(DeprecationWarning, match=r'model.skin_file is deprecated .* use model.skin_definition'):
+    with (
+        pytest.warns(DeprecationWarning, match='skin_definition'),
+        pytest.warns(DeprecationWarning, match=r'model.skin_file is deprecated .* use model.skin_definition'),
+    ):
         assert md3.skin_file is None
 
 
@@ -288,8 +297,7 @@ def test_a_skeletal_model_is_a_model_of_surfaces_whose_codec_is_its_skeletal_par
         np.testing.assert_array_equal(mine, its)
     assert iqm.frame_names == iqm.skeletal.frame_names and len(iqm) == len(iqm.skeletal)
     # Every edit of vertices is refused first, whatever it is given.
-    for edit in (lambda: iqm.set_frame(0, None), lambda: iqm.add_frames([None]), lambda: iqm.remove_frames([0]),
-                 lambda: iqm.rename_frame(0, 'x')):  # fmt: skip
+    for edit in (lambda: iqm.set_frame(0, None), lambda: iqm.add_frames([None]), lambda: iqm.remove_frames([0]), lambda: iqm.rename_frame(0, 'x')):
         with pytest.raises(TypeError, match='frames come from its joints'):
             edit()
     with pytest.raises(TypeError, match='belong to skeletal models'):
@@ -384,14 +392,19 @@ def test_texel_centres_move_the_texture_coordinates_of_the_record_s_points():
     plain, centred = pq.load(tetra_md2()), pq.load(tetra_md2(), texel_centers=True)
     np.testing.assert_array_equal(plain.alias.topology.point_vertex, centred.alias.topology.point_vertex)
     width, height = plain.alias.skin_size
-    np.testing.assert_allclose(centred.alias.topology.texcoords - plain.alias.topology.texcoords, np.tile([0.5 / width, -0.5 / height], (len(plain.alias.topology.point_vertex), 1)),
-                               atol=1e-6)  # fmt: skip
+    np.testing.assert_allclose(
+        centred.alias.topology.texcoords - plain.alias.topology.texcoords,
+        np.tile([0.5 / width, -0.5 / height], (len(plain.alias.topology.point_vertex), 1)),
+        atol=1e-6,
+    )
 
 
 def test_an_md2_s_own_fields_on_its_record_are_deprecated_for_its_part():
     data = pq.load(tetra_md2()).data
-    with pytest.deprecated_call(match=r'data.frame_verts of an MD2 or MDL is deprecated and changes in pyvista-quake 0.4 \(it goes\); '
-                                      r'use data.alias.frame_verts') as caught:  # fmt: skip
+    with pytest.deprecated_call(
+        match=r'data.frame_verts of an MD2 or MDL is deprecated and changes in pyvista-quake 0.4 \(it goes\); '
+        r'use data.alias.frame_verts'
+    ) as caught:
         assert data.frame_verts is data.alias.frame_verts
     assert caught[0].filename == __file__  # the user's line
     for name in ('nothing_here', '_frame_verts'):

@@ -19,10 +19,33 @@ from pyvista_quake.formats.animation_cfg import PlayerAnimation
 from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
 from pyvista_quake.model.players import load_player
 
-LINES = [(0, 30, 0, 25), (29, 1, 0, 25), (30, 30, 0, 25), (59, 1, 0, 25), (60, 30, 0, 25), (89, 1, 0, 25),
-         (90, 40, 0, 20), (130, 6, 0, 15), (136, 6, 0, 15), (142, 5, 0, 20), (147, 4, 0, 20), (151, 1, 0, 15), (152, 1, 0, 15),
-         (153, 8, 8, 20), (161, 12, 12, 20), (173, 9, 9, 15), (182, 10, 10, 18), (185, 10, 10, 15), (202, 8, 0, 15),
-         (211, 8, 0, 20), (219, 9, 0, 15), (228, -6, 0, 20), (234, 10, 10, 10), (244, 10, 10, 10), (254, 7, 7, 0)]  # fmt: skip
+LINES = [
+    (0, 30, 0, 25),
+    (29, 1, 0, 25),
+    (30, 30, 0, 25),
+    (59, 1, 0, 25),
+    (60, 30, 0, 25),
+    (89, 1, 0, 25),
+    (90, 40, 0, 20),
+    (130, 6, 0, 15),
+    (136, 6, 0, 15),
+    (142, 5, 0, 20),
+    (147, 4, 0, 20),
+    (151, 1, 0, 15),
+    (152, 1, 0, 15),
+    (153, 8, 8, 20),
+    (161, 12, 12, 20),
+    (173, 9, 9, 15),
+    (182, 10, 10, 18),
+    (185, 10, 10, 15),
+    (202, 8, 0, 15),
+    (211, 8, 0, 20),
+    (219, 9, 0, 15),
+    (228, -6, 0, 20),
+    (234, 10, 10, 10),
+    (244, 10, 10, 10),
+    (254, 7, 7, 0),
+]
 
 
 def cfg(lines=LINES, head='sex f\nfootsteps boot\nheadoffset 1 2 3\nfixedtorso\n') -> str:
@@ -66,8 +89,14 @@ def part(name: str, frames: int, tags=(), offset=0, rise: int = 1) -> bytes:
     """One triangle (vertex 1 at (1, 0, 0)), ``rise`` units up a frame, upright (facing +x) unless it rises."""
     corners = [[0, 0, 0], [64, 0, 0], [0, 64, 0]] if rise else [[0, 0, 0], [0, -640, 0], [0, 0, 640]]
     xyz = np.tile(corners, (frames, 1, 1)) + np.arange(frames)[:, None, None] * [0, 0, 64 * rise]
-    surface = dict(name=name, shaders=[f'models/players/test/{name}.tga'], triangles=[[0, 1, 2]], st=np.zeros((3, 2)),
-                   xyz=xyz + offset, normal=np.tile(latlong(np.array([[1.0, 0, 0]] * 3)), (frames, 1)))  # fmt: skip
+    surface = dict(
+        name=name,
+        shaders=[f'models/players/test/{name}.tga'],
+        triangles=[[0, 1, 2]],
+        st=np.zeros((3, 2)),
+        xyz=xyz + offset,
+        normal=np.tile(latlong(np.array([[1.0, 0, 0]] * 3)), (frames, 1)),
+    )
     return build_md3([surface], frames=frames, tags=list(tags))
 
 
@@ -78,9 +107,14 @@ def write_player(folder: Path, frames: int = 260, rise: int = 1) -> Path:
     (folder / 'lower.md3').write_bytes(part('l_legs', frames, [('tag_torso', torso_origins, torso_axes)], rise=rise))
     head_origins = np.array([[1, 0, 5]] * frames, float)
     weapon_origins = np.array([[0, -3, 2]] * frames, float)
-    (folder / 'upper.md3').write_bytes(part('u_torso', frames, [('tag_head', head_origins, np.stack([axes_about_z(90)] * frames)),
-                                                               ('tag_weapon', weapon_origins, np.stack([np.eye(3)] * frames))],
-                                            rise=rise))  # fmt: skip
+    (folder / 'upper.md3').write_bytes(
+        part(
+            'u_torso',
+            frames,
+            [('tag_head', head_origins, np.stack([axes_about_z(90)] * frames)), ('tag_weapon', weapon_origins, np.stack([np.eye(3)] * frames))],
+            rise=rise,
+        )
+    )
     (folder / 'head.md3').write_bytes(part('h_head', 1, rise=rise))
     (folder / 'animation.cfg').write_text(cfg())
     return folder
@@ -169,9 +203,13 @@ def test_export_of_a_player_is_its_pose_merged(tmp_path):
 
 def quaternion_matrix(q) -> np.ndarray:
     x, y, z, w = q
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])  # fmt: skip
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
 
 
 def test_a_player_to_gltf_is_nodes_on_their_tags_animated(tmp_path):
@@ -186,7 +224,13 @@ def test_a_player_to_gltf_is_nodes_on_their_tags_animated(tmp_path):
     assert gltf.scenes[0].nodes == [0]
     animation = gltf.animations[0]
     assert {(c.target.node, c.target.path) for c in animation.channels} == {
-        (0, 'weights'), (1, 'weights'), (1, 'translation'), (1, 'rotation'), (2, 'translation'), (2, 'rotation')}  # fmt: skip
+        (0, 'weights'),
+        (1, 'weights'),
+        (1, 'translation'),
+        (1, 'rotation'),
+        (2, 'translation'),
+        (2, 'rotation'),
+    }
     # At the first key, the upper body's vertex placed by its node is where pose() puts it.
     upper = gltf.nodes[1]
     blob = gltf.binary_blob()

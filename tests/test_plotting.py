@@ -249,7 +249,9 @@ def test_reference_cut_out_plane(verify_image_cache):
 
 @requires_corpus
 @pytest.mark.corpus
-@pytest.mark.parametrize('name', ['md2/ufoai/models/soldiers/male/body.md2', 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2', 'md2/assimp/sydney.md2'])
+@pytest.mark.parametrize(
+    'name', ['md2/ufoai/models/soldiers/male/body.md2', 'md2/ufoai/models/aliens/bloodspider/bloodspider.md2', 'md2/assimp/sydney.md2']
+)
 def test_real_models_render(tmp_path, name):
     image = render(CORPUS / name, tmp_path)
     drawn = drawn_pixels(image)
@@ -268,8 +270,10 @@ def test_pictures_without_a_display_print_nothing_from_vtk(small_folder, tmp_pat
     """VTK looks for a display before it falls back to offscreen rendering, and says so on stderr:
     the package's own plotters keep it quiet."""
     env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY', 'VTK_DEFAULT_OPENGL_WINDOW')}
-    script = (f'import pyvista_quake as pq; pq.thumbnail("torch.mdl", {str(tmp_path / "t.png")!r}); '
-              f'pq.contact_sheet("torch.mdl", {str(tmp_path / "s.png")!r})')  # fmt: skip
+    script = (
+        f'import pyvista_quake as pq; pq.thumbnail("torch.mdl", {str(tmp_path / "t.png")!r}); '
+        f'pq.contact_sheet("torch.mdl", {str(tmp_path / "s.png")!r})'
+    )
     result = subprocess.run([sys.executable, '-c', script], cwd=small_folder, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / 't.png').is_file() and (tmp_path / 's.png').is_file()
@@ -285,8 +289,11 @@ def test_cli_info(small_folder):
 
 
 def test_cli_errors_are_one_line(small_folder):
-    for args, named in ((('info', 'broken.md2'), 'broken.md2'), (('info', 'missing.md2'), 'missing.md2'),
-                        (('convert', 'torch.mdl', 'x.unknown'), '.unknown')):  # fmt: skip
+    for args, named in (
+        (('info', 'broken.md2'), 'broken.md2'),
+        (('info', 'missing.md2'), 'missing.md2'),
+        (('convert', 'torch.mdl', 'x.unknown'), '.unknown'),
+    ):
         result = cli(*args, cwd=small_folder)
         assert result.returncode == 1
         assert 'Traceback' not in result.stderr
@@ -340,8 +347,13 @@ def test_cli_sheet_animate_convert_view(small_folder, tmp_path):
 
 
 def test_pyvista_cli_converts_through_the_registered_reader(small_folder, tmp_path):
-    result = subprocess.run([sys.executable, '-m', 'pyvista', 'convert', 'torch.mdl', str(tmp_path / 't.ply')],
-                            capture_output=True, text=True, cwd=small_folder, timeout=300)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista', 'convert', 'torch.mdl', str(tmp_path / 't.ply')],
+        capture_output=True,
+        text=True,
+        cwd=small_folder,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert pv.read(tmp_path / 't.ply').n_cells == 4
 
@@ -386,8 +398,9 @@ def test_gif_delays_add_up():
 
 def test_cli_view_without_a_display_says_so_in_one_line(small_folder):
     env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY')}
-    result = subprocess.run([sys.executable, '-m', 'pyvista_quake', 'view', 'torch.mdl'], capture_output=True, text=True,
-                            cwd=small_folder, env=env, timeout=300)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', 'view', 'torch.mdl'], capture_output=True, text=True, cwd=small_folder, env=env, timeout=300
+    )
     assert result.returncode == 1
     assert result.stderr.strip() == 'no display: use --screenshot FILE or pyvista-quake thumbnail'
     assert 'X server' not in result.stderr + result.stdout
@@ -395,8 +408,10 @@ def test_cli_view_without_a_display_says_so_in_one_line(small_folder):
 
 def test_plot_without_a_display_renders_offscreen_quietly(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ('DISPLAY', 'WAYLAND_DISPLAY', 'PYVISTA_OFF_SCREEN')}
-    script = ('import pyvista_quake as pq\nfrom pyvista_quake import examples\n'
-              f'pq.plot(examples.sample_model("mdl"), screenshot={str(tmp_path / "p.png")!r})\n')  # fmt: skip
+    script = (
+        'import pyvista_quake as pq\nfrom pyvista_quake import examples\n'
+        f'pq.plot(examples.sample_model("mdl"), screenshot={str(tmp_path / "p.png")!r})\n'
+    )
     result = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr
     assert 'X server' not in result.stderr and 'bad X' not in result.stderr and result.stderr.strip() == ''

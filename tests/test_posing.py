@@ -136,7 +136,6 @@ def test_a_mesh_is_no_posable(player):
     assert posable_or_mesh(player)[0].subject is player
 
 
-
 def test_a_models_clips_are_the_one_asked_for_or_all_and_a_model_of_none_plays_its_whole_file():
     model = pq.load(tetra_md2())
     assert list(posable(model).clips('run')) == ['run'] and list(posable(model).clips()) == ['stand', 'run']

@@ -29,9 +29,15 @@ models/test/plain { { map models/test/second.tga alphaFunc GE128 } }
 def test_each_shader_keeps_its_first_image_stage_and_how_it_blends():
     shaders = shader.parse(SCRIPT)
     assert {name: s.alpha for name, s in shaders.items()} == {
-        'models/test/cut': 'ge128', 'models/test/low': 'lt128', 'models/test/any': 'gt0', 'models/test/flash': 'add',
-        'models/test/glow': 'add', 'models/test/glass': 'blend', 'models/test/dark': 'opaque', 'models/test/plain': 'opaque',
-    }  # fmt: skip
+        'models/test/cut': 'ge128',
+        'models/test/low': 'lt128',
+        'models/test/any': 'gt0',
+        'models/test/flash': 'add',
+        'models/test/glow': 'add',
+        'models/test/glass': 'blend',
+        'models/test/dark': 'opaque',
+        'models/test/plain': 'opaque',
+    }
     assert shaders['models/test/flash'].image == 'models/test/flash.tga'  # $lightmap is no image
     assert shaders['models/test/glow'].image == 'models/test/g1.tga' and shaders['models/test/glow'].blend == ('gl_one', 'gl_one')
     assert shaders['models/test/plain'].image == 'models/test/plain.tga'  # the first of a name counts
@@ -78,12 +84,15 @@ def mostly_clear(tmp_path, script: str | None):
     return folder / 'model.md3'
 
 
-@pytest.mark.parametrize(('script', 'mode', 'channels'), [
-    (None, 'opaque', 3),  # no shader: drawn opaque, as Quake III draws it
-    ('models/test/body { { map models/test/body.tga rgbGen lightingDiffuse } }', 'opaque', 3),  # a shader with no alphaFunc
-    ('models/test/body { { map models/test/body.tga alphaFunc GE128 } }', 'ge128', 4),
-    ('models/test/body { { map models/test/body.tga blendFunc add } }', 'add', 4),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('script', 'mode', 'channels'),
+    [
+        (None, 'opaque', 3),  # no shader: drawn opaque, as Quake III draws it
+        ('models/test/body { { map models/test/body.tga rgbGen lightingDiffuse } }', 'opaque', 3),  # a shader with no alphaFunc
+        ('models/test/body { { map models/test/body.tga alphaFunc GE128 } }', 'ge128', 4),
+        ('models/test/body { { map models/test/body.tga blendFunc add } }', 'add', 4),
+    ],
+)
 def test_an_md3_surface_draws_its_alpha_only_where_its_shader_says(tmp_path, script, mode, channels):
     model = pq.load(mostly_clear(tmp_path, script))
     assert model.surfaces[0].alpha == mode
@@ -111,13 +120,13 @@ def test_a_thumbnail_of_a_mostly_clear_skin_without_alphafunc_shows_the_whole_bo
 
 
 def test_a_shader_draws_the_first_stage_on_the_textures_own_coordinates():
-    script = '''
+    script = """
     textures/e8/red_shiney { { map textures/effects/tinfx.tga tcGen environment } { map textures/e8/red.tga blendFunc filter }
                              { map $lightmap blendFunc filter } }
     textures/e8/only_env { { map textures/effects/env.tga tcGen environment } { map textures/effects/env2.tga tcGen vector ( 1 0 0 ) ( 0 1 0 ) } }
     textures/e8/projected { { map textures/a.tga tcGen lightmap } { map textures/b.tga tcGen base } }
     textures/e8/texture { { map textures/c.tga tcGen texture } }
-    '''
+    """
     shaders = shader.parse(script)
     assert shaders['textures/e8/red_shiney'].image == 'textures/e8/red.tga' and shaders['textures/e8/red_shiney'].alpha == 'opaque'
     assert shaders['textures/e8/only_env'].image == 'textures/effects/env.tga'  # nothing else: its first image stage
@@ -125,8 +134,17 @@ def test_a_shader_draws_the_first_stage_on_the_textures_own_coordinates():
     assert shaders['textures/e8/texture'].image == 'textures/c.tga'
 
 
-@pytest.mark.parametrize(('rgb_gen', 'coloured'), [('', False), ('rgbGen identity', False), ('rgbGen vertex', True),
-                                                    ('rgbGen exactVertex', True), ('rgbGen oneMinusVertex', True), ('rgbGen wave sin 0 1 0 1', False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ('rgb_gen', 'coloured'),
+    [
+        ('', False),
+        ('rgbGen identity', False),
+        ('rgbGen vertex', True),
+        ('rgbGen exactVertex', True),
+        ('rgbGen oneMinusVertex', True),
+        ('rgbGen wave sin 0 1 0 1', False),
+    ],
+)
 def test_a_stage_is_coloured_by_the_vertices_where_its_rgbgen_says(rgb_gen, coloured):
     shaders = shader.parse(f'x {{ {{ map $lightmap rgbGen vertex }} {{ map x.tga {rgb_gen} }} }}')
     assert shaders['x'].image == 'x.tga' and shaders['x'].vertex_colours is coloured

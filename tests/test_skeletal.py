@@ -141,9 +141,16 @@ def _static_bar() -> dict:
     """The two-joint bar's mesh without animation."""
     record = iqm.parse(two_joint_iqm())
     a = record.arrays
-    return dict(positions=a[0], texcoords=a[1], normals=a[2], blend_indexes=a[4], blend_weights=a[5],
-                triangles=[tuple(t) for t in record.triangles['vertex'].tolist()], meshes=[('bar', 'bar.png', 0, 8, 0, 6)],
-                joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1)), ('child', 0, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1))])  # fmt: skip
+    return dict(
+        positions=a[0],
+        texcoords=a[1],
+        normals=a[2],
+        blend_indexes=a[4],
+        blend_weights=a[5],
+        triangles=[tuple(t) for t in record.triangles['vertex'].tolist()],
+        meshes=[('bar', 'bar.png', 0, 8, 0, 6)],
+        joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1)), ('child', 0, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1))],
+    )
 
 
 def test_a_mesh_with_no_animation_has_one_frame_its_bind_pose():
@@ -311,8 +318,11 @@ def test_md5_malformed_tokens_name_the_line_and_value(tmp_path, change, message)
 def test_md5_anim_frames_and_starts_are_checked(bar_md5, tmp_path):
     mesh_path, anim_path = bar_md5
     text = anim_path.read_text()
-    for old, new, message in [('frame 2 {', 'frame 1 {', 'each once'), ('"child" 0 63 0', '"child" 0 63 1', 'run past numAnimatedComponents'),
-                              ('numFrames 3', 'numFrames 4', 'frame missing')]:  # fmt: skip
+    for old, new, message in [
+        ('frame 2 {', 'frame 1 {', 'each once'),
+        ('"child" 0 63 0', '"child" 0 63 1', 'run past numAnimatedComponents'),
+        ('numFrames 3', 'numFrames 4', 'frame missing'),
+    ]:
         bad = tmp_path / 'bad.md5anim'
         bad.write_text(text.replace(old, new))
         with pytest.raises(pq.QuakeFormatError, match=message):
@@ -355,8 +365,12 @@ def test_md5_is_told_by_its_grammar_not_its_extension(bar_md5, tmp_path):
 
 def test_config_parse_keeps_if_1_blocks_and_drops_if_0():
     commands = model_cfg.parse('iqmload a.iqm\nif 0 [ iqmskin * no.png ] [ iqmskin * yes.png ]\nif 1 [\n  iqmanim "x|y" b.iqm 12\n]; mdlscale 2')
-    assert [(c.name, c.args) for c in commands] == [('iqmload', ('a.iqm',)), ('iqmskin', ('*', 'yes.png')),
-                                                   ('iqmanim', ('x|y', 'b.iqm', '12')), ('mdlscale', ('2',))]  # fmt: skip
+    assert [(c.name, c.args) for c in commands] == [
+        ('iqmload', ('a.iqm',)),
+        ('iqmskin', ('*', 'yes.png')),
+        ('iqmanim', ('x|y', 'b.iqm', '12')),
+        ('mdlscale', ('2',)),
+    ]
     assert model_cfg.image_name('<dds><ffmask:0.25>../skin.png') == '../skin.png'
     with pytest.raises(pq.QuakeFormatError, match='never closed'):
         model_cfg.parse('if 1 [ iqmload a')
@@ -373,8 +387,9 @@ def test_a_config_assembles_the_model_as_the_game_does(tmp_path):
     (game / 'actors' / 'bot' / 'bend.iqm').write_bytes(whole)
     (game / 'actors' / 'bot' / 'skin.png').write_bytes(_png())
     (game / 'actors' / 'bot' / 'bot.cfg').write_text('iqmanim "walk|run" "../bend.iqm" 20\nif 0 [ iqmanim never never.iqm ]\n')
-    (folder / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmskin * "<dds>../skin.png"\nexec "actors/bot/bot.cfg"\n'
-                                    'iqmtag child tag_hand\nmdlscale 50\nragdollbone 0\n')  # fmt: skip
+    (folder / 'iqm.cfg').write_text(
+        'iqmload mesh.iqm\niqmskin * "<dds>../skin.png"\nexec "actors/bot/bot.cfg"\niqmtag child tag_hand\nmdlscale 50\nragdollbone 0\n'
+    )
     for source in (folder, folder / 'iqm.cfg', folder / 'mesh.iqm'):
         model = pq.load(source)
         assert {'walk', 'run', 'bend'} <= set(model.animations), source
@@ -404,8 +419,9 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
     mesh_path, anim_path = bar_md5
     for name in ('one', 'two', 'three'):
         (tmp_path / f'{name}.md5anim').write_text(anim_path.read_text())
-    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a one.md5anim\nmd5anim b two.md5anim\n'
-                                      'md5anim c three.md5anim\nmd5anim d two.md5anim\n')  # fmt: skip
+    (tmp_path / 'md5.cfg').write_text(
+        'md5load bar.md5mesh\nmd5anim a one.md5anim\nmd5anim b two.md5anim\nmd5anim c three.md5anim\nmd5anim d two.md5anim\n'
+    )
     read: list[str] = []
     real = loading._animation_of  # a file's frames decoded: what reading an animation is
     monkeypatch.setattr(loading, '_animation_of', lambda record, location: read.append(Path(location.name).name) or real(record, location))
@@ -481,7 +497,9 @@ def test_a_configs_iqm_whose_header_is_sound_and_body_broken_keeps_its_frames_in
     assert any('bind pose' in str(w.message) for w in said)
     bind = model.skeletal.bind_pose()
     np.testing.assert_allclose(rest[0].points, bind[0].points, atol=1e-5)
-    np.testing.assert_array_equal(model.blocks(3)[0].points, pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'good.iqm'], skin=None).blocks(2)[0].points)
+    np.testing.assert_array_equal(
+        model.blocks(3)[0].points, pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'good.iqm'], skin=None).blocks(2)[0].points
+    )
 
 
 def test_an_iqm_without_poses_is_no_animation_to_outline_or_read(tmp_path):
@@ -507,8 +525,12 @@ def test_an_iqm_outline_gives_what_its_parse_gives_and_refuses_what_it_refuses()
     h = iqm.parse(data).header_fields()
     broken = bytearray(data)
     broken[h['ofs_anims'] + 4 : h['ofs_anims'] + 8] = (3).to_bytes(4, 'little')  # first_frame 3 of 4, two frames: past the end
-    for bad, field in ((bytes(broken), 'anims[0].first_frame'), (b'INTERQUAKEMODEL\0' + bytes(8), 'header'),
-                       (data[:16] + (1).to_bytes(4, 'little') + data[20:], 'version'), (data[:-1], 'filesize')):  # fmt: skip
+    for bad, field in (
+        (bytes(broken), 'anims[0].first_frame'),
+        (b'INTERQUAKEMODEL\0' + bytes(8), 'header'),
+        (data[:16] + (1).to_bytes(4, 'little') + data[20:], 'version'),
+        (data[:-1], 'filesize'),
+    ):
         for read in (iqm.outline, iqm.parse):
             with pytest.raises(pq.QuakeFormatError, match=field.replace('[', r'\[').replace(']', r'\]')):
                 read(bad, 'x.iqm')
@@ -538,8 +560,9 @@ def test_a_broken_or_missing_animation_file_of_a_config_is_left_out_as_cube_2_le
     mesh_path, anim_path = bar_md5
     (tmp_path / 'good.md5anim').write_text(anim_path.read_text())
     (tmp_path / 'bad.md5anim').write_text(anim_path.read_text().replace('numFrames 3', 'numFrames x'))
-    (tmp_path / 'md5.cfg').write_text('md5load bar.md5mesh\nmd5anim a good.md5anim\nmd5anim b bad.md5anim\n'
-                                      'md5anim c gone.md5anim\nmd5anim d good.md5anim 5\n')
+    (tmp_path / 'md5.cfg').write_text(
+        'md5load bar.md5mesh\nmd5anim a good.md5anim\nmd5anim b bad.md5anim\nmd5anim c gone.md5anim\nmd5anim d good.md5anim 5\n'
+    )
     model = pq.load(tmp_path)
     assert model.blocks(0).n_blocks == 1
     with pytest.warns(pq.QuakeWarning) as said:
@@ -582,10 +605,12 @@ def test_a_missing_image_warns_once(tmp_path):
 
 def test_pv_read_without_importing_the_package(tmp_path, bar_md5):
     (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm())
-    script = ("import pyvista as pv, sys\n"
-              f"a = pv.read({str(tmp_path / 'bar.iqm')!r}); b = pv.read({str(bar_md5[0])!r})\n"
-              f"r = pv.get_reader({str(tmp_path / 'bar.iqm')!r})\n"
-              "print(type(a).__name__, a[0].n_points, type(b).__name__, b[0].n_points, r.number_time_points, 'pyvista_quake' in sys.modules)")  # fmt: skip
+    script = (
+        'import pyvista as pv, sys\n'
+        f'a = pv.read({str(tmp_path / "bar.iqm")!r}); b = pv.read({str(bar_md5[0])!r})\n'
+        f'r = pv.get_reader({str(tmp_path / "bar.iqm")!r})\n'
+        "print(type(a).__name__, a[0].n_points, type(b).__name__, b[0].n_points, r.number_time_points, 'pyvista_quake' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True, check=True).stdout.split()
     assert out == ['MultiBlock', '8', 'MultiBlock', '8', '3', 'True']
 
@@ -639,7 +664,9 @@ def _accessor(gltf, index: int) -> np.ndarray:
 def _joint_worlds(gltf, animation, key: int) -> np.ndarray:
     """Each joint's world matrix at key ``key`` of ``animation`` (channels over the nodes' rest TRS)."""
     nodes = gltf.nodes
-    trs = {k: [np.array(n.translation or [0, 0, 0]), np.array(n.rotation or [0, 0, 0, 1]), np.array(n.scale or [1, 1, 1])] for k, n in enumerate(nodes)}
+    trs = {
+        k: [np.array(n.translation or [0, 0, 0]), np.array(n.rotation or [0, 0, 0, 1]), np.array(n.scale or [1, 1, 1])] for k, n in enumerate(nodes)
+    }
     for channel in animation.channels:
         values = _accessor(gltf, animation.samplers[channel.sampler].output)
         trs[channel.target.node][{'translation': 0, 'rotation': 1, 'scale': 2}[channel.target.path]] = values[key]
@@ -769,7 +796,9 @@ def test_real_md5_models_equal_the_reference_at_every_frame(mesh, animations):
     size = np.ptp(expected.reshape(-1, 3), axis=0).max()
     # Joints turned by 180 degrees: w is the root of a rounding error, and readers differ by up to 0.2% of the size.
     np.testing.assert_allclose(model.positions(), expected, atol=2e-3 * size)
-    np.testing.assert_allclose(model.skeletal.bind_pose()[0].points, np.array(ref.md5_positions(text))[0][: model.surfaces[0].num_points], atol=2e-3 * size)
+    np.testing.assert_allclose(
+        model.skeletal.bind_pose()[0].points, np.array(ref.md5_positions(text))[0][: model.surfaces[0].num_points], atol=2e-3 * size
+    )
 
 
 @requires_corpus
@@ -816,7 +845,8 @@ def _game(tmp_path) -> Path:
     h = whole.header_fields()
     poses = [tuple(p) for p in struct.iter_unpack('<iI10f10f', two_joint_iqm()[h['ofs_poses'] : h['ofs_poses'] + 88 * 2])]
     (game / 'models' / 'bar' / 'walk.iqm').write_bytes(
-        build_iqm(poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses], frames=np.asarray(whole.frames), anims=[('walk', 0, 3, 0.0, 0)]))
+        build_iqm(poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses], frames=np.asarray(whole.frames), anims=[('walk', 0, 3, 0.0, 0)])
+    )
     return game
 
 
@@ -852,9 +882,13 @@ def test_cli_sheet_animate_and_convert_take_skeletal_models(tmp_path):
     path.write_bytes(two_joint_iqm(frames=6))
     (tmp_path / 'bar.png').write_bytes(_png())
     run = lambda *args: subprocess.run([sys.executable, '-m', 'pyvista_quake', *map(str, args)], capture_output=True, text=True)  # noqa: E731
-    for args, out in ((('sheet', path, tmp_path / 's.png'), 's.png'), (('animate', path, tmp_path / 'a.gif', '--interpolate'), 'a.gif'),
-                      (('convert', path, tmp_path / 'c.glb'), 'c.glb'), (('convert', path, tmp_path / 'c.html'), 'c.html'),
-                      (('convert', path, tmp_path / 'c.md3'), 'c.md3')):  # fmt: skip
+    for args, out in (
+        (('sheet', path, tmp_path / 's.png'), 's.png'),
+        (('animate', path, tmp_path / 'a.gif', '--interpolate'), 'a.gif'),
+        (('convert', path, tmp_path / 'c.glb'), 'c.glb'),
+        (('convert', path, tmp_path / 'c.html'), 'c.html'),
+        (('convert', path, tmp_path / 'c.md3'), 'c.md3'),
+    ):
         result = run(*args)
         assert result.returncode == 0, (args, result.stderr[-1500:])
         assert (tmp_path / out).stat().st_size > 0, out
@@ -885,8 +919,9 @@ def test_config_start_and_end_offsets_and_a_named_clip_pick_frames_as_cube2(tmp_
     data = bytearray(two_joint_iqm(frames=6))
     # a second animation in the same file: frames 3..5 named 'wave'
     (tmp_path / 'bar.iqm').write_bytes(_with_second_anim(bytes(data)))
-    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmanim part bar.iqm 5 0 1 2\niqmanim tail bar.iqm 0 0 -2\n'
-                                    'iqmanim head bar.iqm 0 0 0 -2\niqmanim hello bar.iqm:wave 8\n')
+    (tmp_path / 'iqm.cfg').write_text(
+        'iqmload bar.iqm\niqmanim part bar.iqm 5 0 1 2\niqmanim tail bar.iqm 0 0 -2\niqmanim head bar.iqm 0 0 0 -2\niqmanim hello bar.iqm:wave 8\n'
+    )
     model = pq.load(tmp_path)
     assert model.animations['part'].frames.tolist() == [1, 2] and model.animations['part'].fps == 5
     # priority, then the start and end offsets: the last two frames of 'bend', and all but its last two
@@ -894,10 +929,18 @@ def test_config_start_and_end_offsets_and_a_named_clip_pick_frames_as_cube2(tmp_
     assert model.animations['head'].frames.tolist() == [0]
     assert model.animations['hello'].frames.tolist() == [3, 4, 5] and model.animations['hello'].fps == 8
     # The offsets as the engine's parseint reads them (strtoul, base 0, then a 32-bit int), the rate as parsefloat.
-    for args, played in (('10 0 soon', (10.0, 0, 0)), ('10 0 010 0x1f', (10.0, 8, 31)), ('10 0 08 -3', (10.0, 0, -3)),
-                         ('10 0 1e300', (10.0, 1, 0)), ('10 0 1.5 -2.9', (10.0, 1, -2)), ('12.5x 0 4294967295', (12.5, -1, 0)),
-                         ('0 0 99999999999999999999999', (None, -1, 0)), ('0 0 -99999999999999999999999 4294967298', (None, -1, 2)),
-                         ('.5 0 2147483648 -2147483649', (0.5, -2**31, 2**31 - 1)), ('-3 0 +7', (None, 7, 0))):  # fmt: skip
+    for args, played in (
+        ('10 0 soon', (10.0, 0, 0)),
+        ('10 0 010 0x1f', (10.0, 8, 31)),
+        ('10 0 08 -3', (10.0, 0, -3)),
+        ('10 0 1e300', (10.0, 1, 0)),
+        ('10 0 1.5 -2.9', (10.0, 1, -2)),
+        ('12.5x 0 4294967295', (12.5, -1, 0)),
+        ('0 0 99999999999999999999999', (None, -1, 0)),
+        ('0 0 -99999999999999999999999 4294967298', (None, -1, 2)),
+        ('.5 0 2147483648 -2147483649', (0.5, -(2**31), 2**31 - 1)),
+        ('-3 0 +7', (None, 7, 0)),
+    ):
         got = model_cfg.interpret(model_cfg.parse(f'iqmanim a b.iqm {args}'), 'x.cfg', '.', lambda name: None).animations[0][0][0]
         assert (got.fps, got.start, got.end) == played, args
     assert model_cfg.interpret(model_cfg.parse('iqmanim a b.iqm 0x1e'), 'x.cfg', '.', lambda name: None).animations[0][0][0].fps == 30
@@ -1016,9 +1059,11 @@ def test_md5_index_errors_name_their_own_line(tmp_path):
 def test_iqm_vertex_array_formats_and_sizes_are_checked():
     data = two_joint_iqm()
     h = ref.iqm_header(data)
-    for field, value, message in ((8, 9, r'vertexarrays\[0\]\.format = 9: no such component format \(0\.\.8\)'),
-                                  (12, 0, r'vertexarrays\[0\]\.size = 0: components per vertex must be 1 to 16'),
-                                  (12, 17, r'vertexarrays\[0\]\.size = 17')):  # fmt: skip
+    for field, value, message in (
+        (8, 9, r'vertexarrays\[0\]\.format = 9: no such component format \(0\.\.8\)'),
+        (12, 0, r'vertexarrays\[0\]\.size = 0: components per vertex must be 1 to 16'),
+        (12, 17, r'vertexarrays\[0\]\.size = 17'),
+    ):
         bad = bytearray(data)
         struct.pack_into('<I', bad, h['ofs_vertexarrays'] + field, value)
         with pytest.raises(pq.QuakeFormatError, match=message):
@@ -1062,8 +1107,9 @@ def test_md5_normals_of_a_closed_mesh_point_out_in_every_axis(tmp_path):
     np.testing.assert_allclose(points[0], [0, 1, 0], atol=1e-6)  # x turned to y
     np.testing.assert_allclose(normals, points / np.linalg.norm(points, axis=1, keepdims=True), atol=1e-6)
     # Lopsided, no symmetry left: the reference's area-weighted normals, triangle by triangle.
-    (tmp_path / 'l.md5mesh').write_text(md5_mesh_text([('j', -1, (0, 0, 0), (0, 0, 0))], [{'shader': 'x', 'verts': verts, 'tris': tris,
-                                                      'weights': [(0, 1.0, p) for p in lopsided]}]))  # fmt: skip
+    (tmp_path / 'l.md5mesh').write_text(
+        md5_mesh_text([('j', -1, (0, 0, 0), (0, 0, 0))], [{'shader': 'x', 'verts': verts, 'tris': tris, 'weights': [(0, 1.0, p) for p in lopsided]}])
+    )
     np.testing.assert_allclose(pq.load(tmp_path / 'l.md5mesh').normals(0)[0], ref.vertex_normals(lopsided, tris), atol=1e-6)
 
 
@@ -1143,8 +1189,10 @@ def test_daemon_shaders_and_dpk_packages_give_an_md5_its_images(tmp_path):
 
     from pyvista_quake.formats import shader as shader_script
 
-    text = ('models/weapons/bar/bar\n{\n\tdiffuseMap models/weapons/bar/bar_d\n\tnormalMap models/weapons/bar/bar_n\n}\n'
-            'staged\n{\n\t{\n\t\tdiffuseMap models/x/staged\n\t}\n}\n')  # fmt: skip
+    text = (
+        'models/weapons/bar/bar\n{\n\tdiffuseMap models/weapons/bar/bar_d\n\tnormalMap models/weapons/bar/bar_n\n}\n'
+        'staged\n{\n\t{\n\t\tdiffuseMap models/x/staged\n\t}\n}\n'
+    )
     shaders = shader_script.parse(text)
     assert shaders['models/weapons/bar/bar'].image == 'models/weapons/bar/bar_d' and shaders['staged'].image == 'models/x/staged'
     mesh, _ = two_joint_md5()
@@ -1163,8 +1211,7 @@ def test_daemon_shaders_and_dpk_packages_give_an_md5_its_images(tmp_path):
 
 def test_a_config_tag_offset_moves_and_turns_the_tag_from_its_joint(tmp_path):
     (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm())
-    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmtag child plain\niqmtag child moved 0 1 0 0 0 90\niqmtag nobody lost\n'
-                                      'iqmtag child\n')  # fmt: skip
+    (tmp_path / 'iqm.cfg').write_text('iqmload bar.iqm\niqmtag child plain\niqmtag child moved 0 1 0 0 0 90\niqmtag nobody lost\niqmtag child\n')
     model = pq.load(tmp_path)
     assert sorted(model.tags) == ['moved', 'plain']  # a tag on no joint is dropped, as the engine drops it; one of no name too
     plain, moved = model.tag('plain', frame=0), model.tag('moved', frame=0)
@@ -1173,7 +1220,9 @@ def test_a_config_tag_offset_moves_and_turns_the_tag_from_its_joint(tmp_path):
     np.testing.assert_allclose(moved[:3, 3], [4, 1, 0], atol=1e-6)
     np.testing.assert_allclose(moved[:3, :3] @ [1, 0, 0], [0, 1, 0], atol=1e-6)
     # Offsets as the engine's parsefloat reads them: a word that is no number is 0.
-    assert model_cfg.interpret(model_cfg.parse('iqmtag a b 1 up 2.5e1x'), 'x.cfg', '.', lambda name: None).tags == [('a', 'b', (1.0, 0.0, 25.0, 0, 0, 0))]
+    assert model_cfg.interpret(model_cfg.parse('iqmtag a b 1 up 2.5e1x'), 'x.cfg', '.', lambda name: None).tags == [
+        ('a', 'b', (1.0, 0.0, 25.0, 0, 0, 0))
+    ]
 
 
 @pytest.mark.parametrize('prefix', ['', 'packages/models', 'media/model', 'models'])
@@ -1271,15 +1320,28 @@ def test_a_pose_file_naming_other_parents_composes_with_the_poses_parent(tmp_pat
     # A chain root -> a -> b along x.  The pose file turns a by 90 degrees about z and names root, not a, as b's parent:
     # the IQM demo and Cube 2 pre-compose b as base[root] . local . inverse_base[b], then chain it below a, as the mesh says.
     s = math.sqrt(0.5)
-    joints = [('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1)), ('a', 0, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1)),
-              ('b', 1, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1))]
+    joints = [
+        ('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1)),
+        ('a', 0, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1)),
+        ('b', 1, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1)),
+    ]
     positions = np.array([[8, 0, 0], [8, 1, 0], [9, 0, 0]], np.float32)
-    mesh = dict(positions=positions, texcoords=np.zeros((3, 2), np.float32), normals=np.tile([0, 0, 1], (3, 1)).astype(np.float32),
-                blend_indexes=np.tile([2, 0, 0, 0], (3, 1)), blend_weights=np.tile([255, 0, 0, 0], (3, 1)),
-                triangles=[(0, 1, 2)], meshes=[('m', 'm.png', 0, 3, 0, 1)], joints=joints)
+    mesh = dict(
+        positions=positions,
+        texcoords=np.zeros((3, 2), np.float32),
+        normals=np.tile([0, 0, 1], (3, 1)).astype(np.float32),
+        blend_indexes=np.tile([2, 0, 0, 0], (3, 1)),
+        blend_weights=np.tile([255, 0, 0, 0], (3, 1)),
+        triangles=[(0, 1, 2)],
+        meshes=[('m', 'm.png', 0, 3, 0, 1)],
+        joints=joints,
+    )
     (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**mesh))
-    poses = [(-1, 0, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10), (0, 0, [4, 0, 0, 0, 0, s, s, 1, 1, 1], [0.0] * 10),
-             (0, 0, [4, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10)]
+    poses = [
+        (-1, 0, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10),
+        (0, 0, [4, 0, 0, 0, 0, s, s, 1, 1, 1], [0.0] * 10),
+        (0, 0, [4, 0, 0, 0, 0, 0, 1, 1, 1, 1], [0.0] * 10),
+    ]
     (tmp_path / 'turn.iqm').write_bytes(build_iqm(poses=poses, frames=np.zeros((1, 0), np.uint16), anims=[('turn', 0, 1, 10.0, 0)]))
     model = pq.load(tmp_path / 'mesh.iqm', animations=[tmp_path / 'turn.iqm'])
     np.testing.assert_allclose(model.positions(0)[0], [[4, 0, 0], [3, 0, 0], [4, 1, 0]], atol=1e-5)
@@ -1521,8 +1583,9 @@ def test_sparse_skinning_matrices_hold_each_weight_at_its_place():
     joints = np.array([[1, 0, 2], [2, 2, 0], [0, 1, 1]])
     weights = np.array([[0.5, 0.0, 0.5], [1.0, 0.0, 0.0], [0.25, 0.25, 0.5]], np.float32)
     positions = np.arange(9, dtype=np.float32).reshape(3, 3) + 1
-    surface = SurfaceData('s', np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions, positions / 10,
-                          joint_weights=JointWeights(joints, weights))  # fmt: skip
+    surface = SurfaceData(
+        's', np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions, positions / 10, joint_weights=JointWeights(joints, weights)
+    )
     matrices = np.random.default_rng(4).normal(size=(2, 3, 3, 4))
     for normals in (False, True):
         product = skinning._linear(surface, normals, 3)
@@ -1543,8 +1606,7 @@ def test_sparse_skinning_in_chunks_of_frames_gives_the_same_frames(monkeypatch):
     joints = np.array([[1, 0], [2, 1], [0, 0]])
     weights = np.array([[0.5, 0.5], [0.75, 0.25], [1.0, 0.0]], np.float32)
     positions = np.random.default_rng(8).normal(size=(1, 3, 3)).astype(np.float32)
-    surface = SurfaceData('s', np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions,
-                          joint_weights=JointWeights(joints, weights))  # fmt: skip
+    surface = SurfaceData('s', np.zeros((0, 3), np.int32), np.zeros((3, 2), np.float32), positions, joint_weights=JointWeights(joints, weights))
     matrices = np.random.default_rng(9).normal(size=(5, 3, 3, 4)).astype(np.float32)
     product = skinning._linear(surface, False, 3)
     whole = skinning._apply(product, matrices, 3)
@@ -1563,8 +1625,13 @@ def test_sparse_skinning_of_md5_weights_takes_each_weight_s_own_position():
     joints = np.array([[1, 0], [2, 2]])
     weights = np.array([[0.75, 0.25], [0.0, 1.0]], np.float32)
     offsets = np.random.default_rng(6).normal(size=(2, 2, 3)).astype(np.float32)
-    surface = SurfaceData('s', np.zeros((0, 3), np.int32), np.zeros((2, 2), np.float32), np.zeros((2, 3), np.float32),
-                          joint_weights=JointWeights(joints, weights, offsets))  # fmt: skip
+    surface = SurfaceData(
+        's',
+        np.zeros((0, 3), np.int32),
+        np.zeros((2, 2), np.float32),
+        np.zeros((2, 3), np.float32),
+        joint_weights=JointWeights(joints, weights, offsets),
+    )
     matrices = np.random.default_rng(7).normal(size=(1, 3, 3, 4))
     expected = np.zeros((1, 2, 3))
     for v in range(2):
@@ -1641,8 +1708,16 @@ def test_a_configs_files_are_found_as_before_the_folder_was_listed_once(tmp_path
     assert resolved.skins['*'] == model / 'skin.png'  # another extension, as the engine tries them
     files = [file for _, file in resolved.animations]
     real = anims.resolve()
-    assert files == [real / 'plain.iqm', real / 'target.iqm', real / 'sub' / 'deep.iqm', real / 'plain.iqm', anims / 'dir.iqm',
-                     anims / 'gone.iqm', (root / 'top.iqm').resolve(), real / 'plain.iqm']  # fmt: skip
+    assert files == [
+        real / 'plain.iqm',
+        real / 'target.iqm',
+        real / 'sub' / 'deep.iqm',
+        real / 'plain.iqm',
+        anims / 'dir.iqm',
+        anims / 'gone.iqm',
+        (root / 'top.iqm').resolve(),
+        real / 'plain.iqm',
+    ]
     (model / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmdir "actors/nowhere"\niqmanim a "gone.iqm"\n')
     assert model_configs.resolve(model / 'iqm.cfg').animations[0][1] == model / 'actors' / 'nowhere' / 'gone.iqm'  # as named
     (root / 'actors' / 'linked').symlink_to(anims)  # a folder reached through a link: its files by their real paths
@@ -1768,13 +1843,21 @@ def test_a_surface_no_joint_moves_keeps_its_bind_pose_in_every_frame():
     from pyvista_quake.formats.records import SurfaceData
 
     bind = np.arange(12, dtype=np.float32).reshape(4, 3)
-    still = SurfaceData('still', np.zeros((0, 3), np.int32), np.zeros((4, 2), np.float32), bind, bind / 20,
-                        joint_weights=JointWeights(np.zeros((4, 0), np.int32), np.zeros((4, 0), np.float32)))  # fmt: skip
+    still = SurfaceData(
+        'still',
+        np.zeros((0, 3), np.int32),
+        np.zeros((4, 2), np.float32),
+        bind,
+        bind / 20,
+        joint_weights=JointWeights(np.zeros((4, 0), np.int32), np.zeros((4, 0), np.float32)),
+    )
     data = ModelData([still], skeleton=Skeleton([Joint('root', -1)], np.eye(4)[None], 'matrix'))
     matrices = np.random.default_rng(3).normal(size=(5, 1, 3, 4)).astype(np.float32)
     engine = skinning.Skinning(data, np.zeros((5, 1, 10)))
     np.testing.assert_array_equal(engine.positions(0, matrices), np.broadcast_to(bind, (5, 4, 3)))
-    np.testing.assert_array_equal(engine.normals(0, matrices, engine.positions(0, matrices)), skinning._unit(np.broadcast_to(bind / 20, (5, 4, 3)).copy()))
+    np.testing.assert_array_equal(
+        engine.normals(0, matrices, engine.positions(0, matrices)), skinning._unit(np.broadcast_to(bind / 20, (5, 4, 3)).copy())
+    )
     with pytest.raises(ValueError, match='no skeleton'):
         skinning.Skinning(ModelData([still]), np.zeros((5, 1, 10)))
     with pytest.raises(ValueError, match='no joints'):
@@ -1784,12 +1867,20 @@ def test_a_surface_no_joint_moves_keeps_its_bind_pose_in_every_frame():
 def test_an_iqm_s_meshes_number_their_own_vertices_and_keep_their_stored_normals():
     positions = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [5, 5, 5], [6, 5, 5], [5, 6, 5]], np.float32)
     normals = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.6, 0.8, 0], [0, 0.6, 0.8], [0.8, 0, 0.6]], np.float32)
-    data = iqm.decode(iqm.parse(build_iqm(
-        positions=positions, texcoords=np.zeros((6, 2), np.float32), normals=normals,
-        blend_indexes=np.zeros((6, 4), np.uint8), blend_weights=np.tile([255, 0, 0, 0], (6, 1)).astype(np.uint8),
-        triangles=[(0, 1, 2), (3, 4, 5)], meshes=[('a', 'a.png', 0, 3, 0, 1), ('b', 'b.png', 3, 3, 1, 1)],
-        joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1))],
-    )))  # fmt: skip
+    data = iqm.decode(
+        iqm.parse(
+            build_iqm(
+                positions=positions,
+                texcoords=np.zeros((6, 2), np.float32),
+                normals=normals,
+                blend_indexes=np.zeros((6, 4), np.uint8),
+                blend_weights=np.tile([255, 0, 0, 0], (6, 1)).astype(np.uint8),
+                triangles=[(0, 1, 2), (3, 4, 5)],
+                meshes=[('a', 'a.png', 0, 3, 0, 1), ('b', 'b.png', 3, 3, 1, 1)],
+                joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1))],
+            )
+        )
+    )
     first, second = data.surfaces
     assert first.triangles.tolist() == second.triangles.tolist() == [[0, 1, 2]]  # each mesh's own vertex numbers
     np.testing.assert_array_equal(second.positions[0], positions[3:])
@@ -1810,9 +1901,16 @@ def test_an_iqm_clip_plays_its_last_frame_for_a_frame_s_time_before_looping(tmp_
 def test_a_stored_zero_normal_stays_zero_in_the_bind_pose():
     positions = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
     normals = np.array([[0, 0, 0], [0, 0, 2], [0, 0, 1]], np.float32)
-    path = build_iqm(positions=positions, texcoords=np.zeros((3, 2), np.float32), normals=normals,
-                     blend_indexes=np.zeros((3, 4), np.uint8), blend_weights=np.tile([255, 0, 0, 0], (3, 1)).astype(np.uint8),
-                     triangles=[(0, 1, 2)], meshes=[('a', 'a.png', 0, 3, 0, 1)], joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1))])  # fmt: skip
+    path = build_iqm(
+        positions=positions,
+        texcoords=np.zeros((3, 2), np.float32),
+        normals=normals,
+        blend_indexes=np.zeros((3, 4), np.uint8),
+        blend_weights=np.tile([255, 0, 0, 0], (3, 1)).astype(np.uint8),
+        triangles=[(0, 1, 2)],
+        meshes=[('a', 'a.png', 0, 3, 0, 1)],
+        joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1))],
+    )
     model = pq.QuakeModel(iqm.decode(iqm.parse(path)))
     shown = model.skeletal.bind_pose()[0].point_data['Normals']
     assert shown.tolist() == [[0, 0, 0], [0, 0, 1], [0, 0, 1]]  # unit lengths, and a zero left zero (not NaN)
@@ -1865,9 +1963,13 @@ def test_the_bind_pose_as_parent_relative_poses_composes_back_to_it():
 
     parents = [-1, 0, 1]
     half = np.sqrt(0.5)
-    local = np.array([[1, 2, 3, 0, 0, half, half, 1, 1, 1],  # a root moved and turned: its children's locals are not their binds
-                      [0, 4, 0, half, 0, 0, half, 2, 1, 0.5],  # turned about x and scaled unevenly: columns' lengths, not rows'
-                      [1, 0, 0, 0, 0, 0, 1, 1, 1, 1]])  # fmt: skip
+    local = np.array(
+        [
+            [1, 2, 3, 0, 0, half, half, 1, 1, 1],  # a root moved and turned: its children's locals are not their binds
+            [0, 4, 0, half, 0, 0, half, 2, 1, 0.5],  # turned about x and scaled unevenly: columns' lengths, not rows'
+            [1, 0, 0, 0, 0, 0, 1, 1, 1, 1],
+        ]
+    )
     bind = compose(trs_matrices(local), parents)
     skeleton = Skeleton([Joint('a', -1), Joint('b', 0), Joint('c', 1)], bind, 'slerp')
     poses = rest_locals(skeleton)

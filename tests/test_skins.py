@@ -153,8 +153,9 @@ def test_pk3(tmp_path):
 
 def test_models_inside_archives_take_skins_from_the_same_archive(tmp_path):
     md2 = tetra_md2(skins=['models/m/skin.pcx'])
-    pak = write_pak(tmp_path / 'pak0.pak', {'models/m/tris.md2': md2, 'models/m/skin.pcx': encode(quadrant_image(), 'PCX'),
-                                             'progs/torch.mdl': torch_mdl()})  # fmt: skip
+    pak = write_pak(
+        tmp_path / 'pak0.pak', {'models/m/tris.md2': md2, 'models/m/skin.pcx': encode(quadrant_image(), 'PCX'), 'progs/torch.mdl': torch_mdl()}
+    )
     model = pq.load(pak, member='models/m/tris.md2')
     assert model.source == f'{pak}:models/m/tris.md2'
     np.testing.assert_array_equal(model.alias.skin_image(), quadrant_image())
@@ -269,8 +270,9 @@ def test_mdl_palette_argument_and_game_palette(tmp_path):
     as_floats = np.arange(768, dtype=np.float64).reshape(256, 3) % 256 / 255
     expected = (np.arange(768).reshape(256, 3) % 256).astype(np.uint8)
     picture_all = np.arange(256, dtype=np.uint8).reshape(16, 16)
-    np.testing.assert_array_equal(pq.load(torch_mdl(skins=[picture_all], skinwidth=16, skinheight=16), palette=as_floats).alias.skin_image(),
-                                  expected[picture_all])  # fmt: skip
+    np.testing.assert_array_equal(
+        pq.load(torch_mdl(skins=[picture_all], skinwidth=16, skinheight=16), palette=as_floats).alias.skin_image(), expected[picture_all]
+    )
     halves = np.full((256, 3), 0.5)
     assert tuple(pq.load(torch_mdl(skins=[picture]), palette=halves).alias.skin_image()[0, 0]) == (128, 128, 128)
     (tmp_path / 'gfx').mkdir()
@@ -333,8 +335,17 @@ def test_rendered_quadrants(tmp_path):
     size = 64
     verts = np.array([[[0, 0, 255, 0], [0, 255, 255, 0], [0, 0, 0, 0], [0, 255, 0, 0]]], np.uint8)
     st = [[0, 0], [size, 0], [0, size], [size, size]]
-    data = build_md2(verts, [[0, 2, 1], [1, 2, 3]], [[0, 2, 1], [1, 2, 3]], st, skins=['quad.png'],
-                     skinwidth=size, skinheight=size, scale=[1, 2 / 255, 2 / 255], translate=[0, -1, -1])  # fmt: skip
+    data = build_md2(
+        verts,
+        [[0, 2, 1], [1, 2, 3]],
+        [[0, 2, 1], [1, 2, 3]],
+        st,
+        skins=['quad.png'],
+        skinwidth=size,
+        skinheight=size,
+        scale=[1, 2 / 255, 2 / 255],
+        translate=[0, -1, -1],
+    )
     (tmp_path / 'quad.md2').write_bytes(data)
     (tmp_path / 'quad.png').write_bytes(encode(quadrant_image(size)))
     mesh = pv.read(tmp_path / 'quad.md2')

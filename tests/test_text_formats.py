@@ -17,14 +17,17 @@ def test_anm_lines_read_back_what_they_write():
     assert anm.parse('') == []
 
 
-@pytest.mark.parametrize(('text', 'says'), [
-    ('run 0 9', 'expected "name start end fps"'),
-    ('run 0 x 10', 'must be integers'),
-    ('run 5 4 10', 'empty or negative'),
-    ('run -1 4 10', 'empty or negative'),
-    ('run 0 4 -1', '0 or more'),
-    ('run 0 4 nan', '0 or more'),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ('text', 'says'),
+    [
+        ('run 0 9', 'expected "name start end fps"'),
+        ('run 0 x 10', 'must be integers'),
+        ('run 5 4 10', 'empty or negative'),
+        ('run -1 4 10', 'empty or negative'),
+        ('run 0 4 -1', '0 or more'),
+        ('run 0 4 nan', '0 or more'),
+    ],
+)
 def test_anm_faults_name_the_file_and_line(text, says):
     with pytest.raises(QuakeFormatError, match=says) as caught:
         anm.parse(f'ok 0 1 10\n{text}\n', 'x.anm')

@@ -72,8 +72,20 @@ def test_a_pcx_gives_its_trailing_palette(tmp_path):
 def test_the_cli_says_a_bad_palette_once_for_the_whole_run(tmp_path, capsys):
     for name in ('a', 'b', 'c'):
         (tmp_path / f'{name}.mdl').write_bytes(torch_mdl())
-    code = main(['thumbnail', str(tmp_path / 'a.mdl'), str(tmp_path / 'b.mdl'), str(tmp_path / 'c.mdl'),
-                 '--palette', str(tmp_path / 'a.mdl'), '-o', str(tmp_path / 'out'), '--size', '32'])  # fmt: skip
+    code = main(
+        [
+            'thumbnail',
+            str(tmp_path / 'a.mdl'),
+            str(tmp_path / 'b.mdl'),
+            str(tmp_path / 'c.mdl'),
+            '--palette',
+            str(tmp_path / 'a.mdl'),
+            '-o',
+            str(tmp_path / 'out'),
+            '--size',
+            '32',
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1
     assert err.count('exactly 768 bytes') == 1
@@ -150,14 +162,14 @@ def test_an_edited_config_redoes_the_model_it_assembles(tmp_path):
 
 # -- 3. Cube 2 configs' conditions on the model's own name ------------------------------------
 
-PLAYER_CFG = '''iqmdir "actors/player"
+PLAYER_CFG = """iqmdir "actors/player"
 iqmanim "idle" "idle.iqm" 10
 if (|| [strcmp (mdlname) "actors/player/female/headless"] [strcmp (mdlname) "actors/player/male/headless"]) [
     iqmskin * "<dds>headless.png" "<dds>mask.png" 0.25 0.0 1 0
 ] [
     iqmskin * "<dds>diffuse.png" "<dds>mask.png" 0.25 0.0 1 0
 ]
-'''
+"""
 
 
 def red_eclipse_players(tmp_path) -> Path:
@@ -241,8 +253,7 @@ def test_an_archive_rewritten_between_two_loads_is_read_again(tmp_path, same_siz
 def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     for k in range(3):
         (tmp_path / f'm{k}.md2').write_bytes(tetra_md2())
-    run = subprocess.Popen([sys.executable, '-m', 'pyvista_quake', 'info', str(tmp_path), '--json'],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    run = subprocess.Popen([sys.executable, '-m', 'pyvista_quake', 'info', str(tmp_path), '--json'], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     run.stdout.close()  # as `| head -c 0` does: nothing reads what it prints
     error = run.stderr.read().decode()
     assert run.wait(timeout=120) == 141
@@ -292,32 +303,96 @@ def test_conditions_it_does_not_run_are_unknown(condition):
 @pytest.mark.parametrize(
     ('expression', 'value'),
     [
-        ('= 2 2', True), ('= 2 3', False), ('= 2.9 2', True),  # integers, as parseint reads them
-        ('!= 2 3', True), ('!= 2 2', False),
-        ('< 1 2', True), ('< 2 2', False), ('< 3 2', False),
-        ('> 3 2', True), ('> 2 2', False), ('> 1 2', False),
-        ('<= 2 2', True), ('<= 1 2', True), ('<= 3 2', False),
-        ('>= 2 2', True), ('>= 3 2', True), ('>= 1 2', False),
-        ('= 0x1f 31', True), ('= 0X1F 31', True), ('= 010 8', True), ('= 31 31', True), ('= 0 0', True), ('= 08 0', True), ('= -2 -2', True), ('= +7 7', True),
-        ('= x 0', True), ('= 5', False), ('=', True),  # a missing word is 0
+        ('= 2 2', True),
+        ('= 2 3', False),
+        ('= 2.9 2', True),  # integers, as parseint reads them
+        ('!= 2 3', True),
+        ('!= 2 2', False),
+        ('< 1 2', True),
+        ('< 2 2', False),
+        ('< 3 2', False),
+        ('> 3 2', True),
+        ('> 2 2', False),
+        ('> 1 2', False),
+        ('<= 2 2', True),
+        ('<= 1 2', True),
+        ('<= 3 2', False),
+        ('>= 2 2', True),
+        ('>= 3 2', True),
+        ('>= 1 2', False),
+        ('= 0x1f 31', True),
+        ('= 0X1F 31', True),
+        ('= 010 8', True),
+        ('= 31 31', True),
+        ('= 0 0', True),
+        ('= 08 0', True),
+        ('= -2 -2', True),
+        ('= +7 7', True),
+        ('= x 0', True),
+        ('= 5', False),
+        ('=', True),  # a missing word is 0
         # parseint's ends: strtoul's ULONG_MAX past it (either sign), then a 32-bit int
-        ('= 4294967296 0', True), ('= 4294967295 -1', True), ('= 2147483648 -2147483648', True), ('= -2147483649 2147483647', True),
-        ('= 18446744073709551615 -1', True), ('= 18446744073709551616 -1', True), ('= -18446744073709551615 1', True),
-        ('= -18446744073709551616 -1', True), ('< 4294967296 1', True),
-        ('> 10 9', True), ('> 29 3', True), ('= 20 2', False), ('<f 2.05 2.06', True), ('format "a%0b"', 'a0b'),
-        ('=f 1e2 100', True), ('=f .05 0.05', True),
-        ('=f 2.5 2.5', True), ('=f 2.5 2', False), ('<f 2.25 2.5', True), ('>f 2.5 2.25', True), ('!=f 1 1.0', False),
-        ('<=f 2.5 2.5', True), ('>=f 2.4 2.5', False), ('=f 1.5e1x 15', True), ('=f .5 0.5', True), ('=f x 0', True),
-        ('=f -2.5 -2.5', True), ('=f 2.5', False),
+        ('= 4294967296 0', True),
+        ('= 4294967295 -1', True),
+        ('= 2147483648 -2147483648', True),
+        ('= -2147483649 2147483647', True),
+        ('= 18446744073709551615 -1', True),
+        ('= 18446744073709551616 -1', True),
+        ('= -18446744073709551615 1', True),
+        ('= -18446744073709551616 -1', True),
+        ('< 4294967296 1', True),
+        ('> 10 9', True),
+        ('> 29 3', True),
+        ('= 20 2', False),
+        ('<f 2.05 2.06', True),
+        ('format "a%0b"', 'a0b'),
+        ('=f 1e2 100', True),
+        ('=f .05 0.05', True),
+        ('=f 2.5 2.5', True),
+        ('=f 2.5 2', False),
+        ('<f 2.25 2.5', True),
+        ('>f 2.5 2.25', True),
+        ('!=f 1 1.0', False),
+        ('<=f 2.5 2.5', True),
+        ('>=f 2.4 2.5', False),
+        ('=f 1.5e1x 15', True),
+        ('=f .5 0.5', True),
+        ('=f x 0', True),
+        ('=f -2.5 -2.5', True),
+        ('=f 2.5', False),
         # parsefloat is glibc's strtod: hexadecimal floats, inf and nan too
-        ('=f 0x1f 31', True), ('=f 0X1.8p3 12', True), ('=f -0x.8 -0.5', True), ('=f 0x1p99999 1e999', True), ('=f 0x 0', True),
-        ('=f 0xg 0', True), ('=f inf 1e999', True), ('=f -Infinity -1e999', True), ('=f infinit 1e999', True), ('<f -inf -1e308', True),
-        ('=f 0x0f 15', True), ('=f 0x1.08p4 16.5', True), ('=f 0x.08 0.03125', True), ('=f 0x1p10 1024', True), ('=f 1e10 10000000000', True),
-        ('=f nan nan', False), ('!=f NaN(1) 0', True), ('=f nanx 0', False), ('=f 1.e2 100', True), ('=f 1e 1', True),
-        ('= $t 2', True), ('< $t 2', False), ('|| (= $t 1) (= $t 2)', True), ('&& (>= $t 1) (<= $t 1)', False),
+        ('=f 0x1f 31', True),
+        ('=f 0X1.8p3 12', True),
+        ('=f -0x.8 -0.5', True),
+        ('=f 0x1p99999 1e999', True),
+        ('=f 0x 0', True),
+        ('=f 0xg 0', True),
+        ('=f inf 1e999', True),
+        ('=f -Infinity -1e999', True),
+        ('=f infinit 1e999', True),
+        ('<f -inf -1e308', True),
+        ('=f 0x0f 15', True),
+        ('=f 0x1.08p4 16.5', True),
+        ('=f 0x.08 0.03125', True),
+        ('=f 0x1p10 1024', True),
+        ('=f 1e10 10000000000', True),
+        ('=f nan nan', False),
+        ('!=f NaN(1) 0', True),
+        ('=f nanx 0', False),
+        ('=f 1.e2 100', True),
+        ('=f 1e 1', True),
+        ('= $t 2', True),
+        ('< $t 2', False),
+        ('|| (= $t 1) (= $t 2)', True),
+        ('&& (>= $t 1) (<= $t 1)', False),
         ('format "icons/%1/diff" $p', 'icons/founder/diff'),
-        ('format "%2-%1-%3" a b', 'b-a-'), ('format "100%% %x"', '100% x'), ('format "end%"', 'end'), ('format', ''),
-        ('format "%1" (= 1 1)', '1'), ('concat a (= 1 2) $p', 'a 0 founder'), ('concatword a b $t', 'ab2'),
+        ('format "%2-%1-%3" a b', 'b-a-'),
+        ('format "100%% %x"', '100% x'),
+        ('format "end%"', 'end'),
+        ('format', ''),
+        ('format "%1" (= 1 1)', '1'),
+        ('concat a (= 1 2) $p', 'a 0 founder'),
+        ('concatword a b $t', 'ab2'),
     ],
 )
 def test_expressions_evaluate_as_cubescript_does(expression, value):
@@ -391,8 +466,10 @@ def test_a_command_it_does_not_run_over_a_block_of_model_commands_warns_that_the
     """Red Eclipse's janitor runs ``loop i $W_ALL [ iqmanim ... ]`` over the game's weapons, which only the game knows."""
     from pyvista_quake.formats import model_cfg
 
-    text = ('iqmload m.iqm\nloop i $W_ALL [\n    iqmanim (at $W_NAMES $i) "arm-idle.iqm" 15\n]\n'
-            'mkvanity x [ mdlscale 2 ]\nwhile 1 [ exec other.cfg ]\nmdlscale 3\n')  # fmt: skip
+    text = (
+        'iqmload m.iqm\nloop i $W_ALL [\n    iqmanim (at $W_NAMES $i) "arm-idle.iqm" 15\n]\n'
+        'mkvanity x [ mdlscale 2 ]\nwhile 1 [ exec other.cfg ]\nmdlscale 3\n'
+    )
     with pytest.warns(pq.QuakeWarning) as caught:
         config = model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None)
     assert [str(w.message) for w in caught] == [
@@ -403,8 +480,13 @@ def test_a_command_it_does_not_run_over_a_block_of_model_commands_warns_that_the
     # A command's words that only mention one (not at a line's start) hide nothing; an if at the exec limit is not "unknown".
     with warnings.catch_warnings():
         warnings.simplefilter('error')
-        model_cfg.interpret(model_cfg.parse('echo [say iqmanim x]\nif (= 1 1) [ if (= 1 1) [ iqmload m.iqm ] ]\n', 'b.cfg'), 'b.cfg', '.', lambda n: None,
-                            depth=model_cfg.MAX_EXEC_DEPTH - 1)  # fmt: skip
+        model_cfg.interpret(
+            model_cfg.parse('echo [say iqmanim x]\nif (= 1 1) [ if (= 1 1) [ iqmload m.iqm ] ]\n', 'b.cfg'),
+            'b.cfg',
+            '.',
+            lambda n: None,
+            depth=model_cfg.MAX_EXEC_DEPTH - 1,
+        )
 
 
 def test_an_if_without_its_blocks_runs_nothing():
@@ -412,8 +494,9 @@ def test_an_if_without_its_blocks_runs_nothing():
     from pyvista_quake.formats import model_cfg
 
     for condition in ('(= 1 1)', '(= 1 2)', '(strcmp (mdlname) "m")'):
-        config = model_cfg.interpret(model_cfg.parse(f'if {condition}\niqmload a.iqm\n'), 'a.cfg', '.', lambda n: None,
-                                     variables={'mdlname': lambda: 'm'})  # fmt: skip
+        config = model_cfg.interpret(
+            model_cfg.parse(f'if {condition}\niqmload a.iqm\n'), 'a.cfg', '.', lambda n: None, variables={'mdlname': lambda: 'm'}
+        )
         assert config.meshes == [('.', 'a.iqm')]
     config = model_cfg.interpret(model_cfg.parse('if (= 1 1) [ iqmload t.iqm ]\nif (= 1 2) [ iqmload t.iqm ]\n'), 'a.cfg', '.', lambda n: None)
     assert config.meshes == [('.', 't.iqm')]  # the then block runs once, for the true one; no else block
@@ -437,9 +520,11 @@ def test_expressions_nested_past_the_limit_are_skipped_not_a_crash():
         assert meshes('iqmload ' + '(concat ' * (limit + 1) + 'a' + ')' * (limit + 1)) == []
     with pytest.warns(pq.QuakeWarning, match='nest deeper than 64'):
         assert meshes('if ' + '(|| ' * (limit // 2 + 1) + '1' + ')' * (limit // 2 + 1) + ' [ iqmload a ]') == []
-    for text, found in (('if ' + '(' * 3000 + '1' + ')' * 3000 + ' [ iqmload a ]', []),
-                        ('if (|| ' + '[|| ' * 3000 + '1' + ']' * 3000 + ') [ iqmload a ]', []),
-                        ('x = ' + '(concat ' * 3000 + 'a' + ')' * 3000 + '\niqmload b', [('.', 'b')])):  # fmt: skip
+    for text, found in (
+        ('if ' + '(' * 3000 + '1' + ')' * 3000 + ' [ iqmload a ]', []),
+        ('if (|| ' + '[|| ' * 3000 + '1' + ']' * 3000 + ') [ iqmload a ]', []),
+        ('x = ' + '(concat ' * 3000 + 'a' + ')' * 3000 + '\niqmload b', [('.', 'b')]),
+    ):
         with pytest.warns(pq.QuakeWarning, match='nest deeper than 64'):
             assert meshes(text) == found
 
@@ -454,7 +539,9 @@ def test_a_config_naming_the_root_or_holding_a_nul_resolves(tmp_path):
     # The engine runs a file as a C string: what follows a NUL is not run.
     (tmp_path / 'iqm.cfg').write_text('iqmload m.iqm\niqmdir "acto\0s/player"\niqmskin * s.png\n', 'latin-1')
     assert [(c.name, c.args) for c in model_cfg.parse('iqmload m.iqm\niqmdir "acto\0s/player"\niqmskin * s.png\n')] == [
-        ('iqmload', ('m.iqm',)), ('iqmdir', ('acto',))]
+        ('iqmload', ('m.iqm',)),
+        ('iqmdir', ('acto',)),
+    ]
     config = model_configs.resolve(tmp_path / 'iqm.cfg')
     assert config.mesh == tmp_path.resolve() / 'm.iqm' and config.skins == {}
 
@@ -465,8 +552,9 @@ def test_a_false_condition_without_an_else_runs_nothing_and_errors_name_their_li
     text = 'iqmload x.iqm\nif (strcmp (mdlname) "no") [\n  iqmskin * a.png\n]\nif (strcmp (mdlname) "m") [\n\n  iqmdir\n]\n'
     with pytest.raises(pq.QuakeFormatError, match=r'a.cfg: line 7 = .iqmdir.'):
         model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None, variables={'mdlname': lambda: 'm'})
-    config = model_cfg.interpret(model_cfg.parse(text.split('if (strcmp (mdlname) "m")')[0], 'a.cfg'), 'a.cfg', '.', lambda n: None,
-                                 variables={'mdlname': lambda: 'm'})  # fmt: skip
+    config = model_cfg.interpret(
+        model_cfg.parse(text.split('if (strcmp (mdlname) "m")')[0], 'a.cfg'), 'a.cfg', '.', lambda n: None, variables={'mdlname': lambda: 'm'}
+    )
     assert config.skins == {}
     shared = 'iqmload\n'
     with pytest.raises(pq.QuakeFormatError, match=r'shared.cfg: line 1'):
@@ -480,8 +568,7 @@ def test_a_config_that_runs_itself_stops_at_the_exec_depth_its_ifs_included():
 
     # Each run of self.cfg is two levels deep: its "if" body one, the exec in it another.
     text = 'iqmanim a a.iqm\nif (strcmp (mdlname) "m") [\n  iqmanim b b.iqm\n  exec self.cfg\n]\n'
-    config = model_cfg.interpret(model_cfg.parse(text, 'self.cfg'), 'self.cfg', '.', lambda n: ('self.cfg', text),
-                                 variables={'mdlname': lambda: 'm'})  # fmt: skip
+    config = model_cfg.interpret(model_cfg.parse(text, 'self.cfg'), 'self.cfg', '.', lambda n: ('self.cfg', text), variables={'mdlname': lambda: 'm'})
     names = [played[0].name for played, _, _ in config.animations]
     # Depths 0, 2, 4, 6 and 8 run the file; 1, 3, 5 and 7 an if's body; at depth 8 (MAX_EXEC_DEPTH) no if or exec runs.
     assert model_cfg.MAX_EXEC_DEPTH == 8
@@ -498,7 +585,10 @@ def test_a_config_command_short_of_arguments_says_how_many_it_takes():
     config = model_cfg.interpret(model_cfg.parse(text, 'a.cfg'), 'a.cfg', '.', lambda n: None)
     # A rate above 0 is the config's own, however slow; 0 leaves the file's. (The fourth word is a priority.)
     assert [played[0] for played, _, _ in config.animations] == [
-        model_cfg.Played('slow', 0.5), model_cfg.Played('own', None), model_cfg.Played('fast', 1.0, 2, -3)]
+        model_cfg.Played('slow', 0.5),
+        model_cfg.Played('own', None),
+        model_cfg.Played('fast', 1.0, 2, -3),
+    ]
 
     # The engine cannot load a model without its mesh: a bare load (or dir) is an error.
     for text in ('iqmload\n', 'iqmdir\n'):
@@ -518,9 +608,11 @@ def test_a_config_command_short_of_words_is_run_as_the_engine_runs_it():
     assert config.tags == [('tag_muzzle', 'tag_muzzle', (0.0,) * 6)]  # the nameless tags add nothing
     assert config.meshes == [('.', 'm.iqm')] and [p[0].name for p, _, _ in config.animations] == ['idle']  # and stop nothing
     assert run('exec b.cfg\n').animations  # (an exec with its word runs)
-    for text, takes, has, outcome in (('iqmanim idle\n', 'an animation name and its file', '1 word', 'left out'),
-                                      ('iqmanim\n', 'an animation name and its file', '0 words', 'left out'),
-                                      ('iqmskin *\n', 'a mesh and its image', '1 word', 'skipped')):  # fmt: skip
+    for text, takes, has, outcome in (
+        ('iqmanim idle\n', 'an animation name and its file', '1 word', 'left out'),
+        ('iqmanim\n', 'an animation name and its file', '0 words', 'left out'),
+        ('iqmskin *\n', 'a mesh and its image', '1 word', 'skipped'),
+    ):
         with pytest.warns(pq.QuakeWarning, match=f'a.cfg: line 2: {text.split()[0]} takes {takes}, has {has}; {outcome}'):
             config = run('iqmload m.iqm\n' + text + 'iqmskin m s.png\niqmanim run r.iqm\n')
         assert config.skins == {'m': ('.', 's.png')} and [p[0].name for p, _, _ in config.animations] == ['run']
@@ -533,8 +625,16 @@ def test_a_name_from_the_games_root_is_the_nearest_folders_in_the_engines_order(
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text('')
 
-    for relative in ('game/z.cfg', 'game/packages/models/a/x.cfg', 'game/media/model/y.cfg', 'game/models/y.cfg',
-                     'game/sub/models/z.cfg', 'game/sub/media/model/w.cfg', 'game/sub/packages/models/w.cfg', 'game/v.cfg'):
+    for relative in (
+        'game/z.cfg',
+        'game/packages/models/a/x.cfg',
+        'game/media/model/y.cfg',
+        'game/models/y.cfg',
+        'game/sub/models/z.cfg',
+        'game/sub/media/model/w.cfg',
+        'game/sub/packages/models/w.cfg',
+        'game/v.cfg',
+    ):
         put(relative)
     (tmp_path / 'game/models/v.cfg').mkdir()  # a folder of a file's name: not the file
     deep = tmp_path / 'game/sub/deep/er'
@@ -639,8 +739,13 @@ def test_loose_files_from_different_folders_are_named_after_their_folders(tmp_pa
     from pyvista_quake.render.batch import targets_for
 
     drone, bot, other = (tmp_path / 'actors' / n for n in ('drone', 'bot', 'other'))
-    given = [(Place(drone / 'iqm.cfg'), drone), (Place(bot / 'iqm.cfg'), bot), (Place(drone / 'tris.md2'), drone),
-             (Place(other / 'tris.md2'), other), (Place(tmp_path / 'tris.md2'), tmp_path)]  # fmt: skip
+    given = [
+        (Place(drone / 'iqm.cfg'), drone),
+        (Place(bot / 'iqm.cfg'), bot),
+        (Place(drone / 'tris.md2'), drone),
+        (Place(other / 'tris.md2'), other),
+        (Place(tmp_path / 'tris.md2'), tmp_path),
+    ]
     names = [p.relative_to(tmp_path / 'out').as_posix() for p in targets_for(given, tmp_path / 'out')]
     assert names == ['drone.png', 'bot.png', 'tris.png', 'other/tris.png', f'{tmp_path.name}/tris.png']
 
@@ -679,8 +784,12 @@ def animation_only_iqm() -> bytes:
     data = two_joint_iqm()
     h = iqm.parse(data).header_fields()
     poses = [tuple(p) for p in struct.iter_unpack('<iI10f10f', data[h['ofs_poses'] : h['ofs_poses'] + 88 * 2])]
-    return build_iqm(poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses], frames=np.asarray(iqm.parse(data).frames),
-                     anims=[('crouch', 0, 3, 20.0, 0)], align=False)  # fmt: skip
+    return build_iqm(
+        poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses],
+        frames=np.asarray(iqm.parse(data).frames),
+        anims=[('crouch', 0, 3, 20.0, 0)],
+        align=False,
+    )
 
 
 def test_info_describes_an_animation_file_and_why_it_draws_nothing(tmp_path, capsys):
@@ -865,8 +974,8 @@ def test_animations_of_one_name_are_named_as_they_are_keyed(tmp_path):
 def page_info(page: str) -> dict:
     import json
 
-    call = page[page.index('PyvistaQuakeViewer.start('):]
-    return json.loads(call[call.index('], ') + 3:call.rindex(');')])
+    call = page[page.index('PyvistaQuakeViewer.start(') :]
+    return json.loads(call[call.index('], ') + 3 : call.rindex(');')])
 
 
 def test_a_page_starts_on_the_rest_animation_with_the_box_of_its_frames(tmp_path):
@@ -895,12 +1004,22 @@ def flame_md3(folder: Path, flame: bool) -> Path:
 
     models = folder / 'models' / 'test'
     models.mkdir(parents=True, exist_ok=True)
-    body = dict(name='body', shaders=['models/test/body.tga'], triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
-                st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]], xyz=np.array([[[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]]]),
-                normal=latlong(np.array([[-1, -1, -1], [1, 0, 0], [0, 1, 0], [0, 0, 1]]) / np.array([[3 ** 0.5], [1], [1], [1]]))[None])  # fmt: skip
-    card = dict(name='thrust', shaders=['models/test/thrust'], triangles=[[0, 1, 2], [0, 2, 3]], st=[[0, 0], [1, 0], [1, 1], [0, 1]],
-                xyz=np.array([[[700, -200, -200], [700, 900, -200], [700, 900, 900], [700, -200, 900]]]),
-                normal=latlong(np.tile([[1.0, 0, 0]], (4, 1)))[None])  # fmt: skip
+    body = dict(
+        name='body',
+        shaders=['models/test/body.tga'],
+        triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
+        st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]],
+        xyz=np.array([[[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]]]),
+        normal=latlong(np.array([[-1, -1, -1], [1, 0, 0], [0, 1, 0], [0, 0, 1]]) / np.array([[3**0.5], [1], [1], [1]]))[None],
+    )
+    card = dict(
+        name='thrust',
+        shaders=['models/test/thrust'],
+        triangles=[[0, 1, 2], [0, 2, 3]],
+        st=[[0, 0], [1, 0], [1, 1], [0, 1]],
+        xyz=np.array([[[700, -200, -200], [700, 900, -200], [700, 900, 900], [700, -200, 900]]]),
+        normal=latlong(np.tile([[1.0, 0, 0]], (4, 1)))[None],
+    )
     Image.fromarray(np.full((4, 4, 3), (200, 0, 0), np.uint8)).save(models / 'body.tga')
     (folder / 'scripts').mkdir(exist_ok=True)
     (folder / 'scripts' / 'test.shader').write_text('models/test/thrust\n{\n  {\n    map textures/flares/flarey.tga\n    blendFunc add\n  }\n}\n')
@@ -937,8 +1056,9 @@ def red_eclipse_weapon(tmp_path) -> Path:
     Image.new('RGB', (4, 4), (200, 30, 30)).save(weapon / 'diffuse.png')
     for kind in ('vwep', 'hwep', 'item'):
         (weapon / kind).mkdir()
-        (weapon / kind / 'md5.cfg').write_text('md5load ../grenade.md5mesh\nmd5skin * "<dds>../diffuse.png"\n'
-                                               'md5anim "grenade" ../grenade-idle.md5anim 1\n')  # fmt: skip
+        (weapon / kind / 'md5.cfg').write_text(
+            'md5load ../grenade.md5mesh\nmd5skin * "<dds>../diffuse.png"\nmd5anim "grenade" ../grenade-idle.md5anim 1\n'
+        )
     return data
 
 
@@ -966,8 +1086,12 @@ def test_files_a_config_animates_with_are_no_models_of_their_own_and_other_files
     (data / 'plain').mkdir()
     (data / 'plain' / 'mesh.iqm').write_bytes(two_joint_iqm())
     (data / 'plain' / 'iqm.cfg').write_text('iqmload mesh.iqm\n')  # a config beside its mesh: the mesh is the model
-    assert _found([data], data) == ['actors/player/male/headless/mesh.iqm', 'actors/player/male/mesh.iqm',
-                                    'actors/player/unused.iqm', 'plain/mesh.iqm']  # fmt: skip
+    assert _found([data], data) == [
+        'actors/player/male/headless/mesh.iqm',
+        'actors/player/male/mesh.iqm',
+        'actors/player/unused.iqm',
+        'plain/mesh.iqm',
+    ]
 
 
 def test_a_config_that_does_not_read_is_a_model_that_fails(tmp_path):
@@ -1024,8 +1148,8 @@ def test_a_player_knows_its_skin_sets_and_a_page_picks_among_them(tmp_path):
 
     text = page(player)
     assert page_info(text)['skins'] == ['default', 'red']
-    call = text[text.index('PyvistaQuakeViewer.start('):]
-    assert len(json.loads(call[call.index('['):call.index('], ') + 1])) == 1  # the player once, whatever its skins
+    call = text[text.index('PyvistaQuakeViewer.start(') :]
+    assert len(json.loads(call[call.index('[') : call.index('], ') + 1])) == 1  # the player once, whatever its skins
     info = page_info(text)
     assert len(info['skinTable']) == 2 and len(info['skinImages']) == 2  # each skin set's one image, stored once
     assert set(info['skinTable'][0].values()) != set(info['skinTable'][1].values())

@@ -33,9 +33,18 @@ def browser():
             pytest.fail("Debian's chromium is not installed (.ci/run installs it: apt-get install chromium)")
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            '--use-gl=swiftshader', '--enable-unsafe-swiftshader', '--no-sandbox', '--disable-background-networking',
-            '--disable-component-update', '--no-first-run', '--disable-sync'])  # fmt: skip
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                '--use-gl=swiftshader',
+                '--enable-unsafe-swiftshader',
+                '--no-sandbox',
+                '--disable-background-networking',
+                '--disable-component-update',
+                '--no-first-run',
+                '--disable-sync',
+            ],
+        )
         yield launched
         launched.close()
 
@@ -82,8 +91,12 @@ def sources(tmp_path) -> dict[str, object]:
     folder.mkdir(parents=True)
     (folder / 'model.md3').write_bytes(tetra_md3(frames=3))
     Image.fromarray(np.random.default_rng(3).integers(0, 255, (16, 16, 3), np.uint8)).save(folder / 'body.png')
-    return {'md2': examples.sample_model('md2'), 'mdl': examples.sample_model('mdl'), 'md3': folder / 'model.md3',
-            'player': examples.synthetic_player(tmp_path / 'player')}  # fmt: skip
+    return {
+        'md2': examples.sample_model('md2'),
+        'mdl': examples.sample_model('mdl'),
+        'md3': folder / 'model.md3',
+        'player': examples.synthetic_player(tmp_path / 'player'),
+    }
 
 
 @pytest.mark.parametrize('kind', ['md2', 'mdl', 'md3', 'player'])
@@ -173,7 +186,10 @@ def test_a_catalogue_filters_in_the_browser_and_links_a_working_page_for_every_m
     pq.catalogue([game(tmp_path)], site, size=(64, 64))
     index = browser.new_page()
     refused: list[str] = []
-    index.route('**/*', lambda route: route.continue_() if route.request.url.startswith(('file:', 'data:')) else (refused.append(route.request.url), route.abort()))
+    index.route(
+        '**/*',
+        lambda route: route.continue_() if route.request.url.startswith(('file:', 'data:')) else (refused.append(route.request.url), route.abort()),
+    )
     index.goto((site / 'index.html').as_uri())
     assert index.locator('#count').text_content() == '6 of 6 models'
     index.fill('#q', 'torch')
@@ -198,15 +214,21 @@ def test_a_notebook_calling_viewer_plays_offline_once_exported_to_html(browser, 
     nbclient = pytest.importorskip('nbclient')
     nbconvert = pytest.importorskip('nbconvert')
     notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell('import pyvista_quake as pq\nfrom pyvista_quake import examples\n'
-                                                "pq.viewer(examples.sample_model('md2'))")]  # fmt: skip
+    notebook.cells = [
+        nbformat.v4.new_code_cell("import pyvista_quake as pq\nfrom pyvista_quake import examples\npq.viewer(examples.sample_model('md2'))")
+    ]
     nbclient.NotebookClient(notebook, timeout=300, kernel_name='python3', resources={'metadata': {'path': str(tmp_path)}}).execute()
     body, _ = nbconvert.HTMLExporter().from_notebook_node(notebook)
     exported = tmp_path / 'shared.html'
     exported.write_text(body)
     page = browser.new_page(viewport={'width': 900, 'height': 900})
     refused: list[str] = []
-    page.route('**/*', lambda route: route.continue_() if route.request.url.startswith(('file:', 'data:', 'about:')) else (refused.append(route.request.url), route.abort()))
+    page.route(
+        '**/*',
+        lambda route: (
+            route.continue_() if route.request.url.startswith(('file:', 'data:', 'about:')) else (refused.append(route.request.url), route.abort())
+        ),
+    )
     page.goto(exported.as_uri())
     frame = next(f for f in page.frames if f != page.main_frame)  # the viewer's iframe
     frame.wait_for_function("document.querySelector('.pq-frame').textContent.includes('frame')", timeout=60_000)
@@ -263,8 +285,9 @@ def box_md2(path: Path) -> Path:
     from builders import build_md2
 
     corners = np.array([[x, y, z] for z in (0, 1) for y in (0, 1) for x in (0, 1)], np.uint8)
-    faces = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
-                      [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]])  # fmt: skip
+    faces = np.array(
+        [[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4], [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]]
+    )
     verts = np.zeros((4, 8, 4), np.uint8)
     verts[..., :3] = corners * 255
     scale = np.array([[4 / 255, 1 / 255, 0.5 / 255]] * 2 + [[1 / 255, 1 / 255, 2 / 255]] * 2)

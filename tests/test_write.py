@@ -75,7 +75,12 @@ def test_md2_gaps_between_sections_are_kept(tmp_path):
         torch_mdl(),
         torch_mdl(trailing=b'QMEX' + bytes(range(20))),
         torch_mdl(skins=[np.arange(64, dtype=np.uint8).reshape(8, 8), ([0.1, 0.3], np.ones((2, 8, 8), np.uint8))]),
-        torch_mdl(frames=[('single', 'a\0zz', np.zeros((4, 4), np.uint8)), ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))])]),
+        torch_mdl(
+            frames=[
+                ('single', 'a\0zz', np.zeros((4, 4), np.uint8)),
+                ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))]),
+            ]
+        ),
     ],
     ids=['torch', 'qmex', 'skin-group', 'single-and-group'],
 )
@@ -310,9 +315,11 @@ def test_mdl_seam_rule_applies_to_back_facing_triangles_only():
     assert triangles['facesfront'].tolist() == [1, 0]
     assert len(vertex_map) == 4  # no vertex split
     # Decoding with the reader's rule gives back every corner.
-    data = build_mdl(np.column_stack([stverts['onseam'], stverts['s'], stverts['t']]),
-                     np.column_stack([triangles['facesfront'], triangles['vertindex']]),
-                     [('single', 'a', np.zeros((4, 4), np.uint8))])  # fmt: skip
+    data = build_mdl(
+        np.column_stack([stverts['onseam'], stverts['s'], stverts['t']]),
+        np.column_stack([triangles['facesfront'], triangles['vertindex']]),
+        [('single', 'a', np.zeros((4, 4), np.uint8))],
+    )
     np.testing.assert_array_equal(pq.load(data).data.alias.triangle_st, st)
 
 
@@ -362,7 +369,12 @@ def test_mdl_grid_edge_is_half_a_step_past_the_last_value(steps, regrid):
 
 def test_an_edit_outside_a_group_keeps_the_group_record_as_read(tmp_path):
     """The group's own bounding box (zeros here, as some tools write it) is kept when its frames are untouched."""
-    data = torch_mdl(frames=[('single', 'a', np.zeros((4, 4), np.uint8)), ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))])])
+    data = torch_mdl(
+        frames=[
+            ('single', 'a', np.zeros((4, 4), np.uint8)),
+            ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))]),
+        ]
+    )
     model = pq.load(data)
     model.set_frame(0, model.vertex_positions(0)[0] + 3)
     edited = mdl.parse(saved(model, tmp_path, 'm.mdl'))
@@ -375,7 +387,14 @@ def test_an_edit_outside_a_group_keeps_the_group_record_as_read(tmp_path):
 
 
 def test_frames_added_before_a_group_move_the_group():
-    model = pq.load(torch_mdl(frames=[('single', 'a', np.zeros((4, 4), np.uint8)), ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))])]))
+    model = pq.load(
+        torch_mdl(
+            frames=[
+                ('single', 'a', np.zeros((4, 4), np.uint8)),
+                ('group', [0.1, 0.2], [('b', np.ones((4, 4), np.uint8)), ('c', np.ones((4, 4), np.uint8))]),
+            ]
+        )
+    )
     assert [(g.start, g.count) for g in model.data.alias.frame_groups] == [(1, 2)]
     model.add_frames(model.vertex_positions([0, 0]), names=['x', 'y'], at=0)
     assert [(g.start, g.count) for g in model.data.alias.frame_groups] == [(3, 2)]

@@ -146,7 +146,6 @@ class LoadOptions:
 _OPTION_NAMES = tuple(f.name for f in fields(LoadOptions))
 
 
-
 def split_options(keywords: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Part keywords into the options of :class:`LoadOptions` and the rest.
 

@@ -38,7 +38,6 @@ def animate(
     interpolate
         Blend between frames as the engines do.
     """
-    count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size),
-                       **load_options(game))  # fmt: skip
+    count = pq.animate(model, output, animation=animation, fps=fps, interpolate=interpolate, size=(size, size), **load_options(game))
     CONSOLE.print(f'wrote {output} ({count} pictures)')
     return 0

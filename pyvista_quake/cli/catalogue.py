@@ -41,8 +41,12 @@ def catalogue(
         The index's title.
     """
     report = pq.catalogue(models, output, jobs=jobs, size=(size, size), title=title, **load_options(game))
-    CONSOLE.print(f'{len(report.made) + len(report.kept)} models in {output / "index.html"}: {len(report.made)} made, '
-                  f'{len(report.kept)} unchanged, {len(report.failed)} failed', markup=False, highlight=False)  # fmt: skip
+    CONSOLE.print(
+        f'{len(report.made) + len(report.kept)} models in {output / "index.html"}: {len(report.made)} made, '
+        f'{len(report.kept)} unchanged, {len(report.failed)} failed',
+        markup=False,
+        highlight=False,
+    )
     for source, error in report.failed.items():
         ERRORS.print(f'failed: {source}: {error}', markup=False, highlight=False, soft_wrap=True)
     if not report.made and not report.kept and not report.failed:

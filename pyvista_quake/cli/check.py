@@ -41,7 +41,7 @@ def _check(path: Place) -> dict:
         'verdicts': verdict,
         'findings': [
             {'engine': f.engine, 'rule': f.rule, 'field': f.field, 'value': plain(f.value), 'effect': f.effect, 'where': f.where} for f in found
-        ],  # fmt: skip
+        ],
         'ok': 'refuses' not in verdict.values(),
     }
 

@@ -45,7 +45,16 @@ def convert(
         (KHR_mesh_quantization), about half the size. Pages (.html) are quantised always.
     """
     extra = {'quantize': True} if quantize else {}
-    pq.export(model, output, frame=frame, animation=animation, time=time, overwrite_skins=overwrite_skins,
-              progress=sys.stderr.isatty(), **extra, **load_options(game))  # fmt: skip
+    pq.export(
+        model,
+        output,
+        frame=frame,
+        animation=animation,
+        time=time,
+        overwrite_skins=overwrite_skins,
+        progress=sys.stderr.isatty(),
+        **extra,
+        **load_options(game),
+    )
     CONSOLE.print(f'wrote {output}')
     return 0

@@ -38,9 +38,17 @@ def info(demos: list[str], /, *, json: bool = False) -> int:
     records: list[dict[str, Any]] = []
     for place in places:
         demo = load_demo(place.path, place.member)
-        records.append({'demo': str(place), 'map': demo.map, 'protocol': demo.protocol, 'duration': round(demo.duration, 3),
-                        'messages': len(demo.times), 'players': {str(k): v for k, v in demo.players.items()},
-                        'recording_client': demo.recording_client})  # fmt: skip
+        records.append(
+            {
+                'demo': str(place),
+                'map': demo.map,
+                'protocol': demo.protocol,
+                'duration': round(demo.duration, 3),
+                'messages': len(demo.times),
+                'players': {str(k): v for k, v in demo.players.items()},
+                'recording_client': demo.recording_client,
+            }
+        )
     if json:
         print(json_module.dumps(records, indent=1))
         return 0

@@ -56,16 +56,25 @@ def _info(path: Place, options: dict) -> dict:
     if level is not None:  # a level: its game, entities, brush models and lightmaps; it has no animation
         pages = model.lightmaps
         kinds = collections.Counter(entity.get('classname', '') for entity in level.entities)
-        counts['level'] = {'game': level.game, 'entities': len(level.entities), 'brush_models': level.brush_models,
-                           'lightmap_pages': len(pages) if pages is not None else 0, 'classnames': dict(kinds.most_common())}  # fmt: skip
+        counts['level'] = {
+            'game': level.game,
+            'entities': len(level.entities),
+            'brush_models': level.brush_models,
+            'lightmap_pages': len(pages) if pages is not None else 0,
+            'classnames': dict(kinds.most_common()),
+        }
         try:
             c = model.collision
         except pq.QuakeFormatError:  # a level of another game, or collision lumps that do not hold
             pass
         else:
             grid = c.light_grid
-            counts['level'] |= {'clusters': c.clusters, 'areas': c.areas, 'brushes': int(c.model_brushes[0][1]),
-                                'light_grid': None if grid is None else [int(grid.shape[2]), int(grid.shape[1]), int(grid.shape[0])]}  # fmt: skip
+            counts['level'] |= {
+                'clusters': c.clusters,
+                'areas': c.areas,
+                'brushes': int(c.model_brushes[0][1]),
+                'light_grid': None if grid is None else [int(grid.shape[2]), int(grid.shape[1]), int(grid.shape[0])],
+            }
     if model.skeletal is not None and not model.surfaces:  # an animation file: what it holds is its poses
         stored = read_animation(path)
         counts['frames'] = int(stored.poses.shape[0])  # the file's frames, not the one bind pose of no mesh
@@ -82,7 +91,7 @@ def _info(path: Place, options: dict) -> dict:
             name: {'first': int(clip.frames[0]), 'last': int(clip.frames[-1]), 'frames': len(clip), 'duration': float(clip.duration)}
             for name, clip in model.animations.items()
             if level is None
-        },  # fmt: skip
+        },
         'skins': skins,
         'warnings': [str(w.message) for w in caught if 'not found; tried' not in str(w.message)],  # the skin rows say it
         'ok': True,
@@ -130,9 +139,14 @@ def _info_table(record: dict) -> Table:
 def _skins(model: pq.QuakeModel) -> list[dict]:
     alias = model.alias
     if alias is None:
-        return [{'name': s.name if s.image_name == s.name else f'{s.name}: {s.image_name}',  # a level's surface is named by its image
-                 'location': found.location if (found := s.image_file()) else None}
-                for s in model.surfaces if s.image_name is not None]  # fmt: skip
+        return [
+            {
+                'name': s.name if s.image_name == s.name else f'{s.name}: {s.image_name}',  # a level's surface is named by its image
+                'location': found.location if (found := s.image_file()) else None,
+            }
+            for s in model.surfaces
+            if s.image_name is not None
+        ]
     if model.spec.palette:
         part = model.data.alias
         assert part is not None  # a model with model.alias has its format's part

@@ -48,8 +48,9 @@ def thumbnail(
         Name the models whose skin is missing.
     """
     pose = {k: v for k, v in (('frame', frame), ('animation', animation)) if v is not None}
-    report = pq.thumbnails(models, output, jobs=jobs, size=(size, size), progress=sys.stderr.isatty(), transparent=transparent,
-                           **pose, **load_options(game))  # fmt: skip
+    report = pq.thumbnails(
+        models, output, jobs=jobs, size=(size, size), progress=sys.stderr.isatty(), transparent=transparent, **pose, **load_options(game)
+    )
     missing = [r.source for r in report.written if r.skin_missing]
     line = f'{len(report.written)} thumbnails in {output}, {len(report.failed)} failed, {len(missing)} with a skin missing'
     line += ': ' + ', '.join(missing) if verbose and missing else ''

@@ -135,9 +135,7 @@ def group_end_times(intervals: np.ndarray, timing: str = 'winquake') -> np.ndarr
     return intervals
 
 
-def group_animations(
-    groups: list[FrameGroup], frame_names: list[str], source: str, timing: str = 'winquake'
-) -> dict[str, Animation]:
+def group_animations(groups: list[FrameGroup], frame_names: list[str], source: str, timing: str = 'winquake') -> dict[str, Animation]:
     """One animation per MDL frame group, timed by the group's intervals (see :func:`group_end_times`).
 
     A group whose end times are not positive and increasing (WinQuake refuses
@@ -153,7 +151,8 @@ def group_animations(
         else:
             warn_external(
                 f'{source}: frame group at frame {group.start} has intervals {ends.tolist()} that do not '
-                f'increase from above 0; playing it at {DEFAULT_FPS:g} fps')
+                f'increase from above 0; playing it at {DEFAULT_FPS:g} fps'
+            )
             animations[key] = Animation.at_fps(key, frames, DEFAULT_FPS, 'group')
     return animations
 
@@ -172,8 +171,12 @@ def parse_anm(text: str, num_frames: int, source: str = '<anm>') -> dict[str, An
     animations: dict[str, Animation] = {}
     for entry in anm_file.parse(text, source):
         if entry.end >= num_frames:
-            raise QuakeFormatError(source, f'line {entry.line}', f'{entry.name} {entry.start} {entry.end} {entry.fps:g}',
-                                   f"frame range {entry.start}..{entry.end} outside the model's 0..{num_frames - 1}")  # fmt: skip
+            raise QuakeFormatError(
+                source,
+                f'line {entry.line}',
+                f'{entry.name} {entry.start} {entry.end} {entry.fps:g}',
+                f"frame range {entry.start}..{entry.end} outside the model's 0..{num_frames - 1}",
+            )
         frames = range(entry.start, entry.end + 1)
         if entry.fps == 0:
             # UFO: AI writes fps 0 for a held pose (``dead1 83 83 0``): no rate of its own.
@@ -218,14 +221,12 @@ def user_animations(mapping: Mapping, num_frames: int, fps: float = DEFAULT_FPS)
         if len(frames) == 0:
             raise ValueError(f'animation {name!r} has no frames')
         if frames.min() < 0 or frames.max() >= num_frames:
-            raise ValueError(f'animation {name!r}: frames outside the model\'s 0..{num_frames - 1}')
+            raise ValueError(f"animation {name!r}: frames outside the model's 0..{num_frames - 1}")
         animations[name] = anim
     return animations
 
 
-def timeline(
-    num_frames: int, groups: list[FrameGroup], fps: float = DEFAULT_FPS, timing: str = 'winquake'
-) -> tuple[np.ndarray, float]:
+def timeline(num_frames: int, groups: list[FrameGroup], fps: float = DEFAULT_FPS, timing: str = 'winquake') -> tuple[np.ndarray, float]:
     """Start time of every frame of the whole file, and the file's total duration.
 
     Single frames last ``1 / fps``; the pictures of a frame group last as
@@ -334,4 +335,3 @@ def blend(positions: np.ndarray, normals: np.ndarray, alpha: float) -> tuple[np.
     mixed = (1 - alpha) * normals[0] + alpha * normals[1]
     length = np.linalg.norm(mixed, axis=1, keepdims=True)
     return points, np.divide(mixed, length, out=np.array(normals[0], copy=True), where=length > 1e-6).astype(np.float32)
-

@@ -219,11 +219,13 @@ def grid_light(c: Q3Collision, points: np.ndarray, shift: int = 1, ambient_scale
         lat = (data[:, 7] * (FUNCTABLE_SIZE // 256)) & (FUNCTABLE_SIZE - 1)
         lng = (data[:, 6] * (FUNCTABLE_SIZE // 256)) & (FUNCTABLE_SIZE - 1)
         quarter = FUNCTABLE_SIZE // 4
-        normal = np.column_stack([
-            sines[(lat + quarter) & (FUNCTABLE_SIZE - 1)] * sines[lng],
-            sines[lat] * sines[lng],
-            sines[(lng + quarter) & (FUNCTABLE_SIZE - 1)],
-        ])  # fmt: skip
+        normal = np.column_stack(
+            [
+                sines[(lat + quarter) & (FUNCTABLE_SIZE - 1)] * sines[lng],
+                sines[lat] * sines[lng],
+                sines[(lng + quarter) & (FUNCTABLE_SIZE - 1)],
+            ]
+        )
         direction = direction + factor[:, None] * normal
     thin = (total > 0) & (total < np.float32(0.99))
     scale = np.where(thin, np.float32(1.0) / np.where(thin, total, np.float32(1)), np.float32(1)).astype(np.float32)
@@ -362,7 +364,9 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
     step = max(1, TRACE_PAIRS // max(len(brushes), 1))
     for begin in range(0, n, step):
         rows = np.arange(begin, min(n, begin + step))
-        meet = ~((box_high[rows, None, :] < low_b[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high_b[None] + SURFACE_CLIP_EPSILON)).any(axis=2)
+        meet = ~((box_high[rows, None, :] < low_b[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high_b[None] + SURFACE_CLIP_EPSILON)).any(
+            axis=2
+        )
         t_index, b_index = np.nonzero(meet)
         if not len(t_index):
             continue
@@ -370,8 +374,20 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
         brush = brushes[b_index]
         moving = ~point_test[traces]
         _clip_through(c, traces[moving], brush[moving], s, e, size_low, size_high, fraction, normal, surface, hit_contents, start_solid, all_solid)
-        _position_test(c, traces[~moving], brush[~moving], s, size_low, size_high, low_b[b_index][~moving], high_b[b_index][~moving],
-                       fraction, hit_contents, start_solid, all_solid)  # fmt: skip
+        _position_test(
+            c,
+            traces[~moving],
+            brush[~moving],
+            s,
+            size_low,
+            size_high,
+            low_b[b_index][~moving],
+            high_b[b_index][~moving],
+            fraction,
+            hit_contents,
+            start_solid,
+            all_solid,
+        )
     out_end = np.where((fraction == 1)[:, None], end, start + fraction[:, None] * (end - start)).astype(np.float32)
     return Trace(fraction, out_end, normal, surface, hit_contents, start_solid, all_solid)
 

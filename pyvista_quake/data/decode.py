@@ -150,7 +150,9 @@ def packed_decoder(surface: SurfaceData, source: str | None = None) -> FrameDeco
     assert packing is not None  # asked of packed surfaces only
     points = surface.point_vertex if surface.point_vertex is not None else np.arange(surface.num_vertices, dtype=np.int32)
     triangles = np.take(points, surface.triangles)  # the vertices of each triangle's corners
-    return FrameDecoder(PackedBytes(packing.verts, packing.scale, packing.translate, triangles, f'{source + ": " if source else ""}surface {surface.name!r}'), points)
+    return FrameDecoder(
+        PackedBytes(packing.verts, packing.scale, packing.translate, triangles, f'{source + ": " if source else ""}surface {surface.name!r}'), points
+    )
 
 
 def frame_indices(frames: FrameSelection, n: int) -> np.ndarray:

@@ -53,7 +53,7 @@ class PoseRun:
     played: list[Played]
     read: Callable[[], SkeletalAnimationData] | None = None
     animation: SkeletalAnimationData | None = None
-    key: str = ""
+    key: str = ''
     outline: Callable[[], tuple[int, list[Clip]]] | None = None
     rest: Callable[[], np.ndarray] | None = None
 
@@ -77,10 +77,10 @@ class PoseRun:
             promised = self.__dict__.get('_promised')
             if promised is not None and animation.num_frames != promised[0]:
                 if self.rest is None:
-                    raise QuakeFormatError(animation.source, 'frames', animation.num_frames,
-                                           f'its header gives {promised[0]} frames, which the model counted on')  # fmt: skip
-                warn_external(f'{animation.source}: the {promised[0]} frames its header gives, which the model counted on, '
-                              'show the bind pose')  # fmt: skip
+                    raise QuakeFormatError(
+                        animation.source, 'frames', animation.num_frames, f'its header gives {promised[0]} frames, which the model counted on'
+                    )
+                warn_external(f'{animation.source}: the {promised[0]} frames its header gives, which the model counted on, show the bind pose')
                 poses = np.repeat(self.rest()[None], promised[0], axis=0)
                 animation = SkeletalAnimationData(animation.source, animation.joints, poses, promised[1], animation.blend)
             self.animation = animation
@@ -170,7 +170,9 @@ class FramePoses:
         for r in sorted(set(run.tolist())):  # the runs read (np.unique would import numpy.ma on a first read)
             chosen = run == r
             pieces.append((np.flatnonzero(chosen), part(self.runs[int(r)].loaded(), local[chosen])))
-        out = np.empty((len(rows),) + (pieces[0][1].shape[1:] if pieces else (len(self.mesh_parents), 10)), pieces[0][1].dtype if pieces else np.float64)
+        out = np.empty(
+            (len(rows),) + (pieces[0][1].shape[1:] if pieces else (len(self.mesh_parents), 10)), pieces[0][1].dtype if pieces else np.float64
+        )
         for where, values in pieces:
             out[where] = values
         return out[0] if isinstance(frames, (int, np.integer)) else out

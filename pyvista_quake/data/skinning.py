@@ -226,8 +226,10 @@ class Skinning:
     @cached_property
     def _seams(self) -> list[sparse.csr_matrix | None]:
         """For each surface, the triangles of each place (the vertices at one bind position), whose faces its vertices' normals sum."""
-        return [None if group is None else incidence(surface.triangles, surface.num_vertices, group)
-                for surface, group in zip(self.data.surfaces, self._groups)]  # fmt: skip
+        return [
+            None if group is None else incidence(surface.triangles, surface.num_vertices, group)
+            for surface, group in zip(self.data.surfaces, self._groups)
+        ]
 
 
 def skeleton_of(data: ModelData) -> Skeleton:
@@ -411,8 +413,9 @@ def grouped_normals(positions: np.ndarray, triangles: np.ndarray, group: np.ndar
     return _unit(out)
 
 
-def triangle_normals(positions: np.ndarray, triangles: np.ndarray, groups: np.ndarray | None = None,
-                     touches: sparse.csr_matrix | None = None) -> np.ndarray:  # fmt: skip
+def triangle_normals(
+    positions: np.ndarray, triangles: np.ndarray, groups: np.ndarray | None = None, touches: sparse.csr_matrix | None = None
+) -> np.ndarray:
     """``float32`` ``(frames, vertices, 3)`` unit vertex normals from clockwise triangles, area-weighted.
 
     A vertex takes the triangles of its place (``groups`` numbers each vertex's; by default each
@@ -480,10 +483,15 @@ def attach(mesh: ModelData, animation: SkeletalAnimationData, source: str) -> Sk
     if animation.blend == 'slerp':
         for k, (a, m) in enumerate(zip(animation.joints, joints)):
             if a.name != m.name or a.parent != m.parent:
-                raise QuakeFormatError(source, f'hierarchy joint {k}', f'{a.name} (parent {a.parent})',
-                                       f'the mesh has {m.name} (parent {m.parent}) there (Doom 3\'s CheckModelHierarchy)')  # fmt: skip
-    return SkeletalAnimationData(animation.source, list(joints), animation.poses, animation.clips, animation.blend, animation.bounds,
-                                 animation.pose_parents)  # fmt: skip
+                raise QuakeFormatError(
+                    source,
+                    f'hierarchy joint {k}',
+                    f'{a.name} (parent {a.parent})',
+                    f"the mesh has {m.name} (parent {m.parent}) there (Doom 3's CheckModelHierarchy)",
+                )
+    return SkeletalAnimationData(
+        animation.source, list(joints), animation.poses, animation.clips, animation.blend, animation.bounds, animation.pose_parents
+    )
 
 
 def rest_locals(skeleton: Skeleton) -> np.ndarray:
@@ -511,12 +519,39 @@ def quaternion_of(matrices: np.ndarray) -> np.ndarray:
     scale = np.linalg.norm(m, axis=-2, keepdims=True)
     r = np.divide(m, scale, out=np.zeros_like(m), where=scale > 0)
     trace = r[..., 0, 0] + r[..., 1, 1] + r[..., 2, 2]
-    candidates = np.stack([
-        np.stack([r[..., 2, 1] - r[..., 1, 2], r[..., 0, 2] - r[..., 2, 0], r[..., 1, 0] - r[..., 0, 1], 1 + trace], -1),
-        np.stack([1 + r[..., 0, 0] - r[..., 1, 1] - r[..., 2, 2], r[..., 0, 1] + r[..., 1, 0], r[..., 0, 2] + r[..., 2, 0], r[..., 2, 1] - r[..., 1, 2]], -1),
-        np.stack([r[..., 0, 1] + r[..., 1, 0], 1 + r[..., 1, 1] - r[..., 0, 0] - r[..., 2, 2], r[..., 1, 2] + r[..., 2, 1], r[..., 0, 2] - r[..., 2, 0]], -1),
-        np.stack([r[..., 0, 2] + r[..., 2, 0], r[..., 1, 2] + r[..., 2, 1], 1 + r[..., 2, 2] - r[..., 0, 0] - r[..., 1, 1], r[..., 1, 0] - r[..., 0, 1]], -1),
-    ], -2)  # fmt: skip
+    candidates = np.stack(
+        [
+            np.stack([r[..., 2, 1] - r[..., 1, 2], r[..., 0, 2] - r[..., 2, 0], r[..., 1, 0] - r[..., 0, 1], 1 + trace], -1),
+            np.stack(
+                [
+                    1 + r[..., 0, 0] - r[..., 1, 1] - r[..., 2, 2],
+                    r[..., 0, 1] + r[..., 1, 0],
+                    r[..., 0, 2] + r[..., 2, 0],
+                    r[..., 2, 1] - r[..., 1, 2],
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    r[..., 0, 1] + r[..., 1, 0],
+                    1 + r[..., 1, 1] - r[..., 0, 0] - r[..., 2, 2],
+                    r[..., 1, 2] + r[..., 2, 1],
+                    r[..., 0, 2] - r[..., 2, 0],
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    r[..., 0, 2] + r[..., 2, 0],
+                    r[..., 1, 2] + r[..., 2, 1],
+                    1 + r[..., 2, 2] - r[..., 0, 0] - r[..., 1, 1],
+                    r[..., 1, 0] - r[..., 0, 1],
+                ],
+                -1,
+            ),
+        ],
+        -2,
+    )
     pick = np.argmax(np.stack([trace, r[..., 0, 0], r[..., 1, 1], r[..., 2, 2]], -1), axis=-1)
     q = np.take_along_axis(candidates, pick[..., None, None], axis=-2)[..., 0, :]
     q = normalised(q)

@@ -39,8 +39,22 @@ CORPUS_SKELETAL = 'iqm/redeclipse/vanities/eye/mesh.iqm'
 #: Environment variable naming the corpus folder.
 CORPUS_VARIABLE = 'PYVISTA_QUAKE_CORPUS'
 
-__all__ = ['CORPUS_MODELS', 'CORPUS_SKELETAL', 'SHIPPED_MODELS', 'SHIPPED_SKELETAL', 'corpus', 'load_dolphin', 'load_eye', 'load_wizard',
-           'sample_level', 'sample_model', 'sample_player', 'synthetic_level', 'synthetic_model', 'synthetic_player']  # fmt: skip
+__all__ = [
+    'CORPUS_MODELS',
+    'CORPUS_SKELETAL',
+    'SHIPPED_MODELS',
+    'SHIPPED_SKELETAL',
+    'corpus',
+    'load_dolphin',
+    'load_eye',
+    'load_wizard',
+    'sample_level',
+    'sample_model',
+    'sample_player',
+    'synthetic_level',
+    'synthetic_model',
+    'synthetic_player',
+]
 
 
 def load_dolphin(**options) -> QuakeModel:

@@ -62,9 +62,16 @@ def _band_skin(size: int = 64) -> np.ndarray:
 
 #: The synthetic player's ``animation.cfg``: every animation of the fixed order, legs frames after the torso's.
 _PLAYER_CFG_LINES = (
-    [(0, 1, 0, 10)] * 6 + [(0, 4, 0, 10)] + [(0, 1, 0, 10)] * 4 + [(4, 1, 0, 10)] * 2  # BOTH_*, TORSO_*
-    + [(5, 8, 8, 10)] * 3 + [(13, 1, 0, 10)] * 6 + [(5, 8, 8, 10)] + [(13, 1, 1, 10)] * 2 + [(13, 1, 0, 10)]  # LEGS_*
-)  # fmt: skip
+    [(0, 1, 0, 10)] * 6
+    + [(0, 4, 0, 10)]
+    + [(0, 1, 0, 10)] * 4
+    + [(4, 1, 0, 10)] * 2  # BOTH_*, TORSO_*
+    + [(5, 8, 8, 10)] * 3
+    + [(13, 1, 0, 10)] * 6
+    + [(5, 8, 8, 10)]
+    + [(13, 1, 1, 10)] * 2
+    + [(13, 1, 0, 10)]  # LEGS_*
+)
 
 
 def synthetic_player(folder: str | Path) -> Path:
@@ -97,8 +104,9 @@ def synthetic_player(folder: str | Path) -> Path:
         torso.append(pv.MultiBlock({'u_torso': (chest + arm).triangulate()}))
     head = pv.MultiBlock({'h_head': pv.Sphere(radius=5, center=(0, 0, 5), theta_resolution=16, phi_resolution=12)})
     QuakeModel.from_frames(legs, 'md3', tags={'tag_torso': tag([[0, 0, 0]] * frames, [0] * frames)}).save(folder / 'lower.md3')
-    QuakeModel.from_frames(torso, 'md3', tags={'tag_head': tag([[0, 0, 16]] * frames, [0] * frames),
-                                          'tag_weapon': tag([[6, 10, 8]] * frames, [0] * frames)}).save(folder / 'upper.md3')  # fmt: skip
+    QuakeModel.from_frames(
+        torso, 'md3', tags={'tag_head': tag([[0, 0, 16]] * frames, [0] * frames), 'tag_weapon': tag([[6, 10, 8]] * frames, [0] * frames)}
+    ).save(folder / 'upper.md3')
     QuakeModel.from_frames(head, 'md3').save(folder / 'head.md3')
     lines = ''.join(f'{a} {b} {c} {d}\n' for a, b, c, d in _PLAYER_CFG_LINES)
     (folder / 'animation.cfg').write_text(f'// a synthetic player\nsex m\n{lines}')
@@ -126,11 +134,13 @@ def synthetic_level(folder: str | Path) -> Path:
     size, height = 512.0, 192.0
     lamp = np.array([size / 2, size / 2, 150.0])
     # Each face: its corners counter-clockwise from the front, then stored clockwise as q3map2 writes them.
-    faces = [('floor', [(0, 0, 0), (size, 0, 0), (size, size, 0), (0, size, 0)], (0, 0, 1)),
-             ('wall', [(0, 0, 0), (0, 0, height), (size, 0, height), (size, 0, 0)], (0, 1, 0)),
-             ('wall', [(size, 0, 0), (size, 0, height), (size, size, height), (size, size, 0)], (-1, 0, 0)),
-             ('wall', [(size, size, 0), (size, size, height), (0, size, height), (0, size, 0)], (0, -1, 0)),
-             ('wall', [(0, size, 0), (0, size, height), (0, 0, height), (0, 0, 0)], (1, 0, 0))]  # fmt: skip
+    faces = [
+        ('floor', [(0, 0, 0), (size, 0, 0), (size, size, 0), (0, size, 0)], (0, 0, 1)),
+        ('wall', [(0, 0, 0), (0, 0, height), (size, 0, height), (size, 0, 0)], (0, 1, 0)),
+        ('wall', [(size, 0, 0), (size, 0, height), (size, size, height), (size, size, 0)], (-1, 0, 0)),
+        ('wall', [(size, size, 0), (size, size, height), (0, size, height), (0, size, 0)], (0, -1, 0)),
+        ('wall', [(0, size, 0), (0, size, height), (0, 0, height), (0, 0, 0)], (1, 0, 0)),
+    ]
     verts = np.zeros(4 * len(faces), bsp.Q3_DRAWVERT)
     surfaces = np.zeros(len(faces), bsp.Q3_SURFACE)
     pages = np.zeros((len(faces), bsp.LIGHTMAP_SIZE, bsp.LIGHTMAP_SIZE, 3), np.uint8)
@@ -153,8 +163,24 @@ def synthetic_level(folder: str | Path) -> Path:
         facing = np.clip((towards @ np.asarray(normal, np.float64)) / distance, 0, 1)
         light = np.clip(6 + 56 * facing * (160.0 / distance) ** 2, 0, 63)  # the engine brightens it 4 times
         pages[k] = (light[..., None] * [1.0, 0.9, 0.75]).astype(np.uint8)  # a warm light
-        surfaces[k] = (['floor', 'wall'].index(name), -1, bsp.MST_PLANAR, 4 * k, 4, 6 * k, 6, k, 0, 0, 128, 128, c[0],
-                       [span[0], span[1], normal], 0, 0)  # fmt: skip
+        surfaces[k] = (
+            ['floor', 'wall'].index(name),
+            -1,
+            bsp.MST_PLANAR,
+            4 * k,
+            4,
+            6 * k,
+            6,
+            k,
+            0,
+            0,
+            128,
+            128,
+            c[0],
+            [span[0], span[1], normal],
+            0,
+            0,
+        )
     indexes = np.tile(np.array([0, 3, 2, 0, 2, 1], np.int32), len(faces))  # each surface's own vertices, clockwise
     shaders = np.array([(b'textures/synthetic/floor', 0, 1), (b'textures/synthetic/wall', 0, 1)], bsp.Q3_SHADER)
     models = np.array([((0, 0, 0), (size, size, height), 0, len(faces), 0, 0)], bsp.Q3_MODEL)
@@ -162,9 +188,15 @@ def synthetic_level(folder: str | Path) -> Path:
     entities = '{\n"classname" "worldspawn"\n"message" "a synthetic room"\n}\n'
     entities += ''.join(f'{{\n"classname" "info_player_deathmatch"\n"origin" "{x} {y} 24"\n"angle" "45"\n}}\n' for x, y in spawns)
     entities += '{\n"classname" "light"\n"origin" "256 256 150"\n"light" "300"\n}\n'
-    lumps = {'entities': entities.encode() + b'\0', 'shaders': shaders.tobytes(), 'models': models.tobytes(),
-             'drawverts': verts.tobytes(), 'drawindexes': indexes.tobytes(), 'surfaces': surfaces.tobytes(),
-             'lightmaps': pages.tobytes()}  # fmt: skip
+    lumps = {
+        'entities': entities.encode() + b'\0',
+        'shaders': shaders.tobytes(),
+        'models': models.tobytes(),
+        'drawverts': verts.tobytes(),
+        'drawindexes': indexes.tobytes(),
+        'surfaces': surfaces.tobytes(),
+        'lightmaps': pages.tobytes(),
+    }
     header_size = 8 + 8 * len(bsp.Q3_LUMPS)
     body, table = b'', []
     for name in bsp.Q3_LUMPS:

@@ -12,8 +12,7 @@ from pyvista_quake.exporting.html import write_page
 HTML_FORMATS = ('.html', '.htm')
 
 
-def export(source: Any, path: str | Path, frame: int | None = None, animation: str | None = None, time: float | None = None,
-           **options: Any) -> None:  # fmt: skip
+def export(source: Any, path: str | Path, frame: int | None = None, animation: str | None = None, time: float | None = None, **options: Any) -> None:
     """Export a frame, a whole animation or a page that plays it; the format follows the extension.
 
     ``.html`` (or ``.htm``) writes one self-contained page that plays the
@@ -47,4 +46,3 @@ def export(source: Any, path: str | Path, frame: int | None = None, animation: s
         write_page(source, path, animation=animation, **options)
         return
     files.export(source, path, frame=frame, animation=animation, time=time, **options)
-

@@ -327,8 +327,11 @@ def _write_player_gltf(player: QuakePlayer, pairs: list[tuple[str, Any, Any, fro
     for clip, legs, torso, moves in pairs:
         moving.append(moves)
         times = np.asarray(player.series(legs, torso).time_values, np.float64)
-        keyed = {'lower': [player.frames('lower', legs, t) for t in times], 'upper': [player.frames('upper', torso, t) for t in times],
-                 'head': [(0, 0, 0.0)] * len(times)}  # fmt: skip
+        keyed = {
+            'lower': [player.frames('lower', legs, t) for t in times],
+            'upper': [player.frames('upper', torso, t) for t in times],
+            'head': [(0, 0, 0.0)] * len(times),
+        }
         clips.append((clip, times, keyed))
     nodes = []
     for index, name in enumerate(names):
@@ -401,8 +404,16 @@ def _write_skeletal_gltf(model: QuakeModel, skeletal: SkeletalPart, animation, t
             poses = np.concatenate([poses, poses[:1]])
         animations.append((clip.name, times, poses))
     names = [j.name for j in skeletal.joints]
-    gltf = build_gltf_skinned(parts, names, [j.parent for j in skeletal.joints], skeletal.rest_locals(), skeletal.inverse_bind(),
-                              animations, Path(model.source).stem or 'model', quantize)  # fmt: skip
+    gltf = build_gltf_skinned(
+        parts,
+        names,
+        [j.parent for j in skeletal.joints],
+        skeletal.rest_locals(),
+        skeletal.inverse_bind(),
+        animations,
+        Path(model.source).stem or 'model',
+        quantize,
+    )
     _save_gltf(gltf, target)
 
 
@@ -448,8 +459,11 @@ def _write_series(model, given, animation, target: Path, progress: bool) -> None
         writer.write_points_cells(np.asarray(base.points), [('triangle', np.asarray(base.regular_faces))])
         for k, t in steps:
             mesh = base if k == 0 else pose(k)
-            point_data = {'positions': np.asarray(mesh.points), 'displacement': np.asarray(mesh.points) - np.asarray(base.points),
-                          'Normals': np.asarray(mesh.point_data['Normals'])}  # fmt: skip
+            point_data = {
+                'positions': np.asarray(mesh.points),
+                'displacement': np.asarray(mesh.points) - np.asarray(base.points),
+                'Normals': np.asarray(mesh.point_data['Normals']),
+            }
             if uv is not None:
                 point_data['TextureCoordinates'] = np.asarray(uv)
             writer.write_data(float(t), point_data=point_data, cell_data={'surface': [np.asarray(mesh.cell_data['surface'])]})

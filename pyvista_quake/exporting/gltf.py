@@ -55,8 +55,13 @@ class _Blob:
 
     def accessor(self, array: np.ndarray, kind: str, target: int | None = None, bounds: bool = False, normalized: bool = False) -> int:
         array = np.ascontiguousarray(array)
-        component = {np.dtype(np.float32): gl.FLOAT, np.dtype(np.uint32): gl.UNSIGNED_INT, np.dtype(np.uint16): gl.UNSIGNED_SHORT,
-                     np.dtype(np.int16): gl.SHORT, np.dtype(np.int8): gl.BYTE}[array.dtype]  # fmt: skip
+        component = {
+            np.dtype(np.float32): gl.FLOAT,
+            np.dtype(np.uint32): gl.UNSIGNED_INT,
+            np.dtype(np.uint16): gl.UNSIGNED_SHORT,
+            np.dtype(np.int16): gl.SHORT,
+            np.dtype(np.int8): gl.BYTE,
+        }[array.dtype]
         width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4, 'MAT4': 16}[kind]
         flat = array.reshape(-1, width)
         stride = None
@@ -168,8 +173,7 @@ def build_gltf(
     return build_gltf_parts([Part(positions, normals, first, skin)], animations, str(first.quake.frame_name or 'model'), quantize)
 
 
-def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.ndarray]], name: str = 'model',
-                     quantize: bool = False) -> gl.GLTF2:  # fmt: skip
+def build_gltf_parts(parts: list[Part], animations: list[tuple[Animation, np.ndarray]], name: str = 'model', quantize: bool = False) -> gl.GLTF2:
     """A glTF document of one mesh with a primitive per part (surface), each with its own material.
 
     Every part holds the same frames, so the mesh's morph-target weights move them together.
@@ -249,20 +253,27 @@ def _primitive(gltf: gl.GLTF2, blob: _Blob, part: Part, grid: Grid | None = None
             if grid is None:
                 moved = np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T - base
                 turned = np.asarray(normals[k], np.float32) @ QUAKE_TO_GLTF.T - base_normals
-                primitive.targets.append({
-                    'POSITION': blob.accessor(moved, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
-                    'NORMAL': blob.accessor(turned, 'VEC3', gl.ARRAY_BUFFER),
-                })  # fmt: skip
+                primitive.targets.append(
+                    {
+                        'POSITION': blob.accessor(moved, 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+                        'NORMAL': blob.accessor(turned, 'VEC3', gl.ARRAY_BUFFER),
+                    }
+                )
                 continue
             # Displacements from the stored first frame, on the same grid: exact in steps.
             moved_q = grid.quantized(np.asarray(positions[k], np.float32) @ QUAKE_TO_GLTF.T).astype(np.int32) - stored
             turned = np.asarray(normals[k], np.float32) @ QUAKE_TO_GLTF.T - stored_normals / 127.0
             small = bool(np.abs(turned).max(initial=0) <= 1)  # a normal turned past 90 degrees needs floats
-            primitive.targets.append({
-                'POSITION': blob.accessor(moved_q.astype(np.int16), 'VEC3', gl.ARRAY_BUFFER, bounds=True),
-                'NORMAL': (blob.accessor(_quantized_normals(turned), 'VEC3', gl.ARRAY_BUFFER, normalized=True) if small
-                           else blob.accessor(turned.astype(np.float32), 'VEC3', gl.ARRAY_BUFFER)),
-            })  # fmt: skip
+            primitive.targets.append(
+                {
+                    'POSITION': blob.accessor(moved_q.astype(np.int16), 'VEC3', gl.ARRAY_BUFFER, bounds=True),
+                    'NORMAL': (
+                        blob.accessor(_quantized_normals(turned), 'VEC3', gl.ARRAY_BUFFER, normalized=True)
+                        if small
+                        else blob.accessor(turned.astype(np.float32), 'VEC3', gl.ARRAY_BUFFER)
+                    ),
+                }
+            )
     return primitive
 
 
@@ -289,9 +300,15 @@ def _plain_material(gltf: gl.GLTF2, blob: _Blob, light: int | None = None) -> in
     """One material for every untextured surface: tan and matte, as the pictures draw them (glTF's
     default material is fully metallic, which looks black without an environment to reflect)."""
     if (b'', light) not in blob.materials:
-        gltf.materials.append(_lit(gl.Material(
-            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorFactor=[0.82, 0.71, 0.55, 1.0], metallicFactor=0.0, roughnessFactor=1.0),
-            name='untextured'), light))  # fmt: skip
+        gltf.materials.append(
+            _lit(
+                gl.Material(
+                    pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorFactor=[0.82, 0.71, 0.55, 1.0], metallicFactor=0.0, roughnessFactor=1.0),
+                    name='untextured',
+                ),
+                light,
+            )
+        )
         blob.materials[b'', light] = len(gltf.materials) - 1
     return blob.materials[b'', light]
 
@@ -312,18 +329,21 @@ def _material(gltf: gl.GLTF2, blob: _Blob, skin: np.ndarray, light: int | None =
         blob.textures[encoded] = len(gltf.textures) - 1
     mode = alpha_mode(skin)
     cut_out = mode == 'mask'
-    gltf.materials.append(_lit(
-        gl.Material(
-            pbrMetallicRoughness=gl.PbrMetallicRoughness(baseColorTexture=gl.TextureInfo(index=blob.textures[encoded]),
-                                                         metallicFactor=0.0, roughnessFactor=1.0),
-            alphaMode={'mask': gl.MASK, 'blend': gl.BLEND}.get(mode, gl.OPAQUE),
-            alphaCutoff=0.5 if cut_out else None,
-            # The games draw cut-out and blended models (foliage, fences, flashes) from both sides.
-            doubleSided=mode != 'opaque',
-            name='skin' if len(gltf.materials) == 0 else f'skin{len(gltf.materials)}',
-        ),
-        light,
-    ))
+    gltf.materials.append(
+        _lit(
+            gl.Material(
+                pbrMetallicRoughness=gl.PbrMetallicRoughness(
+                    baseColorTexture=gl.TextureInfo(index=blob.textures[encoded]), metallicFactor=0.0, roughnessFactor=1.0
+                ),
+                alphaMode={'mask': gl.MASK, 'blend': gl.BLEND}.get(mode, gl.OPAQUE),
+                alphaCutoff=0.5 if cut_out else None,
+                # The games draw cut-out and blended models (foliage, fences, flashes) from both sides.
+                doubleSided=mode != 'opaque',
+                name='skin' if len(gltf.materials) == 0 else f'skin{len(gltf.materials)}',
+            ),
+            light,
+        )
+    )
     blob.materials[encoded, light] = len(gltf.materials) - 1
     return len(gltf.materials) - 1
 
@@ -523,8 +543,16 @@ def _gltf_trs(poses: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return translation.astype(np.float32), rotation.astype(np.float32), scale.astype(np.float32)
 
 
-def build_gltf_skinned(parts: list[SkinnedPart], names: list[str], parents: list[int], rest: np.ndarray, inverse_bind: np.ndarray,
-                       animations: list[tuple[str, np.ndarray, np.ndarray]], name: str = 'model', quantize: bool = False) -> gl.GLTF2:  # fmt: skip
+def build_gltf_skinned(
+    parts: list[SkinnedPart],
+    names: list[str],
+    parents: list[int],
+    rest: np.ndarray,
+    inverse_bind: np.ndarray,
+    animations: list[tuple[str, np.ndarray, np.ndarray]],
+    name: str = 'model',
+    quantize: bool = False,
+) -> gl.GLTF2:
     """A glTF document of a skinned mesh: a node per joint, a ``skin``, and each animation as joint channels.
 
     Parameters
@@ -551,8 +579,9 @@ def build_gltf_skinned(parts: list[SkinnedPart], names: list[str], parents: list
     mesh = gl.Mesh(primitives=[], name=name)
     grid = Grid.around([np.asarray(p.first.points) @ QUAKE_TO_GLTF.T for p in parts]) if quantize else None
     for part in parts:
-        primitive = _primitive(gltf, blob, Part(np.asarray(part.first.points)[None], np.asarray(part.first.point_data['Normals'])[None], part.first, part.skin),
-                               grid)  # fmt: skip
+        primitive = _primitive(
+            gltf, blob, Part(np.asarray(part.first.points)[None], np.asarray(part.first.point_data['Normals'])[None], part.first, part.skin), grid
+        )
         primitive.attributes.JOINTS_0 = blob.accessor(part.joints.astype(np.uint16), 'VEC4', gl.ARRAY_BUFFER)
         primitive.attributes.WEIGHTS_0 = blob.accessor(part.weights.astype(np.float32), 'VEC4', gl.ARRAY_BUFFER)
         mesh.primitives.append(primitive)
@@ -563,7 +592,9 @@ def build_gltf_skinned(parts: list[SkinnedPart], names: list[str], parents: list
     gltf.nodes.append(gl.Node(mesh=0, skin=0, name=name))
     gltf.nodes.append(gl.Node(name='skeleton'))
     for k, joint in enumerate(names):
-        gltf.nodes.append(gl.Node(name=joint or f'joint{k}', translation=translation[k].tolist(), rotation=rotation[k].tolist(), scale=scale[k].tolist()))
+        gltf.nodes.append(
+            gl.Node(name=joint or f'joint{k}', translation=translation[k].tolist(), rotation=rotation[k].tolist(), scale=scale[k].tolist())
+        )
     for k, parent in enumerate(parents):
         if parent >= 0:
             gltf.nodes[first_joint + parent].children.append(first_joint + k)

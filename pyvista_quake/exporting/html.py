@@ -235,8 +235,10 @@ class Viewer:
 
     def _repr_html_(self) -> str:
         """The page in an iframe of its own, so that several viewers in a notebook keep to themselves."""
-        return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" style="width:100%;height:{self.height}px;border:0" '
-                'sandbox="allow-scripts" title="pyvista-quake viewer"></iframe>')  # fmt: skip
+        return (
+            f'<iframe srcdoc="{html.escape(self.html, quote=True)}" style="width:100%;height:{self.height}px;border:0" '
+            'sandbox="allow-scripts" title="pyvista-quake viewer"></iframe>'
+        )
 
     def save(self, path: str | Path) -> Path:
         """Write the page (one self-contained HTML file) atomically."""
@@ -244,9 +246,18 @@ class Viewer:
         return Path(path)
 
 
-def page(source: Any, *, animation: Any = None, size: tuple[int, int] = PAGE_SIZE, title: str | None = None,
-         library: str | None = None, extra: str = '', quantize: bool = True, assets: SharedImages | None = None,
-         **options: Any) -> str:  # fmt: skip
+def page(
+    source: Any,
+    *,
+    animation: Any = None,
+    size: tuple[int, int] = PAGE_SIZE,
+    title: str | None = None,
+    library: str | None = None,
+    extra: str = '',
+    quantize: bool = True,
+    assets: SharedImages | None = None,
+    **options: Any,
+) -> str:
     """One self-contained HTML page that plays a model: no request leaves it.
 
     Parameters
@@ -307,8 +318,14 @@ def page(source: Any, *, animation: Any = None, size: tuple[int, int] = PAGE_SIZ
     else:
         viewer_size, view_size = f'width: {int(size[0])}px;', f'width: {int(size[0])}px; height: {int(size[1])}px;'
     scripts = ''.join(f'<script src="{html.escape(assets.address(key))}"></script>\n' for key in asset_keys) if assets else ''
-    text = _PAGE.format(title=html.escape(name), viewer_size=viewer_size, view_size=view_size, library=scripts + script,
-                        models=json.dumps(encoded), info=json.dumps(info).replace('</', '<\\/'))  # fmt: skip
+    text = _PAGE.format(
+        title=html.escape(name),
+        viewer_size=viewer_size,
+        view_size=view_size,
+        library=scripts + script,
+        models=json.dumps(encoded),
+        info=json.dumps(info).replace('</', '<\\/'),
+    )
     return text.replace('</body>', f'{extra}\n</body>') if extra else text
 
 

@@ -24,4 +24,21 @@ from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import spec_for
 from pyvista_quake.formats._common import spec_of_record
 
-__all__ = ['FORMATS', 'bsp', 'format_for_path', 'level_of_detail_base', 'load_plugins', 'model_extensions', 'iqm', 'md2', 'md3', 'md5', 'mdl', 'parse_buffer', 'read_buffer', 'register_format', 'spec_for', 'spec_of_record']
+__all__ = [
+    'FORMATS',
+    'bsp',
+    'format_for_path',
+    'level_of_detail_base',
+    'load_plugins',
+    'model_extensions',
+    'iqm',
+    'md2',
+    'md3',
+    'md5',
+    'mdl',
+    'parse_buffer',
+    'read_buffer',
+    'register_format',
+    'spec_for',
+    'spec_of_record',
+]

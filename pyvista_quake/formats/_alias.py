@@ -68,9 +68,11 @@ def alias_model(alias: AliasData) -> ModelData:
     size = np.array([alias.skin_width, alias.skin_height], np.float64)
     texcoords = np.divide(st, size, out=np.zeros_like(st), where=size > 0)
     surface = SurfaceData(
-        '', corner_points(order, starts).astype(np.int32), texcoords.astype(np.float32), alias.frame_verts[..., :3],
+        '',
+        corner_points(order, starts).astype(np.int32),
+        texcoords.astype(np.float32),
+        alias.frame_verts[..., :3],
         packing=Packing(alias.frame_verts, alias.frame_scale, alias.frame_translate),
         point_vertex=np.asarray(alias.triangle_vertices).ravel()[first],
-    )  # fmt: skip
-    return ModelData([surface], alias.frame_names, format=alias.format, source=alias.source, header=alias.header, file=alias.file,
-                     alias=alias)  # fmt: skip
+    )
+    return ModelData([surface], alias.frame_names, format=alias.format, source=alias.source, header=alias.header, file=alias.file, alias=alias)

@@ -44,8 +44,9 @@ class Bounds:
         """Return (not raise) a :class:`QuakeFormatError` about this file."""
         return QuakeFormatError(self.source, field, value, reason)
 
-    def header(self, buffer: bytes | memoryview, dtype: np.dtype, ident: Any, version: int,
-               fields: Callable[[np.ndarray], dict], note: str = '') -> tuple[np.ndarray, dict]:  # fmt: skip
+    def header(
+        self, buffer: bytes | memoryview, dtype: np.dtype, ident: Any, version: int, fields: Callable[[np.ndarray], dict], note: str = ''
+    ) -> tuple[np.ndarray, dict]:
         """Read a file's header record (a writable copy) and its fields, checking its size, ident and version.
 
         ``fields`` gives the record's fields by name; ``note`` says who refuses another version.
@@ -78,8 +79,7 @@ class Bounds:
             raise self.error(
                 field,
                 offset,
-                f'section of {count} x {itemsize} bytes ends at {end}, '
-                f'past the end of the file ({self.size} bytes)',
+                f'section of {count} x {itemsize} bytes ends at {end}, past the end of the file ({self.size} bytes)',
             )
 
     def indices(self, field: str, values: np.ndarray, limit: int) -> None:
@@ -163,9 +163,7 @@ def _raw(records: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(records).reshape(-1).view(np.uint8)
 
 
-def record_view(
-    buffer: bytes | memoryview, dtype: np.dtype, offsets: np.ndarray
-) -> np.ndarray:
+def record_view(buffer: bytes | memoryview, dtype: np.dtype, offsets: np.ndarray) -> np.ndarray:
     """View records of ``dtype`` at byte ``offsets`` of ``buffer``.
 
     Equally spaced records become a strided view of the buffer (no copy);
@@ -178,9 +176,7 @@ def record_view(
     strides = np.diff(offsets)
     if len(offsets) == 1 or (strides == strides[0]).all() and strides[0] >= dtype.itemsize:
         stride = int(strides[0]) if len(offsets) > 1 else dtype.itemsize
-        return np.ndarray(
-            (len(offsets),), dtype=dtype, buffer=buffer, offset=int(offsets[0]), strides=(stride,)
-        )
+        return np.ndarray((len(offsets),), dtype=dtype, buffer=buffer, offset=int(offsets[0]), strides=(stride,))
     raw = np.frombuffer(buffer, np.uint8)
     gathered = raw[offsets[:, None] + np.arange(dtype.itemsize)]
     return gathered.view(dtype).reshape(len(offsets))
@@ -346,8 +342,11 @@ def load_plugins() -> None:
             try:
                 point.load()()
             except Exception as error:  # noqa: BLE001 - a third party's failure is reported, never fatal
-                warnings.warn(f'pyvista_quake: the format plugin {point.name} ({point.value}) failed to register: '
-                              f'{type(error).__name__}: {error}', RuntimeWarning, stacklevel=2)  # fmt: skip
+                warnings.warn(
+                    f'pyvista_quake: the format plugin {point.name} ({point.value}) failed to register: {type(error).__name__}: {error}',
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
     finally:
         _plugins['loading'] = False
         _plugins['loaded'] = True
@@ -377,7 +376,9 @@ _ALIAS_READ_DOC = """Parse {title} model into format-neutral data.
     """
 
 
-def alias_reader(parse: Callable[[bytes | memoryview, str], Any], decode: Callable[[Any], ModelData], title: str, game: str) -> Callable[..., ModelData]:
+def alias_reader(
+    parse: Callable[[bytes | memoryview, str], Any], decode: Callable[[Any], ModelData], title: str, game: str
+) -> Callable[..., ModelData]:
     """An MD2's or MDL's ``read(buffer, source='<bytes>')``: ``decode(parse(buffer, source))``, documented for its game."""
 
     def read(buffer: bytes | memoryview, source: str = '<bytes>') -> ModelData:
@@ -451,10 +452,21 @@ def register_format(
     if 'decode' in internals:
         spec = FormatSpec(name, magic, exts, parse=read, write=write or _unwritable(name), sniff=sniff, title=title, game=game, **internals)
     else:
-        spec = FormatSpec(name, magic, exts, parse=_checked_read(name, read), write=_plain_writer(name, write),
-                          encode=_as_record, quantize=not_encoded(name), decode=_as_record, sniff=sniff,
-                          title=title or f'{name.upper()} models', game=game or name.upper(), writable=write is not None,
-                          third_party=True)  # fmt: skip
+        spec = FormatSpec(
+            name,
+            magic,
+            exts,
+            parse=_checked_read(name, read),
+            write=_plain_writer(name, write),
+            encode=_as_record,
+            quantize=not_encoded(name),
+            decode=_as_record,
+            sniff=sniff,
+            title=title or f'{name.upper()} models',
+            game=game or name.upper(),
+            writable=write is not None,
+            third_party=True,
+        )
     FORMATS[name] = spec
     for listener in LISTENERS:
         listener(spec)
@@ -480,8 +492,7 @@ def _checked_read(name: str, read: Callable[[bytes, str], object]) -> Callable[.
         except (ValueError, IndexError, KeyError, TypeError, UnicodeError, struct.error) as error:  # the file broke the reader
             raise QuakeFormatError(source, 'read', type(error).__name__, f'the {name!r} format cannot read it: {error}') from error
         if not isinstance(data, ModelData):
-            raise QuakeFormatError(source, 'read', type(data).__name__,
-                                   f'the {name!r} format\'s read function must return pyvista_quake.ModelData')  # fmt: skip
+            raise QuakeFormatError(source, 'read', type(data).__name__, f"the {name!r} format's read function must return pyvista_quake.ModelData")
         return dataclasses.replace(data, format=name, source=data.source or source, file=Verbatim(raw))
 
     return parse
@@ -508,7 +519,7 @@ def _plain_writer(name: str, write: Callable[[ModelData], bytes] | None) -> Call
             return data.data  # unchanged: the file's own bytes
         out = write(data)
         if not isinstance(out, (bytes, bytearray, memoryview)):
-            raise TypeError(f'the {name!r} format\'s write function must return bytes, not {type(out).__name__}')
+            raise TypeError(f"the {name!r} format's write function must return bytes, not {type(out).__name__}")
         return bytes(out)
 
     return checked
@@ -568,16 +579,16 @@ def format_for_path(path: str) -> FormatSpec:
 
 #: Magic bytes of other formats that use the ``.mdl`` (or ``.md2``) extension.
 FOREIGN_MAGIC = {
-    b'IDST': "a Half-Life (GoldSrc) studio model",
-    b'IDSQ': "a Half-Life (GoldSrc) sequence-group file",
-    b'MDL3': "a 3D GameStudio (A4) model",
-    b'MDL4': "a 3D GameStudio (A5) model",
-    b'MDL5': "a 3D GameStudio (A5) model",
-    b'MDL6': "a 3D GameStudio (A6) model",
-    b'MDL7': "a 3D GameStudio (A6/A7) model",
+    b'IDST': 'a Half-Life (GoldSrc) studio model',
+    b'IDSQ': 'a Half-Life (GoldSrc) sequence-group file',
+    b'MDL3': 'a 3D GameStudio (A4) model',
+    b'MDL4': 'a 3D GameStudio (A5) model',
+    b'MDL5': 'a 3D GameStudio (A5) model',
+    b'MDL6': 'a 3D GameStudio (A6) model',
+    b'MDL7': 'a 3D GameStudio (A6/A7) model',
     b'RAPO': "a Hexen II model (Raven's variation of the MDL layout)",
-    b'MD16': "a QuakeForge 16-bit MDL",
-    b'IDSP': "a Quake sprite",
+    b'MD16': 'a QuakeForge 16-bit MDL',
+    b'IDSP': 'a Quake sprite',
 }
 
 
@@ -647,6 +658,8 @@ def _explained(error: QuakeFormatError, buffer: bytes | memoryview) -> QuakeForm
     """The error, with the likely cause when the header shows the file went through a text conversion."""
     if REPLACEMENT_CHARACTER not in bytes(buffer[:256]):
         return error
-    reason = (f'{error.reason} (the file holds UTF-8 replacement characters, EF BF BD, in its header: it was '
-              'saved or downloaded as text, which destroys a binary file; get the original)')  # fmt: skip
+    reason = (
+        f'{error.reason} (the file holds UTF-8 replacement characters, EF BF BD, in its header: it was '
+        'saved or downloaded as text, which destroys a binary file; get the original)'
+    )
     return type(error)(error.source, error.field, error.value, reason)

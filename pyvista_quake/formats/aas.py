@@ -25,8 +25,22 @@ from pyvista_quake.formats._common import Bounds
 
 IDENT = b'EAAS'
 VERSIONS = (4, 5)
-LUMPS = ('bboxes', 'vertexes', 'planes', 'edges', 'edgeindex', 'faces', 'faceindex', 'areas', 'areasettings', 'reachability',
-         'nodes', 'portals', 'portalindex', 'clusters')  # fmt: skip
+LUMPS = (
+    'bboxes',
+    'vertexes',
+    'planes',
+    'edges',
+    'edgeindex',
+    'faces',
+    'faceindex',
+    'areas',
+    'areasettings',
+    'reachability',
+    'nodes',
+    'portals',
+    'portalindex',
+    'clusters',
+)
 HEADER = np.dtype([('ident', 'S4'), ('version', '<i4'), ('bspchecksum', '<i4'), ('lumps', '<i4', (len(LUMPS), 2))])
 
 RECORDS = {
@@ -35,40 +49,110 @@ RECORDS = {
     'planes': np.dtype([('normal', '<f4', (3,)), ('dist', '<f4'), ('type', '<i4')]),
     'edges': np.dtype([('v', '<i4', (2,))]),
     'edgeindex': np.dtype('<i4'),
-    'faces': np.dtype([('planenum', '<i4'), ('faceflags', '<i4'), ('numedges', '<i4'), ('firstedge', '<i4'),
-                       ('frontarea', '<i4'), ('backarea', '<i4')]),
+    'faces': np.dtype(
+        [('planenum', '<i4'), ('faceflags', '<i4'), ('numedges', '<i4'), ('firstedge', '<i4'), ('frontarea', '<i4'), ('backarea', '<i4')]
+    ),
     'faceindex': np.dtype('<i4'),
-    'areas': np.dtype([('areanum', '<i4'), ('numfaces', '<i4'), ('firstface', '<i4'), ('mins', '<f4', (3,)),
-                       ('maxs', '<f4', (3,)), ('center', '<f4', (3,))]),
-    'areasettings': np.dtype([('contents', '<i4'), ('areaflags', '<i4'), ('presencetype', '<i4'), ('cluster', '<i4'),
-                              ('clusterareanum', '<i4'), ('numreachableareas', '<i4'), ('firstreachablearea', '<i4')]),
+    'areas': np.dtype(
+        [('areanum', '<i4'), ('numfaces', '<i4'), ('firstface', '<i4'), ('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('center', '<f4', (3,))]
+    ),
+    'areasettings': np.dtype(
+        [
+            ('contents', '<i4'),
+            ('areaflags', '<i4'),
+            ('presencetype', '<i4'),
+            ('cluster', '<i4'),
+            ('clusterareanum', '<i4'),
+            ('numreachableareas', '<i4'),
+            ('firstreachablearea', '<i4'),
+        ]
+    ),
     # aas_reachability_t as the compiler lays it out: its unsigned short traveltime padded to 44 bytes.
-    'reachability': np.dtype({'names': ['areanum', 'facenum', 'edgenum', 'start', 'end', 'traveltype', 'traveltime'],
-                              'formats': ['<i4', '<i4', '<i4', ('<f4', (3,)), ('<f4', (3,)), '<i4', '<u2'],
-                              'offsets': [0, 4, 8, 12, 24, 36, 40], 'itemsize': 44}),
+    'reachability': np.dtype(
+        {
+            'names': ['areanum', 'facenum', 'edgenum', 'start', 'end', 'traveltype', 'traveltime'],
+            'formats': ['<i4', '<i4', '<i4', ('<f4', (3,)), ('<f4', (3,)), '<i4', '<u2'],
+            'offsets': [0, 4, 8, 12, 24, 36, 40],
+            'itemsize': 44,
+        }
+    ),
     'nodes': np.dtype([('planenum', '<i4'), ('children', '<i4', (2,))]),
     'portals': np.dtype([('areanum', '<i4'), ('frontcluster', '<i4'), ('backcluster', '<i4'), ('clusterareanum', '<i4', (2,))]),
     'portalindex': np.dtype('<i4'),
     'clusters': np.dtype([('numareas', '<i4'), ('numreachabilityareas', '<i4'), ('numportals', '<i4'), ('firstportal', '<i4')]),
-}  # fmt: skip
+}
 
 #: Travel types (``aasfile.h`` ``TRAVEL_*``) by number; ``traveltype & TRAVELTYPE_MASK`` is one of them.
-TRAVEL_TYPES = {1: 'invalid', 2: 'walk', 3: 'crouch', 4: 'barrierjump', 5: 'jump', 6: 'ladder', 7: 'walkoffledge', 8: 'swim',
-                9: 'waterjump', 10: 'teleport', 11: 'elevator', 12: 'rocketjump', 13: 'bfgjump', 14: 'grapplehook',
-                15: 'doublejump', 16: 'rampjump', 17: 'strafejump', 18: 'jumppad', 19: 'funcbob'}  # fmt: skip
+TRAVEL_TYPES = {
+    1: 'invalid',
+    2: 'walk',
+    3: 'crouch',
+    4: 'barrierjump',
+    5: 'jump',
+    6: 'ladder',
+    7: 'walkoffledge',
+    8: 'swim',
+    9: 'waterjump',
+    10: 'teleport',
+    11: 'elevator',
+    12: 'rocketjump',
+    13: 'bfgjump',
+    14: 'grapplehook',
+    15: 'doublejump',
+    16: 'rampjump',
+    17: 'strafejump',
+    18: 'jumppad',
+    19: 'funcbob',
+}
 TRAVELTYPE_MASK = 0xFFFFFF
 #: Travel flags (``be_aas.h`` ``TFL_*``) by name, and the bots' own set (``TFL_DEFAULT``).
 TRAVEL_FLAGS = {
-    'invalid': 0x1, 'walk': 0x2, 'crouch': 0x4, 'barrierjump': 0x8, 'jump': 0x10, 'ladder': 0x20, 'walkoffledge': 0x80,
-    'swim': 0x100, 'waterjump': 0x200, 'teleport': 0x400, 'elevator': 0x800, 'rocketjump': 0x1000, 'bfgjump': 0x2000,
-    'grapplehook': 0x4000, 'doublejump': 0x8000, 'rampjump': 0x10000, 'strafejump': 0x20000, 'jumppad': 0x40000, 'air': 0x80000,
-    'water': 0x100000, 'slime': 0x200000, 'lava': 0x400000, 'donotenter': 0x800000, 'funcbob': 0x1000000, 'flight': 0x2000000,
-    'bridge': 0x4000000, 'notteam1': 0x8000000, 'notteam2': 0x10000000,
-}  # fmt: skip
+    'invalid': 0x1,
+    'walk': 0x2,
+    'crouch': 0x4,
+    'barrierjump': 0x8,
+    'jump': 0x10,
+    'ladder': 0x20,
+    'walkoffledge': 0x80,
+    'swim': 0x100,
+    'waterjump': 0x200,
+    'teleport': 0x400,
+    'elevator': 0x800,
+    'rocketjump': 0x1000,
+    'bfgjump': 0x2000,
+    'grapplehook': 0x4000,
+    'doublejump': 0x8000,
+    'rampjump': 0x10000,
+    'strafejump': 0x20000,
+    'jumppad': 0x40000,
+    'air': 0x80000,
+    'water': 0x100000,
+    'slime': 0x200000,
+    'lava': 0x400000,
+    'donotenter': 0x800000,
+    'funcbob': 0x1000000,
+    'flight': 0x2000000,
+    'bridge': 0x4000000,
+    'notteam1': 0x8000000,
+    'notteam2': 0x10000000,
+}
 TFL_DEFAULT = 0x011C0FBE
 #: Area contents (``AREACONTENTS_*``), area flags (``AREA_*``) and presence types (``PRESENCE_*``) by name.
-AREA_CONTENTS = {'water': 1, 'lava': 2, 'slime': 4, 'clusterportal': 8, 'teleportal': 16, 'routeportal': 32, 'teleporter': 64,
-                 'jumppad': 128, 'donotenter': 256, 'viewportal': 512, 'mover': 1024, 'notteam1': 2048, 'notteam2': 4096}  # fmt: skip
+AREA_CONTENTS = {
+    'water': 1,
+    'lava': 2,
+    'slime': 4,
+    'clusterportal': 8,
+    'teleportal': 16,
+    'routeportal': 32,
+    'teleporter': 64,
+    'jumppad': 128,
+    'donotenter': 256,
+    'viewportal': 512,
+    'mover': 1024,
+    'notteam1': 2048,
+    'notteam2': 4096,
+}
 AREA_FLAGS = {'grounded': 1, 'ladder': 2, 'liquid': 4, 'disabled': 8, 'bridge': 16}
 PRESENCE = {'none': 1, 'normal': 2, 'crouch': 4}
 

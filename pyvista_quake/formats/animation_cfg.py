@@ -19,13 +19,39 @@ from pyvista_quake._base.errors import QuakeFormatError
 
 #: The animations of ``animation.cfg``, in the file's fixed order (``bg_public.h animNumber_t``).
 ANIMATION_NAMES = (
-    'BOTH_DEATH1', 'BOTH_DEAD1', 'BOTH_DEATH2', 'BOTH_DEAD2', 'BOTH_DEATH3', 'BOTH_DEAD3',
-    'TORSO_GESTURE', 'TORSO_ATTACK', 'TORSO_ATTACK2', 'TORSO_DROP', 'TORSO_RAISE', 'TORSO_STAND', 'TORSO_STAND2',
-    'LEGS_WALKCR', 'LEGS_WALK', 'LEGS_RUN', 'LEGS_BACK', 'LEGS_SWIM', 'LEGS_JUMP', 'LEGS_LAND', 'LEGS_JUMPB', 'LEGS_LANDB',
-    'LEGS_IDLE', 'LEGS_IDLECR', 'LEGS_TURN',
+    'BOTH_DEATH1',
+    'BOTH_DEAD1',
+    'BOTH_DEATH2',
+    'BOTH_DEAD2',
+    'BOTH_DEATH3',
+    'BOTH_DEAD3',
+    'TORSO_GESTURE',
+    'TORSO_ATTACK',
+    'TORSO_ATTACK2',
+    'TORSO_DROP',
+    'TORSO_RAISE',
+    'TORSO_STAND',
+    'TORSO_STAND2',
+    'LEGS_WALKCR',
+    'LEGS_WALK',
+    'LEGS_RUN',
+    'LEGS_BACK',
+    'LEGS_SWIM',
+    'LEGS_JUMP',
+    'LEGS_LAND',
+    'LEGS_JUMPB',
+    'LEGS_LANDB',
+    'LEGS_IDLE',
+    'LEGS_IDLECR',
+    'LEGS_TURN',
     # Team Arena's (missionpack): a file without them gets TORSO_GESTURE's numbers.
-    'TORSO_GETFLAG', 'TORSO_GUARDBASE', 'TORSO_PATROL', 'TORSO_FOLLOWME', 'TORSO_AFFIRMATIVE', 'TORSO_NEGATIVE',
-)  # fmt: skip
+    'TORSO_GETFLAG',
+    'TORSO_GUARDBASE',
+    'TORSO_PATROL',
+    'TORSO_FOLLOWME',
+    'TORSO_AFFIRMATIVE',
+    'TORSO_NEGATIVE',
+)
 MISSIONPACK = ANIMATION_NAMES[ANIMATION_NAMES.index('TORSO_GETFLAG') :]
 #: The file's name, beside a player's parts.
 CONFIG_NAME = 'animation.cfg'
@@ -139,9 +165,14 @@ def parse(text: str, source: str = 'animation.cfg') -> AnimationConfig:
     animations['LEGS_BACKCR'] = PlayerAnimation(**{**animations['LEGS_WALKCR'].__dict__, 'reversed': True})
     animations['LEGS_BACKWALK'] = PlayerAnimation(**{**animations['LEGS_WALK'].__dict__, 'reversed': True})
     sex = str(keywords.get('sex', 'm'))[:1]
-    return AnimationConfig(animations, 'f' if sex == 'f' else 'n' if sex == 'n' else 'm', keywords.get('footsteps', 'default'),
-                           keywords.get('head_offset', (0.0, 0.0, 0.0)), keywords.get('fixed_legs', False),
-                           keywords.get('fixed_torso', False))  # fmt: skip
+    return AnimationConfig(
+        animations,
+        'f' if sex == 'f' else 'n' if sex == 'n' else 'm',
+        keywords.get('footsteps', 'default'),
+        keywords.get('head_offset', (0.0, 0.0, 0.0)),
+        keywords.get('fixed_legs', False),
+        keywords.get('fixed_torso', False),
+    )
 
 
 def _number(token: str, source: str, field: str) -> float:

@@ -58,21 +58,59 @@ UFO_LEVEL_MAX = 259
 
 
 # -- Quake III (qfiles.h) --------------------------------------------------------------
-Q3_LUMPS = ('entities', 'shaders', 'planes', 'nodes', 'leafs', 'leafsurfaces', 'leafbrushes', 'models', 'brushes',
-            'brushsides', 'drawverts', 'drawindexes', 'fogs', 'surfaces', 'lightmaps', 'lightgrid', 'visibility')  # fmt: skip
+Q3_LUMPS = (
+    'entities',
+    'shaders',
+    'planes',
+    'nodes',
+    'leafs',
+    'leafsurfaces',
+    'leafbrushes',
+    'models',
+    'brushes',
+    'brushsides',
+    'drawverts',
+    'drawindexes',
+    'fogs',
+    'surfaces',
+    'lightmaps',
+    'lightgrid',
+    'visibility',
+)
 Q3_SHADER = np.dtype([('shader', 'S64'), ('surfaceFlags', '<i4'), ('contentFlags', '<i4')])
-Q3_MODEL = np.dtype([('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('firstSurface', '<i4'), ('numSurfaces', '<i4'),
-                     ('firstBrush', '<i4'), ('numBrushes', '<i4')])  # fmt: skip
+Q3_MODEL = np.dtype(
+    [('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('firstSurface', '<i4'), ('numSurfaces', '<i4'), ('firstBrush', '<i4'), ('numBrushes', '<i4')]
+)
 Q3_DRAWVERT = np.dtype([('xyz', '<f4', (3,)), ('st', '<f4', (2,)), ('lightmap', '<f4', (2,)), ('normal', '<f4', (3,)), ('color', 'u1', (4,))])
-Q3_SURFACE = np.dtype([
-    ('shaderNum', '<i4'), ('fogNum', '<i4'), ('surfaceType', '<i4'), ('firstVert', '<i4'), ('numVerts', '<i4'),
-    ('firstIndex', '<i4'), ('numIndexes', '<i4'), ('lightmapNum', '<i4'), ('lightmapX', '<i4'), ('lightmapY', '<i4'),
-    ('lightmapWidth', '<i4'), ('lightmapHeight', '<i4'), ('lightmapOrigin', '<f4', (3,)), ('lightmapVecs', '<f4', (3, 3)),
-    ('patchWidth', '<i4'), ('patchHeight', '<i4'),
-])  # fmt: skip
-Q3_RECORDS = {'shaders': Q3_SHADER, 'models': Q3_MODEL, 'drawverts': Q3_DRAWVERT, 'drawindexes': np.dtype('<i4'),
-              'surfaces': Q3_SURFACE, 'lightmaps': np.dtype(('u1', (LIGHTMAP_SIZE, LIGHTMAP_SIZE, 3))),
-              'planes': np.dtype([('normal', '<f4', (3,)), ('dist', '<f4')])}  # fmt: skip
+Q3_SURFACE = np.dtype(
+    [
+        ('shaderNum', '<i4'),
+        ('fogNum', '<i4'),
+        ('surfaceType', '<i4'),
+        ('firstVert', '<i4'),
+        ('numVerts', '<i4'),
+        ('firstIndex', '<i4'),
+        ('numIndexes', '<i4'),
+        ('lightmapNum', '<i4'),
+        ('lightmapX', '<i4'),
+        ('lightmapY', '<i4'),
+        ('lightmapWidth', '<i4'),
+        ('lightmapHeight', '<i4'),
+        ('lightmapOrigin', '<f4', (3,)),
+        ('lightmapVecs', '<f4', (3, 3)),
+        ('patchWidth', '<i4'),
+        ('patchHeight', '<i4'),
+    ]
+)
+Q3_RECORDS = {
+    'shaders': Q3_SHADER,
+    'models': Q3_MODEL,
+    'drawverts': Q3_DRAWVERT,
+    'drawindexes': np.dtype('<i4'),
+    'surfaces': Q3_SURFACE,
+    'lightmaps': np.dtype(('u1', (LIGHTMAP_SIZE, LIGHTMAP_SIZE, 3))),
+    'planes': np.dtype([('normal', '<f4', (3,)), ('dist', '<f4')]),
+}
 MST_PLANAR, MST_PATCH, MST_TRIANGLE_SOUP, MST_FLARE = 1, 2, 3, 4
 SURF_SKY, SURF_NODRAW = 0x4, 0x80
 CONTENTS_CLIP = 0x10000 | 0x20000 | 0x400000  # PLAYERCLIP | MONSTERCLIP | BOTCLIP
@@ -91,9 +129,13 @@ LIGHT_SCALE = {'quake3': 4.0, 'bsp29': 264 / 128, 'bsp2': 264 / 128, 'quake2': 1
 #: view_ofs (client.qc PutClientInServer) and Quake II's pmove viewheight; UFO: AI is seen from above.
 VIEW_HEIGHT = {'quake3': 26.0, 'bsp29': 22.0, 'bsp2': 22.0, 'quake2': 22.0, 'ufoai': None}
 #: Where players start: a single-player start first where the game has one, then the deathmatch spots.
-SPAWN_CLASSES = {'quake3': ('info_player_deathmatch', 'info_player_start'), 'bsp29': ('info_player_start', 'info_player_deathmatch'),
-                 'bsp2': ('info_player_start', 'info_player_deathmatch'), 'quake2': ('info_player_start', 'info_player_deathmatch'),
-                 'ufoai': ()}  # fmt: skip
+SPAWN_CLASSES = {
+    'quake3': ('info_player_deathmatch', 'info_player_start'),
+    'bsp29': ('info_player_start', 'info_player_deathmatch'),
+    'bsp2': ('info_player_start', 'info_player_deathmatch'),
+    'quake2': ('info_player_start', 'info_player_deathmatch'),
+    'ufoai': (),
+}
 #: The widest page of Quake 1's, II's and UFO: AI's gathered lightmap blocks; more blocks fill more pages.
 MAX_PAGE_SIDE = 4096
 #: The widest lightmap block a face may have, in luxels a side; wider (or not finite) is drawn unlit.
@@ -104,47 +146,167 @@ LUXEL_BYTES = {'bsp29': 1, 'bsp2': 1, 'quake2': 3, 'ufoai': 6}
 # -- Quake 1, Quake II, UFO: AI: faces over edges ---------------------------------------------
 PLANE = np.dtype([('normal', '<f4', (3,)), ('dist', '<f4'), ('type', '<i4')])
 VERTEX = np.dtype(('<f4', (3,)))
-Q1_LUMPS = ('entities', 'planes', 'textures', 'vertexes', 'visibility', 'nodes', 'texinfo', 'faces', 'lighting',
-            'clipnodes', 'leafs', 'marksurfaces', 'edges', 'surfedges', 'models')  # fmt: skip
+Q1_LUMPS = (
+    'entities',
+    'planes',
+    'textures',
+    'vertexes',
+    'visibility',
+    'nodes',
+    'texinfo',
+    'faces',
+    'lighting',
+    'clipnodes',
+    'leafs',
+    'marksurfaces',
+    'edges',
+    'surfedges',
+    'models',
+)
 Q1_TEXINFO = np.dtype([('vecs', '<f4', (2, 4)), ('miptex', '<i4'), ('flags', '<i4')])
 Q1_FACE = {
-    'bsp29': np.dtype([('planenum', '<i2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'),
-                       ('styles', 'u1', (4,)), ('lightofs', '<i4')]),
-    'bsp2': np.dtype([('planenum', '<i4'), ('side', '<i4'), ('firstedge', '<i4'), ('numedges', '<i4'), ('texinfo', '<i4'),
-                      ('styles', 'u1', (4,)), ('lightofs', '<i4')]),
-}  # fmt: skip
+    'bsp29': np.dtype(
+        [
+            ('planenum', '<i2'),
+            ('side', '<i2'),
+            ('firstedge', '<i4'),
+            ('numedges', '<i2'),
+            ('texinfo', '<i2'),
+            ('styles', 'u1', (4,)),
+            ('lightofs', '<i4'),
+        ]
+    ),
+    'bsp2': np.dtype(
+        [
+            ('planenum', '<i4'),
+            ('side', '<i4'),
+            ('firstedge', '<i4'),
+            ('numedges', '<i4'),
+            ('texinfo', '<i4'),
+            ('styles', 'u1', (4,)),
+            ('lightofs', '<i4'),
+        ]
+    ),
+}
 Q1_EDGE = {'bsp29': np.dtype([('v', '<u2', (2,))]), 'bsp2': np.dtype([('v', '<u4', (2,))])}
-Q1_MODEL = np.dtype([('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('origin', '<f4', (3,)), ('headnode', '<i4', (4,)),
-                     ('visleafs', '<i4'), ('firstface', '<i4'), ('numfaces', '<i4')])  # fmt: skip
+Q1_MODEL = np.dtype(
+    [
+        ('mins', '<f4', (3,)),
+        ('maxs', '<f4', (3,)),
+        ('origin', '<f4', (3,)),
+        ('headnode', '<i4', (4,)),
+        ('visleafs', '<i4'),
+        ('firstface', '<i4'),
+        ('numfaces', '<i4'),
+    ]
+)
 MIPTEX = np.dtype([('name', 'S16'), ('width', '<u4'), ('height', '<u4'), ('offsets', '<u4', (4,))])
 Q1_TEX_SPECIAL = 1
 
-Q2_LUMPS = ('entities', 'planes', 'vertexes', 'visibility', 'nodes', 'texinfo', 'faces', 'lighting', 'leafs', 'leaffaces',
-            'leafbrushes', 'edges', 'surfedges', 'models', 'brushes', 'brushsides', 'pop', 'areas', 'areaportals')  # fmt: skip
+Q2_LUMPS = (
+    'entities',
+    'planes',
+    'vertexes',
+    'visibility',
+    'nodes',
+    'texinfo',
+    'faces',
+    'lighting',
+    'leafs',
+    'leaffaces',
+    'leafbrushes',
+    'edges',
+    'surfedges',
+    'models',
+    'brushes',
+    'brushsides',
+    'pop',
+    'areas',
+    'areaportals',
+)
 Q2_TEXINFO = np.dtype([('vecs', '<f4', (2, 4)), ('flags', '<i4'), ('value', '<i4'), ('texture', 'S32'), ('nexttexinfo', '<i4')])
-Q2_FACE = np.dtype([('planenum', '<u2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'),
-                    ('styles', 'u1', (4,)), ('lightofs', '<i4')])  # fmt: skip
-Q2_MODEL = np.dtype([('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('origin', '<f4', (3,)), ('headnode', '<i4'),
-                     ('firstface', '<i4'), ('numfaces', '<i4')])  # fmt: skip
+Q2_FACE = np.dtype(
+    [('planenum', '<u2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'), ('styles', 'u1', (4,)), ('lightofs', '<i4')]
+)
+Q2_MODEL = np.dtype(
+    [('mins', '<f4', (3,)), ('maxs', '<f4', (3,)), ('origin', '<f4', (3,)), ('headnode', '<i4'), ('firstface', '<i4'), ('numfaces', '<i4')]
+)
 
-UFO_LUMPS = ('entities', 'planes', 'vertexes', 'routing', 'nodes', 'texinfo', 'faces', 'lighting_night', 'lighting_day',
-             'leafs', 'leafbrushes', 'edges', 'surfedges', 'models', 'brushes', 'brushsides', 'normals')  # fmt: skip
+UFO_LUMPS = (
+    'entities',
+    'planes',
+    'vertexes',
+    'routing',
+    'nodes',
+    'texinfo',
+    'faces',
+    'lighting_night',
+    'lighting_day',
+    'leafs',
+    'leafbrushes',
+    'edges',
+    'surfedges',
+    'models',
+    'brushes',
+    'brushsides',
+    'normals',
+)
 UFO_TEXINFO = np.dtype([('vecs', '<f4', (2, 4)), ('surfaceFlags', '<i4'), ('value', '<i4'), ('texture', 'S32')])
-UFO_FACE = np.dtype([('planenum', '<u2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'),
-                     ('lightofs', '<i4', (2,))])  # fmt: skip
+UFO_FACE = np.dtype([('planenum', '<u2'), ('side', '<i2'), ('firstedge', '<i4'), ('numedges', '<i2'), ('texinfo', '<i2'), ('lightofs', '<i4', (2,))])
 
 #: Each game's lumps and the record of each lump that is read (the others are kept as bytes).
 LAYOUTS: dict[str, tuple[tuple[str, ...], dict[str, np.dtype]]] = {
     'quake3': (Q3_LUMPS, Q3_RECORDS),
-    'bsp29': (Q1_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': Q1_TEXINFO, 'faces': Q1_FACE['bsp29'],
-                         'edges': Q1_EDGE['bsp29'], 'surfedges': np.dtype('<i4'), 'models': Q1_MODEL}),
-    'bsp2': (Q1_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': Q1_TEXINFO, 'faces': Q1_FACE['bsp2'],
-                        'edges': Q1_EDGE['bsp2'], 'surfedges': np.dtype('<i4'), 'models': Q1_MODEL}),
-    'quake2': (Q2_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': Q2_TEXINFO, 'faces': Q2_FACE, 'edges': Q1_EDGE['bsp29'],
-                          'surfedges': np.dtype('<i4'), 'models': Q2_MODEL}),
-    'ufoai': (UFO_LUMPS, {'planes': PLANE, 'vertexes': VERTEX, 'texinfo': UFO_TEXINFO, 'faces': UFO_FACE, 'edges': Q1_EDGE['bsp29'],
-                          'surfedges': np.dtype('<i4'), 'models': Q2_MODEL, 'normals': VERTEX}),
-}  # fmt: skip
+    'bsp29': (
+        Q1_LUMPS,
+        {
+            'planes': PLANE,
+            'vertexes': VERTEX,
+            'texinfo': Q1_TEXINFO,
+            'faces': Q1_FACE['bsp29'],
+            'edges': Q1_EDGE['bsp29'],
+            'surfedges': np.dtype('<i4'),
+            'models': Q1_MODEL,
+        },
+    ),
+    'bsp2': (
+        Q1_LUMPS,
+        {
+            'planes': PLANE,
+            'vertexes': VERTEX,
+            'texinfo': Q1_TEXINFO,
+            'faces': Q1_FACE['bsp2'],
+            'edges': Q1_EDGE['bsp2'],
+            'surfedges': np.dtype('<i4'),
+            'models': Q1_MODEL,
+        },
+    ),
+    'quake2': (
+        Q2_LUMPS,
+        {
+            'planes': PLANE,
+            'vertexes': VERTEX,
+            'texinfo': Q2_TEXINFO,
+            'faces': Q2_FACE,
+            'edges': Q1_EDGE['bsp29'],
+            'surfedges': np.dtype('<i4'),
+            'models': Q2_MODEL,
+        },
+    ),
+    'ufoai': (
+        UFO_LUMPS,
+        {
+            'planes': PLANE,
+            'vertexes': VERTEX,
+            'texinfo': UFO_TEXINFO,
+            'faces': UFO_FACE,
+            'edges': Q1_EDGE['bsp29'],
+            'surfedges': np.dtype('<i4'),
+            'models': Q2_MODEL,
+            'normals': VERTEX,
+        },
+    ),
+}
 
 
 @dataclass
@@ -242,7 +404,6 @@ def parse(buffer: bytes | memoryview, source: str) -> BSPFile:
     return BSPFile(source, game, head, version, lumps, records, raw)
 
 
-
 def write(record: BSPFile) -> bytes:
     """The level's bytes, as they were read."""
     return record.raw
@@ -305,7 +466,6 @@ def parse_entities(text: bytes, source: str, *, first_wins: bool) -> list[dict[s
     return out
 
 
-
 def brush_model_of(entity: dict[str, str]) -> int | None:
     """The brush model an entity's ``"model" "*N"`` names (its ``N``), or ``None``."""
     model = entity.get('model', '')
@@ -352,8 +512,9 @@ def decode(record: BSPFile, patch_level: int | str = DEFAULT_PATCH_LEVEL) -> Mod
         For an index past its lump (named, with the record).
 
     """
-    if patch_level != 'engine' and (isinstance(patch_level, bool) or not isinstance(patch_level, (int, np.integer))
-                                    or not 1 <= patch_level <= MAX_PATCH_LEVEL):  # fmt: skip
+    if patch_level != 'engine' and (
+        isinstance(patch_level, bool) or not isinstance(patch_level, (int, np.integer)) or not 1 <= patch_level <= MAX_PATCH_LEVEL
+    ):
         raise ValueError(f"patch_level must be a whole number from 1 to {MAX_PATCH_LEVEL} or 'engine', not {patch_level!r}")
     first_wins = record.game == 'quake3'
     entities = parse_entities(record.lump_bytes('entities'), record.source, first_wins=first_wins)
@@ -386,10 +547,20 @@ class _Group:
 def _surface(group: _Group) -> SurfaceData:
     normals = _filled_normals(group.positions, group.normals, group.triangles)
     return SurfaceData(
-        group.name, group.triangles.astype(np.int32), _finite(group.texcoords.astype(np.float32)),
-        group.positions.astype(np.float32)[None], normals[None], [group.image or group.name], flags=group.flags, brush_model=group.brush_model,
-        kinds=group.kinds, point_arrays=group.point_arrays, texture_size=group.texture_size, texels=group.texels, picture=group.picture,
-    )  # fmt: skip
+        group.name,
+        group.triangles.astype(np.int32),
+        _finite(group.texcoords.astype(np.float32)),
+        group.positions.astype(np.float32)[None],
+        normals[None],
+        [group.image or group.name],
+        flags=group.flags,
+        brush_model=group.brush_model,
+        kinds=group.kinds,
+        point_arrays=group.point_arrays,
+        texture_size=group.texture_size,
+        texels=group.texels,
+        picture=group.picture,
+    )
 
 
 def _finite(values: np.ndarray) -> np.ndarray:
@@ -414,7 +585,6 @@ def _filled_normals(positions: np.ndarray, normals: np.ndarray, triangles: np.nd
     return (out / length[:, None]).astype(np.float32)
 
 
-
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """``concatenate([arange(s, s + c) for s, c in zip(starts, counts)])`` without a Python loop."""
     counts = np.asarray(counts, np.int64)
@@ -426,7 +596,7 @@ def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     nonzero = counts > 0
     first = (ends - counts)[nonzero]
     out[first] = np.asarray(starts, np.int64)[nonzero]
-    out[first[1:]] -= (np.asarray(starts, np.int64)[nonzero][:-1] + counts[nonzero][:-1] - 1)
+    out[first[1:]] -= np.asarray(starts, np.int64)[nonzero][:-1] + counts[nonzero][:-1] - 1
     return np.cumsum(out)
 
 
@@ -459,11 +629,9 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
         raise bounds.error(f'surfaces[{k}].surfaceType', int(types[k]), 'not 1 (planar), 2 (patch), 3 (triangle soup) or 4 (flare)')
     bounds.indices('surfaces.shaderNum', faces['shaderNum'].astype(np.int64), len(shaders))
     drawn = types != MST_FLARE
-    _check_ranges(bounds, 'surfaces', faces['firstVert'][drawn], faces['numVerts'][drawn], len(verts), 'drawverts',
-                  np.flatnonzero(drawn))  # fmt: skip
+    _check_ranges(bounds, 'surfaces', faces['firstVert'][drawn], faces['numVerts'][drawn], len(verts), 'drawverts', np.flatnonzero(drawn))
     meshes = (types == MST_PLANAR) | (types == MST_TRIANGLE_SOUP)
-    _check_ranges(bounds, 'surfaces', faces['firstIndex'][meshes], faces['numIndexes'][meshes], len(indexes), 'drawindexes',
-                  np.flatnonzero(meshes))  # fmt: skip
+    _check_ranges(bounds, 'surfaces', faces['firstIndex'][meshes], faces['numIndexes'][meshes], len(indexes), 'drawindexes', np.flatnonzero(meshes))
     # Which brush model each face belongs to (the world is 0); faces of no model are not drawn.
     owner = np.full(len(faces), -1, np.int64)
     for number, (first, count) in enumerate(zip(models['firstSurface'].tolist(), models['numSurfaces'].tolist())):
@@ -487,8 +655,11 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
     past = (local < 0) | (local >= limit)
     if past.any():
         k = int(np.flatnonzero(past)[0])
-        raise bounds.error(f'surfaces[{int(face_of_corner[k])}] drawindexes', int(local[k]),
-                           f'index out of range 0..{int(limit[k]) - 1} (the surface\'s numVerts; ParseTriSurf: "Bad index")')  # fmt: skip
+        raise bounds.error(
+            f'surfaces[{int(face_of_corner[k])}] drawindexes',
+            int(local[k]),
+            f'index out of range 0..{int(limit[k]) - 1} (the surface\'s numVerts; ParseTriSurf: "Bad index")',
+        )
     corner_vertex = local + faces['firstVert'][face_of_corner]
     triangle_face = face_of_corner[::3]
     triangle_vertex = corner_vertex.reshape(-1, 3)
@@ -516,26 +687,53 @@ def _quake3(record: BSPFile, entities: list[dict[str, str]], patch_level: int | 
         lit = per_vertex_lit[vertex_face[used]]
         lightmap = np.where(lit[:, None], v['lightmap'], 0).astype(np.float64)
         page = np.where(lit, faces['lightmapNum'][vertex_face[used]], -1)
-        parts = [(v['xyz'].astype(np.float64), v['normal'].astype(np.float64), v['st'].astype(np.float64), lightmap,
-                  v['color'].astype(np.float64), page, renumbered.reshape(-1, 3))]  # fmt: skip
+        parts = [
+            (
+                v['xyz'].astype(np.float64),
+                v['normal'].astype(np.float64),
+                v['st'].astype(np.float64),
+                lightmap,
+                v['color'].astype(np.float64),
+                page,
+                renumbered.reshape(-1, 3),
+            )
+        ]
         parts += [_patch(record, bounds, int(patch_faces[row]), patch_level) for row in patch_groups.get(key, none)]
         positions, normals, st, lm, color, pages, triangles = _joined(parts)
         if model in origins:
             positions = positions + origins[model]
         shader_row = shaders[shader]
-        groups.append(_surface(_Group(
-            names[shader], model, _q3_kinds(int(shader_row['surfaceFlags']), int(shader_row['contentFlags'])), positions, normals, st,
-            triangles, {'lightmap': _finite(lm).astype(np.float32),
-                        'lightmap_page': pages.astype(np.int32), 'color': np.clip(np.rint(color), 0, 255).astype(np.uint8)},
-            flags=int(shader_row['surfaceFlags']),
-        )))  # fmt: skip
+        groups.append(
+            _surface(
+                _Group(
+                    names[shader],
+                    model,
+                    _q3_kinds(int(shader_row['surfaceFlags']), int(shader_row['contentFlags'])),
+                    positions,
+                    normals,
+                    st,
+                    triangles,
+                    {
+                        'lightmap': _finite(lm).astype(np.float32),
+                        'lightmap_page': pages.astype(np.int32),
+                        'color': np.clip(np.rint(color), 0, 255).astype(np.uint8),
+                    },
+                    flags=int(shader_row['surfaceFlags']),
+                )
+            )
+        )
     lightmaps = r['lightmaps']
-    level = LevelData(record.game, entities, lightmaps=np.ascontiguousarray(lightmaps) if len(lightmaps) else None, light_scale=LIGHT_SCALE['quake3'],
-                      brush_models=len(models), external_lightmaps=not len(lightmaps) and bool(per_vertex_lit.any()),
-                      view_height=VIEW_HEIGHT['quake3'], spawn_classes=SPAWN_CLASSES['quake3'])  # fmt: skip
+    level = LevelData(
+        record.game,
+        entities,
+        lightmaps=np.ascontiguousarray(lightmaps) if len(lightmaps) else None,
+        light_scale=LIGHT_SCALE['quake3'],
+        brush_models=len(models),
+        external_lightmaps=not len(lightmaps) and bool(per_vertex_lit.any()),
+        view_height=VIEW_HEIGHT['quake3'],
+        spawn_classes=SPAWN_CLASSES['quake3'],
+    )
     return groups, level
-
-
 
 
 def _by_key(keys: np.ndarray) -> dict[int, np.ndarray]:
@@ -566,8 +764,9 @@ def _patch_size(record: BSPFile, bounds: Bounds, k: int) -> tuple[int, int]:
         if value < 3 or value % 2 == 0 or value > MAX_PATCH_SIDE:
             raise bounds.error(f'surfaces[{k}].{name}', value, f'a patch side is odd, 3 to {MAX_PATCH_SIDE} (cm_patch.c)')
     if w * h != int(face['numVerts']) or w * h > MAX_PATCH_VERTS:
-        raise bounds.error(f'surfaces[{k}].numVerts', int(face['numVerts']),
-                           f'a {w} x {h} patch has {w * h} control points (at most {MAX_PATCH_VERTS})')  # fmt: skip
+        raise bounds.error(
+            f'surfaces[{k}].numVerts', int(face['numVerts']), f'a {w} x {h} patch has {w * h} control points (at most {MAX_PATCH_VERTS})'
+        )
     return w, h
 
 
@@ -580,8 +779,13 @@ def _patch(record: BSPFile, bounds: Bounds, k: int, level: int | str) -> tuple:
     lit = int(face['lightmapNum']) >= 0
     clean = _finite(grid['lightmap'])
     if level == 'engine':
-        fields = {'xyz': grid['xyz'].astype(np.float32), 'st': grid['st'].astype(np.float32), 'lightmap': clean.astype(np.float32),
-                  'normal': grid['normal'].astype(np.float32), 'color': grid['color'].astype(np.int32)}  # fmt: skip
+        fields = {
+            'xyz': grid['xyz'].astype(np.float32),
+            'st': grid['st'].astype(np.float32),
+            'lightmap': clean.astype(np.float32),
+            'normal': grid['normal'].astype(np.float32),
+            'color': grid['color'].astype(np.int32),
+        }
         out = {name: values.astype(np.float64) for name, values in _engine_grid(fields).items()}
         H, W = out['xyz'].shape[:2]
         positions, st, color = (out[name].reshape(H * W, -1) for name in ('xyz', 'st', 'color'))
@@ -723,8 +927,14 @@ def _mesh_normals(xyz: np.ndarray) -> np.ndarray:
     total = np.zeros((height, width, 3), np.float32)
     for k in range(8):
         a, b = around[(k + 1) & 7], around[k]
-        cross = np.stack([a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1], a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
-                          a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]], axis=-1)  # fmt: skip
+        cross = np.stack(
+            [
+                a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
+                a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+                a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0],
+            ],
+            axis=-1,
+        )
         unit, length = _unit32(cross)
         use = good[k] & good[(k + 1) & 7] & (length > 0)
         total[use] += unit[use]
@@ -749,8 +959,7 @@ def _bezier_weights(size: int, level: int) -> np.ndarray:
     return out
 
 
-def _check_ranges(bounds: Bounds, lump: str, first: np.ndarray, count: np.ndarray, limit: int, target: str,
-                  rows: np.ndarray | None = None) -> None:  # fmt: skip
+def _check_ranges(bounds: Bounds, lump: str, first: np.ndarray, count: np.ndarray, limit: int, target: str, rows: np.ndarray | None = None) -> None:
     """Check that each record's run ``first .. first + count`` lies in ``target``'s ``limit`` records."""
     first = np.asarray(first, np.int64)
     count = np.asarray(count, np.int64)
@@ -784,7 +993,9 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]], coloured: bytes
     bounds = Bounds(record.source, len(record.raw))
     game = record.game
     r = record.records
-    planes, vertexes, texinfo, faces, edges, surfedges, models = (r[n] for n in ('planes', 'vertexes', 'texinfo', 'faces', 'edges', 'surfedges', 'models'))
+    planes, vertexes, texinfo, faces, edges, surfedges, models = (
+        r[n] for n in ('planes', 'vertexes', 'texinfo', 'faces', 'edges', 'surfedges', 'models')
+    )
     _check_ranges(bounds, 'models', models['firstface'], models['numfaces'], len(faces), 'faces')
     _check_ranges(bounds, 'faces', faces['firstedge'], faces['numedges'], len(surfedges), 'surfedges')
     bounds.indices('faces.texinfo', faces['texinfo'].astype(np.int64), len(texinfo))
@@ -816,7 +1027,7 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]], coloured: bytes
     # Which brush model each face belongs to; UFO: AI's 259 level models are the world.
     owner = np.full(len(faces), -1, np.int64)
     for number, (first, count) in enumerate(zip(models['firstface'].tolist(), models['numfaces'].tolist())):
-        brush = (max(0, number - (UFO_LEVEL_MAX - 1)) if game == 'ufoai' else number)
+        brush = max(0, number - (UFO_LEVEL_MAX - 1)) if game == 'ufoai' else number
         owner[first : first + count] = brush
     origins = _origins(entities, 0)
 
@@ -870,21 +1081,47 @@ def _edge_faces(record: BSPFile, entities: list[dict[str, str]], coloured: bytes
             picture = textures[texture][2]
         face_flags = int(flags[face_info[fan_face[rows[0]]]])
         image_name = name if game in ('bsp29', 'bsp2') else (f'textures/{name}.wal' if game == 'quake2' else f'textures/{name}')
-        groups.append(_surface(_Group(  # named by the texture name as stored; the game finds its image under textures/
-            name, model, _texture_kinds(name, face_flags, game), positions, normals[used], st, renumbered.reshape(-1, 3),
-            {'lightmap_texel': light[used].astype(np.float32), 'lightmap': light_uv[used], 'lightmap_page': light_page[used]},
-            flags=face_flags, texture_size=size, picture=picture, image=image_name,
-            texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
-        )))  # fmt: skip
-    level = LevelData(game, entities, lightmaps=atlas, brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0),
-                      light_scale=LIGHT_SCALE[game], view_height=VIEW_HEIGHT[game], spawn_classes=SPAWN_CLASSES[game],
-                      side_light='.lit' if game in ('bsp29', 'bsp2') else None)  # fmt: skip
+        groups.append(
+            _surface(
+                _Group(  # named by the texture name as stored; the game finds its image under textures/
+                    name,
+                    model,
+                    _texture_kinds(name, face_flags, game),
+                    positions,
+                    normals[used],
+                    st,
+                    renumbered.reshape(-1, 3),
+                    {'lightmap_texel': light[used].astype(np.float32), 'lightmap': light_uv[used], 'lightmap_page': light_page[used]},
+                    flags=face_flags,
+                    texture_size=size,
+                    picture=picture,
+                    image=image_name,
+                    texels=size is None,  # divided by the size of the image the game finds (Mod_LoadTexinfo, R_LoadBspVertexArrays)
+                )
+            )
+        )
+    level = LevelData(
+        game,
+        entities,
+        lightmaps=atlas,
+        brush_models=len(models) - (UFO_LEVEL_MAX - 1 if game == 'ufoai' else 0),
+        light_scale=LIGHT_SCALE[game],
+        view_height=VIEW_HEIGHT[game],
+        spawn_classes=SPAWN_CLASSES[game],
+        side_light='.lit' if game in ('bsp29', 'bsp2') else None,
+    )
     return groups, level
 
 
-def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corner_face: np.ndarray,
-                    lit: np.ndarray, entities: list[dict[str, str]], coloured: bytes | None = None
-                    ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:  # fmt: skip
+def _lightmap_atlas(
+    record: BSPFile,
+    faces: np.ndarray,
+    light: np.ndarray,
+    corner_face: np.ndarray,
+    lit: np.ndarray,
+    entities: list[dict[str, str]],
+    coloured: bytes | None = None,
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """Quake 1's, II's and UFO: AI's per-face lightmap blocks gathered into RGB pages.
 
     Each lit face's block (``smax x tmax`` luxels from ``lightofs``; of Quake 1 and II, the blocks of its
@@ -909,8 +1146,10 @@ def _lightmap_atlas(record: BSPFile, faces: np.ndarray, light: np.ndarray, corne
         wild = lit & ~(np.ceil(top) < MAX_BLOCK_LUXELS).all(axis=1)
         if wild.any():
             w = int(np.flatnonzero(wild)[0])
-            warn_external(f'{record.source}: faces[{w}] has a lightmap block of {top[w, 0] + 1:g} x {top[w, 1] + 1:g} luxels '
-                          f'(at most {MAX_BLOCK_LUXELS} a side); {int(wild.sum())} such faces are drawn unlit')  # fmt: skip
+            warn_external(
+                f'{record.source}: faces[{w}] has a lightmap block of {top[w, 0] + 1:g} x {top[w, 1] + 1:g} luxels '
+                f'(at most {MAX_BLOCK_LUXELS} a side); {int(wild.sum())} such faces are drawn unlit'
+            )
             lit = lit & ~wild
         size = np.where(lit[:, None], np.ceil(np.where(lit[:, None], top, 0)), 0).astype(np.int64) + 1
     luxels = size[:, 0] * size[:, 1]
@@ -991,8 +1230,10 @@ def lit_lightmaps(record: BSPFile, entities: list[dict[str, str]], data: bytes, 
     expected = 8 + 3 * record.lumps['lighting'][1]
     version = int(np.frombuffer(data, '<i4', 1, 4)[0]) if len(data) >= 8 else None
     if data[:4] != LIT_IDENT or version != 1 or len(data) != expected:
-        warn_external(f'{source}: not a coloured light file of this map (ident {data[:4]!r}, version {version}, {len(data)} bytes, '
-                      f'{expected} expected); the map\'s own grey light is used')  # fmt: skip
+        warn_external(
+            f'{source}: not a coloured light file of this map (ident {data[:4]!r}, version {version}, {len(data)} bytes, '
+            f"{expected} expected); the map's own grey light is used"
+        )
         return None
     return _edge_faces(record, entities, coloured=data[8:])[1].lightmaps
 
@@ -1090,24 +1331,58 @@ def lightmap_pages_are_deluxe(level: LevelData, pages: int, face_pages: np.ndarr
 # -- Quake III's collision model, visibility and light grid (qfiles.h; cm_load.c, tr_bsp.c) ---------------
 
 Q3_NODE = np.dtype([('planeNum', '<i4'), ('children', '<i4', (2,)), ('mins', '<i4', (3,)), ('maxs', '<i4', (3,))])
-Q3_LEAF = np.dtype([('cluster', '<i4'), ('area', '<i4'), ('mins', '<i4', (3,)), ('maxs', '<i4', (3,)), ('firstLeafSurface', '<i4'),
-                    ('numLeafSurfaces', '<i4'), ('firstLeafBrush', '<i4'), ('numLeafBrushes', '<i4')])  # fmt: skip
+Q3_LEAF = np.dtype(
+    [
+        ('cluster', '<i4'),
+        ('area', '<i4'),
+        ('mins', '<i4', (3,)),
+        ('maxs', '<i4', (3,)),
+        ('firstLeafSurface', '<i4'),
+        ('numLeafSurfaces', '<i4'),
+        ('firstLeafBrush', '<i4'),
+        ('numLeafBrushes', '<i4'),
+    ]
+)
 Q3_BRUSH = np.dtype([('firstSide', '<i4'), ('numSides', '<i4'), ('shaderNum', '<i4')])
 Q3_BRUSHSIDE = np.dtype([('planeNum', '<i4'), ('shaderNum', '<i4')])
 #: Quake III's ``CONTENTS_*`` bits by name (``surfaceflags.h``), as :meth:`QuakeModel.contents` returns them.
 CONTENTS = {
-    'solid': 0x1, 'lava': 0x8, 'slime': 0x10, 'water': 0x20, 'fog': 0x40, 'notteam1': 0x80, 'notteam2': 0x100,
-    'nobotclip': 0x200, 'areaportal': 0x8000, 'playerclip': 0x10000, 'monsterclip': 0x20000, 'teleporter': 0x40000,
-    'jumppad': 0x80000, 'clusterportal': 0x100000, 'donotenter': 0x200000, 'botclip': 0x400000, 'mover': 0x800000,
-    'origin': 0x1000000, 'body': 0x2000000, 'corpse': 0x4000000, 'detail': 0x8000000, 'structural': 0x10000000,
-    'translucent': 0x20000000, 'trigger': 0x40000000, 'nodrop': 0x80000000,
-}  # fmt: skip
+    'solid': 0x1,
+    'lava': 0x8,
+    'slime': 0x10,
+    'water': 0x20,
+    'fog': 0x40,
+    'notteam1': 0x80,
+    'notteam2': 0x100,
+    'nobotclip': 0x200,
+    'areaportal': 0x8000,
+    'playerclip': 0x10000,
+    'monsterclip': 0x20000,
+    'teleporter': 0x40000,
+    'jumppad': 0x80000,
+    'clusterportal': 0x100000,
+    'donotenter': 0x200000,
+    'botclip': 0x400000,
+    'mover': 0x800000,
+    'origin': 0x1000000,
+    'body': 0x2000000,
+    'corpse': 0x4000000,
+    'detail': 0x8000000,
+    'structural': 0x10000000,
+    'translucent': 0x20000000,
+    'trigger': 0x40000000,
+    'nodrop': 0x80000000,
+}
 #: The masks the game traces and tests with (``bg_public.h`` ``MASK_*``), by name.
 MASKS = {
-    'all': -1, 'solid': CONTENTS['solid'], 'player': CONTENTS['solid'] | CONTENTS['playerclip'] | CONTENTS['body'],
-    'deadsolid': CONTENTS['solid'] | CONTENTS['playerclip'], 'water': CONTENTS['water'] | CONTENTS['lava'] | CONTENTS['slime'],
-    'opaque': CONTENTS['solid'] | CONTENTS['slime'] | CONTENTS['lava'], 'shot': CONTENTS['solid'] | CONTENTS['body'] | CONTENTS['corpse'],
-}  # fmt: skip
+    'all': -1,
+    'solid': CONTENTS['solid'],
+    'player': CONTENTS['solid'] | CONTENTS['playerclip'] | CONTENTS['body'],
+    'deadsolid': CONTENTS['solid'] | CONTENTS['playerclip'],
+    'water': CONTENTS['water'] | CONTENTS['lava'] | CONTENTS['slime'],
+    'opaque': CONTENTS['solid'] | CONTENTS['slime'] | CONTENTS['lava'],
+    'shot': CONTENTS['solid'] | CONTENTS['body'] | CONTENTS['corpse'],
+}
 #: The light grid's spacing unless worldspawn's ``"gridsize"`` says otherwise (``R_LoadEntities``).
 LIGHT_GRID_SIZE = (64.0, 64.0, 128.0)
 
@@ -1182,7 +1457,9 @@ class Q3Collision:
 def _records(record: BSPFile, name: str, dtype: np.dtype) -> np.ndarray:
     offset, length = record.lumps[name]
     if length % dtype.itemsize:
-        raise QuakeFormatError(record.source, f'{name} lump length', length, f'not a whole number of {dtype.itemsize}-byte records ("funny lump size")')
+        raise QuakeFormatError(
+            record.source, f'{name} lump length', length, f'not a whole number of {dtype.itemsize}-byte records ("funny lump size")'
+        )
     return np.frombuffer(record.raw, dtype, length // dtype.itemsize, offset) if length else np.zeros(0, dtype)
 
 
@@ -1237,16 +1514,34 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
     if (counts > 0).all() and len(light) == int(np.prod(counts)) * 8:
         grid = np.frombuffer(light, np.uint8).reshape(int(counts[2]), int(counts[1]), int(counts[0]), 8)
     return Q3Collision(
-        normals, np.asarray(planes['dist'], np.float32), types, nodes['planeNum'].astype(np.int64), nodes['children'].astype(np.int64),
-        leafs['cluster'].astype(np.int64), leafs['area'].astype(np.int64), leafs['firstLeafBrush'].astype(np.int64),
-        leafs['numLeafBrushes'].astype(np.int64), leafbrushes.astype(np.int64), brushes['firstSide'].astype(np.int64),
-        brushes['numSides'].astype(np.int64), shaders['contentFlags'][brushes['shaderNum']].astype(np.int64),
-        brushes['shaderNum'].astype(np.int64), sides['planeNum'].astype(np.int64), sides['shaderNum'].astype(np.int64),
-        cstrings(shaders['shader']), shaders['surfaceFlags'].astype(np.int64),
+        normals,
+        np.asarray(planes['dist'], np.float32),
+        types,
+        nodes['planeNum'].astype(np.int64),
+        nodes['children'].astype(np.int64),
+        leafs['cluster'].astype(np.int64),
+        leafs['area'].astype(np.int64),
+        leafs['firstLeafBrush'].astype(np.int64),
+        leafs['numLeafBrushes'].astype(np.int64),
+        leafbrushes.astype(np.int64),
+        brushes['firstSide'].astype(np.int64),
+        brushes['numSides'].astype(np.int64),
+        shaders['contentFlags'][brushes['shaderNum']].astype(np.int64),
+        brushes['shaderNum'].astype(np.int64),
+        sides['planeNum'].astype(np.int64),
+        sides['shaderNum'].astype(np.int64),
+        cstrings(shaders['shader']),
+        shaders['surfaceFlags'].astype(np.int64),
         np.column_stack([models['firstBrush'], models['numBrushes']]).astype(np.int64),
-        np.stack([models['mins'], models['maxs']], axis=1).astype(np.float32), clusters, cluster_bytes, visibility, areas,
-        grid, size, origin,
-    )  # fmt: skip
+        np.stack([models['mins'], models['maxs']], axis=1).astype(np.float32),
+        clusters,
+        cluster_bytes,
+        visibility,
+        areas,
+        grid,
+        size,
+        origin,
+    )
 
 
 def _visibility(record: BSPFile, leafs: np.ndarray) -> tuple[int, int, np.ndarray]:
@@ -1260,8 +1555,7 @@ def _visibility(record: BSPFile, leafs: np.ndarray) -> tuple[int, int, np.ndarra
         raise QuakeFormatError(record.source, 'visibility lump length', len(data), 'shorter than its header (clusters, bytes a row)')
     clusters, row = (int(v) for v in np.frombuffer(data, '<i4', 2))
     if clusters < 0 or row < 0 or 8 + clusters * row > len(data) or row * 8 < clusters:
-        raise QuakeFormatError(record.source, 'visibility numClusters', clusters,
-                               f'with {row} bytes a row, not held by the {len(data)}-byte lump')  # fmt: skip
+        raise QuakeFormatError(record.source, 'visibility numClusters', clusters, f'with {row} bytes a row, not held by the {len(data)}-byte lump')
     return clusters, row, np.frombuffer(data, np.uint8, clusters * row, 8).reshape(clusters, row)
 
 
@@ -1292,34 +1586,78 @@ _Q3_SURFACES = {'quake3': 'code/renderer/tr_bsp.c R_LoadSurfaces', 'ioquake3': '
 _Q3_MODELS = {'quake3': 'code/qcommon/cm_load.c CMod_LoadSubmodels', 'ioquake3': 'code/qcommon/cm_load.c CMod_LoadSubmodels'}
 _Q3_COLLIDE = {'quake3': 'code/qcommon/cm_patch.c CM_GeneratePatchCollide', 'ioquake3': 'code/qcommon/cm_patch.c CM_GeneratePatchCollide'}
 _Q2_LOAD = {'quake2': 'qcommon/cmodel.c CM_LoadMap', 'yquake2': 'src/common/collision.c CM_LoadMap'}
-_Q1_LOAD = {'quake': 'WinQuake/model.c Mod_LoadBrushModel', 'glquake': 'WinQuake/gl_model.c Mod_LoadBrushModel',
-            'quakespasm': 'Quake/gl_model.c Mod_LoadBrushModel'}  # fmt: skip
+_Q1_LOAD = {
+    'quake': 'WinQuake/model.c Mod_LoadBrushModel',
+    'glquake': 'WinQuake/gl_model.c Mod_LoadBrushModel',
+    'quakespasm': 'Quake/gl_model.c Mod_LoadBrushModel',
+}
 
 
 #: The engines that judge a level: its own game's (a Quake III map is not Quake 1's to refuse).
-GAME_ENGINES = {'quake3': QUAKE3_ENGINES, 'quake2': QUAKE2_ENGINES, 'bsp29': (*QUAKE1_ORIGINAL, 'quakespasm'),
-                'bsp2': (*QUAKE1_ORIGINAL, 'quakespasm'), 'ufoai': ()}  # fmt: skip
+GAME_ENGINES = {
+    'quake3': QUAKE3_ENGINES,
+    'quake2': QUAKE2_ENGINES,
+    'bsp29': (*QUAKE1_ORIGINAL, 'quakespasm'),
+    'bsp2': (*QUAKE1_ORIGINAL, 'quakespasm'),
+    'ufoai': (),
+}
 
 BSP_RULES = (
-    Rule(QUAKE1_ORIGINAL, 'version', lambda f: f['ident'].decode('latin-1') if f['ident'] != QUAKE1_MAGIC[0] else None, REFUSES,
-         'a Quake map is version 29 (BSPVERSION): "wrong version number"', {k: _Q1_LOAD[k] for k in QUAKE1_ORIGINAL}),
-    Rule(QUAKE3_ENGINES, 'models', lambda f: f['num_models'] if f['num_models'] > MAX_SUBMODELS else None,
-         REFUSES, f'more than MAX_SUBMODELS ({MAX_SUBMODELS}) brush models: "MAX_SUBMODELS exceeded"', _Q3_MODELS),
-    Rule(QUAKE3_ENGINES, 'patchWidth', lambda f: f['top_patch_side'] if f['top_patch_side'] > MAX_PATCH_SIZE else None, REFUSES,
-         f'a patch side over MAX_PATCH_SIZE ({MAX_PATCH_SIZE}): ParseMesh "bad size"', _Q3_MESH),
-    Rule(QUAKE3_ENGINES, 'patchWidth', lambda f: f['bad_patch_side'], REFUSES,
-         'a patch side even or under 3: "even sizes are invalid for quadratic meshes"', _Q3_COLLIDE),
-    Rule(QUAKE3_ENGINES, 'surfaceType', lambda f: f['bad_surface_type'], REFUSES,
-         'a surface type outside 1-4 (MST_BAD included): "Bad surfaceType"', _Q3_SURFACES),
-)  # fmt: skip
+    Rule(
+        QUAKE1_ORIGINAL,
+        'version',
+        lambda f: f['ident'].decode('latin-1') if f['ident'] != QUAKE1_MAGIC[0] else None,
+        REFUSES,
+        'a Quake map is version 29 (BSPVERSION): "wrong version number"',
+        {k: _Q1_LOAD[k] for k in QUAKE1_ORIGINAL},
+    ),
+    Rule(
+        QUAKE3_ENGINES,
+        'models',
+        lambda f: f['num_models'] if f['num_models'] > MAX_SUBMODELS else None,
+        REFUSES,
+        f'more than MAX_SUBMODELS ({MAX_SUBMODELS}) brush models: "MAX_SUBMODELS exceeded"',
+        _Q3_MODELS,
+    ),
+    Rule(
+        QUAKE3_ENGINES,
+        'patchWidth',
+        lambda f: f['top_patch_side'] if f['top_patch_side'] > MAX_PATCH_SIZE else None,
+        REFUSES,
+        f'a patch side over MAX_PATCH_SIZE ({MAX_PATCH_SIZE}): ParseMesh "bad size"',
+        _Q3_MESH,
+    ),
+    Rule(
+        QUAKE3_ENGINES,
+        'patchWidth',
+        lambda f: f['bad_patch_side'],
+        REFUSES,
+        'a patch side even or under 3: "even sizes are invalid for quadratic meshes"',
+        _Q3_COLLIDE,
+    ),
+    Rule(
+        QUAKE3_ENGINES,
+        'surfaceType',
+        lambda f: f['bad_surface_type'],
+        REFUSES,
+        'a surface type outside 1-4 (MST_BAD included): "Bad surfaceType"',
+        _Q3_SURFACES,
+    ),
+)
 
 
 def bsp_facts(record: BSPFile, size: int) -> dict:
     """The header's fields, the brush models' count, and of Quake III the widest patch side, the first patch side
     the collision code refuses and the first bad surface type."""
-    facts = {**record.header_fields(), 'size': size, 'num_models': len(record.records.get('models', ())),
-             'engines': GAME_ENGINES.get(record.game, ()),
-             'top_patch_side': 0, 'bad_patch_side': None, 'bad_surface_type': None}  # fmt: skip
+    facts = {
+        **record.header_fields(),
+        'size': size,
+        'num_models': len(record.records.get('models', ())),
+        'engines': GAME_ENGINES.get(record.game, ()),
+        'top_patch_side': 0,
+        'bad_patch_side': None,
+        'bad_surface_type': None,
+    }
     surfaces = record.records.get('surfaces') if record.game == 'quake3' else None
     if surfaces is not None and len(surfaces):
         types = surfaces['surfaceType']
@@ -1334,6 +1672,21 @@ def bsp_facts(record: BSPFile, size: int) -> dict:
     return facts
 
 
-register_format('bsp', ('.bsp',), parse, magic=IDENT, game='Quake engine level', write=write, encode=not_encoded, quantize=not_encoded, decode=decode,
-                sniff=sniff, options=('patch_level',), title='Quake levels (BSP)', writable=False,
-                engines=(*QUAKE1_ORIGINAL, 'quakespasm', *QUAKE2_ENGINES, *QUAKE3_ENGINES), rules=BSP_RULES, facts=bsp_facts)  # fmt: skip
+register_format(
+    'bsp',
+    ('.bsp',),
+    parse,
+    magic=IDENT,
+    game='Quake engine level',
+    write=write,
+    encode=not_encoded,
+    quantize=not_encoded,
+    decode=decode,
+    sniff=sniff,
+    options=('patch_level',),
+    title='Quake levels (BSP)',
+    writable=False,
+    engines=(*QUAKE1_ORIGINAL, 'quakespasm', *QUAKE2_ENGINES, *QUAKE3_ENGINES),
+    rules=BSP_RULES,
+    facts=bsp_facts,
+)

@@ -184,14 +184,14 @@ def parse(buffer: bytes | memoryview, source: str) -> QuakeDemoData:
     number = 0
     while at < len(raw):
         if at + 16 > len(raw):
-            warn_external(f'{source}: the demo ends inside message {number}\'s header; read up to message {number - 1}')
+            warn_external(f"{source}: the demo ends inside message {number}'s header; read up to message {number - 1}")
             break
         size = struct.unpack_from('<i', raw, at)[0]
         angles = struct.unpack_from('<3f', raw, at + 4)
         if size < 0 or size > MAX_MESSAGE:
             raise QuakeFormatError(source, f'message {number} length', size, f'not a message length (0 to {MAX_MESSAGE})')
         if at + 16 + size > len(raw):
-            warn_external(f'{source}: message {number} ({size} bytes) runs past the file\'s end (cut short); read up to message {number - 1}')
+            warn_external(f"{source}: message {number} ({size} bytes) runs past the file's end (cut short); read up to message {number - 1}")
             break
         _read_message(out, _Message(raw[at + 16 : at + 16 + size], out.protocol_flags), angles, baselines, number)
         at += 16 + size
@@ -214,7 +214,7 @@ def _read_message(out: QuakeDemoData, m: _Message, angles: tuple, baselines: dic
             else:
                 _command(out, m, command, baselines, data, time if time is not None else (out.times[-1] if out.times else 0.0))
     except _ShortError:
-        raise QuakeFormatError(out.source, f'message {number}', m.at, 'a command runs past the message\'s end') from None
+        raise QuakeFormatError(out.source, f'message {number}', m.at, "a command runs past the message's end") from None
     if time is not None:
         out.times.append(time)
         out.updates.append(updates)
@@ -290,7 +290,7 @@ def _command(out: QuakeDemoData, m: _Message, command: int, baselines: dict[int,
     elif command == 11:  # serverinfo
         protocol = m.long()
         if protocol not in PROTOCOLS:
-            raise QuakeFormatError(out.source, 'serverinfo protocol', protocol, 'not NetQuake\'s (15), FitzQuake\'s (666) or RMQ\'s (999)')
+            raise QuakeFormatError(out.source, 'serverinfo protocol', protocol, "not NetQuake's (15), FitzQuake's (666) or RMQ's (999)")
         out.protocol = protocol
         if protocol == 999:
             out.protocol_flags = m.flags = m.long() & 0xFFFFFFFF

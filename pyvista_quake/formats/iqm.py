@@ -45,18 +45,41 @@ MAX_FILESIZE = 16 << 20
 #: ``IQM_LOOP``: the animation loops.
 IQM_LOOP = 1
 
-HEADER = np.dtype([
-    ('magic', 'S16'), ('version', '<u4'), ('filesize', '<u4'), ('flags', '<u4'),
-    ('num_text', '<u4'), ('ofs_text', '<u4'), ('num_meshes', '<u4'), ('ofs_meshes', '<u4'),
-    ('num_vertexarrays', '<u4'), ('num_vertexes', '<u4'), ('ofs_vertexarrays', '<u4'),
-    ('num_triangles', '<u4'), ('ofs_triangles', '<u4'), ('ofs_adjacency', '<u4'),
-    ('num_joints', '<u4'), ('ofs_joints', '<u4'), ('num_poses', '<u4'), ('ofs_poses', '<u4'),
-    ('num_anims', '<u4'), ('ofs_anims', '<u4'),
-    ('num_frames', '<u4'), ('num_framechannels', '<u4'), ('ofs_frames', '<u4'), ('ofs_bounds', '<u4'),
-    ('num_comment', '<u4'), ('ofs_comment', '<u4'), ('num_extensions', '<u4'), ('ofs_extensions', '<u4'),
-])  # fmt: skip
-MESH = np.dtype([('name', '<u4'), ('material', '<u4'), ('first_vertex', '<u4'), ('num_vertexes', '<u4'),
-                 ('first_triangle', '<u4'), ('num_triangles', '<u4')])  # fmt: skip
+HEADER = np.dtype(
+    [
+        ('magic', 'S16'),
+        ('version', '<u4'),
+        ('filesize', '<u4'),
+        ('flags', '<u4'),
+        ('num_text', '<u4'),
+        ('ofs_text', '<u4'),
+        ('num_meshes', '<u4'),
+        ('ofs_meshes', '<u4'),
+        ('num_vertexarrays', '<u4'),
+        ('num_vertexes', '<u4'),
+        ('ofs_vertexarrays', '<u4'),
+        ('num_triangles', '<u4'),
+        ('ofs_triangles', '<u4'),
+        ('ofs_adjacency', '<u4'),
+        ('num_joints', '<u4'),
+        ('ofs_joints', '<u4'),
+        ('num_poses', '<u4'),
+        ('ofs_poses', '<u4'),
+        ('num_anims', '<u4'),
+        ('ofs_anims', '<u4'),
+        ('num_frames', '<u4'),
+        ('num_framechannels', '<u4'),
+        ('ofs_frames', '<u4'),
+        ('ofs_bounds', '<u4'),
+        ('num_comment', '<u4'),
+        ('ofs_comment', '<u4'),
+        ('num_extensions', '<u4'),
+        ('ofs_extensions', '<u4'),
+    ]
+)
+MESH = np.dtype(
+    [('name', '<u4'), ('material', '<u4'), ('first_vertex', '<u4'), ('num_vertexes', '<u4'), ('first_triangle', '<u4'), ('num_triangles', '<u4')]
+)
 VERTEXARRAY = np.dtype([('type', '<u4'), ('flags', '<u4'), ('format', '<u4'), ('size', '<u4'), ('offset', '<u4')])
 TRIANGLE = np.dtype([('vertex', '<u4', (3,))])
 ADJACENCY = np.dtype([('triangle', '<u4', (3,))])
@@ -191,12 +214,27 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> IQMFile:
     check.section('ofs_frames', h['ofs_frames'], h['num_frames'] * h['num_framechannels'], 2)
     sections = {ofs: _section(buffer, check, h, ofs, num, dtype) for ofs, num, dtype in SECTIONS}
     text = _text_block(buffer, h)
-    frames = _records(buffer, np.dtype('<u2'), h['ofs_frames'], h['num_frames'] * h['num_framechannels']).reshape(h['num_frames'], h['num_framechannels'])
+    frames = _records(buffer, np.dtype('<u2'), h['ofs_frames'], h['num_frames'] * h['num_framechannels']).reshape(
+        h['num_frames'], h['num_framechannels']
+    )
     record = IQMFile(
-        source, header, text, sections['ofs_meshes'], sections['ofs_vertexarrays'], sections['ofs_triangles'],
-        sections['ofs_adjacency'], sections['ofs_joints'], sections['ofs_poses'], sections['ofs_anims'],
-        sections['ofs_bounds'], {}, frames, buffer[h['ofs_comment'] : h['ofs_comment'] + h['num_comment']], [], buffer,
-    )  # fmt: skip
+        source,
+        header,
+        text,
+        sections['ofs_meshes'],
+        sections['ofs_vertexarrays'],
+        sections['ofs_triangles'],
+        sections['ofs_adjacency'],
+        sections['ofs_joints'],
+        sections['ofs_poses'],
+        sections['ofs_anims'],
+        sections['ofs_bounds'],
+        {},
+        frames,
+        buffer[h['ofs_comment'] : h['ofs_comment'] + h['num_comment']],
+        [],
+        buffer,
+    )
     record.arrays = _vertex_arrays(record, buffer, check, h)
     _check_indices(record, check, h)
     record.extensions = _extensions(record, buffer, check, h)
@@ -218,8 +256,11 @@ def _header(buffer: bytes, source: str) -> tuple[np.ndarray, dict, Bounds]:
     if not is_iqm(buffer):
         raise check.error('magic', bytes(buffer[:16]), 'not an Inter-Quake Model (INTERQUAKEMODEL)')
     if h['version'] != VERSION:
-        reason = ('IQM version 1 (2010) stores rotations without w; convert it with a current iqm tool'
-                  if h['version'] == 1 else f'only version {VERSION} exists')  # fmt: skip
+        reason = (
+            'IQM version 1 (2010) stores rotations without w; convert it with a current iqm tool'
+            if h['version'] == 1
+            else f'only version {VERSION} exists'
+        )
         raise check.error('version', h['version'], reason)
     if h['filesize'] > len(buffer):
         raise check.error('filesize', h['filesize'], f'larger than the data ({len(buffer)} bytes): the file is cut short')
@@ -282,11 +323,12 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
     for k, mesh in enumerate(record.meshes):
         record.name(mesh['name'], f'meshes[{k}].name')
         record.name(mesh['material'], f'meshes[{k}].material')
-        for first, num, total, what in (('first_vertex', 'num_vertexes', 'num_vertexes', 'vertices'),
-                                        ('first_triangle', 'num_triangles', 'num_triangles', 'triangles')):  # fmt: skip
+        for first, num, total, what in (
+            ('first_vertex', 'num_vertexes', 'num_vertexes', 'vertices'),
+            ('first_triangle', 'num_triangles', 'num_triangles', 'triangles'),
+        ):
             if int(mesh[first]) + int(mesh[num]) > h[total]:
-                raise check.error(f'meshes[{k}].{first}', int(mesh[first]),
-                                  f'{int(mesh[num])} {what} from here run past the file\'s {h[total]}')  # fmt: skip
+                raise check.error(f'meshes[{k}].{first}', int(mesh[first]), f"{int(mesh[num])} {what} from here run past the file's {h[total]}")
     if len(record.triangles):
         check.indices('triangles.vertex', record.triangles['vertex'].astype(np.int64), h['num_vertexes'])
     used = _vertices_used(record)
@@ -303,11 +345,11 @@ def _check_indices(record: IQMFile, check: Bounds, h: dict) -> None:
     _parents_inside(check, 'joints', record.joints['parent'] if len(record.joints) else np.zeros(0, np.int32), h['num_joints'], 'joint')
     if h['num_poses'] and (h['num_meshes'] or h['num_joints']) and h['num_poses'] != h['num_joints']:
         # The demo's loadiqmanims and Cube 2 refuse the file; a file of poses only animates another's joints.
-        raise check.error('num_poses', h['num_poses'], f'a model\'s poses must be one per joint (num_joints {h["num_joints"]})')
+        raise check.error('num_poses', h['num_poses'], f"a model's poses must be one per joint (num_joints {h['num_joints']})")
     _parents_inside(check, 'poses', record.poses['parent'] if len(record.poses) else np.zeros(0, np.int32), h['num_poses'], 'pose')
     channels = int(np.unpackbits((record.poses['channelmask'] & 0x3FF).astype('<u4').view(np.uint8)).sum())  # the bits set
     if h['num_frames'] and channels != h['num_framechannels']:
-        raise check.error('num_framechannels', h['num_framechannels'], f'the poses\' channel masks set {channels} channels')
+        raise check.error('num_framechannels', h['num_framechannels'], f"the poses' channel masks set {channels} channels")
     _check_anims(record.anims, record.text, record.source, check, h)
     blend = record.arrays.get(IQM_BLENDINDEXES)
     if blend is not None and h['num_joints']:
@@ -319,8 +361,11 @@ def _check_anims(anims: np.ndarray, text: bytes, source: str, check: Bounds, h: 
     for k, anim in enumerate(anims):
         _text_at(text, int(anim['name']), source, f'anims[{k}].name')
         if int(anim['first_frame']) + int(anim['num_frames']) > h['num_frames']:
-            raise check.error(f'anims[{k}].first_frame', int(anim['first_frame']),
-                              f'{int(anim["num_frames"])} frames from here run past the file\'s {h["num_frames"]}')  # fmt: skip
+            raise check.error(
+                f'anims[{k}].first_frame',
+                int(anim['first_frame']),
+                f"{int(anim['num_frames'])} frames from here run past the file's {h['num_frames']}",
+            )
         if not np.isfinite(anim['framerate']) or anim['framerate'] < 0:
             raise check.error(f'anims[{k}].framerate', float(anim['framerate']), 'must be a finite number, 0 or more')
 
@@ -393,8 +438,16 @@ def clips_of(record: IQMFile) -> list[Clip]:
 
 
 def _clips(anims: np.ndarray, text: bytes, source: str) -> list[Clip]:
-    return [Clip(_text_at(text, int(a['name']), source, 'name'), int(a['first_frame']), int(a['num_frames']), float(a['framerate']),
-                 bool(a['flags'] & IQM_LOOP)) for a in anims]  # fmt: skip
+    return [
+        Clip(
+            _text_at(text, int(a['name']), source, 'name'),
+            int(a['first_frame']),
+            int(a['num_frames']),
+            float(a['framerate']),
+            bool(a['flags'] & IQM_LOOP),
+        )
+        for a in anims
+    ]
 
 
 def animation_of(record: IQMFile) -> SkeletalAnimationData | None:
@@ -451,11 +504,17 @@ def decode(record: IQMFile) -> ModelData:
         if len(tris):  # meshes share one vertex list: a triangle may reach past its mesh's range
             first, last = min(first, int(tris.min())), max(last, int(tris.max()) + 1)
         part = slice(first, last)
-        meshes.append(SurfaceData(
-            record.name(mesh['name']), (tris - first).astype(np.int32), texcoords[part], positions[part],
-            None if normals is None else normals[part], shaders=[record.name(mesh['material'], 'material')],
-            joint_weights=JointWeights(blend_joints[part], blend_weights[part]),
-        ))  # fmt: skip
+        meshes.append(
+            SurfaceData(
+                record.name(mesh['name']),
+                (tris - first).astype(np.int32),
+                texcoords[part],
+                positions[part],
+                None if normals is None else normals[part],
+                shaders=[record.name(mesh['material'], 'material')],
+                joint_weights=JointWeights(blend_joints[part], blend_weights[part]),
+            )
+        )
     # A file of poses only animates another file's joints: alone it has nothing to pose (animation_of reads it).
     animation = animation_of(record) if joints else None
     if animation is not None:
@@ -471,19 +530,42 @@ _IQM_ARRAYS = {'iqmdemo': 'demo/iqm.cpp loadiqmmeshes', 'cube2': 'src/engine/iqm
 #: The component format and size the IQM demo and Cube 2 take for each standard vertex array (``loadiqmmeshes``).
 IQM_PORTABLE_ARRAYS = {0: (7, 3), 1: (7, 2), 2: (7, 3), 3: (7, 4), 4: (1, 4), 5: (1, 4)}
 IQM_RULES = (
-    Rule(('iqmdemo', 'cube2'), 'filesize', over('filesize', MAX_FILESIZE), REFUSES,
-         f'a file over 16 MiB ({MAX_FILESIZE} bytes)', _IQM),
-    Rule(('iqmdemo', 'cube2'), 'vertexarrays.format', lambda f: f['odd_array'], REFUSES,
-         'a position, texcoord, normal, tangent, blendindexes or blendweights array not in the portable format '
-         '(float x3, x2, x3, x4; ubyte x4, x4)', _IQM_ARRAYS),
-)  # fmt: skip
+    Rule(('iqmdemo', 'cube2'), 'filesize', over('filesize', MAX_FILESIZE), REFUSES, f'a file over 16 MiB ({MAX_FILESIZE} bytes)', _IQM),
+    Rule(
+        ('iqmdemo', 'cube2'),
+        'vertexarrays.format',
+        lambda f: f['odd_array'],
+        REFUSES,
+        'a position, texcoord, normal, tangent, blendindexes or blendweights array not in the portable format (float x3, x2, x3, x4; ubyte x4, x4)',
+        _IQM_ARRAYS,
+    ),
+)
 
 
 def iqm_facts(record, size: int) -> dict:
     h = record.header_fields()
-    odd = [f'{int(a["type"])}: format {int(a["format"])} x {int(a["size"])}' for a in record.vertexarrays
-           if int(a['type']) in IQM_PORTABLE_ARRAYS and (int(a['format']), int(a['size'])) != IQM_PORTABLE_ARRAYS[int(a['type'])]]  # fmt: skip
+    odd = [
+        f'{int(a["type"])}: format {int(a["format"])} x {int(a["size"])}'
+        for a in record.vertexarrays
+        if int(a['type']) in IQM_PORTABLE_ARRAYS and (int(a['format']), int(a['size'])) != IQM_PORTABLE_ARRAYS[int(a['type'])]
+    ]
     return {**h, 'odd_array': ', '.join(odd) or None}
 
 
-register_format('iqm', ('.iqm',), parse, magic=MAGIC, kind='skeletal', title='Inter-Quake Models (IQM)', game='Inter-Quake Model', config='iqm.cfg', write=write, encode=not_encoded('iqm'), quantize=not_encoded('iqm'), decode=decode, engines=('iqmdemo', 'cube2'), rules=IQM_RULES, facts=iqm_facts)
+register_format(
+    'iqm',
+    ('.iqm',),
+    parse,
+    magic=MAGIC,
+    kind='skeletal',
+    title='Inter-Quake Models (IQM)',
+    game='Inter-Quake Model',
+    config='iqm.cfg',
+    write=write,
+    encode=not_encoded('iqm'),
+    quantize=not_encoded('iqm'),
+    decode=decode,
+    engines=('iqmdemo', 'cube2'),
+    rules=IQM_RULES,
+    facts=iqm_facts,
+)

@@ -162,9 +162,7 @@ def parse(buffer: bytes | memoryview, source: str = '<bytes>') -> MD2File:
     num_st = check.count('num_st', h['num_st'], 1)
     framesize = h['framesize']
     if framesize < FRAME_HEADER_SIZE + 4 * num_xyz:
-        raise check.error(
-            'framesize', framesize, f'too small for {num_xyz} vertices ({FRAME_HEADER_SIZE + 4 * num_xyz} bytes)'
-        )
+        raise check.error('framesize', framesize, f'too small for {num_xyz} vertices ({FRAME_HEADER_SIZE + 4 * num_xyz} bytes)')
 
     # A GL command list running past the end of the file: the engines copy past
     # their buffer; what lies in the file is kept.
@@ -272,8 +270,13 @@ def write(record: MD2File) -> bytes:
     read from, byte for byte.
     """
     h = record.header[0]
-    expected = {'num_skins': record.skins, 'num_st': record.st, 'num_tris': record.triangles,
-                'num_frames': record.frames, 'num_glcmds': record.glcmds}  # fmt: skip
+    expected = {
+        'num_skins': record.skins,
+        'num_st': record.st,
+        'num_tris': record.triangles,
+        'num_frames': record.frames,
+        'num_glcmds': record.glcmds,
+    }
     for count_field, records in expected.items():
         # A GL command list cut by the end of the file holds fewer words than the header says.
         short = count_field == 'num_glcmds' and len(records) < int(h[count_field])
@@ -307,9 +310,7 @@ def parse_glcmds(words: np.ndarray, num_xyz: int, check: Bounds, cut: bool = Fal
         if last > len(words):
             if cut:
                 break
-            raise check.error(
-                'glcmds', count, f'command at word {position} needs {3 * n} words, only {len(words) - first} left'
-            )
+            raise check.error('glcmds', count, f'command at word {position} needs {3 * n} words, only {len(words) - first} left')
         verts = np.frombuffer(vertex_words, GLVERTEX, n, 4 * first)
         index = verts['index']
         check.indices('glcmds vertex index', index, num_xyz)
@@ -397,8 +398,14 @@ def encode(data: AliasData, base: MD2File | None = None) -> MD2File:
     header['ident'], header['version'] = IDENT, VERSION
     header['skinwidth'], header['skinheight'] = data.skin_width, data.skin_height
     header['framesize'] = framesize
-    counts: dict[str, Sized] = {'num_skins': skins, 'num_xyz': range(num_xyz), 'num_st': st, 'num_tris': triangles,
-              'num_glcmds': glcmds, 'num_frames': frames}  # fmt: skip
+    counts: dict[str, Sized] = {
+        'num_skins': skins,
+        'num_xyz': range(num_xyz),
+        'num_st': st,
+        'num_tris': triangles,
+        'num_glcmds': glcmds,
+        'num_frames': frames,
+    }
     for name, items in counts.items():
         header[name] = len(items)
     record = MD2File(header, skins, st, triangles, frames, glcmds, [], source)
@@ -455,31 +462,87 @@ def _fits(name: str, value: int, dtype, source: str) -> None:
 QUAKE2_MODEL_HUNK = 0x200000
 
 MD2_RULES = (
-    Rule(QUAKE2_ENGINES, 'skinheight', over('skinheight', 480), REFUSES, 'skin taller than MAX_LBM_HEIGHT (480)',
-         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'}),
-    Rule(QUAKE2_ENGINES, 'num_xyz', over('num_xyz', 2048), REFUSES, 'more than MAX_VERTS (2048) vertices',
-         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'}),
-    Rule(('quake2',), 'ofs_end', lambda f: f['ofs_end'] if f['ofs_end'] > QUAKE2_MODEL_HUNK else None, REFUSES,
-         'larger than the 2 MB model hunk (Hunk_Begin (0x200000))', {'quake2': 'ref_gl/gl_model.c Mod_LoadModel'}),
-    Rule(('yquake2',), 'ofs_end', lambda f: f['ofs_end'] if f['ofs_end'] < 0 or f['ofs_end'] > f['size'] else None,
-         REFUSES, 'ofs_end outside the file', {'yquake2': 'models.c Mod_LoadMD2'}),
-    Rule(('quake2',), 'num_skins', over('num_skins', 32), MISDRAWS, 'more than MAX_MD2SKINS (32) skins overrun mod->skins',
-         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel'}),
-    Rule(('yquake2',), 'num_skins', over('num_skins', 32), WARNS, 'more than MAX_MD2SKINS (32) skins: the rest ignored',
-         {'yquake2': 'models.c Mod_LoadMD2'}),
-    Rule(QUAKE2_ENGINES, 'num_glcmds', lambda f: f['num_glcmds'] if f['num_glcmds'] == 0 else None, MISDRAWS,
-         'no OpenGL commands: the renderer draws the commands only, so nothing is drawn',
-         {'quake2': 'ref_gl/gl_mesh.c GL_DrawAliasFrameLerp', 'yquake2': 'gl1_mesh.c R_DrawAliasFrameLerp'}),
-    Rule(('yquake2',), 'glcmds', lambda f: f['last_glcmd'] if f['last_glcmd'] not in (0, None) else None, WARNS,
-         'command list not ended by a zero word', {'yquake2': 'models.c Mod_LoadMD2'}),
-    Rule(QUAKE2_ENGINES, 'glcmds', lambda f: f['glcmds_past_end'] or None, MISDRAWS,
-         'command list runs past the end of the file (read from beyond the loaded data)',
-         {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'}),
-    Rule(QUAKE2_ENGINES, 'lightnormalindex', lambda f: f['top_normal'] if f['top_normal'] >= NUM_VERTEX_NORMALS else None,
-         MISDRAWS, 'a normal index past the 162-entry table (read past r_avertexnormals)',
-         {'quake2': 'ref_gl/gl_mesh.c GL_LerpVerts', 'yquake2': 'gl1_mesh.c'}),
-)  # fmt: skip
-
+    Rule(
+        QUAKE2_ENGINES,
+        'skinheight',
+        over('skinheight', 480),
+        REFUSES,
+        'skin taller than MAX_LBM_HEIGHT (480)',
+        {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'},
+    ),
+    Rule(
+        QUAKE2_ENGINES,
+        'num_xyz',
+        over('num_xyz', 2048),
+        REFUSES,
+        'more than MAX_VERTS (2048) vertices',
+        {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'},
+    ),
+    Rule(
+        ('quake2',),
+        'ofs_end',
+        lambda f: f['ofs_end'] if f['ofs_end'] > QUAKE2_MODEL_HUNK else None,
+        REFUSES,
+        'larger than the 2 MB model hunk (Hunk_Begin (0x200000))',
+        {'quake2': 'ref_gl/gl_model.c Mod_LoadModel'},
+    ),
+    Rule(
+        ('yquake2',),
+        'ofs_end',
+        lambda f: f['ofs_end'] if f['ofs_end'] < 0 or f['ofs_end'] > f['size'] else None,
+        REFUSES,
+        'ofs_end outside the file',
+        {'yquake2': 'models.c Mod_LoadMD2'},
+    ),
+    Rule(
+        ('quake2',),
+        'num_skins',
+        over('num_skins', 32),
+        MISDRAWS,
+        'more than MAX_MD2SKINS (32) skins overrun mod->skins',
+        {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('yquake2',),
+        'num_skins',
+        over('num_skins', 32),
+        WARNS,
+        'more than MAX_MD2SKINS (32) skins: the rest ignored',
+        {'yquake2': 'models.c Mod_LoadMD2'},
+    ),
+    Rule(
+        QUAKE2_ENGINES,
+        'num_glcmds',
+        lambda f: f['num_glcmds'] if f['num_glcmds'] == 0 else None,
+        MISDRAWS,
+        'no OpenGL commands: the renderer draws the commands only, so nothing is drawn',
+        {'quake2': 'ref_gl/gl_mesh.c GL_DrawAliasFrameLerp', 'yquake2': 'gl1_mesh.c R_DrawAliasFrameLerp'},
+    ),
+    Rule(
+        ('yquake2',),
+        'glcmds',
+        lambda f: f['last_glcmd'] if f['last_glcmd'] not in (0, None) else None,
+        WARNS,
+        'command list not ended by a zero word',
+        {'yquake2': 'models.c Mod_LoadMD2'},
+    ),
+    Rule(
+        QUAKE2_ENGINES,
+        'glcmds',
+        lambda f: f['glcmds_past_end'] or None,
+        MISDRAWS,
+        'command list runs past the end of the file (read from beyond the loaded data)',
+        {'quake2': 'ref_gl/gl_model.c Mod_LoadAliasModel', 'yquake2': 'models.c Mod_LoadMD2'},
+    ),
+    Rule(
+        QUAKE2_ENGINES,
+        'lightnormalindex',
+        lambda f: f['top_normal'] if f['top_normal'] >= NUM_VERTEX_NORMALS else None,
+        MISDRAWS,
+        'a normal index past the 162-entry table (read past r_avertexnormals)',
+        {'quake2': 'ref_gl/gl_mesh.c GL_LerpVerts', 'yquake2': 'gl1_mesh.c'},
+    ),
+)
 
 
 def md2_facts(record, size: int) -> dict:
@@ -503,4 +566,19 @@ def decode(record: MD2File) -> ModelData:
 read = alias_reader(parse, decode, 'an MD2', 'Quake II')
 
 
-register_format('md2', ('.md2',), parse, magic=IDENT, kind='alias', title='Quake II (MD2) models', game='Quake II', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE2_ENGINES, rules=MD2_RULES, facts=md2_facts)
+register_format(
+    'md2',
+    ('.md2',),
+    parse,
+    magic=IDENT,
+    kind='alias',
+    title='Quake II (MD2) models',
+    game='Quake II',
+    write=write,
+    encode=encode,
+    quantize=quantize,
+    decode=decode,
+    engines=QUAKE2_ENGINES,
+    rules=MD2_RULES,
+    facts=md2_facts,
+)

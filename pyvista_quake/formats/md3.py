@@ -45,18 +45,40 @@ MD3_MAX_LODS = 3
 #: ``MD3_MAX_*`` limits of ``qfiles.h`` no loader checks (see :mod:`pyvista_quake.game.engines`).
 MD3_MAX_SURFACES = 32
 
-HEADER = np.dtype([
-    ('ident', 'S4'), ('version', '<i4'), ('name', 'S64'), ('flags', '<i4'),
-    ('numFrames', '<i4'), ('numTags', '<i4'), ('numSurfaces', '<i4'), ('numSkins', '<i4'),
-    ('ofsFrames', '<i4'), ('ofsTags', '<i4'), ('ofsSurfaces', '<i4'), ('ofsEnd', '<i4'),
-])  # fmt: skip
+HEADER = np.dtype(
+    [
+        ('ident', 'S4'),
+        ('version', '<i4'),
+        ('name', 'S64'),
+        ('flags', '<i4'),
+        ('numFrames', '<i4'),
+        ('numTags', '<i4'),
+        ('numSurfaces', '<i4'),
+        ('numSkins', '<i4'),
+        ('ofsFrames', '<i4'),
+        ('ofsTags', '<i4'),
+        ('ofsSurfaces', '<i4'),
+        ('ofsEnd', '<i4'),
+    ]
+)
 FRAME = np.dtype([('bounds', '<f4', (2, 3)), ('localOrigin', '<f4', (3,)), ('radius', '<f4'), ('name', 'S16')])
 TAG = np.dtype([('name', 'S64'), ('origin', '<f4', (3,)), ('axis', '<f4', (3, 3))])
-SURFACE = np.dtype([
-    ('ident', 'S4'), ('name', 'S64'), ('flags', '<i4'),
-    ('numFrames', '<i4'), ('numShaders', '<i4'), ('numVerts', '<i4'), ('numTriangles', '<i4'),
-    ('ofsTriangles', '<i4'), ('ofsShaders', '<i4'), ('ofsSt', '<i4'), ('ofsXyzNormals', '<i4'), ('ofsEnd', '<i4'),
-])  # fmt: skip
+SURFACE = np.dtype(
+    [
+        ('ident', 'S4'),
+        ('name', 'S64'),
+        ('flags', '<i4'),
+        ('numFrames', '<i4'),
+        ('numShaders', '<i4'),
+        ('numVerts', '<i4'),
+        ('numTriangles', '<i4'),
+        ('ofsTriangles', '<i4'),
+        ('ofsShaders', '<i4'),
+        ('ofsSt', '<i4'),
+        ('ofsXyzNormals', '<i4'),
+        ('ofsEnd', '<i4'),
+    ]
+)
 SHADER = np.dtype([('name', 'S64'), ('shaderIndex', '<i4')])
 TRIANGLE = np.dtype([('indexes', '<i4', (3,))])
 ST = np.dtype([('st', '<f4', (2,))])
@@ -179,7 +201,7 @@ def _parse_surface(buffer, offset: int, number: int, num_frames: int, check: Bou
     header = np.frombuffer(bytearray(buffer[offset : offset + SURFACE.itemsize]), SURFACE)
     s = header[0]
     if s['numFrames'] < num_frames:
-        raise check.error(f'{where} numFrames', int(s['numFrames']), f'fewer than the model\'s {num_frames} frames')
+        raise check.error(f'{where} numFrames', int(s['numFrames']), f"fewer than the model's {num_frames} frames")
     if s['ofsEnd'] < SURFACE.itemsize:
         raise check.error(f'{where} ofsEnd', int(s['ofsEnd']), f'smaller than the {SURFACE.itemsize}-byte surface header')
     check.section(f'{where} ofsEnd', offset, 1, int(s['ofsEnd']))
@@ -350,19 +372,47 @@ SHADER_MAX_INDEXES = 6 * SHADER_MAX_VERTEXES
 _Q3 = {'quake3': 'code/renderer/tr_model.c R_LoadMD3', 'ioquake3': 'code/renderergl1/tr_model.c R_LoadMD3'}
 MD3_RULES = (
     # id's 1.32 drops to the console (ERR_DROP) past the limit; ioquake3 refuses the model from the limit on.
-    Rule(('quake3',), 'numVerts', lambda f: f['top_verts'] if f['top_verts'] > SHADER_MAX_VERTEXES else None, REFUSES,
-         f'a surface of more than SHADER_MAX_VERTEXES ({SHADER_MAX_VERTEXES}) vertices: ERR_DROP', _Q3),
-    Rule(('ioquake3',), 'numVerts', lambda f: f['top_verts'] if f['top_verts'] >= SHADER_MAX_VERTEXES else None, REFUSES,
-         f'a surface of {SHADER_MAX_VERTEXES} vertices or more (SHADER_MAX_VERTEXES)', _Q3),
-    Rule(('quake3',), 'numTriangles', lambda f: f['top_tris'] if 3 * f['top_tris'] > SHADER_MAX_INDEXES else None, REFUSES,
-         f'a surface of more than SHADER_MAX_INDEXES / 3 ({SHADER_MAX_INDEXES // 3}) triangles: ERR_DROP', _Q3),
-    Rule(('ioquake3',), 'numTriangles', lambda f: f['top_tris'] if 3 * f['top_tris'] >= SHADER_MAX_INDEXES else None, REFUSES,
-         f'a surface of {SHADER_MAX_INDEXES // 3} triangles or more (SHADER_MAX_INDEXES / 3)', _Q3),
-    Rule(('quake3',), 'numSurfaces', over('numSurfaces', MD3_MAX_SURFACES), MISDRAWS,
-         'more than MD3_MAX_SURFACES (32) surfaces: a .skin of them overruns skin_t.surfaces',
-         {'quake3': 'code/renderer/tr_image.c R_RegisterSkin'}),
-)  # fmt: skip
-
+    Rule(
+        ('quake3',),
+        'numVerts',
+        lambda f: f['top_verts'] if f['top_verts'] > SHADER_MAX_VERTEXES else None,
+        REFUSES,
+        f'a surface of more than SHADER_MAX_VERTEXES ({SHADER_MAX_VERTEXES}) vertices: ERR_DROP',
+        _Q3,
+    ),
+    Rule(
+        ('ioquake3',),
+        'numVerts',
+        lambda f: f['top_verts'] if f['top_verts'] >= SHADER_MAX_VERTEXES else None,
+        REFUSES,
+        f'a surface of {SHADER_MAX_VERTEXES} vertices or more (SHADER_MAX_VERTEXES)',
+        _Q3,
+    ),
+    Rule(
+        ('quake3',),
+        'numTriangles',
+        lambda f: f['top_tris'] if 3 * f['top_tris'] > SHADER_MAX_INDEXES else None,
+        REFUSES,
+        f'a surface of more than SHADER_MAX_INDEXES / 3 ({SHADER_MAX_INDEXES // 3}) triangles: ERR_DROP',
+        _Q3,
+    ),
+    Rule(
+        ('ioquake3',),
+        'numTriangles',
+        lambda f: f['top_tris'] if 3 * f['top_tris'] >= SHADER_MAX_INDEXES else None,
+        REFUSES,
+        f'a surface of {SHADER_MAX_INDEXES // 3} triangles or more (SHADER_MAX_INDEXES / 3)',
+        _Q3,
+    ),
+    Rule(
+        ('quake3',),
+        'numSurfaces',
+        over('numSurfaces', MD3_MAX_SURFACES),
+        MISDRAWS,
+        'more than MD3_MAX_SURFACES (32) surfaces: a .skin of them overruns skin_t.surfaces',
+        {'quake3': 'code/renderer/tr_image.c R_RegisterSkin'},
+    ),
+)
 
 
 def md3_facts(record, size: int) -> dict:
@@ -376,6 +426,19 @@ def md3_facts(record, size: int) -> dict:
     }
 
 
-register_format('md3', ('.md3',), parse, magic=IDENT, title='Quake III (MD3) models', game='Quake III', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE3_ENGINES, rules=MD3_RULES, facts=md3_facts,
-                levels_of_detail=MD3_MAX_LODS)
-
+register_format(
+    'md3',
+    ('.md3',),
+    parse,
+    magic=IDENT,
+    title='Quake III (MD3) models',
+    game='Quake III',
+    write=write,
+    encode=encode,
+    quantize=quantize,
+    decode=decode,
+    engines=QUAKE3_ENGINES,
+    rules=MD3_RULES,
+    facts=md3_facts,
+    levels_of_detail=MD3_MAX_LODS,
+)

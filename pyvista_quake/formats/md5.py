@@ -433,9 +433,9 @@ def _mesh_block(tokens: Tokens, num_joints: int) -> MD5MeshBlock:
             continue
         word = tokens.next('w', "a mesh's shader, numverts, numtris, numweights or '}'")
         if word == 'shader':
-            shader = tokens.next('s', 'the shader\'s quoted name')
+            shader = tokens.next('s', "the shader's quoted name")
         elif word == 'name':
-            name = tokens.next('s', 'the mesh\'s quoted name')
+            name = tokens.next('s', "the mesh's quoted name")
         elif word == 'numverts':
             n = tokens.count('numverts', limit)
             first = tokens.position
@@ -449,13 +449,16 @@ def _mesh_block(tokens: Tokens, num_joints: int) -> MD5MeshBlock:
             first = tokens.position
             _, a, b, c = tokens.rows(TRI_ROW, n, 'tri')
             num_verts = len(verts)
-            tris = np.column_stack([_indices(tokens, v, num_verts, 'a triangle corner', first, len(TRI_ROW), 2 + k)
-                                    for k, v in enumerate((a, b, c))]) if n else tris  # fmt: skip
+            tris = (
+                np.column_stack([_indices(tokens, v, num_verts, 'a triangle corner', first, len(TRI_ROW), 2 + k) for k, v in enumerate((a, b, c))])
+                if n
+                else tris
+            )
         elif word == 'numweights':
             n = tokens.count('numweights', limit)
             first = tokens.position
             _, joint, bias, x, y, z = tokens.rows(WEIGHT_ROW, n, 'weight')
-            _indices(tokens, joint, max(num_joints, 0), 'a weight\'s joint', first, len(WEIGHT_ROW), 2)
+            _indices(tokens, joint, max(num_joints, 0), "a weight's joint", first, len(WEIGHT_ROW), 2)
             weights = np.column_stack([joint, bias, x, y, z]) if n else weights
         else:
             raise tokens.error(at, word, "expected shader, numverts, numtris, numweights or '}' in a mesh")
@@ -476,14 +479,28 @@ def _num(values: np.ndarray) -> np.ndarray:
 
 def write_mesh(record: MD5MeshFile) -> bytes:
     """The text of an ``.md5mesh`` (the numbers as read: parsing it again gives the same records)."""
-    lines = [f'MD5Version {record.header.get("MD5Version") or VERSION}', f'commandline {_quote(record.header.get("commandline") or "")}', '',
-             f'numJoints {len(record.joints)}', f'numMeshes {len(record.meshes)}', '', 'joints {']  # fmt: skip
+    lines = [
+        f'MD5Version {record.header.get("MD5Version") or VERSION}',
+        f'commandline {_quote(record.header.get("commandline") or "")}',
+        '',
+        f'numJoints {len(record.joints)}',
+        f'numMeshes {len(record.meshes)}',
+        '',
+        'joints {',
+    ]
     p = _num(record.joint_poses) if len(record.joints) else np.zeros((0, 6), str)
     for joint, row in zip(record.joints, p):
         lines.append(f'\t{_quote(joint.name)}\t{joint.parent} ( {row[0]} {row[1]} {row[2]} ) ( {row[3]} {row[4]} {row[5]} )')
     lines.append('}')
     for mesh in record.meshes:
-        lines += ['', 'mesh {', f'\t// meshes: {mesh.name}' if mesh.name else '', f'\tshader {_quote(mesh.shader)}', '', f'\tnumverts {len(mesh.verts)}']
+        lines += [
+            '',
+            'mesh {',
+            f'\t// meshes: {mesh.name}' if mesh.name else '',
+            f'\tshader {_quote(mesh.shader)}',
+            '',
+            f'\tnumverts {len(mesh.verts)}',
+        ]
         v: Any = _num(mesh.verts[:, :2]) if len(mesh.verts) else []
         lines += [f'\tvert {k} ( {st[0]} {st[1]} ) {int(w[2])} {int(w[3])}' for k, (st, w) in enumerate(zip(v, mesh.verts))]
         lines += ['', f'\tnumtris {len(mesh.tris)}']
@@ -590,14 +607,16 @@ def parse_anim(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5AnimFi
     tokens.block('hierarchy')
     first = tokens.position
     names, parents, flags, start = tokens.rows(HIERARCHY_ROW, num_joints, 'hierarchy')
-    _indices(tokens, parents + 1, num_joints + 1, 'a joint\'s parent (plus one)', first, len(HIERARCHY_ROW), 1)
+    _indices(tokens, parents + 1, num_joints + 1, "a joint's parent (plus one)", first, len(HIERARCHY_ROW), 1)
     flags = _indices(tokens, flags, 1 << COMPONENT_BITS, 'flags', first, len(HIERARCHY_ROW), 2)
     start = _indices(tokens, start, limit + 1, 'startIndex', first, len(HIERARCHY_ROW), 3)
     used = np.array([bin(int(f)).count('1') for f in flags], np.int64)
     past = np.flatnonzero((used > 0) & (start + used > num_components))
     if len(past):
         index = first + int(past[0]) * len(HIERARCHY_ROW) + 3
-        raise tokens.error(index, int(start[past[0]]), f'{int(used[past[0]])} components from startIndex run past numAnimatedComponents ({num_components})')
+        raise tokens.error(
+            index, int(start[past[0]]), f'{int(used[past[0]])} components from startIndex run past numAnimatedComponents ({num_components})'
+        )
     tokens.expect('}')
     joints = [Joint(str(n), int(p)) for n, p in zip(names.tolist(), parents.astype(np.int64).tolist())]
     tokens.block('bounds')
@@ -618,8 +637,12 @@ def parse_anim(buffer: bytes | memoryview, source: str = '<bytes>') -> MD5AnimFi
         frames, seen = _frames(tokens, num_frames, num_components, at_once=False)
         assert frames is not None  # one at a time, a bad number raises
     if not seen.all():
-        raise tokens.error(len(tokens.values), int(np.flatnonzero(~seen)[0]), f'frame missing: the file has {int(seen.sum())} of numFrames {num_frames}')
-    return MD5AnimFile(source, header, joints, flags, start, np.array(boxes).reshape(-1, 6), np.column_stack(base) if num_joints else np.zeros((0, 6)), frames)
+        raise tokens.error(
+            len(tokens.values), int(np.flatnonzero(~seen)[0]), f'frame missing: the file has {int(seen.sum())} of numFrames {num_frames}'
+        )
+    return MD5AnimFile(
+        source, header, joints, flags, start, np.array(boxes).reshape(-1, 6), np.column_stack(base) if num_joints else np.zeros((0, 6)), frames
+    )
 
 
 def _frames(tokens: Tokens, num_frames: int, num_components: int, at_once: bool) -> tuple[np.ndarray | None, np.ndarray]:
@@ -659,9 +682,17 @@ def _frames(tokens: Tokens, num_frames: int, num_components: int, at_once: bool)
 def write_anim(record: MD5AnimFile) -> bytes:
     """The text of an ``.md5anim`` (parsing it again gives the same records)."""
     h = record.header
-    lines = [f'MD5Version {h.get("MD5Version") or VERSION}', f'commandline {_quote(h.get("commandline") or "")}', '',
-             f'numFrames {len(record.frames)}', f'numJoints {len(record.joints)}', f'frameRate {h["frameRate"]}',
-             f'numAnimatedComponents {record.frames.shape[1]}', '', 'hierarchy {']  # fmt: skip
+    lines = [
+        f'MD5Version {h.get("MD5Version") or VERSION}',
+        f'commandline {_quote(h.get("commandline") or "")}',
+        '',
+        f'numFrames {len(record.frames)}',
+        f'numJoints {len(record.joints)}',
+        f'frameRate {h["frameRate"]}',
+        f'numAnimatedComponents {record.frames.shape[1]}',
+        '',
+        'hierarchy {',
+    ]
     lines += [f'\t{_quote(j.name)}\t{j.parent} {int(f)} {int(s)}' for j, f, s in zip(record.joints, record.flags, record.start)]
     lines += ['}', '', 'bounds {']
     lines += [f'\t( {b[0]} {b[1]} {b[2]} ) ( {b[3]} {b[4]} {b[5]} )' for b in (_num(record.bounds) if len(record.bounds) else [])]
@@ -708,8 +739,10 @@ def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> 
     past = first + count > num_weights
     if past.any():  # Doom 3 warns and reads past its list; read what the list holds
         k = int(np.flatnonzero(past)[0])
-        warn_external(f'{source}: mesh {index} vert {k}: weights {int(first[k])}..{int(first[k] + count[k] - 1)} run past numweights '
-                      f'{num_weights}; {int(past.sum())} vertices keep the weights the list holds')  # fmt: skip
+        warn_external(
+            f'{source}: mesh {index} vert {k}: weights {int(first[k])}..{int(first[k] + count[k] - 1)} run past numweights '
+            f'{num_weights}; {int(past.sum())} vertices keep the weights the list holds'
+        )
         count = np.clip(num_weights - first, 0, None) * past + count * ~past
         first = np.minimum(first, num_weights)
     width = int(count.max(initial=0))
@@ -727,8 +760,14 @@ def _skinned(block: MD5MeshBlock, bind: np.ndarray, source: str, index: int) -> 
     else:
         positions = np.zeros((n, 3), np.float32)
     texcoords = block.verts[:, :2].astype(np.float32) if n else np.zeros((0, 2), np.float32)
-    return SurfaceData(block.name or f'mesh{index}', block.tris.astype(np.int32).reshape(-1, 3), texcoords, positions, shaders=[block.shader],
-                       joint_weights=JointWeights(joints, biases, offsets))  # fmt: skip
+    return SurfaceData(
+        block.name or f'mesh{index}',
+        block.tris.astype(np.int32).reshape(-1, 3),
+        texcoords,
+        positions,
+        shaders=[block.shader],
+        joint_weights=JointWeights(joints, biases, offsets),
+    )
 
 
 def decode_anim(record: MD5AnimFile, name: str = 'anim') -> SkeletalAnimationData:
@@ -786,8 +825,9 @@ def write(record: MD5MeshFile | MD5AnimFile) -> bytes:
 def decode(record: MD5MeshFile | MD5AnimFile) -> ModelData:
     """The format-neutral view of an ``.md5mesh`` (an ``.md5anim`` alone has no mesh to show)."""
     if isinstance(record, MD5AnimFile):
-        raise QuakeFormatError(record.source, 'numFrames', record.header['numFrames'],
-                               'an .md5anim animates a mesh: load its .md5mesh with animations=[this file]')  # fmt: skip
+        raise QuakeFormatError(
+            record.source, 'numFrames', record.header['numFrames'], 'an .md5anim animates a mesh: load its .md5mesh with animations=[this file]'
+        )
     return decode_mesh(record)
 
 
@@ -796,22 +836,63 @@ def decode(record: MD5MeshFile | MD5AnimFile) -> ModelData:
 _MD5 = {'doom3': 'neo/renderer/Model_md5.cpp idRenderModelMD5::LoadModel'}
 _ANIM = {'doom3': 'neo/game/anim/Anim.cpp idMD5Anim::LoadAnim'}
 MD5_RULES = (
-    Rule(('doom3',), 'MD5Version', lambda f: ('missing' if f['MD5Version'] is None else f['MD5Version']) if f['MD5Version'] != VERSION else None, REFUSES,
-         f'a file with no MD5Version {VERSION} line', {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString MD5Version'}),
-    Rule(('doom3',), 'commandline', lambda f: 'missing' if f['commandline'] is None else None, REFUSES,
-         'a file with no commandline line', {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString commandline'}),
-    Rule(('doom3',), 'numMeshes', lambda f: f['numMeshes'] if f.get('numMeshes') is not None and f['numMeshes'] > f['mesh_blocks'] else None, REFUSES,
-         'more meshes counted than the file holds (the parser meets the end of the file)', _MD5),
-    Rule(('doom3',), 'weightCount', lambda f: f['unweighted'] or None, REFUSES,
-         'a vertex with no weights ("Vertex without any joint weights")', {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'}),
-    Rule(('doom3',), 'firstWeight', lambda f: f['weights_past'] or None, WARNS,
-         "vertices whose weights run past numweights (it reads past the list)", {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'}),
-    Rule(('doom3',), 'hierarchy', lambda f: f['roots'] if f['roots'] > 1 else None, REFUSES,
-         'more than one root joint (only joint 0 may have parent -1)', _ANIM),
-    Rule(('cube2',), 'weightCount', lambda f: f['top_weights'] if f['top_weights'] > 4 else None, MISDRAWS,
-         'a vertex of more than 4 weights: the 4 largest kept and renormalised', {'cube2': 'src/engine/md5.h md5mesh::buildverts'}),
-)  # fmt: skip
-
+    Rule(
+        ('doom3',),
+        'MD5Version',
+        lambda f: ('missing' if f['MD5Version'] is None else f['MD5Version']) if f['MD5Version'] != VERSION else None,
+        REFUSES,
+        f'a file with no MD5Version {VERSION} line',
+        {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString MD5Version'},
+    ),
+    Rule(
+        ('doom3',),
+        'commandline',
+        lambda f: 'missing' if f['commandline'] is None else None,
+        REFUSES,
+        'a file with no commandline line',
+        {'doom3': 'neo/renderer/Model_md5.cpp / neo/game/anim/Anim.cpp: ExpectTokenString commandline'},
+    ),
+    Rule(
+        ('doom3',),
+        'numMeshes',
+        lambda f: f['numMeshes'] if f.get('numMeshes') is not None and f['numMeshes'] > f['mesh_blocks'] else None,
+        REFUSES,
+        'more meshes counted than the file holds (the parser meets the end of the file)',
+        _MD5,
+    ),
+    Rule(
+        ('doom3',),
+        'weightCount',
+        lambda f: f['unweighted'] or None,
+        REFUSES,
+        'a vertex with no weights ("Vertex without any joint weights")',
+        {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'},
+    ),
+    Rule(
+        ('doom3',),
+        'firstWeight',
+        lambda f: f['weights_past'] or None,
+        WARNS,
+        'vertices whose weights run past numweights (it reads past the list)',
+        {'doom3': 'neo/renderer/Model_md5.cpp idMD5Mesh::ParseMesh'},
+    ),
+    Rule(
+        ('doom3',),
+        'hierarchy',
+        lambda f: f['roots'] if f['roots'] > 1 else None,
+        REFUSES,
+        'more than one root joint (only joint 0 may have parent -1)',
+        _ANIM,
+    ),
+    Rule(
+        ('cube2',),
+        'weightCount',
+        lambda f: f['top_weights'] if f['top_weights'] > 4 else None,
+        MISDRAWS,
+        'a vertex of more than 4 weights: the 4 largest kept and renormalised',
+        {'cube2': 'src/engine/md5.h md5mesh::buildverts'},
+    ),
+)
 
 
 def md5_facts(record, size: int) -> dict:
@@ -822,8 +903,31 @@ def md5_facts(record, size: int) -> dict:
     counts = [m.verts[:, 3] for m in record.meshes if len(m.verts)]
     every = np.concatenate(counts) if counts else np.zeros(0)
     past = sum(int((m.verts[:, 2] + m.verts[:, 3] > len(m.weights)).sum()) for m in record.meshes if len(m.verts))
-    return {**h, 'mesh_blocks': len(record.meshes), 'unweighted': int((every == 0).sum()), 'top_weights': int(every.max(initial=0)), 'roots': 0,
-            'weights_past': past}  # fmt: skip
+    return {
+        **h,
+        'mesh_blocks': len(record.meshes),
+        'unweighted': int((every == 0).sum()),
+        'top_weights': int(every.max(initial=0)),
+        'roots': 0,
+        'weights_past': past,
+    }
 
 
-register_format('md5', ('.md5mesh',), parse, kind='skeletal', title='Doom 3 (MD5) models', game='Doom 3', config='md5.cfg', animation_files=('.md5anim',), write=write, encode=not_encoded('md5'), quantize=not_encoded('md5'), decode=decode, sniff=is_md5, engines=('doom3', 'cube2'), rules=MD5_RULES, facts=md5_facts)
+register_format(
+    'md5',
+    ('.md5mesh',),
+    parse,
+    kind='skeletal',
+    title='Doom 3 (MD5) models',
+    game='Doom 3',
+    config='md5.cfg',
+    animation_files=('.md5anim',),
+    write=write,
+    encode=not_encoded('md5'),
+    quantize=not_encoded('md5'),
+    decode=decode,
+    sniff=is_md5,
+    engines=('doom3', 'cube2'),
+    rules=MD5_RULES,
+    facts=md5_facts,
+)

@@ -81,9 +81,7 @@ GROUP_HEADER = np.dtype([('numframes', '<i4'), ('bboxmin', 'u1', (4,)), ('bboxma
 
 def simple_frame_dtype(numverts: int) -> np.dtype:
     """Return the layout of a simple frame (``daliasframe_t`` and its vertices)."""
-    return np.dtype(
-        [('bboxmin', 'u1', (4,)), ('bboxmax', 'u1', (4,)), ('name', 'S16'), ('verts', 'u1', (numverts, 4))]
-    )
+    return np.dtype([('bboxmin', 'u1', (4,)), ('bboxmax', 'u1', (4,)), ('name', 'S16'), ('verts', 'u1', (numverts, 4))])
 
 
 def flag_names(flags: int) -> list[str]:
@@ -305,9 +303,7 @@ def _read_skins(buffer, check: Bounds, h: dict, position: int) -> tuple[list[int
     return types, skins, position
 
 
-def _walk_frames(
-    buffer, check: Bounds, numframes: int, numverts: int, position: int
-) -> tuple[np.ndarray, np.ndarray, list[GroupRecord], int]:
+def _walk_frames(buffer, check: Bounds, numframes: int, numverts: int, position: int) -> tuple[np.ndarray, np.ndarray, list[GroupRecord], int]:
     """Find every simple frame's offset, walking singles and groups in order.
 
     Returns the offsets of the simple frames (group members included), the
@@ -581,48 +577,144 @@ def _same_triangles(base: MDLFile, tv: np.ndarray, st: np.ndarray, width: int) -
 # -- what the engines check ---------------------------------------------------------------
 
 MDL_RULES = (
-    Rule(QUAKE_ENGINES, 'numskins', under('numskins', 1), REFUSES, 'a model needs a skin',
-         {'quake': 'model.c Mod_LoadAliasModel', 'glquake': 'gl_model.c Mod_LoadAllSkins',
-          'quakespasm': 'gl_model.c Mod_LoadAllSkins', 'ezquake': 'r_aliasmodel_skins.c Mod_LoadAllSkins'}),
-    Rule(('glquake', 'quakespasm', 'ezquake'), 'numskins', over('numskins', 32), REFUSES, 'more than MAX_SKINS (32) skins',
-         {'glquake': 'gl_model.c Mod_LoadAllSkins', 'quakespasm': 'gl_model.c Mod_LoadAllSkins',
-          'ezquake': 'r_aliasmodel_skins.c Mod_LoadAllSkins'}),
-    Rule(('quake',), 'skinwidth', lambda f: f['skinwidth'] if f['skinwidth'] % 4 else None, REFUSES,
-         'skin width not a multiple of 4', {'quake': 'model.c Mod_LoadAliasModel'}),
-    Rule(('quake', 'glquake', 'ezquake'), 'skinheight', over('skinheight', 480), REFUSES,
-         'skin taller than MAX_LBM_HEIGHT (480)', {'quake': 'model.c Mod_LoadAliasModel',
-         'glquake': 'gl_model.c Mod_LoadAliasModel', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'}),
-    Rule(('quakespasm',), 'skinheight', over('skinheight', 480), WARNS, 'skin taller than MAX_LBM_HEIGHT (480)',
-         {'quakespasm': 'gl_model.c Mod_LoadAliasModel (Con_DWarning)'}),
-    Rule(('quake', 'quakespasm'), 'numverts', over('numverts', 2000), REFUSES, 'more than MAXALIASVERTS (2000) vertices',
-         {'quake': 'model.c Mod_LoadAliasModel (r_local.h)', 'quakespasm': 'gl_model.c Mod_LoadAliasModel'}),
-    Rule(('glquake',), 'numverts', over('numverts', 1024), REFUSES, 'more than MAXALIASVERTS (1024) vertices',
-         {'glquake': 'gl_model.c Mod_LoadAliasModel'}),
-    Rule(('ezquake',), 'numverts', over('numverts', 2048), REFUSES, 'more than MAXALIASVERTS (2048) vertices',
-         {'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'}),
-    Rule(('quakespasm',), 'numtris', over('numtris', 4096), REFUSES, 'more than MAXALIASTRIS (4096) triangles',
-         {'quakespasm': 'gl_model.c Mod_LoadAliasModel'}),
-    Rule(('glquake', 'ezquake'), 'numtris', over('numtris', 2048), MISDRAWS,
-         'more triangles than triangles[MAXALIASTRIS] (2048) holds; not checked',
-         {'glquake': 'gl_model.c Mod_LoadAliasModel', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'}),
-    Rule(('glquake', 'ezquake'), 'poses', over('poses', 256), MISDRAWS,
-         'more poses than poseverts[MAXALIASFRAMES] (256) holds; not checked',
-         {'glquake': 'gl_model.c Mod_LoadAliasFrame', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasFrame'}),
-    Rule(('quakespasm',), 'poses', over('poses', 1024), MISDRAWS,
-         'more poses than poseverts[MAXALIASFRAMES] (1024) holds', {'quakespasm': 'gl_model.c Mod_LoadAliasFrame'}),
-    Rule(('quake',), 'frame group interval', lambda f: f['min_interval'] if f['min_interval'] <= 0 else None, REFUSES,
-         'a frame group interval <= 0', {'quake': 'model.c Mod_LoadAliasGroup'}),
-    Rule(('quake',), 'skin group interval', lambda f: f['min_skin_interval'] if f['min_skin_interval'] <= 0 else None,
-         REFUSES, 'a skin group interval <= 0', {'quake': 'model.c Mod_LoadAliasSkinGroup'}),
-    Rule(('glquake', 'quakespasm', 'ezquake'), 'frame group interval',
-         lambda f: f['first_interval'] if f['first_interval'] <= 0 else None, MISDRAWS,
-         'a group whose first interval is <= 0 (time / interval picks the pose)',
-         {'glquake': 'gl_rmain.c R_SetupAliasFrame', 'quakespasm': 'r_alias.c R_SetupAliasFrame',
-          'ezquake': 'r_aliasmodel.c R_AliasSetupFrame'}),
-    Rule(QUAKE_ENGINES, 'lightnormalindex', lambda f: f['top_normal'] if f['top_normal'] >= NUM_VERTEX_NORMALS else None,
-         MISDRAWS, 'a normal index past the 162-entry table (read past r_avertexnormals)',
-         {'quake': 'r_alias.c R_AliasTransformFinalVert', 'glquake': 'gl_rmain.c GL_DrawAliasFrame',
-          'quakespasm': 'r_alias.c GL_DrawAliasFrame', 'ezquake': 'r_aliasmodel.c'}),
+    Rule(
+        QUAKE_ENGINES,
+        'numskins',
+        under('numskins', 1),
+        REFUSES,
+        'a model needs a skin',
+        {
+            'quake': 'model.c Mod_LoadAliasModel',
+            'glquake': 'gl_model.c Mod_LoadAllSkins',
+            'quakespasm': 'gl_model.c Mod_LoadAllSkins',
+            'ezquake': 'r_aliasmodel_skins.c Mod_LoadAllSkins',
+        },
+    ),
+    Rule(
+        ('glquake', 'quakespasm', 'ezquake'),
+        'numskins',
+        over('numskins', 32),
+        REFUSES,
+        'more than MAX_SKINS (32) skins',
+        {'glquake': 'gl_model.c Mod_LoadAllSkins', 'quakespasm': 'gl_model.c Mod_LoadAllSkins', 'ezquake': 'r_aliasmodel_skins.c Mod_LoadAllSkins'},
+    ),
+    Rule(
+        ('quake',),
+        'skinwidth',
+        lambda f: f['skinwidth'] if f['skinwidth'] % 4 else None,
+        REFUSES,
+        'skin width not a multiple of 4',
+        {'quake': 'model.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('quake', 'glquake', 'ezquake'),
+        'skinheight',
+        over('skinheight', 480),
+        REFUSES,
+        'skin taller than MAX_LBM_HEIGHT (480)',
+        {'quake': 'model.c Mod_LoadAliasModel', 'glquake': 'gl_model.c Mod_LoadAliasModel', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('quakespasm',),
+        'skinheight',
+        over('skinheight', 480),
+        WARNS,
+        'skin taller than MAX_LBM_HEIGHT (480)',
+        {'quakespasm': 'gl_model.c Mod_LoadAliasModel (Con_DWarning)'},
+    ),
+    Rule(
+        ('quake', 'quakespasm'),
+        'numverts',
+        over('numverts', 2000),
+        REFUSES,
+        'more than MAXALIASVERTS (2000) vertices',
+        {'quake': 'model.c Mod_LoadAliasModel (r_local.h)', 'quakespasm': 'gl_model.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('glquake',),
+        'numverts',
+        over('numverts', 1024),
+        REFUSES,
+        'more than MAXALIASVERTS (1024) vertices',
+        {'glquake': 'gl_model.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('ezquake',),
+        'numverts',
+        over('numverts', 2048),
+        REFUSES,
+        'more than MAXALIASVERTS (2048) vertices',
+        {'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('quakespasm',),
+        'numtris',
+        over('numtris', 4096),
+        REFUSES,
+        'more than MAXALIASTRIS (4096) triangles',
+        {'quakespasm': 'gl_model.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('glquake', 'ezquake'),
+        'numtris',
+        over('numtris', 2048),
+        MISDRAWS,
+        'more triangles than triangles[MAXALIASTRIS] (2048) holds; not checked',
+        {'glquake': 'gl_model.c Mod_LoadAliasModel', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasModel'},
+    ),
+    Rule(
+        ('glquake', 'ezquake'),
+        'poses',
+        over('poses', 256),
+        MISDRAWS,
+        'more poses than poseverts[MAXALIASFRAMES] (256) holds; not checked',
+        {'glquake': 'gl_model.c Mod_LoadAliasFrame', 'ezquake': 'r_aliasmodel.c Mod_LoadAliasFrame'},
+    ),
+    Rule(
+        ('quakespasm',),
+        'poses',
+        over('poses', 1024),
+        MISDRAWS,
+        'more poses than poseverts[MAXALIASFRAMES] (1024) holds',
+        {'quakespasm': 'gl_model.c Mod_LoadAliasFrame'},
+    ),
+    Rule(
+        ('quake',),
+        'frame group interval',
+        lambda f: f['min_interval'] if f['min_interval'] <= 0 else None,
+        REFUSES,
+        'a frame group interval <= 0',
+        {'quake': 'model.c Mod_LoadAliasGroup'},
+    ),
+    Rule(
+        ('quake',),
+        'skin group interval',
+        lambda f: f['min_skin_interval'] if f['min_skin_interval'] <= 0 else None,
+        REFUSES,
+        'a skin group interval <= 0',
+        {'quake': 'model.c Mod_LoadAliasSkinGroup'},
+    ),
+    Rule(
+        ('glquake', 'quakespasm', 'ezquake'),
+        'frame group interval',
+        lambda f: f['first_interval'] if f['first_interval'] <= 0 else None,
+        MISDRAWS,
+        'a group whose first interval is <= 0 (time / interval picks the pose)',
+        {'glquake': 'gl_rmain.c R_SetupAliasFrame', 'quakespasm': 'r_alias.c R_SetupAliasFrame', 'ezquake': 'r_aliasmodel.c R_AliasSetupFrame'},
+    ),
+    Rule(
+        QUAKE_ENGINES,
+        'lightnormalindex',
+        lambda f: f['top_normal'] if f['top_normal'] >= NUM_VERTEX_NORMALS else None,
+        MISDRAWS,
+        'a normal index past the 162-entry table (read past r_avertexnormals)',
+        {
+            'quake': 'r_alias.c R_AliasTransformFinalVert',
+            'glquake': 'gl_rmain.c GL_DrawAliasFrame',
+            'quakespasm': 'r_alias.c GL_DrawAliasFrame',
+            'ezquake': 'r_aliasmodel.c',
+        },
+    ),
 )
 
 
@@ -650,4 +742,20 @@ def decode(record: MDLFile) -> ModelData:
 read = alias_reader(parse, decode, 'an MDL', 'Quake')
 
 
-register_format('mdl', ('.mdl',), parse, magic=IDENT, kind='alias', palette=True, title='Quake (MDL) models', game='Quake', write=write, encode=encode, quantize=quantize, decode=decode, engines=QUAKE_ENGINES, rules=MDL_RULES, facts=mdl_facts)
+register_format(
+    'mdl',
+    ('.mdl',),
+    parse,
+    magic=IDENT,
+    kind='alias',
+    palette=True,
+    title='Quake (MDL) models',
+    game='Quake',
+    write=write,
+    encode=encode,
+    quantize=quantize,
+    decode=decode,
+    engines=QUAKE_ENGINES,
+    rules=MDL_RULES,
+    facts=mdl_facts,
+)

@@ -165,8 +165,10 @@ _INTEGER = re.compile(r'\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)')
 _ULONG_MAX = 2**64 - 1
 #: The start of a word that glibc's ``strtod`` reads: a hexadecimal float (``0x1f``, ``0x1.8p3``), ``inf``/``infinity``,
 #: ``nan`` (the rest of ``infinity`` and ``nan(chars)`` changes nothing), else a decimal one; the engines' Linux builds read config numbers with it.
-_FLOAT = re.compile(r'\s*(?P<sign>[+-]?)(?:(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)'
-                    r'|(?P<inf>(?i:inf))|(?P<nan>(?i:nan))|(?P<decimal>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))')
+_FLOAT = re.compile(
+    r'\s*(?P<sign>[+-]?)(?:(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)'
+    r'|(?P<inf>(?i:inf))|(?P<nan>(?i:nan))|(?P<decimal>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))'
+)
 
 
 def _integer(value: object) -> int:
@@ -214,8 +216,12 @@ def _format(args: list) -> str:
     """CubeScript's ``format``: ``%1`` to ``%9`` the arguments after the pattern (missing ones empty), ``%x`` ``x``."""
     if not args:
         return ''
-    return re.sub(r'%(.?)', lambda m: (_text(args[int(m[1])]) if int(m[1]) < len(args) else '') if m[1] in '123456789' and m[1] else m[1],
-                  _text(args[0]), flags=re.DOTALL)  # fmt: skip
+    return re.sub(
+        r'%(.?)',
+        lambda m: (_text(args[int(m[1])]) if int(m[1]) < len(args) else '') if m[1] in '123456789' and m[1] else m[1],
+        _text(args[0]),
+        flags=re.DOTALL,
+    )
 
 
 def _compare(test: Callable[[float, float], bool], number: Callable[[object], float]) -> Callable[[list], object]:
@@ -428,8 +434,17 @@ _MODEL_PREFIXES = ('iqm', 'md5', 'smd')
 _MODEL_COMMAND = re.compile(r'(?m)^[ \t;]*(?:(?:iqm|md5|smd)(?:anim|load|skin|tag|dir)|exec)\b')
 #: The kinds of model command :func:`interpret` runs (the others change how the engine draws the model).
 _RUN = frozenset({'anim', 'dir', 'load', 'skin', 'tag'})
-def interpret(commands: list[Command], source: str, folder: str, run: Callable[[str], tuple[str, str] | None], depth: int = 0,
-              into: ModelConfig | None = None, variables: dict[str, Callable[[], str | None]] | None = None) -> ModelConfig:  # fmt: skip
+
+
+def interpret(
+    commands: list[Command],
+    source: str,
+    folder: str,
+    run: Callable[[str], tuple[str, str] | None],
+    depth: int = 0,
+    into: ModelConfig | None = None,
+    variables: dict[str, Callable[[], str | None]] | None = None,
+) -> ModelConfig:
     """Run a config's commands: ``folder`` is the model's directory, ``run(name)`` gives ``(source, text)`` of an ``exec``'s file.
 
     ``variables`` gives what conditions may ask (``{'mdlname': ...}``: the model's name as the engine
@@ -472,7 +487,7 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
             # As the engine reads them ("ssfiii"): the rate by parsefloat, the offsets by parseint (no number: 0).
             fps, start, end = _float(_word(args, 2)), _integer(_word(args, 4)), _integer(_word(args, 5))
             if not math.isfinite(fps):  # 1e999 frames a second: no rate anything can play at
-                warn_external(f'{source}: line {command.line}: {name}\'s frame rate {args[2]} is no finite number; the file\'s own rate is used')
+                warn_external(f"{source}: line {command.line}: {name}'s frame rate {args[2]} is no finite number; the file's own rate is used")
                 fps = 0.0
             file, _, clip = args[1].partition(':')
             played = [Played(n, fps if fps > 0 else None, start, end, clip or None) for n in args[0].split('|') if n]
@@ -511,6 +526,8 @@ def interpret(commands: list[Command], source: str, folder: str, run: Callable[[
         elif command.hides and not kind and name not in ('if', 'exec'):
             # A loop or an engine command of its own over a block: the model commands inside are lost, and said so.
             shown = ' '.join('[…]' if _is_block(a) else a for a in args)
-            warn_external(f'{source}: line {command.line}: skipped "{name} {shown}": {name!r} is a command pyvista-quake does '
-                          'not run; the model commands in its block were not run')  # fmt: skip
+            warn_external(
+                f'{source}: line {command.line}: skipped "{name} {shown}": {name!r} is a command pyvista-quake does '
+                'not run; the model commands in its block were not run'
+            )
     return config

@@ -361,8 +361,10 @@ class SurfaceData:
         if self.point_vertex is not None:
             point_vertex = np.asarray(self.point_vertex).reshape(-1)
             if point_vertex.size and not 0 <= int(point_vertex.min()) <= int(point_vertex.max()) < positions.shape[1]:
-                raise ValueError(f'surface {self.name!r}: point_vertex names vertices {int(point_vertex.min())} to '
-                                 f'{int(point_vertex.max())} of {positions.shape[1]}')  # fmt: skip
+                raise ValueError(
+                    f'surface {self.name!r}: point_vertex names vertices {int(point_vertex.min())} to '
+                    f'{int(point_vertex.max())} of {positions.shape[1]}'
+                )
             self.point_vertex = point_vertex.astype(np.int32, copy=False)
         if len(self.texcoords) != self.num_points:
             raise ValueError(f'surface {self.name!r}: {len(self.texcoords)} texture coordinates for {self.num_points} points')
@@ -370,10 +372,16 @@ class SurfaceData:
         skin = self.joint_weights
         if skin is not None:
             offsets = (positions.shape[1], skin.joints.shape[-1], 3) if skin.offsets is not None else None
-            if skin.joints.ndim != 2 or skin.weights.shape != skin.joints.shape or len(skin.joints) != positions.shape[1] or (
-                    offsets is not None and getattr(skin.offsets, 'shape', None) != offsets):  # fmt: skip
-                raise ValueError(f'surface {self.name!r}: joint_weights of joints {skin.joints.shape}, weights {skin.weights.shape}'
-                                 f' for {positions.shape[1]} vertices (each (vertices, k); offsets (vertices, k, 3))')  # fmt: skip
+            if (
+                skin.joints.ndim != 2
+                or skin.weights.shape != skin.joints.shape
+                or len(skin.joints) != positions.shape[1]
+                or (offsets is not None and getattr(skin.offsets, 'shape', None) != offsets)
+            ):
+                raise ValueError(
+                    f'surface {self.name!r}: joint_weights of joints {skin.joints.shape}, weights {skin.weights.shape}'
+                    f' for {positions.shape[1]} vertices (each (vertices, k); offsets (vertices, k, 3))'
+                )
 
     def _take_packing(self, packing: Packing) -> None:
         """Positions and normals as views of the packed bytes, their scales checked against them."""
@@ -383,8 +391,7 @@ class SurfaceData:
         frames = verts.shape[0]
         for what in ('scale', 'translate'):
             if np.shape(getattr(packing, what)) != (frames, 3):
-                raise ValueError(f'surface {self.name!r}: packing.{what} of shape {np.shape(getattr(packing, what))} '
-                                 f'for {frames} frames (frames, 3)')  # fmt: skip
+                raise ValueError(f'surface {self.name!r}: packing.{what} of shape {np.shape(getattr(packing, what))} for {frames} frames (frames, 3)')
         self.positions = verts[..., :3]
         self.normals = verts[..., 3]
 
@@ -482,8 +489,11 @@ class ModelData:
         alias = self.__dict__.get('alias')
         if name.startswith('_') or alias is None or not hasattr(alias, name):
             raise AttributeError(f'{type(self).__name__!r} object has no attribute {name!r}')
-        warnings.warn(f'data.{name} of an MD2 or MDL is deprecated and changes in pyvista-quake 0.4 (it goes); use data.alias.{name}',
-                      DeprecationWarning, stacklevel=2)  # fmt: skip
+        warnings.warn(
+            f'data.{name} of an MD2 or MDL is deprecated and changes in pyvista-quake 0.4 (it goes); use data.alias.{name}',
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return getattr(alias, name)
 
     def __repr__(self) -> str:
@@ -493,10 +503,10 @@ class ModelData:
         if self.skeleton is not None:
             animation = self.skeleton.animation
             frames = animation.num_frames if animation is not None else 0
-            return (f'ModelData({self.format.upper()} {self.source!r}, {len(self.skeleton.joints)} joints, '
-                    f'{len(self.surfaces)} meshes, {frames} frames)')  # fmt: skip
-        return (f'ModelData({self.format.upper()} {self.source!r}, {self.num_frames} frames, '
-                f'{len(self.surfaces)} surfaces, {len(self.tags)} tags)')  # fmt: skip
+            return (
+                f'ModelData({self.format.upper()} {self.source!r}, {len(self.skeleton.joints)} joints, {len(self.surfaces)} meshes, {frames} frames)'
+            )
+        return f'ModelData({self.format.upper()} {self.source!r}, {self.num_frames} frames, {len(self.surfaces)} surfaces, {len(self.tags)} tags)'
 
     @property
     def num_frames(self) -> int:
@@ -519,8 +529,9 @@ def _check_skinned(surfaces: list[SurfaceData], skeleton: Skeleton) -> None:
         if skin is None or surface.positions.shape[0] != 1:
             raise ValueError(f"surface {surface.name!r}: a skeletal model's surfaces hold their bind pose (one frame) and joint_weights")
         if skin.joints.size and not 0 <= int(skin.joints.min()) <= int(skin.joints.max()) < len(skeleton.joints):
-            raise ValueError(f'surface {surface.name!r}: joints {int(skin.joints.min())} to {int(skin.joints.max())} '
-                             f'of a skeleton of {len(skeleton.joints)}')  # fmt: skip
+            raise ValueError(
+                f'surface {surface.name!r}: joints {int(skin.joints.min())} to {int(skin.joints.max())} of a skeleton of {len(skeleton.joints)}'
+            )
 
 
 def _float_bounds(surfaces: list[SurfaceData], frames: int) -> np.ndarray:

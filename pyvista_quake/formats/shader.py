@@ -74,7 +74,12 @@ class Shader:
         """
         if self.alpha_func in ALPHA_TESTS:
             return str(self.alpha_func)
-        if self.blend is None or self.blend == ('gl_one', 'gl_zero') or self.blend == _SHORTHANDS['filter'] or self.blend == ('gl_zero', 'gl_src_color'):
+        if (
+            self.blend is None
+            or self.blend == ('gl_one', 'gl_zero')
+            or self.blend == _SHORTHANDS['filter']
+            or self.blend == ('gl_zero', 'gl_src_color')
+        ):
             return 'opaque'
         return 'add' if self.blend[1] == 'gl_one' else 'blend'
 

@@ -19,10 +19,18 @@ from pyvista_quake.formats.records import cstrings
 
 IDENT = b'JDP2'
 VERSION = 1
-HEADER = np.dtype([
-    ('ident', 'S4'), ('version', '<i4'), ('num_tags', '<i4'), ('num_frames', '<i4'),
-    ('ofs_names', '<i4'), ('ofs_tags', '<i4'), ('ofs_end', '<i4'), ('ofs_extractend', '<i4'),
-])  # fmt: skip
+HEADER = np.dtype(
+    [
+        ('ident', 'S4'),
+        ('version', '<i4'),
+        ('num_tags', '<i4'),
+        ('num_frames', '<i4'),
+        ('ofs_names', '<i4'),
+        ('ofs_tags', '<i4'),
+        ('ofs_end', '<i4'),
+        ('ofs_extractend', '<i4'),
+    ]
+)
 NAME = np.dtype('S64')
 #: One tag in one frame: axes as rows, then the origin.
 MATRIX = np.dtype([('axes', '<f4', (3, 3)), ('origin', '<f4', (3,))])

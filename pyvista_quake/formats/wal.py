@@ -10,8 +10,18 @@ import numpy as np
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats.records import cstrings
 
-HEADER = np.dtype([('name', 'S32'), ('width', '<u4'), ('height', '<u4'), ('offsets', '<u4', (4,)), ('animname', 'S32'),
-                   ('flags', '<i4'), ('contents', '<i4'), ('value', '<i4')])  # fmt: skip
+HEADER = np.dtype(
+    [
+        ('name', 'S32'),
+        ('width', '<u4'),
+        ('height', '<u4'),
+        ('offsets', '<u4', (4,)),
+        ('animname', 'S32'),
+        ('flags', '<i4'),
+        ('contents', '<i4'),
+        ('value', '<i4'),
+    ]
+)
 #: Largest side a ``.wal`` is taken with (GL_LoadWal reads any; this bounds the allocation).
 MAX_SIDE = 4096
 

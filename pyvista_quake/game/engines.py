@@ -173,12 +173,12 @@ def enforce(record, size: int, strict: bool | str, source: str, spec: FormatSpec
         raise ValueError(f'strict must be True, False or an engine name ({", ".join(ENGINES)}), not {strict!r}')
     spec = spec if spec is not None else spec_of_record(record)
     if strict is not True and strict not in spec.engines:
-        raise QuakeFormatError(source, 'ident', spec.name.upper(),
-                               f'{ENGINES[strict]} cannot load {spec.title or spec.name} at all (strict)')  # fmt: skip
+        raise QuakeFormatError(source, 'ident', spec.name.upper(), f'{ENGINES[strict]} cannot load {spec.title or spec.name} at all (strict)')
     for finding in findings(record, size, spec):
         if finding.effect == REFUSES and (strict is True or finding.engine == strict):
-            raise QuakeFormatError(source, finding.field, finding.value,
-                                   f'{ENGINES[finding.engine]} refuses: {finding.rule} ({finding.where}) (strict)')  # fmt: skip
+            raise QuakeFormatError(
+                source, finding.field, finding.value, f'{ENGINES[finding.engine]} refuses: {finding.rule} ({finding.where}) (strict)'
+            )
 
 
 def verdicts(found: list[Finding], format: str, engines: tuple[str, ...] | None = None) -> dict[str, str]:

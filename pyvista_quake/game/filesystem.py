@@ -294,8 +294,12 @@ class GameFiles:
         of a folder in the game's archives): a player's, whose parts are looked up beside its ``animation.cfg``."""
         if folder.member is None:
             return cls(model_path=folder.path / file, search_paths=list(search_paths or []))
-        return cls(model_path=folder.path, search_paths=list(search_paths or []), archive=open_archive(folder.path),
-                   member=f'{folder.member.rstrip("/")}/{file}')  # fmt: skip
+        return cls(
+            model_path=folder.path,
+            search_paths=list(search_paths or []),
+            archive=open_archive(folder.path),
+            member=f'{folder.member.rstrip("/")}/{file}',
+        )
 
     def place_beside(self, name: str) -> Place | None:
         """Where the file ``name`` beside the model is, as :meth:`beside_model` finds it: a file in its folder,
@@ -358,17 +362,16 @@ class GameFiles:
         entries = _listdir(folder).values()
         models = {name.rsplit('.', 1)[0].lower() for name in entries if name.lower().endswith(('.md2', '.mdl'))}
         similar = sorted(
-            name for name in entries
-            if name.lower().startswith(stem.lower()) and name.lower().endswith(extensions)
-            and name.rsplit('.', 1)[0].lower() not in models
-        )  # fmt: skip
+            name
+            for name in entries
+            if name.lower().startswith(stem.lower()) and name.lower().endswith(extensions) and name.rsplit('.', 1)[0].lower() not in models
+        )
         if len(similar) == 1:
             where, data = _read_place(folder, similar[0])
             tried.append(where)
             if data is not None:
                 return FoundSkin(similar[0], where[0], data), tried
         return None, tried
-
 
 
 def archive_stack(archive: Archive, folder: Path | None = None) -> list[Archive]:
@@ -532,5 +535,3 @@ def _read_place(place: Path | Archive, relative: str) -> tuple[Tried, bytes | No
     except (OSError, IsADirectoryError):
         pass
     return (label, parent), None
-
-

@@ -257,8 +257,9 @@ def resolve(path: Path) -> ResolvedConfig:
         return None
 
     note(path)
-    config = model_cfg.interpret(model_cfg.parse(path.read_text('latin-1'), str(path)), str(path), str(config_folder), run,
-                                 variables={'mdlname': model_name})  # fmt: skip
+    config = model_cfg.interpret(
+        model_cfg.parse(path.read_text('latin-1'), str(path)), str(path), str(config_folder), run, variables={'mdlname': model_name}
+    )
     out = ResolvedConfig(path)
     if config.meshes:
         folder, name = config.meshes[0]

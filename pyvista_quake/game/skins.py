@@ -157,9 +157,12 @@ def read_palette(palette: str | Path | np.ndarray | None) -> np.ndarray:
         if found is None and data[:1] == PCX_MANUFACTURER:
             found = pcx_palette(data)  # Quake II's pics/colormap.pcx, say
         if found is None:
-            raise QuakeFormatError(str(palette), 'size', len(data),
-                                   f'a palette is a palette.lmp of exactly {PALETTE_BYTES} bytes, or a PCX ending with its 256 colours '
-                                   "(Quake II's pics/colormap.pcx)")  # fmt: skip
+            raise QuakeFormatError(
+                str(palette),
+                'size',
+                len(data),
+                f"a palette is a palette.lmp of exactly {PALETTE_BYTES} bytes, or a PCX ending with its 256 colours (Quake II's pics/colormap.pcx)",
+            )
         return found
     array = np.asarray(palette)
     if array.shape != (256, 3):
@@ -313,8 +316,10 @@ class ModelSkins:
                 found, more = self.search.find_beside_model()
                 tried += more
                 if found is not None:
-                    warn_external(f'{self.data.source}: skin {index} {names[index]} not found; using {found.location}, '
-                                  "the image with the model's name beside it")  # fmt: skip
+                    warn_external(
+                        f'{self.data.source}: skin {index} {names[index]} not found; using {found.location}, '
+                        "the image with the model's name beside it"
+                    )
         else:
             found, tried = self.search.find_beside_model()
         if found is None:

@@ -144,7 +144,7 @@ def read_source(source: Source, member: str | None = None) -> tuple[Any, Locatio
         source, member = place.path, place.member
     if member is not None:
         if not isinstance(source, (str, Path)):
-            raise TypeError(f'member= names a model inside an archive file; give the archive\'s path, not {type(source).__name__}')
+            raise TypeError(f"member= names a model inside an archive file; give the archive's path, not {type(source).__name__}")
         archive = open_archive(source)
         note(source)
         return archive.read(member), Location(f'{source}:{member}', None, archive, member, Path(os.path.abspath(source)))

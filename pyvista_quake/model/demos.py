@@ -190,9 +190,13 @@ class Demo:
             'time': self.times[self._message[keep]],
             'client': client,
             'name': np.array([names.get(int(c), '') for c in client], dtype=object),
-            'x': self._origin[keep, 0], 'y': self._origin[keep, 1], 'z': self._origin[keep, 2],
-            'pitch': self._angles[keep, 0], 'yaw': self._angles[keep, 1], 'roll': self._angles[keep, 2],
-        }  # fmt: skip
+            'x': self._origin[keep, 0],
+            'y': self._origin[keep, 1],
+            'z': self._origin[keep, 2],
+            'pitch': self._angles[keep, 0],
+            'yaw': self._angles[keep, 1],
+            'roll': self._angles[keep, 2],
+        }
         return columns
 
 

@@ -116,9 +116,7 @@ def set_frames(
     return rebuild(data, frame_verts=verts, frame_scale=scale, frame_translate=translate)
 
 
-def add_frames(
-    data: AliasData, topology: Topology | None, points: Sequence, names: Sequence[str] | None = None, at: int | None = None
-) -> ModelData:
+def add_frames(data: AliasData, topology: Topology | None, points: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> ModelData:
     """Insert frames before frame ``at`` (at the end by default); see :func:`set_frames` for ``points``."""
     n, k = data.num_frames, len(points)
     at = n if at is None else int(at)
@@ -211,19 +209,17 @@ def set_skin(data: AliasData, skins: ModelSkins, index: int, image: Any, name: s
     if (width, height) != (data.skin_width, data.skin_height):
         if count > 1 or (count == 1 and index != 0):
             raise ValueError(
-                f'{data.source}: skin is {width} x {height}, the model\'s skins are '
+                f"{data.source}: skin is {width} x {height}, the model's skins are "
                 f'{data.skin_width} x {data.skin_height}; every skin of a model has one size'
             )
         # The only skin changes size: texture coordinates follow it.
         factor = np.array([width / max(data.skin_width, 1), height / max(data.skin_height, 1)])
-        changes.update(
-            skin_width=width, skin_height=height, triangle_st=np.rint(data.triangle_st * factor).astype(np.int32)
-        )
+        changes.update(skin_width=width, skin_height=height, triangle_st=np.rint(data.triangle_st * factor).astype(np.int32))
     images = {}
     if data.palette_skins:
         pictures = list(data.skins)
         entry = SkinPicture(palette_indices(picture, skins.palette)[None])
-        pictures[index:index + 1] = [entry]
+        pictures[index : index + 1] = [entry]
         changes['skins'] = pictures
     else:
         if picture.ndim == 2:
@@ -231,7 +227,7 @@ def set_skin(data: AliasData, skins: ModelSkins, index: int, image: Any, name: s
         names = list(data.skin_names)
         default = names[index] if index < count else f'skin{index}'
         chosen = name if name is not None else str(Path(default).with_suffix('.png')).replace('\\', '/')
-        names[index:index + 1] = [chosen]
+        names[index : index + 1] = [chosen]
         changes['skin_names'] = names
         images[chosen] = picture
     return rebuild(data, **changes), images
@@ -303,8 +299,7 @@ def from_frames(
     if len(names) != len(meshes):
         raise ValueError(f'{len(meshes)} frames but {len(names)} names')
     # VTK winds anticlockwise seen from outside; the files clockwise.
-    return new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names, skin_name,
-                    carried=_carried_header(first))  # fmt: skip
+    return new_data(format, positions, normals, triangles[:, ::-1], st[:, ::-1], size, picture, names, skin_name, carried=_carried_header(first))
 
 
 def convert(data: AliasData, skins: ModelSkins, format: str, skin_name: str = 'skin.png') -> tuple[ModelData, dict]:
@@ -427,7 +422,7 @@ def _to_vertices(data: AliasData, topology: Topology | None, given, current, wha
         out[topology.point_vertex] = values
         return out
     points = '' if topology is None else f' or ({len(topology.point_vertex)}, 3) for its points'
-    raise ValueError(f'{what} of a frame are ({vertices}, 3) for the model\'s vertices{points}, not {values.shape}')
+    raise ValueError(f"{what} of a frame are ({vertices}, 3) for the model's vertices{points}, not {values.shape}")
 
 
 def _triangle_meshes(frames) -> list[pv.PolyData]:
@@ -452,7 +447,7 @@ def _triangle_meshes(frames) -> list[pv.PolyData]:
     first = meshes[0].regular_faces
     for number, mesh in enumerate(meshes[1:], 1):
         if mesh.n_points != meshes[0].n_points or not np.array_equal(mesh.regular_faces, first):
-            raise ValueError(f'frame {number} does not share the first frame\'s points and triangles')
+            raise ValueError(f"frame {number} does not share the first frame's points and triangles")
     return meshes
 
 
@@ -490,7 +485,6 @@ def _carried_skin(mesh: pv.PolyData) -> np.ndarray | None:
 
 
 # -- models of several surfaces (MD3) -----------------------------------------------------
-
 
 
 def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict | None = None, shader: str | None = None) -> ModelData:
@@ -543,20 +537,26 @@ def surfaces_from_frames(frames, names: Sequence[str] | None = None, tags: dict 
         st = np.zeros((first.n_points, 2), np.float32) if uv is None else np.column_stack([uv[:, 0], 1 - uv[:, 1]]).astype(np.float32)
         name = _text_field(first, keys.SURFACE_NAME) or frames[0].keys()[k] or f'surface{k}'
         image = shader if shader is not None else _text_field(first, keys.SKIN_NAME)
-        surfaces.append(SurfaceData(
-            name=name,
-            shaders=[image] if image else [],
-            triangles=first.regular_faces.astype(np.int32)[:, ::-1],  # VTK's anticlockwise to the file's clockwise
-            texcoords=st,
-            positions=md3.quantize(positions),
-            normals=md3.encode_normals(normals),
-        ))  # fmt: skip
+        surfaces.append(
+            SurfaceData(
+                name=name,
+                shaders=[image] if image else [],
+                triangles=first.regular_faces.astype(np.int32)[:, ::-1],  # VTK's anticlockwise to the file's clockwise
+                texcoords=st,
+                positions=md3.quantize(positions),
+                normals=md3.encode_normals(normals),
+            )
+        )
     names = list(names) if names is not None else [f'frame{i:03d}' for i in range(len(frames))]
     if len(names) != len(frames):
         raise ValueError(f'{len(frames)} frames but {len(names)} names')
-    tag_data = {n: Tag(n, np.asarray(o, np.float32).reshape(len(frames), 3), np.asarray(a, np.float32).reshape(len(frames), 3, 3))
-                for n, (o, a) in (tags or {}).items()}  # fmt: skip
-    data = ModelData(surfaces, encode_names(names), tags=tag_data, format='md3', source='<new model>', frame_bounds=np.zeros((len(frames), 2, 3), np.float32))
+    tag_data = {
+        n: Tag(n, np.asarray(o, np.float32).reshape(len(frames), 3), np.asarray(a, np.float32).reshape(len(frames), 3, 3))
+        for n, (o, a) in (tags or {}).items()
+    }
+    data = ModelData(
+        surfaces, encode_names(names), tags=tag_data, format='md3', source='<new model>', frame_bounds=np.zeros((len(frames), 2, 3), np.float32)
+    )
     record = md3.encode(data)
     return md3.decode(record)
 
@@ -626,8 +626,10 @@ def edit_surfaces(
     order = np.arange(data.num_frames) if keep is None else np.asarray(keep, np.int64)
     if not len(order):
         raise ValueError('a model keeps at least one frame')
-    surfaces = [dataclasses.replace(s, positions=xyz[n][order], normals=None if p is None else p[order])
-                for n, (s, p) in enumerate(zip(data.surfaces, packed))]  # fmt: skip
+    surfaces = [
+        dataclasses.replace(s, positions=xyz[n][order], normals=None if p is None else p[order])
+        for n, (s, p) in enumerate(zip(data.surfaces, packed))
+    ]
     tags = {name: Tag(name, t.origins[order], t.axes[order]) for name, t in data.tags.items()}
     if plain:  # no bytes to round-trip through: the data is the model
         return dataclasses.replace(data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=None, file=None)
@@ -661,8 +663,9 @@ def add_surface_frames(data: ModelData, frames: Sequence, names: Sequence[str] |
     grown = edit_surfaces(data, keep=order) if count else data  # the new frames start as copies, then are set
     arrays = [surface_arrays(frame, len(data.surfaces)) for frame in frames]
     positions, normals = [a[0] for a in arrays], [a[1] for a in arrays]
-    return edit_surfaces(grown, frames=list(range(at, at + count)), positions=positions, normals=normals,
-                         names={at + k: name for k, name in enumerate(names)})  # fmt: skip
+    return edit_surfaces(
+        grown, frames=list(range(at, at + count)), positions=positions, normals=normals, names={at + k: name for k, name in enumerate(names)}
+    )
 
 
 def one_surface_to_md3(model, skin_name: str) -> tuple[ModelData, dict]:
@@ -698,8 +701,12 @@ def plain_data(data: ModelData) -> ModelData:
     every = slice(None)
     # A packed surface's decode gives its points' positions (a vertex on a seam is several points): its
     # texture coordinates and triangles are the points' already, so the point map goes with the packing.
-    surfaces = [dataclasses.replace(s, positions=surface_positions(s, every, data.source), normals=surface_normals(s, every, data.source),
-                                    packing=None, point_vertex=None) for s in data.surfaces]  # fmt: skip
+    surfaces = [
+        dataclasses.replace(
+            s, positions=surface_positions(s, every, data.source), normals=surface_normals(s, every, data.source), packing=None, point_vertex=None
+        )
+        for s in data.surfaces
+    ]
     packed = any(s.packing is not None for s in data.surfaces)  # boxes of plain floats only: made now, as the floats are
     return dataclasses.replace(data, surfaces=surfaces, file=None, frame_bounds=None if packed else data.frame_bounds)
 
@@ -715,7 +722,9 @@ def md3_to_one_surface(model, format: str, skin_name: str) -> tuple[ModelData, d
     """
     count = len(model.data.surfaces)
     if count != 1:
-        raise ValueError(f'{model.source}: an {format.upper()} holds one surface and this MD3 has {count} '
-                         f'({", ".join(model.surface_names) or "none"}); save it as .md3')  # fmt: skip
+        raise ValueError(
+            f'{model.source}: an {format.upper()} holds one surface and this MD3 has {count} '
+            f'({", ".join(model.surface_names) or "none"}); save it as .md3'
+        )
     frames = [model.frame(k)[0] for k in range(len(model))]
     return from_frames(frames, format, skin=model.surfaces[0].image(), names=model.frame_names, skin_name=skin_name)

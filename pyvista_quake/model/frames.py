@@ -94,8 +94,15 @@ class SurfaceFrames(ModelFrames):
     skeletal: SkeletalPart | None
     alias: AliasPart | None
 
-    def __init__(self, data: ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
-                 animations: list[PoseRun] | None = None, config: ResolvedConfig | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        data: ModelData,
+        options: LoadOptions | None = None,
+        *,
+        search: GameFiles | None = None,
+        animations: list[PoseRun] | None = None,
+        config: ResolvedConfig | None = None,
+    ) -> None:
         self.options = options if options is not None else LoadOptions()
         self.search = search if search is not None else GameFiles()
         self.data = data
@@ -136,10 +143,11 @@ class SurfaceFrames(ModelFrames):
             return repr(self.alias)
         level = self.level
         if level is not None:
-            return (f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
-                    f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)')  # fmt: skip
-        return (f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, '
-                f'{len(self.tags)} tags)')  # fmt: skip
+            return (
+                f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
+                f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)'
+            )
+        return f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, {len(self.tags)} tags)'
 
     @cached_property
     def frame_names(self) -> list[str]:
@@ -235,7 +243,7 @@ class SurfaceFrames(ModelFrames):
         if self._missing:
             names = [name for name, _ in self._missing]
             shown = ', '.join(names[:SHOWN_PLACES]) + (f' and {len(names) - SHOWN_PLACES} more' if len(names) > SHOWN_PLACES else '')
-            warn_missing(self.source, f'{len(names)} of its {len(self.data.surfaces)} surfaces\' images ({shown})', self._missing[0][1])
+            warn_missing(self.source, f"{len(names)} of its {len(self.data.surfaces)} surfaces' images ({shown})", self._missing[0][1])
 
     def _wal_image(self, found: FoundSkin) -> FoundSkin:
         """A Quake II ``.wal`` as a PNG, through the game's ``pics/colormap.pcx`` palette (Quake's without one)."""
@@ -431,7 +439,6 @@ class SurfaceFrames(ModelFrames):
                 out[keys.SKIN_ALPHA] = [alpha]
         return out
 
-
     @property
     def tags(self) -> dict[str, Tag]:
         """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored (a skeletal
@@ -448,8 +455,11 @@ class SurfaceFrames(ModelFrames):
             return self.alias.skin_file
         if self.skeletal is not None:
             raise AttributeError('skin_file')
-        warn_external('skin_file of an MD3 is deprecated and changes in pyvista-quake 0.3; use skin_definition for its .skin file, '
-                      'or surfaces[k].image_file() for each surface\'s image', DeprecationWarning)  # fmt: skip
+        warn_external(
+            'skin_file of an MD3 is deprecated and changes in pyvista-quake 0.3; use skin_definition for its .skin file, '
+            "or surfaces[k].image_file() for each surface's image",
+            DeprecationWarning,
+        )
         return self.skin_definition
 
     # -- a level's lightmaps ------------------------------------------------------------

@@ -95,8 +95,7 @@ def lightmap_atlas(pages: np.ndarray, scale: float) -> np.ndarray:
     return atlas
 
 
-def place_in_atlas(block: pv.PolyData, count: int, scale: float = 4.0, vertex_colours: bool = True,
-                   page_shape: tuple[int, int] = (128, 128)) -> None:  # fmt: skip
+def place_in_atlas(block: pv.PolyData, count: int, scale: float = 4.0, vertex_colours: bool = True, page_shape: tuple[int, int] = (128, 128)) -> None:
     """``point_data["lightmap_atlas"]``: a surface's lightmap coordinates in :func:`lightmap_atlas`'s image of
     ``count`` pages of ``page_shape`` (``v`` from the bottom, as texture coordinates are); and where the surface
     has vertex colours (Quake III), ``point_data["vertex_light"]``: a vertex-lit face's colour brightened as the

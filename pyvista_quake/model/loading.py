@@ -105,7 +105,7 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
         if not 0 < opts.lod < md3.MD3_MAX_LODS:
             raise ValueError(f'lod must be 0 to {md3.MD3_MAX_LODS - 1} (MD3_MAX_LODS), not {opts.lod!r}')
         if not str(member if member is not None else source).lower().endswith('.md3'):
-            raise ValueError(f'lod= picks an MD3\'s level of detail; {member or _name(source)} is not an .md3')
+            raise ValueError(f"lod= picks an MD3's level of detail; {member or _name(source)} is not an .md3")
         source, member = lod_source(source, member, opts.lod)
     config = None
     if model_configs.is_config_source(source, member):
@@ -136,8 +136,10 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
             opts = dataclasses.replace(opts, animations=_own_name_animations(search, spec))
         return QuakeModel(data, opts, search=search, animations=_attachments(data, config, opts, path), config=config)
     if opts.animations is not None and not isinstance(opts.animations, dict):
-        raise TypeError(f'{name}: animations= of an {data.format.upper()} maps names to frames ({{"run": range(40, 46)}}); '
-                        'files of animations attach to skeletal models (IQM, MD5)')  # fmt: skip
+        raise TypeError(
+            f'{name}: animations= of an {data.format.upper()} maps names to frames ({{"run": range(40, 46)}}); '
+            'files of animations attach to skeletal models (IQM, MD5)'
+        )
     if opts.animations is None and isinstance(data, ModelData) and location.file_name is not None:
         own = player_part_animations(search, location.file_name, data.num_frames)
         if own:
@@ -244,8 +246,9 @@ class _LastRead:
         return kept[1:] if kept is not None and kept[0] is file else None
 
 
-def _reader(data: ModelData, file: Any, strict: bool | str, config: Path | None = None,
-            last: _LastRead | None = None) -> Callable[[], SkeletalAnimationData]:  # fmt: skip
+def _reader(
+    data: ModelData, file: Any, strict: bool | str, config: Path | None = None, last: _LastRead | None = None
+) -> Callable[[], SkeletalAnimationData]:
     """Reads one animation file for a skeleton, checked against it (through ``last``: opened once with its outline).
 
     A file a ``config`` names that cannot be read, or does not fit the skeleton, is left out
@@ -278,8 +281,9 @@ def _outline_of_run(run: PoseRun) -> Callable[[], tuple[int, list[Clip]]]:
     return lambda: (run.frame_count(), run.clips())
 
 
-def _outliner(data: ModelData, file: Any, strict: bool | str, config: Path | None,
-              last: _LastRead | None = None) -> Callable[[], tuple[int, list[Clip]]]:  # fmt: skip
+def _outliner(
+    data: ModelData, file: Any, strict: bool | str, config: Path | None, last: _LastRead | None = None
+) -> Callable[[], tuple[int, list[Clip]]]:
     """Gives one animation file's frame count and clips from its header, checked against the skeleton's joint count
     (a config's file that fails is left out, as :func:`_reader` leaves it out; through ``last``, opened once with its read)."""
 
@@ -297,12 +301,12 @@ def _outliner(data: ModelData, file: Any, strict: bool | str, config: Path | Non
 
 def _left_out(config: Path, file: Any, why: Exception) -> None:
     reason = f'{why.strerror}' if isinstance(why, OSError) and why.strerror else str(why)
-    warn_external(f'{config}: animation file {_name(file)} could not be loaded ({reason}); its animations are left out, '
-                  'as the game leaves them out')  # fmt: skip
+    warn_external(f'{config}: animation file {_name(file)} could not be loaded ({reason}); its animations are left out, as the game leaves them out')
 
 
-def read_outline(mesh: ModelData, source: Source, strict: bool | str = False,
-                 keep: Callable[[Any, Any, Location], None] | None = None) -> tuple[int, list[Clip]]:  # fmt: skip
+def read_outline(
+    mesh: ModelData, source: Source, strict: bool | str = False, keep: Callable[[Any, Any, Location], None] | None = None
+) -> tuple[int, list[Clip]]:
     """An animation file's frame count and clips, as :func:`read_animation` would give them, from its header.
 
     The rest of the file is checked when it is read.  ``keep(source, buffer, location)`` is
@@ -384,7 +388,7 @@ def lod_source(source: Source, member: str | None, lod: int) -> tuple[Source, st
         stem, dot, suffix = member.rpartition('.')
         return source, f'{stem}_{lod}.{suffix}' if dot else f'{member}_{lod}'
     if not isinstance(source, (str, Path)):
-        raise ValueError('lod= needs the model\'s file name, not its bytes')
+        raise ValueError("lod= needs the model's file name, not its bytes")
     text = str(source)
     head, dot, suffix = text.rpartition('.')
     return (f'{head}_{lod}.{suffix}' if dot and '/' not in suffix else f'{text}_{lod}'), None
@@ -414,5 +418,3 @@ def skin_of(model, mesh=None):
         return model.alias.skin_image(model.skin) if model.alias is not None and model.skin is not None else None
     pictures = carried_pictures(mesh)
     return None if pictures is None else pictures[0]
-
-

@@ -166,7 +166,9 @@ class Navigation:
         mesh.cell_data['start_area'] = self.reachability_areas[1:].astype(np.int32)
         mesh.cell_data['end_area'] = reach['areanum'].astype(np.int32)
         typed = kind & aas.TRAVELTYPE_MASK
-        mesh.cell_data['travel_type'] = np.where(typed < len(_TYPE_NAMES), _TYPE_NAMES[np.minimum(typed, len(_TYPE_NAMES) - 1)], 'invalid') if n else np.zeros(0, str)
+        mesh.cell_data['travel_type'] = (
+            np.where(typed < len(_TYPE_NAMES), _TYPE_NAMES[np.minimum(typed, len(_TYPE_NAMES) - 1)], 'invalid') if n else np.zeros(0, str)
+        )
         mesh.cell_data['travel_flags'] = (kind & ~aas.TRAVELTYPE_MASK).astype(np.int64)
         mesh.cell_data['travel_time'] = reach['traveltime'].astype(np.int32)
         mesh.cell_data.active_scalars_name = None
@@ -234,8 +236,11 @@ class Navigation:
         contents = settings['contents'][entered].astype(np.int64)
         area_flags = settings['areaflags'][entered].astype(np.int64)
         liquid = aas.AREA_CONTENTS
-        medium = np.select([contents & liquid['water'] != 0, contents & liquid['slime'] != 0, contents & liquid['lava'] != 0],
-                           [aas.TRAVEL_FLAGS['water'], aas.TRAVEL_FLAGS['slime'], aas.TRAVEL_FLAGS['lava']], aas.TRAVEL_FLAGS['air'])  # fmt: skip
+        medium = np.select(
+            [contents & liquid['water'] != 0, contents & liquid['slime'] != 0, contents & liquid['lava'] != 0],
+            [aas.TRAVEL_FLAGS['water'], aas.TRAVEL_FLAGS['slime'], aas.TRAVEL_FLAGS['lava']],
+            aas.TRAVEL_FLAGS['air'],
+        )
         medium = medium | np.where(contents & aas.AREA_CONTENTS['donotenter'], aas.TRAVEL_FLAGS['donotenter'], 0)
         medium = medium | np.where(contents & aas.AREA_CONTENTS['notteam1'], aas.TRAVEL_FLAGS['notteam1'], 0)
         medium = medium | np.where(contents & aas.AREA_CONTENTS['notteam2'], aas.TRAVEL_FLAGS['notteam2'], 0)
@@ -248,8 +253,10 @@ class Navigation:
         """Whether the file was made for the map of ``data`` (its ``bspchecksum``); warns naming both when not."""
         checksum = aas.block_checksum(bytes(data))
         if checksum != self.record.bspchecksum:
-            warn_external(f'{self.source}: made for another map than {name} (bspchecksum {self.record.bspchecksum:#010x}, '
-                          f'the map\'s {checksum:#010x}); botlib refuses it')  # fmt: skip
+            warn_external(
+                f'{self.source}: made for another map than {name} (bspchecksum {self.record.bspchecksum:#010x}, '
+                f"the map's {checksum:#010x}); botlib refuses it"
+            )
             return False
         return True
 
@@ -276,4 +283,3 @@ def navigation_beside(source: str, find: Any, map_stem: str, map_bytes: bytes) -
     navigation = Navigation(aas.parse(found.data, found.location))
     navigation.check_map(map_bytes, source)
     return navigation
-

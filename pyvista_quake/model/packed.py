@@ -85,8 +85,7 @@ class AliasPart:
         images = self.skins.images if 'skins' in self.__dict__ else {}
         record = self.record
         options = self._model.options
-        self.skins = ModelSkins(record, self._model.search, palette=options.palette, external_skins=options.external_skins,
-                                holey=options.holey)  # fmt: skip
+        self.skins = ModelSkins(record, self._model.search, palette=options.palette, external_skins=options.external_skins, holey=options.holey)
         self.skins.images.update({k: v for k, v in images.items() if k in record.skin_names})
         for name in _DERIVED:
             self.__dict__.pop(name, None)
@@ -224,8 +223,9 @@ class AliasPart:
         """Animations by name: from frame names, MDL frame groups, a ``.anm`` file and the caller."""
         model = self._model
         user = model.options.animations if isinstance(model.options.animations, dict) else {}
-        return anim.model_animations(model.frame_names, self.record.frame_groups, model.fps, self._anm_text(), user, model.source,
-                                     model.options.group_timing)  # fmt: skip
+        return anim.model_animations(
+            model.frame_names, self.record.frame_groups, model.fps, self._anm_text(), user, model.source, model.options.group_timing
+        )
 
     def timeline(self) -> tuple[np.ndarray, float]:
         """Each frame's start and the whole file's duration: an MDL frame group's pictures timed as its intervals say."""

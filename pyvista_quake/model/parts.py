@@ -16,4 +16,3 @@ from pyvista_quake.model.packed import AliasPart
 from pyvista_quake.model.skinned import SkeletalPart
 
 __all__ = ['AliasPart', 'SkeletalPart']
-

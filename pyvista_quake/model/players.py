@@ -52,8 +52,15 @@ class QuakePlayer:
 
     """
 
-    def __init__(self, parts: dict[str, QuakeModel], config: AnimationConfig, source: str | Place, skin: str = 'default',
-                 skins: list[str] | None = None, options: dict[str, Any] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        parts: dict[str, QuakeModel],
+        config: AnimationConfig,
+        source: str | Place,
+        skin: str = 'default',
+        skins: list[str] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.parts = parts
         self.config = config
         self.place = source if isinstance(source, Place) else Place.of(source)  # another skin loads from there
@@ -118,8 +125,9 @@ class QuakePlayer:
         a, b, alpha = self.animation(which).frame_at(time)
         return min(a, len(model) - 1), min(b, len(model) - 1), alpha
 
-    def pose(self, legs: str | int = 'LEGS_IDLE', torso: str | int = 'TORSO_STAND', time: float = 0.0,
-             weapon: QuakeModel | str | Path | None = None) -> pv.MultiBlock:  # fmt: skip
+    def pose(
+        self, legs: str | int = 'LEGS_IDLE', torso: str | int = 'TORSO_STAND', time: float = 0.0, weapon: QuakeModel | str | Path | None = None
+    ) -> pv.MultiBlock:
         """The player posed as ``CG_Player`` places the parts, every part's own rotation the identity.
 
         Parameters
@@ -237,8 +245,9 @@ def player_clips(player: QuakePlayer, animation: Any) -> list[tuple[str, Any, An
         legs, torso = player_animations(animation)
         return [(f'{legs}+{torso}', legs, torso, BOTH_PARTS)]
     kinds = {'LEGS_': frozenset({'lower'}), 'TORSO_': frozenset({'upper'})}
-    return [(name, *player_animations(name), next((m for p, m in kinds.items() if name.startswith(p)), BOTH_PARTS))
-            for name in player.config.animations]  # fmt: skip
+    return [
+        (name, *player_animations(name), next((m for p, m in kinds.items() if name.startswith(p)), BOTH_PARTS)) for name in player.config.animations
+    ]
 
 
 def _on_tag(parent: QuakeModel, name: str, frames: tuple[int, int, float], origin: np.ndarray, axes: np.ndarray):
@@ -358,8 +367,14 @@ def load_player(path: str | Path | Place, skin: str | int = 'default', search_pa
     config = files.beside_model(CONFIG)
     if config is None:
         raise FileNotFoundError(f'{where(CONFIG)}: a player folder holds an {CONFIG}')
-    return QuakePlayer(parts, parse_animation_cfg(config[1].decode('latin-1'), config[0]), folder, skin=str(skin),
-                       skins=skins if skin in skins else [str(skin), *skins], options={'search_paths': search_paths, **options})  # fmt: skip
+    return QuakePlayer(
+        parts,
+        parse_animation_cfg(config[1].decode('latin-1'), config[0]),
+        folder,
+        skin=str(skin),
+        skins=skins if skin in skins else [str(skin), *skins],
+        options={'search_paths': search_paths, **options},
+    )
 
 
 def is_player(source: object) -> TypeGuard[QuakePlayer]:

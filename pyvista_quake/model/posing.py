@@ -93,8 +93,7 @@ class Posable(Protocol):
     def animation_names(self) -> list[str]:
         """The animations a picker or a sheet offers."""
 
-    def posed(self, frame: int | None = None, animation: Any = None, time: float | None = None,
-              weapon: Any = None) -> pv.MultiBlock | pv.PolyData:  # fmt: skip
+    def posed(self, frame: int | None = None, animation: Any = None, time: float | None = None, weapon: Any = None) -> pv.MultiBlock | pv.PolyData:
         """One pose in the model's own form (MD2, MDL: a PolyData; else a MultiBlock of surfaces)."""
 
     def rest(self) -> dict[str, Any]:
@@ -156,10 +155,9 @@ class ModelPosing:
     def animation_names(self) -> list[str]:
         return list(self.model.animations)
 
-    def posed(self, frame: int | None = None, animation: Any = None, time: float | None = None,
-              weapon: Any = None) -> pv.MultiBlock | pv.PolyData:  # fmt: skip
+    def posed(self, frame: int | None = None, animation: Any = None, time: float | None = None, weapon: Any = None) -> pv.MultiBlock | pv.PolyData:
         if weapon is not None:
-            raise ValueError('weapon= places a weapon on a player\'s tag_weapon; this is no player')
+            raise ValueError("weapon= places a weapon on a player's tag_weapon; this is no player")
         return self.model.native_pose(frame, animation, time)
 
     def rest(self) -> dict[str, Any]:
@@ -182,8 +180,10 @@ class ModelPosing:
             animation = next(iter(model.animations))
         clip = model.animation(animation)
         if len(clip.frames) < 2:
-            raise ValueError(f'{model.source}: nothing to animate: {"animation " + repr(animation) if animation else "the model"} has one frame'
-                             + ('' if model.animations else '; attach animation files with animations= (the command line\'s --animations)'))  # fmt: skip
+            raise ValueError(
+                f'{model.source}: nothing to animate: {"animation " + repr(animation) if animation else "the model"} has one frame'
+                + ('' if model.animations else "; attach animation files with animations= (the command line's --animations)")
+            )
         steps = np.diff(np.append(clip.times, clip.duration))
         rate = float(fps) if fps else 1.0 / max(float(steps[steps > 0].min(initial=0.1)), 1e-3)
 
@@ -209,8 +209,14 @@ class ModelPosing:
     def clips(self, animation: Any = None) -> dict[str, dict[str, list]]:
         model = self.model
         clips = [model.animation(animation)] if animation is not None or not model.animations else list(model.animations.values())
-        return {clip.name: {'times': np.asarray(clip.times, np.float64).tolist(), 'frames': [int(f) for f in clip.frames],
-                            'names': [model.frame_names[int(f)] for f in clip.frames]} for clip in clips}  # fmt: skip
+        return {
+            clip.name: {
+                'times': np.asarray(clip.times, np.float64).tolist(),
+                'frames': [int(f) for f in clip.frames],
+                'names': [model.frame_names[int(f)] for f in clip.frames],
+            }
+            for clip in clips
+        }
 
     def start(self, animation: Any = None) -> dict[str, Any]:
         # The rest pose the thumbnails show, else the first animation that moves.
@@ -256,8 +262,7 @@ class PlayerPosing:
     def animation_names(self) -> list[str]:
         return list(self.player.config.animations)
 
-    def posed(self, frame: int | None = None, animation: Any = None, time: float | None = None,
-              weapon: Any = None) -> pv.MultiBlock | pv.PolyData:  # fmt: skip
+    def posed(self, frame: int | None = None, animation: Any = None, time: float | None = None, weapon: Any = None) -> pv.MultiBlock | pv.PolyData:
         legs, torso = player_animations(animation if animation is not None else frame)
         return flattened(self.player.pose(legs, torso, time or 0.0, weapon=weapon))
 
@@ -307,4 +312,3 @@ class PlayerPosing:
             return {}
         names = list(self.player.config.animations)  # a legs and a torso picker, played together
         return {'player': {'legs': [n for n in names if not n.startswith('TORSO_')], 'torso': [n for n in names if not n.startswith('LEGS_')]}}
-

@@ -176,8 +176,7 @@ class QuakeModel:
 
     _frames: SurfaceFrames
 
-    def __init__(self, data: AliasData | ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None,
-                 **skeletal: Any) -> None:  # fmt: skip
+    def __init__(self, data: AliasData | ModelData, options: LoadOptions | None = None, *, search: GameFiles | None = None, **skeletal: Any) -> None:
         if not isinstance(data, ModelData):  # an MD2's or MDL's part alone, as 0.2 took it
             data = alias_model(data)
         object.__setattr__(self, '_frames', SurfaceFrames(data, options, search=search, **skeletal))
@@ -386,7 +385,7 @@ class QuakeModel:
         """
         level = self.level
         if level is None:
-            raise TypeError(f'{self.source}: collision, visibility and light are a level\'s; this is a {self.format.upper()} model')
+            raise TypeError(f"{self.source}: collision, visibility and light are a level's; this is a {self.format.upper()} model")
         return read_collision(self.data.file, level.entities)
 
     @functools.cached_property
@@ -456,8 +455,15 @@ class QuakeModel:
             raise ValueError(f'cluster must be -1 to {c.clusters - 1}, not {cluster!r}')
         return queries.pvs(c, cluster)
 
-    def trace(self, start: npt.ArrayLike, end: npt.ArrayLike, mins: npt.ArrayLike = (0, 0, 0), maxs: npt.ArrayLike = (0, 0, 0),
-              mask: str | int = 'solid', model: int = 0) -> queries.Trace:  # fmt: skip
+    def trace(
+        self,
+        start: npt.ArrayLike,
+        end: npt.ArrayLike,
+        mins: npt.ArrayLike = (0, 0, 0),
+        maxs: npt.ArrayLike = (0, 0, 0),
+        mask: str | int = 'solid',
+        model: int = 0,
+    ) -> queries.Trace:
         """Sweep a box from each start to its end and stop where it meets a brush, as ``CM_BoxTrace`` does.
 
         Parameters
@@ -535,7 +541,9 @@ class QuakeModel:
         mesh = pv.PolyData(points.astype(np.float32), faces=faces)
         mesh.cell_data['brush'] = brush.astype(np.int32)
         mesh.cell_data['contents'] = c.brush_contents[brush].astype(np.int64)
-        mesh.cell_data['shader'] = np.array([ascii_text(c.shader_names[k]) for k in c.brush_shader[brush]], dtype=str) if len(brush) else np.zeros(0, str)
+        mesh.cell_data['shader'] = (
+            np.array([ascii_text(c.shader_names[k]) for k in c.brush_shader[brush]], dtype=str) if len(brush) else np.zeros(0, str)
+        )
         mesh = mesh.clean(tolerance=1e-3, absolute=True)  # the faces of a brush share its corners: closed
         mesh.cell_data.active_scalars_name = None
         return mesh
@@ -708,7 +716,9 @@ class QuakeModel:
         """
         return self._frames.to_multiblock(animation)
 
-    def native_pose(self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None) -> pv.MultiBlock | pv.PolyData:
+    def native_pose(
+        self, frame: int | None = None, animation: str | Animation | None = None, time: float | None = None
+    ) -> pv.MultiBlock | pv.PolyData:
         """A pose (chosen as in :meth:`blocks`) in the form the file stores its frames: a PolyData for an MD2
         or MDL, a MultiBlock of surfaces for an MD3.
 
@@ -827,8 +837,12 @@ def _joined(per_surface: list[np.ndarray], model: QuakeModel, frames: FrameSelec
 
 
 #: The part each format's extra now lives on, for the warning of the old way.
-_SURFACE_EXTRAS = {'image_names': '[s.image_name for s in model.surfaces]', 'surface_alpha': 'model.surfaces[k].alpha',
-                   'surface_skin': 'model.surfaces[k].image_file()', 'surface_image': 'model.surfaces[k].image()'}  # fmt: skip
+_SURFACE_EXTRAS = {
+    'image_names': '[s.image_name for s in model.surfaces]',
+    'surface_alpha': 'model.surfaces[k].alpha',
+    'surface_skin': 'model.surfaces[k].image_file()',
+    'surface_image': 'model.surfaces[k].image()',
+}
 
 
 def _replacement(model: QuakeModel, name: str) -> str:
@@ -839,8 +853,8 @@ def _replacement(model: QuakeModel, name: str) -> str:
     if model.alias is not None and hasattr(model.alias, name):
         return f'model.alias.{name}'
     if name == 'skin_file':  # an MD3's: its .skin file
-        return 'model.skin_definition, or model.surfaces[k].image_file() for each surface\'s image'
-    return f'the model\'s own attributes or its parts (model.alias, model.skeletal, model.level); {name} is internal'
+        return "model.skin_definition, or model.surfaces[k].image_file() for each surface's image"
+    return f"the model's own attributes or its parts (model.alias, model.skeletal, model.level); {name} is internal"
 
 
 class _SurfaceModelMeta(type):
@@ -873,8 +887,10 @@ def why_nothing_to_draw(model: object) -> str:
     tags = list(getattr(model, 'tags', {}) or {})
     surfaces = getattr(model, 'surfaces', None)
     if is_model(model) and model.skeletal is not None and not surfaces:
-        return ('an animation file, no mesh: its poses animate a mesh of the same skeleton '
-                '(load the mesh with animations= naming this file, or its Cube 2 config)')  # fmt: skip
+        return (
+            'an animation file, no mesh: its poses animate a mesh of the same skeleton '
+            '(load the mesh with animations= naming this file, or its Cube 2 config)'
+        )
     if tags and not any(s.num_triangles for s in surfaces or []):
         return f'tags only ({", ".join(tags[:4])}{", ..." if len(tags) > 4 else ""}): a model other models attach to'
     return 'no surface has a triangle'

@@ -79,8 +79,10 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
             model.save(path, sync=sync, overwrite_skins=overwrite_skins)
             return
         if spec.name != own_spec.name:
-            raise ValueError(f'{data.source}: a {data.format.upper()} saves as {", ".join(own_spec.extensions)}; '
-                             "for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames")  # fmt: skip
+            raise ValueError(
+                f'{data.source}: a {data.format.upper()} saves as {", ".join(own_spec.extensions)}; '
+                'for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames'
+            )
         # Its own format as read: an IQM byte for byte, an MD5 as text with the version lines Doom 3 wants, a third
         # party's format its bytes as read.
         write_record(own_spec, data.file, path, sync=sync, refusals=False)
@@ -89,14 +91,20 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
         data = data.alias  # what an MD2's or MDL's writer encodes: its own part (the one surface is its bytes)
     own = FORMATS.get(data.format)
     if own is not None and not own.writable and (own.name != spec.name or model.edited):
-        raise ValueError(f'{path}: {own.title or own.name.upper()} files are written only as they were read '
-                         f'(as {", ".join(own.extensions)}); pyvista-quake writes no {spec.name.upper()} from one')  # fmt: skip
+        raise ValueError(
+            f'{path}: {own.title or own.name.upper()} files are written only as they were read '
+            f'(as {", ".join(own.extensions)}); pyvista-quake writes no {spec.name.upper()} from one'
+        )
     skin_name = f'{path.stem}.png'
     own_kind = own.kind if own is not None else 'alias'
     if data.format == spec.name:
         images = model.alias.skins.images if model.alias is not None else {}
     elif spec.kind == 'alias':  # one surface of packed bytes
-        data, images = md3_to_one_surface(model, spec.name, skin_name) if own_kind == 'surfaces' else convert(data, model.alias.skins, spec.name, skin_name=skin_name)
+        data, images = (
+            md3_to_one_surface(model, spec.name, skin_name)
+            if own_kind == 'surfaces'
+            else convert(data, model.alias.skins, spec.name, skin_name=skin_name)
+        )
     elif own_kind == 'alias':
         data, images = one_surface_to_md3(model, skin_name)
     elif not spec.third_party and any(s.positions.dtype != np.int16 for s in data.surfaces):
@@ -121,13 +129,16 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
         if old == data_bytes:
             del companions[companion]  # already this skin: left as it is
         elif not overwrite_skins and companion.suffix != '.anm':  # the .anm of the model written over is its own
-            raise FileExistsError(f'{companion}: the skin of {path.name} would replace this file, which holds another '
-                                  'image; save under another name, or pass overwrite_skins=True')  # fmt: skip
+            raise FileExistsError(
+                f'{companion}: the skin of {path.name} would replace this file, which holds another '
+                'image; save under another name, or pass overwrite_skins=True'
+            )
     write_record(spec, record, path, sync=sync, companions=companions)
 
 
-def write_record(spec: FormatSpec, record: Any, path: Path, *, sync: bool = True, companions: dict[Path, bytes] | None = None,
-                 refusals: bool = True) -> None:  # fmt: skip
+def write_record(
+    spec: FormatSpec, record: Any, path: Path, *, sync: bool = True, companions: dict[Path, bytes] | None = None, refusals: bool = True
+) -> None:
     """The one way a model's file is written: ``spec.write`` of the format's records, what the game engines
     would refuse warned, then the files beside it (``companions``: skins, an ``.anm``) and the file, each atomically.
 
@@ -138,8 +149,7 @@ def write_record(spec: FormatSpec, record: Any, path: Path, *, sync: bool = True
     payload = spec.write(record)
     for finding in findings(record, len(payload), spec) if refusals else []:
         if finding.effect == REFUSES:
-            warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: '
-                          f'{finding.rule} ({finding.where})')  # fmt: skip
+            warn_external(f'{path}: {ENGINES[finding.engine]} will not load it: {finding.field} = {finding.value}: {finding.rule} ({finding.where})')
     for companion, data in (companions or {}).items():
         atomic_write(companion, data, sync=sync)
     atomic_write(path, payload, sync=sync)
@@ -147,8 +157,11 @@ def write_record(spec: FormatSpec, record: Any, path: Path, *, sync: bool = True
 
 def _anm_text(model) -> bytes | None:
     """The ``.anm`` text of a model's animations that came from one, or ``None`` if none did."""
-    lines = [AnmLine(name, int(clip.frames[0]), int(clip.frames[-1]), float(clip.fps or 0))
-             for name, clip in getattr(model, 'animations', {}).items() if clip.source == 'anm' and len(clip)]  # fmt: skip
+    lines = [
+        AnmLine(name, int(clip.frames[0]), int(clip.frames[-1]), float(clip.fps or 0))
+        for name, clip in getattr(model, 'animations', {}).items()
+        if clip.source == 'anm' and len(clip)
+    ]
     return anm_file.write(lines).encode('latin-1') if lines else None
 
 

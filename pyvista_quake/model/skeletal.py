@@ -12,7 +12,9 @@ def __getattr__(name: str) -> Any:
     """``SkeletalModel``, an old name of :class:`~pyvista_quake.model.skinned.SkeletalPart`, with a warning."""
     if name != 'SkeletalModel':
         raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
-    warn_external('pyvista_quake.model.skeletal.SkeletalModel is deprecated and changes in pyvista-quake 0.4 (it goes); '
-                  'use model.skeletal, a pyvista_quake.model.skinned.SkeletalPart',
-                  DeprecationWarning)  # fmt: skip
+    warn_external(
+        'pyvista_quake.model.skeletal.SkeletalModel is deprecated and changes in pyvista-quake 0.4 (it goes); '
+        'use model.skeletal, a pyvista_quake.model.skinned.SkeletalPart',
+        DeprecationWarning,
+    )
     return SkeletalPart

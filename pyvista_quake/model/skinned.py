@@ -89,8 +89,10 @@ class SkeletalPart:
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
-        return (f'QuakeModel({self._model.format.upper()} {self._model.source!r}, {len(self)} frames, '
-                f'{len(self.data.surfaces)} surfaces, {len(self.joints)} joints, {len(self.animations)} animations)')  # fmt: skip
+        return (
+            f'QuakeModel({self._model.format.upper()} {self._model.source!r}, {len(self)} frames, '
+            f'{len(self.data.surfaces)} surfaces, {len(self.joints)} joints, {len(self.animations)} animations)'
+        )
 
     # -- the skeleton ----------------------------------------------------------------
     @property
@@ -102,7 +104,11 @@ class SkeletalPart:
     def _poses(self) -> FramePoses:
         """Every frame's joint poses: the file's own frames, then each attached file's, each file read when first wanted."""
         own = self._skeleton.animation
-        runs = [PoseRun([p for r in self._attached if r.animation is own for p in r.played], animation=own)] if own is not None and own.num_frames else []
+        runs = (
+            [PoseRun([p for r in self._attached if r.animation is own for p in r.played], animation=own)]
+            if own is not None and own.num_frames
+            else []
+        )
         runs += [r for r in self._attached if own is None or r.animation is not own]
         return FramePoses(runs, [j.parent for j in self._skeleton.joints])
 
@@ -321,14 +327,15 @@ class SkeletalPart:
         found = FoundSkin(name, str(path), path.read_bytes()) if path is not None else None
         if found is None:
             where = self.config.path if self.config is not None else self._model.source
-            warn_missing(self._model.source, f'image {name} of mesh {self._model.surface_names[index] or index} (from {where})',
-                         [(name, str(where))])  # fmt: skip
+            warn_missing(self._model.source, f'image {name} of mesh {self._model.surface_names[index] or index} (from {where})', [(name, str(where))])
         return True, found
 
     def refuse_edit(self) -> None:
         """Refuse an edit of vertices: a skeletal model's frames come from its joints."""
-        raise TypeError(f'{self._model.source}: a skeletal model\'s frames come from its joints; to edit vertices, make an MD3 of its '
-                        "frames: QuakeModel.from_frames([model.blocks(k) for k in range(len(model))], 'md3')")  # fmt: skip
+        raise TypeError(
+            f"{self._model.source}: a skeletal model's frames come from its joints; to edit vertices, make an MD3 of its "
+            "frames: QuakeModel.from_frames([model.blocks(k) for k in range(len(model))], 'md3')"
+        )
 
 
 def tag_offset(offset: tuple[float, ...]) -> np.ndarray:

@@ -190,8 +190,9 @@ class _MemberSource(_QuakeSource):
         """Load the member (none named yet: the error says how to name one)."""
         if self.member is None:
             self._stale = False
-            self.error = QuakeFormatError(self._filename, 'member', None, 'name the model inside the archive: '
-                                          'pv.read(path, member="models/x.md3"), or reader.member = ...')  # fmt: skip
+            self.error = QuakeFormatError(
+                self._filename, 'member', None, 'name the model inside the archive: pv.read(path, member="models/x.md3"), or reader.member = ...'
+            )
             return
         super()._load()
 
@@ -440,7 +441,7 @@ def register_reader(spec: FormatSpec) -> None:
             pv.register_reader(extension, FormatReader)
             _REGISTERED.add(extension)
         except ValueError as error:  # a built-in VTK reader's extension: PyVista keeps its own
-            warn_external(f'pyvista_quake: the {spec.name!r} format\'s {extension} stays with PyVista\'s reader ({error})')
+            warn_external(f"pyvista_quake: the {spec.name!r} format's {extension} stays with PyVista's reader ({error})")
 
 
 class ArchiveReader(QuakeReader[pv.DataObject]):

@@ -171,9 +171,15 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 
 def _facts(entry: dict) -> str:
-    rows = [('format', entry['format']), ('frames', str(entry['frames'])), ('surfaces', str(entry['surfaces'])),
-            ('triangles', str(entry['triangles'])), ('animations', ', '.join(entry['animations']) or 'none'),
-            ('skins', ', '.join(entry['skins']) or 'none found'), ('tags', ', '.join(entry['tags']) or 'none')]  # fmt: skip
+    rows = [
+        ('format', entry['format']),
+        ('frames', str(entry['frames'])),
+        ('surfaces', str(entry['surfaces'])),
+        ('triangles', str(entry['triangles'])),
+        ('animations', ', '.join(entry['animations']) or 'none'),
+        ('skins', ', '.join(entry['skins']) or 'none found'),
+        ('tags', ', '.join(entry['tags']) or 'none'),
+    ]
     if len(entry.get('skin_sets', [])) > 1:
         rows.append(('skin sets', ', '.join(entry['skin_sets'])))
     if entry.get('levels'):
@@ -225,22 +231,32 @@ filter();
 
 def _card(entry: dict, page_href: str | None, picture: str | None) -> str:
     if entry.get('error') is not None:  # a model that could not be read: its card says why, and the filters count it
-        return (f'<div class="card failed" data-name="{html.escape(entry["name"].lower())}" data-format="failed" '
-                f'data-verdicts="fails"><div class="img">(failed)</div><div class="name">{html.escape(entry["name"])}</div>'
-                f'<div class="error">{html.escape(entry["error"])}</div><div><span class="fails">fails</span></div></div>')  # fmt: skip
+        return (
+            f'<div class="card failed" data-name="{html.escape(entry["name"].lower())}" data-format="failed" '
+            f'data-verdicts="fails"><div class="img">(failed)</div><div class="name">{html.escape(entry["name"])}</div>'
+            f'<div class="error">{html.escape(entry["error"])}</div><div><span class="fails">fails</span></div></div>'
+        )
     worst = sorted(set(entry['verdicts'].values()))
     badge = ' '.join(f'<span class="{v}">{v}</span>' for v in worst if v != 'loads') or 'loads everywhere'
     image = f'<img src="{html.escape(picture)}" alt="" loading="lazy">' if picture else '<div class="img">(nothing to draw)</div>'
-    return (f'<div class="card" data-name="{html.escape(entry["name"].lower())}" data-format="{entry["format"]}" '
-            f'data-verdicts="{" ".join(worst)}"><a href="{html.escape(page_href or "")}">{image}</a>'
-            f'<div class="name">{html.escape(entry["name"])}</div>'
-            f'<div>{entry["format"].upper()}, {_count(entry["frames"], "frame")}, {_count(entry["triangles"], "triangle")}'
-            f'{", " + _count(len(entry["levels"]) + 1, "level") + " of detail" if entry.get("levels") else ""}</div>'
-            f'<div>{badge}</div></div>')  # fmt: skip
+    return (
+        f'<div class="card" data-name="{html.escape(entry["name"].lower())}" data-format="{entry["format"]}" '
+        f'data-verdicts="{" ".join(worst)}"><a href="{html.escape(page_href or "")}">{image}</a>'
+        f'<div class="name">{html.escape(entry["name"])}</div>'
+        f'<div>{entry["format"].upper()}, {_count(entry["frames"], "frame")}, {_count(entry["triangles"], "triangle")}'
+        f'{", " + _count(len(entry["levels"]) + 1, "level") + " of detail" if entry.get("levels") else ""}</div>'
+        f'<div>{badge}</div></div>'
+    )
 
 
-def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | None = None, size: tuple[int, int] = (192, 192),
-              title: str | None = None, **options: Any) -> CatalogueReport:  # fmt: skip
+def catalogue(
+    sources: Sequence[str | Path],
+    out_dir: str | Path,
+    jobs: int | None = None,
+    size: tuple[int, int] = (192, 192),
+    title: str | None = None,
+    **options: Any,
+) -> CatalogueReport:
     """Write a static site of every model of a game folder, PAK, PK3 or model folder.
 
     Parameters
@@ -300,10 +316,14 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
         try:
             with recording() as read:  # every file the page is made from: images, .skin, shaders, configs, archives
                 model, _ = model_or_player(path, **load_options)  # loaded once, for its facts and its page
-                entry = {'name': name, **_summary(model, base_of[key]), 'stamp': stamp,
-                         'picture': str(picture.relative_to(out)) if key in drawn else None,
-                         'page': str(page_path.relative_to(out)),
-                         'levels': [_name(level, base_of[key]) for level in levels.get(key, [])]}  # fmt: skip
+                entry = {
+                    'name': name,
+                    **_summary(model, base_of[key]),
+                    'stamp': stamp,
+                    'picture': str(picture.relative_to(out)) if key in drawn else None,
+                    'page': str(page_path.relative_to(out)),
+                    'levels': [_name(level, base_of[key]) for level in levels.get(key, [])],
+                }
                 page_path.parent.mkdir(parents=True, exist_ok=True)
                 library = os.path.relpath(out / 'viewer.bundle.js', page_path.parent)
                 back = f'<p class="pq-back"><a href="{html.escape(os.path.relpath(out / "index.html", page_path.parent))}">all models</a></p>'
@@ -312,8 +332,10 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
                     shared = SharedImages(out / 'assets', os.path.relpath(out / 'assets', page_path.parent) + '/')
                     text = page(model, title=entry['name'], library=library, extra=back + _facts(entry), assets=shared)
                 else:  # an MD3 of tags only: nothing to play
-                    text = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head>'
-                            f'<body>{back}{_facts(entry)}</body></html>')  # fmt: skip
+                    text = (
+                        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{html.escape(entry["name"])}</title></head>'
+                        f'<body>{back}{_facts(entry)}</body></html>'
+                    )
             entry['inputs'] = [[_on_site(p, out), size, time] for p, size, time in stamps(read)]
             atomic_write(page_path, text.encode('utf-8'), sync=False)
         except Exception as error:  # noqa: BLE001 - one bad model never stops a catalogue
@@ -323,8 +345,17 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
         report.made.append(key)
     names = {str(t[0]): t[1] for t in todo}
     for key, why in report.failed.items():  # a failed card, tried again next run (no stamp)
-        entries[key] = {'name': names.get(key, key), 'format': 'failed', 'frames': 0, 'triangles': 0, 'verdicts': {'pyvista-quake': 'fails'},
-                        'error': why, 'stamp': None, 'picture': None, 'page': None}  # fmt: skip
+        entries[key] = {
+            'name': names.get(key, key),
+            'format': 'failed',
+            'frames': 0,
+            'triangles': 0,
+            'verdicts': {'pyvista-quake': 'fails'},
+            'error': why,
+            'stamp': None,
+            'picture': None,
+            'page': None,
+        }
     formats = sorted({e['format'] for e in entries.values()})
     verdict_names = sorted({v for e in entries.values() for v in e['verdicts'].values()})
     index = _INDEX.format(
@@ -338,4 +369,3 @@ def catalogue(sources: Sequence[str | Path], out_dir: str | Path, jobs: int | No
     manifest = {_on_site(key, out): entry for key, entry in entries.items()}
     atomic_write(out / MANIFEST, json.dumps(manifest, indent=1).encode('utf-8'), sync=False)
     return report
-

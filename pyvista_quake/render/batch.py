@@ -324,8 +324,14 @@ def thumbnails(
     return render_all([path for path, _ in found], targets_for(found, out_dir), jobs, size, progress, **options)
 
 
-def render_all(models: Sequence[Place | Path], targets: list[Path], jobs: int | None = None, size: tuple[int, int] = (256, 256),
-               progress: bool = False, **options: Any) -> BatchReport:  # fmt: skip
+def render_all(
+    models: Sequence[Place | Path],
+    targets: list[Path],
+    jobs: int | None = None,
+    size: tuple[int, int] = (256, 256),
+    progress: bool = False,
+    **options: Any,
+) -> BatchReport:
     """Render each of ``models`` to its target PNG, as :func:`thumbnails` does (the same workers and report)."""
     report = BatchReport()
     results = _run(models, targets, jobs, size, options)
@@ -352,9 +358,11 @@ def _run(models: Sequence[Place | Path], targets: list[Path], jobs: int | None, 
     if context.get_start_method() != 'fork' and _unguarded_script():
         # Spawned workers import the script again, which would start this batch again:
         # Python's bootstrapping error.  Render here instead, and say what to add.
-        warn_external("thumbnails(jobs>1) after this process has rendered starts fresh worker processes, which re-run a "
-                      "script: put the script's code under `if __name__ == '__main__':` to use them; rendering on one "
-                      'process instead')  # fmt: skip
+        warn_external(
+            'thumbnails(jobs>1) after this process has rendered starts fresh worker processes, which re-run a '
+            "script: put the script's code under `if __name__ == '__main__':` to use them; rendering on one "
+            'process instead'
+        )
         yield from _run(models, targets, 1, size, options)
         return
     if context.get_start_method() != 'fork':

@@ -78,8 +78,10 @@ def take_lighting(options: dict[str, Any], default: str = 'auto') -> str:
     """
     lighting = options.pop('lighting', default)
     if 'normals' in options:
-        warn_external("the pictures' normals= keyword is now lighting=; normals= will be the load option "
-                      '(stored or computed normals of the frames)', DeprecationWarning)  # fmt: skip
+        warn_external(
+            "the pictures' normals= keyword is now lighting=; normals= will be the load option (stored or computed normals of the frames)",
+            DeprecationWarning,
+        )
         lighting = options.pop('normals')
     if lighting not in LIGHTING:
         raise ValueError(f"lighting must be 'auto', 'stored' or 'computed', not {lighting!r}")
@@ -122,7 +124,7 @@ def prepare(
     load_options.pop('normals', None)
     poser, given = posable_or_mesh(source, **load_options)
     if poser is None and weapon is not None:
-        raise ValueError('weapon= places a weapon on a player\'s tag_weapon; this is no player')
+        raise ValueError("weapon= places a weapon on a player's tag_weapon; this is no player")
     # The model's own form of a pose: one PolyData (MD2, MDL), or its surfaces' MultiBlock (a player's parts').
     mesh = (given if poser is None else poser.posed(frame, animation, time, weapon)).copy(deep=False)
     model = poser.drawn if poser is not None else None  # a player's blocks carry their images
@@ -326,7 +328,6 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
     # A reused plotter's screenshot shows its last render: render with this camera now.
     plotter.render()
     return mesh
-
 
 
 def plot(
