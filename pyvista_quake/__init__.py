@@ -14,7 +14,6 @@ from typing import Any
 # What reading needs, and no more: a first pv.read of a model imports this package, and the
 # pictures, export, catalogue and batches (VTK's rendering, meshio, pygltflib, h5py,
 # multiprocessing) would cost it most of a second.  They are imported when first named.
-from pyvista_quake.formats import load_plugins
 from pyvista_quake.plugin import readers as _readers  # noqa: F401 - PyVista reads the formats registered below
 
 if TYPE_CHECKING:
@@ -122,8 +121,6 @@ def __dir__() -> list[str]:
     """The module's names and the public ones not imported yet."""
     return sorted({*globals(), *_PUBLIC})
 
-
-load_plugins()  # the formats installed packages declare (entry points of 'pyvista_quake.formats')
 
 __all__ = [
     'CONTENTS',

@@ -170,10 +170,10 @@ def test_a_bad_file_of_a_registered_format_is_a_format_error(toy, tmp_path):
 
 
 @contextlib.contextmanager
-def registered(name: str, read, magic: bytes):
+def registered(name: str, read, magic: bytes, **hooks):
     """A format ``name`` (files ``.name``) registered for the block, then forgotten wherever it was registered."""
     saved = pv.core.utilities.reader_registry._save_registry_state()
-    pq.register_format(name, [f'.{name}'], read, magic=magic)
+    pq.register_format(name, [f'.{name}'], read, magic=magic, **hooks)
     try:
         yield
     finally:
@@ -335,7 +335,7 @@ def test_records_tell_their_format(toy, model_file):
 
 
 def test_installed_formats_register_once_and_a_broken_one_is_named(monkeypatch):
-    from pyvista_quake.formats import _common
+    from pyvista_quake.formats import registry
 
     calls = []
 
@@ -354,13 +354,13 @@ def test_installed_formats_register_once_and_a_broken_one_is_named(monkeypatch):
         raise ImportError('no module named toyish')
 
     looked = []
-    monkeypatch.setattr(_common, 'entry_points', lambda group: looked.append(group) or [Point('good', good), Point('bad', bad)])
-    monkeypatch.setitem(_common._plugins, 'loaded', False)
+    monkeypatch.setattr(registry, 'entry_points', lambda group: looked.append(group) or [Point('good', good), Point('bad', bad)])
+    monkeypatch.setattr(registry, '_POINTS', [])
+    monkeypatch.setattr(registry, '_CALLED', set())
     with pytest.warns(RuntimeWarning, match=r'format plugin bad \(bad:register\) failed to register: ImportError: no module named toyish'):
-        _common.load_plugins()
+        registry.load_plugins()
     assert calls == ['good'] and looked == ['pyvista_quake.formats']
-    assert _common._plugins == {'loading': False, 'loaded': True}
-    _common.load_plugins()
+    registry.load_plugins()
     list(FORMATS.values())
     assert calls == ['good'] and len(looked) == 1  # once a process
 
@@ -640,3 +640,230 @@ def test_a_registered_format_s_packed_surface_takes_edits_as_plain_floats(tmp_pa
         model.remove_frames([0])
         assert model.frame_names == ['b', 'c'] and len(model) == 2
         np.testing.assert_array_equal(model.positions()[0], moved)
+
+
+# -- extension-named plugins: imported only when their files are, options, magic before extension --------
+
+PLUGIN = '''
+"""A {name} format for the tests: the toy format's text under its own magic, scaled by its own option."""
+
+import sys
+
+import numpy as np
+
+import pyvista_quake
+import toy_format
+
+
+def read(data: bytes, source: str, *, scale: float = 1.0) -> pyvista_quake.ModelData:
+    if not data.startswith({magic!r}):
+        raise pyvista_quake.QuakeFormatError(source, 'ident', data[:4], 'not {name}')
+    model = toy_format.read(b'TOY1' + data[4:], source)
+    surface = model.surfaces[0]
+    surface.positions[...] *= np.float32(scale)
+    return model
+
+
+def register() -> None:
+    print('{name} imported', file=sys.stderr)
+    pyvista_quake.register_format('{name}', [{extension!r}], read, magic={magic!r}, title='{name} models', game='Tests')
+'''
+
+
+@pytest.fixture
+def two_plugins(tmp_path):
+    """Two installed packages, their formats named by extension: ``.qtoy`` (with a ``scale`` option) and a second ``.mdl``."""
+    site = tmp_path / 'installed'
+    site.mkdir()
+    (site / 'toy_format.py').write_text(example_module())
+    points = []
+    for name, extension, magic in (('qtoy', '.qtoy', b'QTOY'), ('xmdl', '.mdl', b'XMDL')):
+        (site / f'{name}_format.py').write_text(PLUGIN.format(name=name, extension=extension, magic=magic))
+        info = site / f'{name}_format-1.0.dist-info'
+        info.mkdir()
+        (info / 'METADATA').write_text(f'Metadata-Version: 2.1\nName: {name}-format\nVersion: 1.0\n')
+        (info / 'entry_points.txt').write_text(f'[pyvista_quake.formats]\n{extension} = {name}_format:register\n')
+        points.append(name)
+    files = tmp_path / 'files'
+    files.mkdir()
+    (files / 'a.qtoy').write_bytes(b'QTOY' + toy_text()[4:])
+    (files / 'b.mdl').write_bytes(b'XMDL' + toy_text()[4:])
+    (files / 'c.mdl').write_bytes(b'NONE' + toy_text()[4:])
+    from builders import torch_mdl
+
+    (files / 'quake.mdl').write_bytes(torch_mdl())
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(site), str(Path(__file__).parent), os.environ.get('PYTHONPATH', '')])}
+    return env, files
+
+
+def test_extension_named_plugins_are_imported_with_their_files_only(two_plugins):
+    env, files = two_plugins
+    code = textwrap.dedent(f"""
+        import sys
+        import pyvista as pv, pyvista_quake as pq
+        print(sorted(m for m in sys.modules if m.endswith('_format')))
+        quake = pq.load({str(files / 'quake.mdl')!r})
+        print(quake.format, sorted(m for m in sys.modules if m.endswith('_format')))
+        print(pq.load({str(files / 'b.mdl')!r}).format, pv.read({str(files / 'quake.mdl')!r}).n_points > 0)
+        print(pq.load({str(files / 'a.qtoy')!r}).format, sorted(m for m in sys.modules if m.endswith('_format')))
+        try:
+            pq.load({str(files / 'c.mdl')!r})
+        except pq.QuakeFormatError as error:
+            print('refused:', error)
+    """)
+    done = run(env, sys.executable, '-c', code)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == '[]'  # import pyvista_quake imports no plugin
+    assert lines[1] == "mdl ['toy_format', 'xmdl_format']"  # a .mdl opened: the .mdl plugin, not the .qtoy one
+    assert lines[2] == 'xmdl True'  # each .mdl by its own format, told by its bytes
+    assert lines[3] == "qtoy ['qtoy_format', 'toy_format', 'xmdl_format']"
+    assert lines[4].startswith('refused: ') and "b'NONE'" in lines[4]
+    assert 'IDPO (mdl)' in lines[4] and 'XMDL (xmdl)' in lines[4] and 'formats of its extension' in lines[4]
+    assert done.stderr.count('xmdl imported') == 1 and done.stderr.count('qtoy imported') == 1
+
+
+def test_a_format_s_own_option_reaches_its_read_through_load_and_pv_read(two_plugins):
+    env, files = two_plugins
+    qtoy, quake = str(files / 'a.qtoy'), str(files / 'quake.mdl')
+    code = textwrap.dedent(f"""
+        import pyvista as pv, pyvista_quake as pq
+        print(pq.load({qtoy!r}).positions()[0].max(), pq.load({qtoy!r}, scale=2).positions()[0].max())
+        print(pv.read({qtoy!r})[0].points.max(), pv.read({qtoy!r}, scale=3)[0].points.max())
+        reader = pv.get_reader({qtoy!r})
+        print(reader.scale, hasattr(reader, 'colour'))
+        reader.scale = 0.5
+        print(reader.scale, reader.read()[0].points.max())
+        for call in (lambda: pq.load({qtoy!r}, colour=1), lambda: pv.read({qtoy!r}, colour=1), lambda: pq.load({quake!r}, scale=2)):
+            try:
+                call()
+            except TypeError as error:
+                print('TypeError:', error)
+    """)
+    done = run(env, sys.executable, '-c', code)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == '8.0 16.0' and lines[1] == '8.0 24.0'
+    assert lines[2] == '1.0 False' and lines[3] == '0.5 4.0'
+    assert "unknown options ['colour']" in lines[4] and "'qtoy' format" in lines[4] and 'its own options: scale' in lines[4]
+    assert "no option 'colour'" in lines[5] and 'its own: scale' in lines[5]
+    assert "unknown options ['scale']" in lines[6] and "'mdl' format" in lines[6] and 'its own options: none' in lines[6]
+
+
+# -- a picture a frame, frame groups, and the registration's field data and view --------------------
+
+
+def flip_surface() -> pq.SurfaceData:
+    """A quad of three frames: a palette picture (index 255 a hole), an RGBA one, and one named only."""
+    indices = np.array([[0, 255], [15, 1]], np.uint8)
+    rgba = np.arange(3 * 1 * 4, dtype=np.uint8).reshape(3, 1, 4)
+    positions = np.zeros((3, 4, 3), np.float32)
+    positions[:, :, 1:] = [[0, 0], [1, 0], [1, 1], [0, 1]]
+    positions[:, :, 2] *= np.array([1, 2, 3], np.float32)[:, None]
+    return pq.SurfaceData(
+        name='flip',
+        triangles=[[0, 1, 2], [0, 2, 3]],
+        texcoords=[[0, 0], [1, 0], [1, 1], [0, 1]],
+        positions=positions,
+        frame_pictures=[indices, rgba, None],
+        frame_images=['{model}_0', None, 'pics/named'],
+        holey=True,
+        alpha='cutout',
+    )
+
+
+@contextlib.contextmanager
+def flip_model(tmp_path, **load):
+    def read(data: bytes, source: str) -> pq.ModelData:
+        groups = [pq.formats.records.FrameGroup(1, 2, np.array([0.25, 0.75]))]
+        return pq.ModelData(surfaces=[flip_surface()], frame_names=['one', 'two', 'three'], frame_groups=groups, header={'kind': 7})
+
+    def facts(data: pq.ModelData) -> dict:
+        return {'flip_kind': np.array([data.header['kind']], np.int32)}
+
+    with registered('flip', read, b'FLIP', field_data=facts, view_from=(-1.0, 0.0, 0.0)):
+        (tmp_path / 'x.flip').write_bytes(b'FLIP')
+        yield pq.load(tmp_path / 'x.flip', **load)
+
+
+def test_a_surface_shows_each_frame_s_own_picture(tmp_path):
+    from PIL import Image
+
+    from pyvista_quake.game.skins import read_palette
+
+    (tmp_path / 'pics').mkdir()
+    Image.new('RGB', (3, 2), (0, 200, 0)).save(tmp_path / 'pics' / 'named.png')
+    with flip_model(tmp_path) as model:
+        surface = model.surfaces[0]
+        palette = read_palette(None)  # Quake's: no game palette beside the file
+        first = surface.image(frame=0)
+        np.testing.assert_array_equal(first[..., :3], palette[[[0, 255], [15, 1]]])
+        np.testing.assert_array_equal(first[..., 3], [[255, 0], [255, 255]])  # index 255 a hole
+        np.testing.assert_array_equal(surface.image(), first)  # the first frame's by default
+        np.testing.assert_array_equal(surface.image(frame=1), np.arange(12, dtype=np.uint8).reshape(3, 1, 4))
+        third = surface.image(frame=-1)  # named only: the game's image
+        assert third.shape == (2, 3, 3) and (third == [0, 200, 0]).all()
+        for k in range(3):  # each frame's picture travels in its field data
+            np.testing.assert_array_equal(model.blocks(k)[0].quake.image(), surface.image(frame=k))
+        assert surface.alpha == 'cutout'
+        assert model.blocks(2)[0].field_data['flip_kind'].tolist() == [7]  # the registration's field data
+        assert model.blocks(0).field_data['flip_kind'].tolist() == [7]
+
+
+def test_a_frame_s_named_image_replaces_its_own_pixels_and_names_the_model(tmp_path):
+    from PIL import Image
+
+    Image.new('RGBA', (1, 1), (9, 8, 7, 6)).save(tmp_path / 'x.flip_0.tga')
+    with flip_model(tmp_path) as model:
+        np.testing.assert_array_equal(model.surfaces[0].image(frame=0), [[[9, 8, 7, 6]]])
+    with flip_model(tmp_path, skin=None) as model:
+        assert model.surfaces[0].image(frame=0) is None and model.surfaces[0].image_file(frame=1) is None
+
+
+def test_a_named_image_missing_with_no_pixels_warns(tmp_path):
+    with flip_model(tmp_path) as model:
+        with pytest.warns(pq.QuakeWarning, match=r'image pics/named of frame 2 not found'):
+            assert model.surfaces[0].image(frame=2) is None
+        assert model.surfaces[0].image(frame=1) is not None
+
+
+def test_frame_groups_time_the_file_and_are_animations(tmp_path):
+    with flip_model(tmp_path) as model:
+        np.testing.assert_allclose(model.times, [0.0, 0.1, 0.35])  # a single frame at 10 fps, then the group's intervals
+        assert model.duration == pytest.approx(0.85)
+        group = model.animations['two']
+        np.testing.assert_array_equal(group.frames, [1, 2])
+        np.testing.assert_allclose(group.times, [0.0, 0.25])
+        assert [list(r) for r in model.entries] == [[0], [1, 2]]
+        model.remove_frames([0])  # the group times the frames it was read with: moved, it goes
+        assert len(model) == 2 and model.entries == [range(0, 1), range(1, 2)]
+        np.testing.assert_array_equal(model.surfaces[0].image(frame=0), np.arange(12, dtype=np.uint8).reshape(3, 1, 4))
+
+
+def test_the_registration_says_where_pictures_look_from(tmp_path):
+    from pyvista_quake.render.plotting import prepare
+    from pyvista_quake.render.plotting import view_of
+
+    with flip_model(tmp_path) as model:
+        np.testing.assert_array_equal(view_of(model), [-1.0, 0.0, 0.0])
+        np.testing.assert_array_equal(prepare(model).view, [-1.0, 0.0, 0.0])
+        plotter = pv.Plotter(off_screen=True, window_size=(64, 64))
+        try:
+            from pyvista_quake.render.plotting import scene
+
+            scene(plotter, model)
+            eye, centre = np.array(plotter.camera_position[0]), np.array(plotter.camera_position[1])
+            direction = (eye - centre) / np.linalg.norm(eye - centre)
+            np.testing.assert_allclose(direction, [-1, 0, 0], atol=1e-9)
+        finally:
+            plotter.close()
+    assert view_of(None) is None
+
+
+def test_per_frame_lists_are_one_a_frame():
+    surface = flip_surface()
+    for what in ('frame_pictures', 'frame_images'):
+        with pytest.raises(ValueError, match=f'2 {what} for 3 frames'):
+            dataclasses.replace(surface, **{what: getattr(surface, what)[:2]})
+    with pytest.raises(ValueError, match="alpha is 'opaque', 'cutout', 'blend', 'add' or None, not 'glow'"):
+        dataclasses.replace(surface, alpha='glow')

@@ -157,10 +157,3 @@ def split_options(keywords: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str
     """
     ours = {k: v for k, v in keywords.items() if k in _OPTION_NAMES}
     return ours, {k: v for k, v in keywords.items() if k not in _OPTION_NAMES}
-
-
-def check_option_names(names: Any, caller: str = 'load()') -> None:
-    """Raise ``TypeError`` naming any of ``names`` that is not an option."""
-    unknown = set(names) - set(_OPTION_NAMES)
-    if unknown:
-        raise TypeError(f'{caller} got unknown options {sorted(unknown)}; it takes {list(_OPTION_NAMES)}')

@@ -255,6 +255,17 @@ def timeline(num_frames: int, groups: list[FrameGroup], fps: float = DEFAULT_FPS
     return starts, duration
 
 
+def entries(num_frames: int, groups: list[FrameGroup]) -> list[range]:
+    """The frames as the game numbers them: a frame group is one entry, its frames a range; each other frame one."""
+    starts = {g.start: g.count for g in groups}
+    out, frame = [], 0
+    while frame < num_frames:
+        count = max(starts.get(frame, 1), 1)
+        out.append(range(frame, frame + count))
+        frame += count
+    return out
+
+
 def sample(times: np.ndarray, duration: float, t: float, *, loop: bool = True) -> tuple[int, int, float]:
     """Find the two frames around time ``t`` and the blend between them.
 

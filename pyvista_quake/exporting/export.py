@@ -45,8 +45,8 @@ from pyvista_quake.exporting.gltf import build_gltf_parts
 from pyvista_quake.exporting.gltf import build_gltf_skinned
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import model_extensions
-from pyvista_quake.formats._common import LISTENERS
-from pyvista_quake.formats._common import FormatSpec
+from pyvista_quake.formats.registry import LISTENERS
+from pyvista_quake.formats.registry import FormatSpec
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.lightmaps import lit_blocks

@@ -13,16 +13,16 @@ from pyvista_quake.formats import md2
 from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
 from pyvista_quake.formats import mdl
-from pyvista_quake.formats._common import FORMATS
-from pyvista_quake.formats._common import format_for_path
-from pyvista_quake.formats._common import level_of_detail_base
-from pyvista_quake.formats._common import load_plugins
-from pyvista_quake.formats._common import model_extensions
-from pyvista_quake.formats._common import parse_buffer
-from pyvista_quake.formats._common import read_buffer
-from pyvista_quake.formats._common import register_format
-from pyvista_quake.formats._common import spec_for
-from pyvista_quake.formats._common import spec_of_record
+from pyvista_quake.formats.registry import FORMATS
+from pyvista_quake.formats.registry import format_for_path
+from pyvista_quake.formats.registry import level_of_detail_base
+from pyvista_quake.formats.registry import load_plugins
+from pyvista_quake.formats.registry import model_extensions
+from pyvista_quake.formats.registry import parse_buffer
+from pyvista_quake.formats.registry import read_buffer
+from pyvista_quake.formats.registry import register_format
+from pyvista_quake.formats.registry import spec_for
+from pyvista_quake.formats.registry import spec_of_record
 
 __all__ = [
     'FORMATS',

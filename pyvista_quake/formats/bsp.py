@@ -29,7 +29,6 @@ import numpy as np
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats._common import Bounds
-from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._rules import QUAKE2_ENGINES
 from pyvista_quake.formats._rules import QUAKE3_ENGINES
 from pyvista_quake.formats._rules import REFUSES
@@ -38,6 +37,7 @@ from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.formats.records import cstrings
+from pyvista_quake.formats.registry import register_format
 
 IDENT = b'IBSP'
 #: Versions of ``IBSP`` files and the game each is.

@@ -24,7 +24,6 @@ import numpy as np
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import not_encoded
-from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._joints import compose
 from pyvista_quake.formats._joints import trs_matrices
 from pyvista_quake.formats._rules import REFUSES
@@ -37,6 +36,7 @@ from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import SurfaceData
+from pyvista_quake.formats.registry import register_format
 
 MAGIC = b'INTERQUAKEMODEL\0'
 VERSION = 2

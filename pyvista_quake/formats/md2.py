@@ -23,7 +23,6 @@ from pyvista_quake.formats._common import alias_reader
 from pyvista_quake.formats._common import cstrings
 from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import place
-from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
 from pyvista_quake.formats._rules import MISDRAWS
 from pyvista_quake.formats._rules import QUAKE2_ENGINES
@@ -35,6 +34,7 @@ from pyvista_quake.formats._strips import strips_and_fans
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
 from pyvista_quake.formats.records import ModelData
+from pyvista_quake.formats.registry import register_format
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDP2'

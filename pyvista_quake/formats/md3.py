@@ -23,7 +23,6 @@ import numpy as np
 from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import place
-from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._common import unclaimed
 from pyvista_quake.formats._rules import MISDRAWS
 from pyvista_quake.formats._rules import QUAKE3_ENGINES
@@ -34,6 +33,7 @@ from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.formats.records import Tag
 from pyvista_quake.formats.records import cstrings
+from pyvista_quake.formats.registry import register_format
 
 IDENT = b'IDP3'
 VERSION = 15

@@ -27,7 +27,6 @@ import numpy as np
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats._common import not_encoded
-from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._joints import trs_matrices
 from pyvista_quake.formats._rules import MISDRAWS
 from pyvista_quake.formats._rules import REFUSES
@@ -40,6 +39,7 @@ from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
 from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import SurfaceData
+from pyvista_quake.formats.registry import register_format
 
 VERSION = 10
 #: The largest whole number a float64 holds exactly: the bound of a count or index no list limits.

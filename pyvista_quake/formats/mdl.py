@@ -18,7 +18,6 @@ from pyvista_quake.formats._common import Bounds
 from pyvista_quake.formats._common import alias_reader
 from pyvista_quake.formats._common import field_names
 from pyvista_quake.formats._common import record_view
-from pyvista_quake.formats._common import register_format
 from pyvista_quake.formats._rules import MISDRAWS
 from pyvista_quake.formats._rules import QUAKE_ENGINES
 from pyvista_quake.formats._rules import REFUSES
@@ -30,6 +29,7 @@ from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import FrameGroup
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkinPicture
+from pyvista_quake.formats.registry import register_format
 from pyvista_quake.formats.tables import NUM_VERTEX_NORMALS
 
 IDENT = b'IDPO'

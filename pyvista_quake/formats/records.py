@@ -307,6 +307,20 @@ class SurfaceData:
         ``int`` ``(points,)``: the stored vertex each of the surface's points takes its position and
         normal from, where a vertex is several points (an MD2's or MDL's on a skin seam); ``texcoords``
         and ``triangles`` are then the points'.  ``None``: each vertex is a point.
+    frame_pictures : list of numpy.ndarray or None
+        A picture of each frame, the surface showing frame k's at frame k (a sprite's): ``uint8``
+        ``(height, width)`` palette indices drawn through the game's palette, or ``(height, width, 4)``
+        RGBA, rows from the top; an entry may be ``None`` (a frame with no pixels of its own).
+        ``None``: the surface has one image for every frame.
+    frame_images : list of str or None
+        An image name for each frame, found in the game's files before ``frame_pictures``' own
+        pixels (DarkPlaces' replacement images, a Quake II sprite's named images); ``{model}`` in
+        a name is the model's own path in the game (``progs/s_explod.spr``).
+    holey : bool
+        Whether palette index 255 of ``picture`` and ``frame_pictures`` is transparent (Quake's sprites).
+    alpha : str or None
+        How the file says the surface's image alpha draws (``'opaque'``, ``'cutout'``, ``'blend'``,
+        ``'add'``); ``None``: as the game's shaders say.
 
     """
 
@@ -326,6 +340,10 @@ class SurfaceData:
     joint_weights: JointWeights | None = None
     packing: Packing | None = None
     point_vertex: np.ndarray | None = None
+    frame_pictures: list[np.ndarray | None] | None = None
+    frame_images: list[str | None] | None = None
+    holey: bool = False
+    alpha: str | None = None
 
     def __post_init__(self) -> None:
         """Put plain arrays in the shapes and types the codecs read (no copy when they already are)."""
@@ -369,6 +387,12 @@ class SurfaceData:
         if len(self.texcoords) != self.num_points:
             raise ValueError(f'surface {self.name!r}: {len(self.texcoords)} texture coordinates for {self.num_points} points')
         self.shaders = list(self.shaders)
+        for what in ('frame_pictures', 'frame_images'):
+            given = getattr(self, what)
+            if given is not None and len(given) != positions.shape[0]:
+                raise ValueError(f'surface {self.name!r}: {len(given)} {what} for {positions.shape[0]} frames')
+        if self.alpha not in (None, 'opaque', 'cutout', 'blend', 'add'):
+            raise ValueError(f"surface {self.name!r}: alpha is 'opaque', 'cutout', 'blend', 'add' or None, not {self.alpha!r}")
         skin = self.joint_weights
         if skin is not None:
             offsets = (positions.shape[1], skin.joints.shape[-1], 3) if skin.offsets is not None else None
@@ -447,6 +471,9 @@ class ModelData:
         An MD2's or MDL's own part: its skins, frame groups, OpenGL commands and the file's
         triangles and texture coordinates as stored (``None`` for other formats).  Its one
         surface holds the frames as a :class:`Packing`.
+    frame_groups : list of FrameGroup
+        Runs of frames the game plays by themselves, each timed by its intervals (a sprite's
+        frame groups); each is an animation, and the whole file's timeline takes their times.
 
     """
 
@@ -462,6 +489,7 @@ class ModelData:
     level: LevelData | None = None
     skeleton: Skeleton | None = None
     alias: AliasData | None = None
+    frame_groups: list[FrameGroup] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         """Store frame names as bytes and fill in the boxes of float positions."""

@@ -31,13 +31,13 @@ from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
 from pyvista_quake.formats import spec_of_record
-from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats._rules import MISDRAWS
 from pyvista_quake.formats._rules import QUAKE2_ENGINES  # noqa: F401 - the engine groups, for users of this module
 from pyvista_quake.formats._rules import QUAKE3_ENGINES  # noqa: F401
 from pyvista_quake.formats._rules import QUAKE_ENGINES  # noqa: F401
 from pyvista_quake.formats._rules import REFUSES
 from pyvista_quake.formats._rules import WARNS
+from pyvista_quake.formats.registry import FormatSpec
 from pyvista_quake.game import model_configs
 from pyvista_quake.game.sources import read_source
 

@@ -627,14 +627,29 @@ def edit_surfaces(
     if not len(order):
         raise ValueError('a model keeps at least one frame')
     surfaces = [
-        dataclasses.replace(s, positions=xyz[n][order], normals=None if p is None else p[order])
+        dataclasses.replace(
+            s,
+            positions=xyz[n][order],
+            normals=None if p is None else p[order],
+            frame_pictures=_each_kept(s.frame_pictures, order),
+            frame_images=_each_kept(s.frame_images, order),
+        )
         for n, (s, p) in enumerate(zip(data.surfaces, packed))
     ]
     tags = {name: Tag(name, t.origins[order], t.axes[order]) for name, t in data.tags.items()}
+    # A frame group times the frames it was read with: frames moved or dropped leave none.
+    groups = data.frame_groups if np.array_equal(order, np.arange(data.num_frames)) else []
     if plain:  # no bytes to round-trip through: the data is the model
-        return dataclasses.replace(data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=None, file=None)
+        return dataclasses.replace(
+            data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=None, file=None, frame_groups=groups
+        )
     new = dataclasses.replace(data, surfaces=surfaces, tags=tags, frame_names=frame_names[order], frame_bounds=data.frame_bounds[order])
     return md3.decode(md3.parse(md3.write(md3.encode(new, data.file)), data.source))
+
+
+def _each_kept(per_frame: list | None, order: np.ndarray) -> list | None:
+    """A surface's list of one entry a frame (its pictures, its image names), for the frames kept in ``order``."""
+    return None if per_frame is None else [per_frame[k] for k in order.tolist()]
 
 
 def surface_arrays(frame, count: int) -> tuple[list[np.ndarray], list[np.ndarray | None]]:

@@ -34,6 +34,7 @@ from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.data.decode import surface_normals
 from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.data.poses import PoseRun
+from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats import wal
 from pyvista_quake.formats.bsp import LIGHTMAP_SIZE
@@ -193,11 +194,15 @@ class SurfaceFrames(ModelFrames):
         """The image (or shader) name surface ``index`` shows (see :attr:`image_names`)."""
         return self.image_names[index]
 
-    def surface_skin(self, index: int) -> FoundSkin | None:
+    def surface_skin(self, index: int, frame: int | None = None) -> FoundSkin | None:
         """Find surface ``index``'s image file (other image extensions tried, as ``R_FindImageFile`` does).
 
         A missing image warns once, naming the places tried.  An MD2's or MDL's: its chosen skin's.
+        A surface with a picture a frame (a sprite's): frame ``frame``'s (the first by default).
         """
+        surface = self.data.surfaces[index] if self.alias is None else None
+        if surface is not None and (surface.frame_pictures is not None or surface.frame_images is not None):
+            return self._frame_skin(index, 0 if frame is None else self._frame_number(frame)) if self.skin is not None else None
         if self.alias is not None:
             return self.alias.skin_file(self.skin) if self.skin is not None else None
         name = self.image_names[index]
@@ -234,6 +239,34 @@ class SurfaceFrames(ModelFrames):
                     warn_missing(self.source, f'{what} of surface {self.surface_names[index]}', tried)
             self._images[name] = found
         return self._images[name]
+
+    def _frame_skin(self, index: int, frame: int) -> FoundSkin | None:
+        """Frame ``frame``'s picture of surface ``index``: the image its name finds in the game's files, else the
+        frame's own pixels (through the game's palette where they are indices); found once."""
+        key = f'\0frame {index} {frame}'  # no image name holds a NUL
+        if key in self._images:
+            return self._images[key]
+        surface = self.data.surfaces[index]
+        named = surface.frame_images[frame] if surface.frame_images is not None else None
+        pixels = surface.frame_pictures[frame] if surface.frame_pictures is not None else None
+        found: FoundSkin | None = None
+        tried: list = []
+        if named:
+            found, tried = self.search.find(named.replace('{model}', self._model_name()))
+        if found is None and pixels is not None and pixels.size:
+            image = palette_image(pixels, self._palette, holey=surface.holey) if pixels.ndim == 2 else pixels
+            found = FoundSkin(f'{self.surface_names[index]} frame {frame}', f'{self.source}:frame {frame}', png_bytes(image))
+        if found is None and named:  # a frame with no pixels of its own names an image the game lacks
+            warn_missing(self.source, f'image {named} of frame {frame}', tried)
+        self._images[key] = found
+        return found
+
+    def _model_name(self) -> str:
+        """The model's own path in the game, as a name its files are found by: its archive member, else its file beside it."""
+        if self.search.member:
+            return self.search.member
+        name = self.search.model_file_name()
+        return f'./{name}' if name else ''
 
     def _find_level_images(self) -> None:
         """Look up every surface's image of a level at once, and warn once, naming the textures missing."""
@@ -280,6 +313,8 @@ class SurfaceFrames(ModelFrames):
         """
         if self.alias is not None:
             return self.alias.alpha()
+        if self.data.surfaces[index].alpha is not None:  # the file says (a sprite's)
+            return self.data.surfaces[index].alpha
         name = self.image_names[index]
         if self.skeletal is not None:
             return 'opaque'  # the Cube 2 configs' masks are glow and spec maps, not alpha
@@ -304,11 +339,12 @@ class SurfaceFrames(ModelFrames):
         shader = self._shaders.get(_shader_key(name)) if name is not None else None
         return shader.vertex_colours if shader is not None else True
 
-    def surface_image(self, index: int) -> np.ndarray | None:
-        """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none)."""
+    def surface_image(self, index: int, frame: int | None = None) -> np.ndarray | None:
+        """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none); of a
+        surface with a picture a frame, frame ``frame``'s."""
         if self.alias is not None:  # an MDL's pictures are the file's, through its palette
             return self.alias.skin_image(self.skin) if self.skin is not None else None
-        found = self.surface_skin(index)
+        found = self.surface_skin(index, frame)
         return decode_image(found.data, found.location) if found is not None else None
 
     def per_surface_positions(self, frames: FrameSelection = None) -> list[np.ndarray]:
@@ -345,7 +381,7 @@ class SurfaceFrames(ModelFrames):
         """The frames as the game numbers them: one entry a frame (an MDL frame group one entry, its pictures a range)."""
         if self.alias is not None:
             return self.alias.entries()
-        return [range(k, k + 1) for k in range(len(self))]
+        return anim.entries(len(self), self.data.frame_groups)
 
     # -- MultiBlocks --------------------------------------------------------------------
     def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock | pv.PolyData:
@@ -384,7 +420,7 @@ class SurfaceFrames(ModelFrames):
             for k, template in enumerate(self._templates):
                 fields = vtkFieldData()
                 fields.ShallowCopy(own)
-                for key, value in self._field_data(k).items():
+                for key, value in self._field_data(k, frame).items():
                     fields.AddArray(vtk_array(key, value))
                 templates.append(dataclasses.replace(template, field_data=fields))
             cache[frame] = (templates, own)
@@ -418,20 +454,23 @@ class SurfaceFrames(ModelFrames):
 
     def _frame_fields(self, frame: int) -> dict[str, Any]:
         """The frame's own field data; frame -1 is a skeletal model's bind pose."""
+        spec = FORMATS.get(self.format)
         return {
+            **(spec.field_data(self.data) if spec is not None and spec.field_data is not None else {}),  # the format's own
             keys.FORMAT: [self.format],
             keys.FRAME_NAME: [self.frame_name(frame) if frame >= 0 else BIND_POSE],
             keys.FRAME_INDEX: np.array([frame], np.int32),
             **({keys.SOURCE: [self.source]} if not self.source.startswith('<') else {}),
         }
 
-    def _field_data(self, index: int) -> dict[str, Any]:
-        """Surface ``index``'s own field data, beside its frame's: its name, number, image and how its alpha draws."""
+    def _field_data(self, index: int, frame: int = 0) -> dict[str, Any]:
+        """Surface ``index``'s own field data at frame ``frame``, beside the frame's: its name, number, image and how
+        its alpha draws."""
         out: dict[str, Any] = {keys.SURFACE_NAME: [self.surface_names[index]], keys.SURFACE_INDEX: np.array([index], np.int32)}
         if self.data.level is not None:
             out[keys.BRUSH_MODEL] = np.array([self.data.surfaces[index].brush_model], np.int32)
         if self.skin is not None:
-            found = self.surface_skin(index)
+            found = self.surface_skin(index, max(frame, 0))
             alpha = self.surface_alpha(index)
             if found is not None:
                 out.update(found.field_data())
@@ -591,13 +630,13 @@ class SurfaceFrames(ModelFrames):
             return self.skeletal.animations
         if self.alias is not None:  # and MDL frame groups, a .anm file
             return self.alias.animations()
-        return anim.model_animations(self.frame_names, [], self.fps, None, _user_animations(self.options), self.source)
+        return anim.model_animations(self.frame_names, self.data.frame_groups, self.fps, None, _user_animations(self.options), self.source)
 
     @cached_property
     def _timeline(self) -> tuple[np.ndarray, float]:
         if self.alias is not None:  # MDL frame groups timed by their intervals
             return self.alias.timeline()
-        return anim.timeline(len(self), [], self.fps)
+        return anim.timeline(len(self), self.data.frame_groups, self.fps)
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
     def _set_data(self, data: ModelData) -> None:

@@ -20,7 +20,7 @@ import pyvista as pv
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.options import LoadOptions
-from pyvista_quake._base.options import check_option_names
+from pyvista_quake._base.options import split_options
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.animation import Animation
 from pyvista_quake.data.poses import PoseRun
@@ -34,11 +34,12 @@ from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
 from pyvista_quake.formats import parse_buffer
 from pyvista_quake.formats import spec_for
-from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.model_cfg import Played
 from pyvista_quake.formats.records import Clip
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import SkeletalAnimationData
+from pyvista_quake.formats.registry import FormatSpec
+from pyvista_quake.formats.registry import check_read_options
 from pyvista_quake.game import model_configs
 from pyvista_quake.game.engines import enforce
 from pyvista_quake.game.filesystem import GameFiles
@@ -93,8 +94,7 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
     >>> mesh = model.mesh(0)  # a PolyData; model.blocks(0) a MultiBlock of its surfaces  # doctest: +SKIP
 
     """
-    if options:
-        check_option_names(options)
+    options, own = split_options(options)  # the rest are the format's own options, checked once it is known
     if isinstance(source, Place):  # split where it entered: the archive and the member as they are
         member = source.member if member is None else member
         source = source.path
@@ -113,7 +113,8 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
     buffer, location = read_source(source, member)
     name, path, archive, member = location.name, location.path, location.archive, location.member
     spec = spec_for(buffer, name)
-    record = parse_buffer(buffer, name, spec)
+    check_read_options(spec, list(own), name)
+    record = parse_buffer(buffer, name, spec, **own)
     enforce(record, len(buffer), opts.strict, name, spec)
     data = spec.decode(record, **{name: getattr(opts, name) for name in spec.options})
     if getattr(data, 'fps', None) is not None and 'fps' not in options:

@@ -270,13 +270,7 @@ class AliasPart:
 
     def entries(self) -> list[range]:
         """The frames as QuakeC numbers them: an MDL frame group is one entry, its poses a range."""
-        groups = {g.start: g.count for g in self.record.frame_groups}
-        out, frame, count_all = [], 0, len(self._model)
-        while frame < count_all:
-            count = groups.get(frame, 1)
-            out.append(range(frame, frame + count))
-            frame += count
-        return out
+        return anim.entries(len(self._model), self.record.frame_groups)
 
     # -- PolyData -----------------------------------------------------------------
     def polydata(self, frame: int, points: np.ndarray, normals: np.ndarray) -> pv.PolyData:

@@ -34,7 +34,6 @@ from pyvista_quake.data.decode import frame_indices
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import format_for_path
 from pyvista_quake.formats._alias import alias_model
-from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.bsp import CONTENTS
 from pyvista_quake.formats.bsp import MASKS
 from pyvista_quake.formats.bsp import Q3Collision
@@ -43,6 +42,7 @@ from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
+from pyvista_quake.formats.registry import FormatSpec
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.model import edit
@@ -132,13 +132,18 @@ class Surface:
         (the engine's own default for a vertex-lit face)."""
         return self.model._frames.surface_vertex_colours(self.index)
 
-    def image_file(self) -> FoundSkin | None:
-        """The image file the surface shows (the model's chosen skin), or ``None``."""
-        return self.model._frames.surface_skin(self.index)  # none with skin=None
+    def image_file(self, frame: int | None = None) -> FoundSkin | None:
+        """The image file the surface shows (the model's chosen skin), or ``None``; of a surface with a picture a
+        frame (a sprite's), frame ``frame``'s (the first by default)."""
+        return self.model._frames.surface_skin(self.index, frame)  # none with skin=None
 
-    def image(self) -> np.ndarray | None:
-        """The image the surface shows as RGB(A) ``uint8``, rows from the top; ``None`` without one."""
-        return self.model._frames.surface_image(self.index)
+    def image(self, frame: int | None = None) -> np.ndarray | None:
+        """The image the surface shows as RGB(A) ``uint8``, rows from the top; ``None`` without one.
+
+        Of a surface with a picture a frame (a sprite's), frame ``frame``'s (the first by default);
+        the pictures travel with the frames too (``model.blocks(k)``' field data).
+        """
+        return self.model._frames.surface_image(self.index, frame)
 
 
 class QuakeModel:

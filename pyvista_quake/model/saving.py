@@ -18,8 +18,8 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import anm as anm_file
 from pyvista_quake.formats import format_for_path
-from pyvista_quake.formats._common import FormatSpec
 from pyvista_quake.formats.anm import AnmLine
+from pyvista_quake.formats.registry import FormatSpec
 from pyvista_quake.game.engines import ENGINES
 from pyvista_quake.game.engines import REFUSES
 from pyvista_quake.game.engines import findings

@@ -23,14 +23,23 @@ from pyvista_quake._base.options import LoadOptions
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.animation import Animation
 from pyvista_quake.formats import FORMATS
-from pyvista_quake.formats._common import LISTENERS
-from pyvista_quake.formats._common import FormatSpec
+from pyvista_quake.formats import spec_for
+from pyvista_quake.formats.registry import LISTENERS
+from pyvista_quake.formats.registry import SNIFF_BYTES
+from pyvista_quake.formats.registry import FormatSpec
+from pyvista_quake.formats.registry import plugin_extensions
 from pyvista_quake.model.demos import Demo
 from pyvista_quake.model.demos import load_demo
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.navigation import load_navigation
 from pyvista_quake.model.quake_model import QuakeModel
+
+
+class UnknownOptionError(TypeError, AttributeError):
+    """An option neither :class:`~pyvista_quake.LoadOptions` nor the file's format takes (an ``AttributeError`` too,
+    so that ``hasattr`` answers ``False``)."""
+
 
 _Output = TypeVar('_Output', bound=pv.DataObject, covariant=True)
 
@@ -46,6 +55,8 @@ class _QuakeSource(pv.BaseVTKReader):
     def __init__(self) -> None:
         super().__init__()
         self.options = LoadOptions()
+        #: The options the file's own format takes (the keyword-only parameters of its ``read``).
+        self.format_options: dict[str, Any] = {}
         #: The options as bytes, part of the model cache's key: made once per options object.
         self.settings = _default_settings()
         self.model: QuakeModel | None = None
@@ -75,7 +86,7 @@ class _QuakeSource(pv.BaseVTKReader):
                 del _MODELS[key]
                 self.model = None
             if self.model is None:
-                self.model = load(self._filename, **self._member(), **self.options.as_dict())
+                self.model = load(self._filename, **self._member(), **self.options.as_dict(), **self.format_options)
                 if key is not None:
                     _remember(key, self.model)
         except QuakeFormatError as error:
@@ -140,10 +151,10 @@ def _cache_key(filename: str, settings: bytes | None, member: str | None = None)
     return (path, state.st_size, state.st_mtime_ns, state.st_ino, folder.st_mtime_ns, settings, member)
 
 
-def settings_of(options: LoadOptions) -> bytes | None:
-    """The options as bytes for the model cache's key; ``None`` for options that do not pickle."""
+def settings_of(options: LoadOptions, format_options: dict[str, Any] | None = None) -> bytes | None:
+    """The options (and a format's own) as bytes for the model cache's key; ``None`` for options that do not pickle."""
     try:
-        return pickle.dumps(sorted(options.as_dict().items(), key=lambda item: item[0]))
+        return pickle.dumps(sorted({**options.as_dict(), **(format_options or {})}.items(), key=lambda item: item[0]))
     except (pickle.PicklingError, TypeError, AttributeError):
         return None
 
@@ -230,8 +241,38 @@ class QuakeReader(pv.BaseReader[_Output], pv.TimeReader):
 
     def _reload(self, **options: Any) -> None:
         self._source.options = self._source.options.replace(**options)
-        self._source.settings = settings_of(self._source.options)
+        self._source.settings = settings_of(self._source.options, self._source.format_options)
         self._update_information()
+
+    # -- the options of the file's own format (its read's keyword-only parameters) --------
+    def _file_format(self) -> FormatSpec:
+        """The format of the file (told by its bytes), without loading the model."""
+        if self._source.member is not None or not self._source._filename:
+            return self.model.spec
+        with open(self._source._filename, 'rb') as file:
+            head = file.read(SNIFF_BYTES)
+        return spec_for(head, self._source._filename)
+
+    def __getattr__(self, name: str) -> Any:
+        """An option of the file's own format (``pv.read("x.qtoy", scale=2)``); else a ``TypeError`` naming its options."""
+        if name.startswith('_') or '_reader' not in self.__dict__:
+            raise AttributeError(name)
+        spec = self._file_format()
+        if name not in spec.read_options:
+            takes = ', '.join(spec.read_options) or 'none'
+            raise UnknownOptionError(
+                f'{self._source._filename}: {type(self).__name__} has no option {name!r}, nor has its {spec.name!r} format (its own: {takes})'
+            )
+        return self._source.format_options.get(name, spec.read_options[name])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set an attribute; one that is an option of the file's own format reloads the model with it."""
+        if name.startswith('_') or hasattr(type(self), name) or name in self.__dict__:
+            object.__setattr__(self, name, value)
+            return
+        getattr(self, name)  # an option of the file's format, or a TypeError naming its options
+        self._source.format_options = {**self._source.format_options, name: value}
+        self._reload()
 
     # -- options: every option of load(), as an attribute (pv.read keywords set them) ----
     locals().update({name: _option(name) for name in LoadOptions.names()})
@@ -430,18 +471,23 @@ _REGISTERED: set[str] = set()
 def register_reader(spec: FormatSpec) -> None:
     """Make PyVista read a third party's format: :class:`FormatReader` for each of its extensions.
 
-    An extension PyVista's own readers already take is left to them, with a warning.
+    An extension a built-in format has stays with its reader (which tells the file's format by its
+    bytes); one PyVista's own readers take is left to them, with a warning.
     """
-    if not spec.third_party:
-        return  # the built-in formats are this package's ``pyvista.readers`` entry points
-    for extension in spec.extensions:
-        if extension in _REGISTERED:
-            continue  # a format registered again: FormatReader already reads the extension
+    if spec.third_party:
+        _register_extensions(spec.extensions, spec.name)
+
+
+def _register_extensions(extensions: tuple[str, ...], name: str) -> None:
+    builtin = {e for other in dict.values(FORMATS) if not other.third_party for e in other.extensions}
+    for extension in extensions:
+        if extension in _REGISTERED or extension in builtin:
+            continue  # FormatReader, or a built-in format's reader, already reads the extension
         try:
             pv.register_reader(extension, FormatReader)
             _REGISTERED.add(extension)
         except ValueError as error:  # a built-in VTK reader's extension: PyVista keeps its own
-            warn_external(f"pyvista_quake: the {spec.name!r} format's {extension} stays with PyVista's reader ({error})")
+            warn_external(f"pyvista_quake: the {name!r} format's {extension} stays with PyVista's reader ({error})")
 
 
 class ArchiveReader(QuakeReader[pv.DataObject]):
@@ -555,5 +601,7 @@ class DemoReader(pv.BaseReader[pv.PolyData], pv.TimeReader):
 
 
 LISTENERS.append(register_reader)
+# The extensions installed formats are named by: PyVista reads them, and the format is imported when such a file is.
+_register_extensions(plugin_extensions(), 'installed')
 for _spec in list(dict.values(FORMATS)):  # any registered before this module (without loading the plugins here)
     register_reader(_spec)

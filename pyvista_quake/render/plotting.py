@@ -53,8 +53,9 @@ class Prepared(NamedTuple):
     mesh: pv.PolyData | pv.MultiBlock
     skins: np.ndarray | list[np.ndarray | None] | None
     atlas: np.ndarray | None
-    #: A level's: ``(eye, yaw in degrees)`` of a player start, or ``'above'``; ``None`` for a model.
-    view: tuple[np.ndarray, float] | str | None = None
+    #: A level's: ``(eye, yaw in degrees)`` of a player start, or ``'above'``; a model's: the direction
+    #: to its camera its format asks for (a sprite's, facing it), or ``None`` for the three-quarter front view.
+    view: tuple[np.ndarray, float] | str | np.ndarray | None = None
 
 
 #: A player's horizontal field of view in the games (``cg_fov`` / ``fov`` 90).
@@ -137,7 +138,15 @@ def prepare(
     atlas = lit_blocks(model, list(mesh)) if several else None
     skins = [block.quake.image() for block in mesh] if several else skin_of(model, given)
     level = model.level if model is not None else None
-    return Prepared(mesh, skins, atlas, None if level is None else (spawn_view(level) or 'above'))
+    if level is not None:
+        return Prepared(mesh, skins, atlas, spawn_view(level) or 'above')
+    return Prepared(mesh, skins, atlas, view_of(model))
+
+
+def view_of(model: Any) -> np.ndarray | None:
+    """The direction to the camera a model's format asks its pictures to look from (``None``: the three-quarter front)."""
+    spec = getattr(model, 'spec', None)  # a player's parts keep the three-quarter view
+    return np.asarray(spec.view_from, np.float64) if spec is not None and spec.view_from is not None else None
 
 
 def _light(mesh: pv.PolyData, always: bool) -> None:
@@ -259,8 +268,11 @@ def stand_at(plotter: pv.Plotter, eye: np.ndarray, yaw: float) -> None:
     plotter.reset_camera_clipping_range()
 
 
-def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | None = None, *, above: bool = False) -> None:
-    """Look at the model from the three-quarter front view (or straight down, +x up the picture), filling the picture.
+def frame_camera(
+    plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | None = None, *, above: bool = False, direction: np.ndarray | None = None
+) -> None:
+    """Look at the model from the three-quarter front view (or straight down, +x up the picture; or from
+    ``direction``), filling the picture.
 
     ``bounds`` (``xmin, xmax, ...``) frames more than the mesh: a whole animation.
     """
@@ -280,7 +292,8 @@ def frame_camera(plotter: pv.Plotter, mesh: pv.PolyData, bounds: np.ndarray | No
         across = np.tan(view_angle / 2)
         half = (box[:, 1] - box[:, 0]) / 2
         distance = max(half[0] / across, half[1] / (across * width / height)) / FILL + half[2]
-    direction = np.array([0.0, 0.0, 1.0]) if above else VIEW_DIRECTION / np.linalg.norm(VIEW_DIRECTION)
+    toward = np.array([0.0, 0.0, 1.0]) if above else VIEW_DIRECTION if direction is None else np.asarray(direction, np.float64)
+    direction = toward / np.linalg.norm(toward)
     # Through camera_position, so PyVista knows the camera is set and keeps it at the next render.
     plotter.camera_position = [tuple(centre + distance * direction), tuple(centre), (1.0, 0.0, 0.0) if above else (0.0, 0.0, 1.0)]
     plotter.reset_camera_clipping_range()
@@ -324,7 +337,7 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
     if isinstance(view, tuple):
         stand_at(plotter, *view)
     else:
-        frame_camera(plotter, mesh, above=view == 'above')
+        frame_camera(plotter, mesh, above=isinstance(view, str), direction=view if isinstance(view, np.ndarray) else None)
     # A reused plotter's screenshot shows its last render: render with this camera now.
     plotter.render()
     return mesh
@@ -625,7 +638,8 @@ def animate(
                 plotter.open_movie(str(stage / path.name), framerate=rate)  # type: ignore[arg-type]  # imageio takes any rate; PyVista hints an int
             mesh = scene(plotter, poser.subject, **playback.start, lighting=lighting)
             every = playback.bounds(times)
-            frame_camera(plotter, mesh, np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel())
+            box = np.column_stack([every[:, 0::2].min(axis=0), every[:, 1::2].max(axis=0)]).ravel()
+            frame_camera(plotter, mesh, box, direction=view_of(poser.drawn))
             for t in times:
                 posed, *_ = prepare(playback.pose_at(float(t)), lighting=lighting)
                 # The scene drew the surfaces that have points (a part may have an empty one): the same here.
