@@ -57,6 +57,8 @@ def required_length(data: bytes) -> int:
         return len(data) - len(model.alias.trailing)
     if model.format == 'iqm':
         return model.header['filesize']
+    if model.format == 'sprite':  # every byte is a picture's, or says how many follow
+        return len(data)
     h = model.header
     ends = [
         h['ofs_skins'] + 64 * h['num_skins'],

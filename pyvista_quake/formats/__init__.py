@@ -13,6 +13,7 @@ from pyvista_quake.formats import md2
 from pyvista_quake.formats import md3
 from pyvista_quake.formats import md5
 from pyvista_quake.formats import mdl
+from pyvista_quake.formats import sprite
 from pyvista_quake.formats.registry import FORMATS
 from pyvista_quake.formats.registry import format_for_path
 from pyvista_quake.formats.registry import level_of_detail_base
@@ -41,4 +42,5 @@ __all__ = [
     'register_format',
     'spec_for',
     'spec_of_record',
+    'sprite',
 ]
