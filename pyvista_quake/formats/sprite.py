@@ -59,20 +59,8 @@ HEADER = np.dtype(
         ('synctype', '<i4'),
     ]
 )
-HEADER_HL = np.dtype(
-    [
-        ('ident', 'S4'),
-        ('version', '<i4'),
-        ('type', '<i4'),
-        ('texFormat', '<i4'),
-        ('boundingradius', '<f4'),
-        ('width', '<i4'),
-        ('height', '<i4'),
-        ('numframes', '<i4'),
-        ('beamlength', '<f4'),
-        ('synctype', '<i4'),
-    ]
-)
+#: Half-Life's: Quake's with its ``texFormat`` after the type.
+HEADER_HL = np.dtype(HEADER.descr[:3] + [('texFormat', '<i4')] + HEADER.descr[3:])
 HEADER2 = np.dtype([('ident', 'S4'), ('version', '<i4'), ('numframes', '<i4')])
 FRAME = np.dtype([('origin', '<i4', 2), ('width', '<i4'), ('height', '<i4')])
 FRAME2 = np.dtype([('width', '<i4'), ('height', '<i4'), ('origin_x', '<i4'), ('origin_y', '<i4'), ('name', 'S64')])

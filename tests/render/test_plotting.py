@@ -8,7 +8,9 @@ import subprocess
 import sys
 import warnings
 
+from builders import build_md3
 from builders import tetra_md2
+from builders import tetra_md3
 from builders import torch_mdl
 from conftest import CORPUS
 from conftest import requires_corpus
@@ -19,8 +21,11 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
+from pyvista_quake.examples import synthetic_player
 from pyvista_quake.formats.tables import VERTEX_NORMALS
 from pyvista_quake.render import plotting
+from pyvista_quake.render.plotting import add_model
+from pyvista_quake.render.plotting import sheet_cells
 
 
 def quadrant_skin(alpha: np.ndarray | None = None) -> np.ndarray:
@@ -480,3 +485,95 @@ def test_in_notebook_is_true_in_a_kernel_only(monkeypatch):
     assert plotting.in_notebook() is False
     monkeypatch.setattr(IPython, 'get_ipython', lambda: Shell({'IPKernelApp': {}}))
     assert plotting.in_notebook() is True
+
+
+def test_a_thumbnail_of_a_player_folder_given_by_itself(tmp_path):
+    synthetic_player(tmp_path / 'models' / 'players' / 'x')
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', 'thumbnail', 'models/players/x', '-o', str(tmp_path / 'out')],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert [p.name for p in (tmp_path / 'out').rglob('*.png')] == ['x.png']
+
+
+def test_thumbnail_takes_what_pv_read_gives_a_pose_and_a_weapon(tmp_path):
+    (tmp_path / 'w.md3').write_bytes(tetra_md3())
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    pq.thumbnail(pv.read(tmp_path / 'w.md3'), tmp_path / 'read.png', size=(64, 64))
+    pq.thumbnail(player.pose('LEGS_RUN', 'TORSO_STAND'), tmp_path / 'pose.png', size=(64, 64))
+    plain = np.asarray(Image.open(pq.thumbnail(player, tmp_path / 'plain.png', size=(96, 96))))
+    armed = np.asarray(Image.open(pq.thumbnail(player, tmp_path / 'armed.png', size=(96, 96), weapon=tmp_path / 'w.md3')))
+    assert not np.array_equal(plain, armed)  # the weapon is in the picture
+    with pytest.raises(ValueError, match='no player'):
+        pq.thumbnail(tmp_path / 'w.md3', tmp_path / 'x.png', weapon=tmp_path / 'w.md3')
+
+
+def test_a_contact_sheet_of_one_player_animation_has_a_cell_per_frame(tmp_path):
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    cells = sheet_cells(player, 'LEGS_RUN')
+    assert len(cells) == 8 and cells[3] == ('LEGS_RUN 3', 3)
+    sheet = np.asarray(Image.open(pq.contact_sheet(player, tmp_path / 's.png', animation='LEGS_RUN', cell_size=(48, 48), columns=8)))
+    cell = [sheet[16:, k * 48 : (k + 1) * 48] for k in range(8)]
+    assert not np.array_equal(cell[0], cell[2])  # the legs move from cell to cell
+
+
+def test_a_model_of_tags_only_is_reported_as_nothing_to_draw(tmp_path):
+    tags = [('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]
+    (tmp_path / 'v_hand.md3').write_bytes(build_md3([], frames=1, tags=tags))
+    (tmp_path / 'ok.md2').write_bytes(tetra_md2())
+    with pytest.raises(pq.NothingToDrawError, match='nothing to draw'):
+        pq.thumbnail(tmp_path / 'v_hand.md3', tmp_path / 'hand.png')
+    report = pq.thumbnails([tmp_path], tmp_path / 'out')
+    assert [Path(r.source).name for r in report.skipped] == ['v_hand.md3'] and len(report.written) == 1 and report.ok
+    assert not (tmp_path / 'out' / 'v_hand.png').exists()
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', 'thumbnail', str(tmp_path / 'v_hand.md3'), '-o', str(tmp_path / 'o2')],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0 and '1 with nothing to draw' in result.stdout
+
+
+def test_a_one_frame_player_animation_is_one_cell(tmp_path):
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    assert player.animation('BOTH_DEATH1').count == 1 and sheet_cells(player, 'BOTH_DEATH1') == [('BOTH_DEATH1 0', 0)]
+
+
+def test_a_contact_sheet_of_a_model_animation_shows_each_frame(tmp_path):
+    model = pq.load(tetra_md2(), animations={'pair': [0, 2]})  # frame 2 has a vertex moved: another shape
+    sheet = np.asarray(Image.open(pq.contact_sheet(model, tmp_path / 's.png', animation='pair', cell_size=(64, 64), columns=2)))
+    first, second = sheet[16:, :64], sheet[16:, 64:128]
+    assert not np.array_equal(first, second)
+
+
+def textured_triangle() -> pv.PolyData:
+    mesh = pv.Triangle()
+    mesh.active_texture_coordinates = np.array([[0, 0], [1, 0], [0, 1]], np.float32)
+    return mesh
+
+
+@pytest.mark.parametrize(('alpha', 'channels', 'forced'), [(255, 3, False), (0, 4, True)])
+def test_an_rgba_skin_with_cut_out_texels_is_drawn_as_a_mask_and_an_opaque_one_as_rgb(alpha, channels, forced):
+    skin = np.full((4, 4, 4), 200, np.uint8)
+    skin[:2, :, 3] = alpha  # alpha 0: half the texels cut out
+    skin[2:, :, 3] = 255
+    plotter = pv.Plotter(off_screen=True)
+    actor = add_model(plotter, textured_triangle(), skin)
+    texture = actor.texture.to_image()
+    assert texture.point_data.active_scalars.shape[1] == channels
+    assert bool(actor.GetForceOpaque()) is forced
+    plotter.close()
+
+
+def test_a_frame_drawn_by_scalars_without_its_skin_is_not_painted_tan(tmp_path):
+    mesh = pq.load(tetra_md2()).mesh(0)
+    pq.plot(mesh, skin=None, scalars='vertex_index', cmap='viridis', off_screen=True, screenshot=str(tmp_path / 'd.png'), window_size=(96, 96))
+    pq.plot(mesh, skin=None, off_screen=True, screenshot=str(tmp_path / 't.png'), window_size=(96, 96))
+    data, tan = (np.asarray(Image.open(tmp_path / n).convert('RGB')).reshape(-1, 3) for n in ('d.png', 't.png'))
+    colours = lambda image: {tuple(c) for c in image[(image != image[0]).any(axis=1)] // 32}  # noqa: E731
+    assert len(colours(data)) > len(colours(tan))  # the scalars' colour map, not one colour

@@ -272,3 +272,13 @@ def test_a_frame_number_of_any_integer_type():
     model = pq.load(torch_mdl())
     np.testing.assert_array_equal(model.mesh(np.int64(-1)).points, model.mesh(len(model) - 1).points)
     np.testing.assert_array_equal(model.mesh(np.int32(0)).points, model.mesh(0).points)
+
+
+def test_a_frame_group_may_end_at_the_last_frame_and_not_past_it(tmp_path):
+    model = pq.load(torch_mdl())  # two frames, one group of both
+    model.alias.set_frame_groups([(1, 1, [0.1])])  # ends exactly at the last frame
+    model.save(tmp_path / 'ok.mdl')
+    assert [(g.start, g.count) for g in pq.load(tmp_path / 'ok.mdl').data.alias.frame_groups] == [(1, 1)]
+    with pytest.raises(ValueError, match=r'frame group 0 \(1, 2\) does not fit'):
+        model.alias.set_frame_groups([(1, 2, [0.1, 0.2])])  # one past it
+        model.save(tmp_path / 'bad.mdl')

@@ -6,8 +6,10 @@ from importlib.metadata import entry_points
 from pathlib import Path
 import subprocess
 import sys
+import zipfile
 
 from builders import tetra_md2
+from builders import tetra_md3
 from builders import torch_mdl
 import numpy as np
 import pytest
@@ -228,3 +230,25 @@ def test_read_with_keywords_loads_the_file_once_with_them(tmp_path, monkeypatch)
     reader.skin, reader.texel_centers = None, True  # each set reloads nothing yet; the model of both is known already
     assert len(loads) == 2 and int(reader.read().field_data['frame_index'][0]) == 0
     assert len(loads) == 2
+
+
+def test_pv_read_takes_an_archive_member_and_get_reader_a_member_attribute(tmp_path):
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        archive.writestr('models/a/tris.md2', tetra_md2())
+        archive.writestr('models/b/model.md3', tetra_md3())
+    mesh = pv.read(pk3, member='models/a/tris.md2')
+    assert isinstance(mesh, pv.PolyData) and mesh.n_points == pq.load(tetra_md2()).mesh(0).n_points
+    blocks = pv.read(pk3, member='models/b/model.md3')
+    assert isinstance(blocks, pv.MultiBlock) and blocks.keys() == ['body', 'flag']
+    reader = pv.get_reader(pk3)
+    reader.member = 'models/a/tris.md2'
+    assert reader.number_time_points == 3
+    reader.set_active_time_point(2)
+    assert reader.read().field_data['frame_index'][0] == 2
+    reader.member = 'models/b/model.md3'
+    assert reader.number_time_points == 2 and isinstance(reader.read(), pv.MultiBlock)
+    with pytest.raises(pq.QuakeFormatError, match='member = None: name the model'):
+        pv.read(pk3)
+    with pytest.raises(pq.QuakeFormatError, match="'nothing.md2': no such member"):
+        pv.read(pk3, member='nothing.md2')

@@ -17,7 +17,11 @@ import subprocess
 import sys
 import textwrap
 
+from builders import tetra_md2
+from builders import tetra_md3
+from builders import torch_mdl
 import numpy as np
+from PIL import Image
 import pygltflib
 import pytest
 import pyvista as pv
@@ -25,9 +29,10 @@ import pyvista as pv
 import pyvista_quake as pq
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import spec_for
+from pyvista_quake.game.skins import read_palette
 from pyvista_quake.plugin import readers
 
-DOCS = Path(__file__).resolve().parents[1] / 'docs' / 'formats.md'
+DOCS = Path(__file__).resolve().parents[2] / 'docs' / 'formats.md'
 
 
 def example_module() -> str:
@@ -73,7 +78,6 @@ def model_file(tmp_path):
     path.write_bytes(toy_text())
     # A red skin where the surface's shader name says, as the game finds images.
     pv.wrap(np.zeros((4, 4, 3))).save  # noqa: B018 - PyVista imported; the image is written with Pillow
-    from PIL import Image
 
     Image.new('RGB', (4, 4), (255, 0, 0)).save(folder / 'skin.png')
     return path
@@ -117,7 +121,6 @@ def test_a_registered_format_exports_a_glb_with_its_animation(toy, model_file, t
 
 
 def test_a_registered_format_renders_a_thumbnail(toy, model_file, tmp_path):
-    from PIL import Image
 
     out = tmp_path / 'thing.png'
     pq.thumbnail(model_file, out)
@@ -313,8 +316,6 @@ def test_the_source_a_read_names_is_kept_else_the_files(toy, model_file):
 
 
 def test_records_tell_their_format(toy, model_file):
-    from builders import tetra_md2
-    from builders import tetra_md3
 
     from pyvista_quake.formats import md2
     from pyvista_quake.formats import md3
@@ -366,7 +367,6 @@ def test_installed_formats_register_once_and_a_broken_one_is_named(monkeypatch):
 
 
 def test_a_frame_carries_its_skin_into_a_model_made_from_it(tmp_path):
-    from builders import tetra_md2
     from PIL import Image
 
     folder = tmp_path / 'models' / 'test'
@@ -689,10 +689,9 @@ def two_plugins(tmp_path):
     (files / 'a.qtoy').write_bytes(b'QTOY' + toy_text()[4:])
     (files / 'b.mdl').write_bytes(b'XMDL' + toy_text()[4:])
     (files / 'c.mdl').write_bytes(b'NONE' + toy_text()[4:])
-    from builders import torch_mdl
 
     (files / 'quake.mdl').write_bytes(torch_mdl())
-    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(site), str(Path(__file__).parent), os.environ.get('PYTHONPATH', '')])}
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(site), str(Path(__file__).resolve().parents[1]), os.environ.get('PYTHONPATH', '')])}
     return env, files
 
 
@@ -787,9 +786,6 @@ def flip_model(tmp_path, **load):
 
 
 def test_a_surface_shows_each_frame_s_own_picture(tmp_path):
-    from PIL import Image
-
-    from pyvista_quake.game.skins import read_palette
 
     (tmp_path / 'pics').mkdir()
     Image.new('RGB', (3, 2), (0, 200, 0)).save(tmp_path / 'pics' / 'named.png')
@@ -811,7 +807,6 @@ def test_a_surface_shows_each_frame_s_own_picture(tmp_path):
 
 
 def test_a_frame_s_named_image_replaces_its_own_pixels_and_names_the_model(tmp_path):
-    from PIL import Image
 
     Image.new('RGBA', (1, 1), (9, 8, 7, 6)).save(tmp_path / 'x.flip_0.tga')
     with flip_model(tmp_path) as model:
@@ -867,3 +862,9 @@ def test_per_frame_lists_are_one_a_frame():
             dataclasses.replace(surface, **{what: getattr(surface, what)[:2]})
     with pytest.raises(ValueError, match="alpha is 'opaque', 'cutout', 'blend', 'add' or None, not 'glow'"):
         dataclasses.replace(surface, alpha='glow')
+
+
+def test_the_md5_registration_names_its_game():
+    from pyvista_quake.formats import FORMATS
+
+    assert FORMATS['md5'].title.startswith('Doom 3')

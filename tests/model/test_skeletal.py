@@ -7,6 +7,7 @@ vertex); the real models from ``../shared/corpus``.
 
 from __future__ import annotations
 
+import io
 import math
 from pathlib import Path
 import re
@@ -14,6 +15,7 @@ import struct
 import subprocess
 import sys
 import warnings
+import zipfile
 
 from builders import build_iqm
 from builders import md5_anim_text
@@ -23,6 +25,7 @@ from builders import two_joint_md5
 from conftest import CORPUS
 from conftest import requires_corpus
 from conftest import validate
+from game_folders import md5_pair
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -578,7 +581,6 @@ def test_a_broken_or_missing_animation_file_of_a_config_is_left_out_as_cube_2_le
 
 
 def _png() -> bytes:
-    import io
 
     from PIL import Image
 
@@ -2032,3 +2034,21 @@ def test_a_pose_between_frames_is_one_matrix_of_three_rows_a_joint():
     skinning = model.skeletal._skinning
     assert skinning.between(0, 1, 0.5).shape == (1, 2, 3, 4) and skinning.between(0, 1, 0.5).dtype == np.float32
     assert skinning.matrices(np.array([0, 1])).shape == (2, 2, 3, 4)
+
+
+def test_an_md5anim_of_the_meshs_own_name_is_attached(tmp_path):
+    model = pq.load(md5_pair(tmp_path / 'a'))
+    assert list(model.animations) == ['Bob'] and len(model) == 3
+    assert not np.allclose(model.positions(2), model.positions(0))
+    assert len(pq.load(md5_pair(tmp_path / 'a'), animations=[])) == 1  # asked for none: none
+    assert len(pq.load(md5_pair(tmp_path / 'b', anim_name='Other'))) == 1  # another name is not its animation
+
+
+def test_an_md5anim_of_the_meshs_name_in_an_archive_is_attached(tmp_path):
+    mesh, anim = two_joint_md5()
+    with zipfile.ZipFile(tmp_path / 'pak0.pk3', 'w') as pk3:
+        pk3.writestr('models/bob/bob.md5mesh', mesh)
+        pk3.writestr('models/bob/bob.md5anim', anim)
+        pk3.writestr('models/bob/other.md5mesh', mesh)
+    assert list(pq.load(f'{tmp_path / "pak0.pk3"}:models/bob/bob.md5mesh').animations) == ['bob']
+    assert len(pq.load(tmp_path / 'pak0.pk3', member='models/bob/other.md5mesh')) == 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 import struct
+import subprocess
+import sys
 import warnings
 import zipfile
 
@@ -19,6 +21,7 @@ import pyvista as pv
 import pyvista_quake as pq
 from pyvista_quake.formats.tables import QUAKE_PALETTE
 from pyvista_quake.game.archives import PakArchive
+from pyvista_quake.game.skins import read_palette
 
 RED, GREEN, BLUE, YELLOW = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)
 
@@ -505,3 +508,77 @@ def test_the_decoded_images_kept_are_bounded_in_number_and_bytes(monkeypatch):
     monkeypatch.setattr(skins, 'DECODED_BYTES', 10)
     skins.decode_image(_png(5, size=8))  # one image over the limit alone is still kept
     assert [int(a[0, 0, 0]) for a in skins._DECODED.values()] == [5]
+
+
+def pcx_with_palette(palette: np.ndarray) -> bytes:
+    """A 1 x 1 PCX (version 5, 8 bits, RLE) ending with its 256 colours after the 0x0c marker."""
+    header = bytearray(128)
+    header[0:4] = bytes([0x0A, 5, 1, 8])  # manufacturer, version, RLE, bits per pixel
+    header[65] = 1  # planes
+    header[66:68] = (1).to_bytes(2, 'little')  # bytes per line
+    return bytes(header) + bytes([0xC1, 7]) + b'\x0c' + palette.astype(np.uint8).tobytes()
+
+
+def test_a_palette_is_exactly_768_bytes(tmp_path):
+    colours = np.arange(768, dtype=np.uint32).astype(np.uint8)
+    (tmp_path / 'palette.lmp').write_bytes(colours.tobytes())
+    np.testing.assert_array_equal(read_palette(tmp_path / 'palette.lmp'), colours.reshape(256, 3))
+    for size in (767, 769, 4096):
+        (tmp_path / 'bad.lmp').write_bytes(bytes(size))
+        with pytest.raises(pq.QuakeFormatError, match=f'bad.lmp: size = {size}: .*exactly 768'):
+            read_palette(tmp_path / 'bad.lmp')
+
+
+def test_a_model_file_is_no_palette(tmp_path):
+    model = tmp_path / 'torch.mdl'
+    model.write_bytes(torch_mdl())
+    with pytest.raises(pq.QuakeFormatError, match='exactly 768 bytes'):
+        pq.load(model, palette=model)
+
+
+def test_a_pcx_gives_its_trailing_palette(tmp_path):
+    colours = (np.arange(768) * 7 % 256).reshape(256, 3)
+    (tmp_path / 'colormap.pcx').write_bytes(pcx_with_palette(colours))
+    np.testing.assert_array_equal(read_palette(tmp_path / 'colormap.pcx'), colours)
+    # A PCX whose end is not a palette (no 0x0c marker before the last 768 bytes) is refused.
+    broken = bytearray(pcx_with_palette(colours))
+    broken[-769] = 0
+    (tmp_path / 'broken.pcx').write_bytes(bytes(broken))
+    with pytest.raises(pq.QuakeFormatError, match='broken.pcx'):
+        read_palette(tmp_path / 'broken.pcx')
+
+
+def test_a_palette_starting_with_a_pcx_byte_is_still_a_palette(tmp_path):
+    from pyvista_quake.game.skins import pcx_palette
+
+    colours = np.full(768, 0x0A, np.uint8)  # its first entry is PCX's manufacturer byte
+    (tmp_path / 'palette.lmp').write_bytes(colours.tobytes())
+    np.testing.assert_array_equal(read_palette(tmp_path / 'palette.lmp'), colours.reshape(256, 3))
+    np.testing.assert_array_equal(pcx_palette(b'\x0c' + bytes(range(256)) * 3), np.frombuffer(bytes(range(256)) * 3, np.uint8).reshape(256, 3))
+    assert pcx_palette(bytes(768)) is None and pcx_palette(b'\x0b' + bytes(768)) is None
+
+
+def test_a_palette_that_is_no_palette_is_refused_at_once(tmp_path):
+    (tmp_path / 'bad.lmp').write_text('not a palette')
+    (tmp_path / 'm.md2').write_bytes(tetra_md2())
+    with pytest.raises(pq.QuakeFormatError, match='bad.lmp.*768 bytes'):
+        pq.load(tmp_path / 'm.md2', palette=tmp_path / 'bad.lmp')
+    result = subprocess.run(
+        [sys.executable, '-m', 'pyvista_quake', 'info', str(tmp_path / 'm.md2'), '--palette', str(tmp_path / 'bad.lmp')],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 1 and 'bad.lmp' in result.stderr
+
+
+def test_a_skin_index_counts_from_either_end_and_no_further():
+    model = pq.load(tetra_md2(skins=['a.png', 'b.png', 'c.png']))
+    count = model.alias.num_skins
+    model.skin = -count  # the first, from the end
+    assert model.skin == 0
+    model.skin = count - 1
+    assert model.skin == count - 1
+    for outside in (count, -count - 1):
+        with pytest.raises(IndexError, match=f'skin {outside} out of range'):
+            model.skin = outside

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 import shutil
 import time
+import zipfile
 
+from builders import tetra_md2
 from builders import tetra_md3
+from builders import two_joint_iqm
+from game_folders import page_info
 import numpy as np
 from PIL import Image
 import pytest
@@ -265,7 +270,6 @@ def test_a_player_has_a_legs_and_a_torso_picker_played_together(browser, tmp_pat
 
 
 def test_a_skeletal_model_plays_its_joints_in_the_browser(browser, tmp_path):
-    from builders import two_joint_iqm
 
     (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm(frames=12))
     Image.fromarray(np.random.default_rng(4).integers(0, 255, (16, 16, 3), np.uint8)).save(tmp_path / 'bar.png')
@@ -433,3 +437,81 @@ def test_a_catalogue_keeps_each_image_once_and_its_pages_link_to_the_index(brows
     shown = Page(browser, pages[0])
     assert drawn(shown.shot(tmp_path, 'shared')).mean() > 0.5  # its textures came from the shared scripts
     shown.close()
+
+
+def test_a_viewers_repr_is_one_line_naming_the_model(tmp_path):
+    path = tmp_path / 'tetra.md2'
+    path.write_bytes(tetra_md2())
+    shown = pq.viewer(path)
+    text = repr(shown)
+    assert '\n' not in text and len(text) < 200 and 'tetra.md2' in text and 'MB' in text
+    assert len(shown._repr_html_()) > 10_000  # the page stays the HTML output
+
+
+def test_the_page_of_a_model_with_nothing_to_draw_is_plain_html(tmp_path):
+    from html.parser import HTMLParser
+
+    root = tmp_path / 'baseq3'
+    root.mkdir()
+    from builders import build_md3
+
+    with zipfile.ZipFile(root / 'pak0.pk3', 'w') as archive:
+        archive.writestr('models/weapons2/v_hand.md3', build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
+    pq.catalogue([root], tmp_path / 'site')
+    entry = next(iter(json.loads((tmp_path / 'site' / 'catalogue.json').read_text()).values()))
+    text = (tmp_path / 'site' / entry['page']).read_text()
+    assert text.startswith('<!DOCTYPE html><html><head><meta charset="utf-8"><title>models/weapons2/v_hand.md3</title></head><body>')
+    assert text.endswith('</body></html>')
+
+    class Outside(HTMLParser):
+        stray: list[str] = []
+        depth = 0
+
+        def handle_starttag(self, tag, attrs):
+            self.depth += tag == 'body'
+
+        def handle_data(self, data):
+            if not self.depth and data.strip():
+                self.stray.append(data)
+
+    parser = Outside()
+    parser.feed(text.split('<title>', 1)[1].split('</title>', 1)[1])
+    assert parser.stray == []
+
+
+def test_animations_of_one_name_are_named_as_they_are_keyed(tmp_path):
+
+    (tmp_path / 'bar.iqm').write_bytes(two_joint_iqm(frames=4, anims=[('idle', 0, 2, 10.0, 1), ('idle', 2, 2, 10.0, 1)]))
+    model = pq.load(tmp_path / 'bar.iqm')
+    assert list(model.animations) == ['idle', 'idle_2']
+    assert [clip.name for clip in model.animations.values()] == ['idle', 'idle_2']
+    assert list(model.animations['idle_2'].frames) == [2, 3]
+
+
+def test_a_page_starts_on_the_rest_animation_with_the_box_of_its_frames(tmp_path):
+    from builders import tetra_md2
+
+    path = tmp_path / 't.md2'
+    path.write_bytes(tetra_md2())  # frames stand01, stand02, run1
+    model = pq.load(path)
+    info = page_info(pq.exporting.html.page(model))
+    assert info['start'] == 'stand'
+    points = model.positions([0, 1])[..., [1, 2, 0]].reshape(-1, 3)  # glTF's axes: Quake's y, z, x
+    np.testing.assert_allclose(info['bounds'], [*points.min(axis=0), *points.max(axis=0)], rtol=1e-6)
+    run = page_info(pq.exporting.html.page(model, animation='run'))
+    assert run['start'] == 'run'
+    points = model.positions([2])[..., [1, 2, 0]].reshape(-1, 3)
+    np.testing.assert_allclose(run['bounds'], [*points.min(axis=0), *points.max(axis=0)], rtol=1e-6)
+
+
+def test_a_page_with_no_rest_animation_starts_on_the_first_that_moves(tmp_path):
+    path = tmp_path / 't.md2'
+    path.write_bytes(tetra_md2(names=['pose1', 'run1', 'run2']))
+    assert page_info(pq.exporting.html.page(pq.load(path)))['start'] == 'run'
+
+
+def test_an_animation_of_two_frames_animates(tmp_path):
+    path = tmp_path / 't.md2'
+    path.write_bytes(tetra_md2())  # stand01, stand02: an animation of two frames
+    assert pq.animate(pq.load(path), tmp_path / 'stand.gif', animation='stand', size=(32, 32)) >= 2
+    assert Image.open(tmp_path / 'stand.gif').n_frames >= 2

@@ -6,12 +6,14 @@ import os
 from pathlib import Path
 import warnings
 
+from builders import build_md2
 from builders import build_mdl
 from builders import tetra_md2
 from builders import torch_mdl
 from conftest import corpus_models
 from conftest import requires_corpus
 import numpy as np
+from PIL import Image
 import pytest
 import pyvista as pv
 
@@ -245,7 +247,6 @@ def test_a_skin_of_another_size_scales_the_texture_coordinates(tmp_path):
 
 
 def test_an_md2_skin_found_beside_it_goes_into_the_converted_mdl(tmp_path):
-    from PIL import Image  # noqa: PLC0415
 
     (tmp_path / 'tris.md2').write_bytes(tetra_md2(skins=[]))  # names no skin
     image = np.zeros((64, 64, 3), np.uint8)
@@ -260,7 +261,6 @@ def test_an_md2_skin_found_beside_it_goes_into_the_converted_mdl(tmp_path):
 def test_an_md2_skin_image_of_another_size_than_the_header_converts_to_mdl(tmp_path):
     """Quake II stretches any image over the header's skin size (real models ship 640 x 200 images
     for a 320 x 100 header): the MDL embeds it at the header's size, texture coordinates unchanged."""
-    from PIL import Image  # noqa: PLC0415
 
     (tmp_path / 'tris.md2').write_bytes(tetra_md2(skins=[]))  # a 64 x 64 header, names no skin
     image = np.zeros((128, 256, 3), np.uint8)  # twice as tall, four times as wide
@@ -749,3 +749,37 @@ def test_from_frames_of_any_dataset_warns_nothing():
         warnings.simplefilter('error')
         model = pq.QuakeModel.from_frames(pv.ImageData(dimensions=(3, 3, 3)), 'md2')
     assert model.data.alias.num_vertices == 54
+
+
+def test_a_ufo_model_saved_elsewhere_keeps_its_anm(tmp_path):
+    (tmp_path / 'a').mkdir()
+    (tmp_path / 'a' / 'm.md2').write_bytes(tetra_md2(names=['f0', 'f1', 'f2']))
+    (tmp_path / 'a' / 'm.anm').write_text('// UFO: AI\nstand 0 1 10\ndie 2 2 0\n')
+    model = pq.load(tmp_path / 'a' / 'm.md2')
+    model.save(tmp_path / 'b' / 'copy.md2')
+    again = pq.load(tmp_path / 'b' / 'copy.md2')
+    assert sorted(again.animations) == sorted(model.animations) == ['die', 'f', 'stand']  # 57 stay 57, not 0
+    assert again.animations['stand'].fps == 10 and again.animations['die'].fps is None and again.animations['die'].source == 'anm'
+    (tmp_path / 'c').mkdir()
+    (tmp_path / 'c' / 'copy.anm').write_text('other 0 0 5\n')  # the .anm of the copy.md2 written over: its own
+    model.save(tmp_path / 'c' / 'copy.md2')
+    assert sorted(pq.load(tmp_path / 'c' / 'copy.md2').animations) == ['die', 'f', 'stand']
+    plain = pq.load(tetra_md2())
+    plain.save(tmp_path / 'd' / 'x.md2')
+    assert not (tmp_path / 'd' / 'x.anm').exists()
+
+
+def test_converting_a_ufo_model_to_md3_writes_no_anm(tmp_path):
+    (tmp_path / 'm.md2').write_bytes(tetra_md2(names=['f0', 'f1', 'f2']))
+    (tmp_path / 'm.anm').write_text('stand 0 1 10\n')
+    pq.load(tmp_path / 'm.md2').save(tmp_path / 'out' / 'm.md3')
+    assert sorted(p.name for p in (tmp_path / 'out').iterdir()) == ['m.md3']
+
+
+def test_converting_clamps_light_indexes_past_the_table_to_its_last_entry(tmp_path):
+    verts = np.array([[[0, 0, 0, 161], [255, 0, 0, 162], [0, 255, 0, 255]]], np.uint8)
+    data = build_md2(verts, [[0, 1, 2]], [[0, 1, 2]], [[0, 0], [32, 0], [0, 32]])
+    pq.load(data).save(tmp_path / 'x.mdl')
+    converted = pq.load(tmp_path / 'x.mdl')
+    assert converted.data.alias.frame_verts[0, :, 3].tolist() == [161, 161, 161]
+    np.testing.assert_allclose(converted.mesh(0).point_data['Normals'][0], VERTEX_NORMALS[161], atol=1e-6)

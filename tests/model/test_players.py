@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 import zipfile
 
@@ -15,9 +16,14 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
+from pyvista_quake.cli.main import main
+from pyvista_quake.examples import synthetic_player
+from pyvista_quake.formats import md3
 from pyvista_quake.formats.animation_cfg import PlayerAnimation
 from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
+from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.model.players import load_player
+from pyvista_quake.render.plotting import sheet_cells
 
 LINES = [
     (0, 30, 0, 25),
@@ -169,7 +175,6 @@ def test_sarge_stands_on_his_legs():
 
 
 def test_a_contact_sheet_of_a_player_has_a_cell_per_animation(tmp_path):
-    from pyvista_quake.render.plotting import sheet_cells
 
     player = load_player(write_player(tmp_path / 'p', rise=0))
     cells = sheet_cells(player)
@@ -351,3 +356,88 @@ def test_a_player_part_of_another_name_or_past_its_frames_takes_no_animation(tmp
         assert (turn is not None) == kept
         if kept:
             assert turn.frames.tolist() == list(range(8, frames))
+
+
+def with_empty_surfaces(folder: Path) -> Path:
+    """OpenArena's tony: lower.md3 and upper.md3 each with a surface of no vertices."""
+    for part in ('lower', 'upper'):
+        data = pq.load(folder / f'{part}.md3').data
+        n = data.num_frames
+        empty = SurfaceData(
+            name=f'{part[0]}_belt',
+            shaders=[f'models/players/tony/{part}_belt.tga'],
+            triangles=np.zeros((0, 3), np.int32),
+            texcoords=np.zeros((0, 2), np.float32),
+            positions=np.zeros((n, 0, 3), np.int16),
+            normals=np.zeros((n, 0), np.uint16),
+        )
+        record = md3.encode(dataclasses.replace(data, surfaces=[*data.surfaces, empty], file=None))
+        (folder / f'{part}.md3').write_bytes(md3.write(record))
+    return folder
+
+
+@pytest.fixture
+def tony(tmp_path) -> Path:
+    return with_empty_surfaces(synthetic_player(tmp_path / 'models' / 'players' / 'tony'))
+
+
+def test_a_surface_with_no_vertices_poses_renders_and_exports(tony, tmp_path):
+    assert pq.load(tony / 'lower.md3').surface_names[-1] == 'l_belt'
+    player = pq.load_player(tony)
+    posed = player.pose('LEGS_RUN', 'TORSO_STAND', time=0.1)
+    assert posed['lower']['l_belt'].n_points == 0 and posed['lower'][0].n_points > 0
+    assert pq.animate(tony, tmp_path / 'run.gif', animation=('LEGS_RUN', 'TORSO_STAND')) > 1
+    assert pq.animate(tony / 'lower.md3', tmp_path / 'lower.gif') > 1
+    pq.thumbnail(tony, tmp_path / 'tony.png')
+    for suffix in ('.obj', '.glb', '.ply', '.pvd'):
+        pq.export(tony / 'lower.md3', tmp_path / f'lower{suffix}')
+        assert (tmp_path / f'lower{suffix}').stat().st_size > 0
+    assert main(['convert', str(tony / 'lower.md3'), str(tmp_path / 'c.obj')]) == 0
+
+
+def test_an_unknown_player_animation_names_the_animations_it_has(tmp_path):
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    for call in (
+        lambda: pq.contact_sheet(player, tmp_path / 's.png', animation='FOO'),
+        lambda: pq.animate(player, tmp_path / 'a.gif', animation='FOO'),
+        lambda: pq.export(player, tmp_path / 'a.glb', animation='FOO'),
+        lambda: player.series('FOO', 'TORSO_STAND'),
+        lambda: player.pose('FOO'),
+    ):
+        with pytest.raises(KeyError, match="no animation 'FOO'; it has .*LEGS_RUN"):
+            call()
+
+
+def test_a_player_frame_out_of_range_is_an_index_error_as_for_a_model(tmp_path):
+    player = pq.load_player(synthetic_player(tmp_path / 'p'))
+    with pytest.raises(IndexError, match='frame 9999 out of range; lower.md3 has 14 frames'):
+        player.pose(9999)
+    with pytest.raises(IndexError, match='upper.md3 has 14'):
+        player.pose(0, -15)
+    np.testing.assert_array_equal(player.pose(-1)['lower'][0].points, player.pose(13)['lower'][0].points)
+
+
+def test_a_player_without_a_default_skin_takes_the_first_it_has(tmp_path):
+    folder = synthetic_player(tmp_path / 'models' / 'players' / 'sorceress')
+    for colour, value in (('red', (250, 0, 0)), ('blue', (0, 0, 250))):
+        for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+            (folder / f'{part}_{colour}.skin').write_text(f'{surface},models/players/sorceress/{colour}.png\n')
+        Image.fromarray(np.full((2, 2, 3), value, np.uint8)).save(folder / f'{colour}.png')
+    with pytest.warns(pq.QuakeWarning, match="no lower_default.skin; using its skin 'blue' \\(it has blue, red\\)"):
+        player = pq.load_player(folder)
+    assert tuple(player.parts['upper'].surfaces[0].image()[0, 0]) == (0, 0, 250)
+    assert tuple(pq.load_player(folder, skin='red').parts['head'].surfaces[0].image()[0, 0]) == (250, 0, 0)
+
+
+def test_a_player_in_an_archive_without_a_default_skin_takes_the_first_it_has(tmp_path):
+    folder = synthetic_player(tmp_path / 'src')
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        for path in folder.iterdir():
+            archive.write(path, f'models/players/sorceress/{path.name}')
+        archive.write(folder / 'lower.md3', 'models/players/other/lower_default.skin')  # another player's: not hers
+        for colour in ('red', 'blue'):
+            for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+                archive.writestr(f'models/players/sorceress/{part}_{colour}.skin', f'{surface},models/players/sorceress/{colour}.png\n')
+    with pytest.warns(pq.QuakeWarning, match="using its skin 'blue'"):
+        pq.load_player(f'{pk3}:models/players/sorceress')

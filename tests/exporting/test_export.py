@@ -7,7 +7,9 @@ from pathlib import Path
 import warnings
 
 from builders import tetra_md2
+from builders import tetra_md3
 from builders import torch_mdl
+from builders import two_joint_iqm
 from conftest import CORPUS
 from conftest import requires_corpus
 from conftest import validate
@@ -19,6 +21,7 @@ import pytest
 import pyvista as pv
 
 import pyvista_quake as pq
+from pyvista_quake.examples import synthetic_player
 from pyvista_quake.exporting.gltf import QUAKE_TO_GLTF
 
 PICTURE = (np.arange(64, dtype=np.uint8).reshape(8, 8) * 3) % 224  # no fullbright colours
@@ -330,7 +333,6 @@ def test_cut_out_materials_are_double_sided_in_gltf(tmp_path, alpha, mode, doubl
 
 
 def md3_with_images(tmp_path) -> Path:
-    from builders import tetra_md3
 
     folder = tmp_path / 'models' / 'test'
     folder.mkdir(parents=True)
@@ -521,7 +523,6 @@ def test_quantized_gltf_of_a_player_puts_each_part_on_a_leaf_node_its_weights_ke
 
 
 def test_quantized_gltf_of_a_skeletal_model_carries_its_grid_in_the_inverse_bind_matrices(gltf_validator, tmp_path):
-    from builders import two_joint_iqm  # noqa: PLC0415
 
     model = pq.load(two_joint_iqm())
     pq.export(model, tmp_path / 'floats.glb')
@@ -661,3 +662,86 @@ def test_a_joined_pose_drops_a_field_one_surface_lacks():
     b.field_data['both'] = [2]
     out = pq.model.mesh.joined(pv.MultiBlock({'a': a, 'b': b}))
     assert 'only_a' not in out.field_data and out.field_data['both'][0] == 2
+
+
+def test_xdmf_arrays_are_binary_beside_it_and_read_from_any_folder(tmp_path, monkeypatch):
+    import meshio
+
+    frames = [pv.Sphere(radius=10 + k, theta_resolution=40, phi_resolution=40) for k in range(6)]
+    model = pq.QuakeModel.from_frames(frames, 'md2')
+    work, out = tmp_path / 'work', tmp_path / 'out'
+    work.mkdir()
+    monkeypatch.chdir(work)
+    pq.export(model, out / 'pulse.xdmf')
+    pq.export(model, out / 'pulse.pvd')
+    assert sorted(p.name for p in work.iterdir()) == []  # nothing in the current folder
+    assert (out / 'pulse.h5').is_file()
+    xdmf = (out / 'pulse.xdmf').read_text()
+    assert 'Format="HDF"' in xdmf and 'Format="XML"' not in xdmf
+    pvd = (out / 'pulse.pvd').stat().st_size + sum(p.stat().st_size for p in (out / 'pulse').iterdir())
+    assert (out / 'pulse.xdmf').stat().st_size + (out / 'pulse.h5').stat().st_size <= 1.5 * pvd
+    monkeypatch.chdir(tmp_path)
+    with meshio.xdmf.TimeSeriesReader(out / 'pulse.xdmf') as reader:
+        points, _ = reader.read_points_cells()
+        for k in range(reader.num_steps):
+            _, point_data, _ = reader.read_data(k)
+            np.testing.assert_array_equal(point_data['positions'], model.positions(k)[0])
+            np.testing.assert_array_equal(point_data['Normals'], model.normals(k)[0])
+        np.testing.assert_array_equal(points, model.positions(0)[0])
+
+
+def test_repeated_arrays_are_stored_once_and_others_apart(tmp_path):
+    import h5py
+
+    from pyvista_quake.exporting.export import _SharedArrays
+
+    uv = np.arange(12, dtype=np.float32).reshape(6, 2)
+    arrays = _SharedArrays(tmp_path / 'a.h5')
+    arrays.create_dataset('data0', uv)
+    arrays.create_dataset('data1', uv.copy())  # the same values: a link to the first
+    arrays.create_dataset('data2', uv.reshape(4, 3))  # the same bytes in another shape
+    arrays.create_dataset('data3', uv.view(np.int32))  # the same bytes as another type
+    arrays.create_dataset('data4', uv + 1)
+    arrays.close()
+    with h5py.File(tmp_path / 'a.h5') as f:
+        assert f['data0'] == f['data1']  # one object under two names
+        for k, (shape, dtype) in enumerate([((6, 2), np.float32)] * 2 + [((4, 3), np.float32), ((6, 2), np.int32), ((6, 2), np.float32)]):
+            assert f[f'data{k}'].shape == shape and f[f'data{k}'].dtype == dtype
+        assert f['data2'] != f['data0'] and f['data3'] != f['data0'] and f['data4'] != f['data0']
+        np.testing.assert_array_equal(f['data4'][()], uv + 1)
+        assert f['data0'].compression == 'gzip'
+
+
+def test_an_image_several_parts_share_is_stored_once(tmp_path):
+    folder = synthetic_player(tmp_path / 'models' / 'players' / 'one')
+    for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+        (folder / f'{part}_default.skin').write_text(f'{surface},models/players/one/skin.png\n')
+    Image.fromarray(np.random.default_rng(1).integers(0, 255, (64, 64, 3), np.uint8)).save(folder / 'skin.png')
+    pq.export(folder, tmp_path / 'p.glb')
+    import pygltflib
+
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'p.glb'))
+    assert len(gltf.images) == 1 and len(gltf.materials) == 1
+    assert {p.material for m in gltf.meshes for p in m.primitives} == {0}
+    pq.export(folder, tmp_path / 'p.obj')
+    assert sorted(p.name for p in tmp_path.glob('p_*.png')) == ['p_0.png']
+    assert (tmp_path / 'p.mtl').read_text().count('map_Kd p_0.png') == 3
+
+
+def accessor(gltf: pygltflib.GLTF2, index: int) -> np.ndarray:
+    view = gltf.bufferViews[gltf.accessors[index].bufferView]
+    blob = gltf.binary_blob()
+    return np.frombuffer(blob[view.byteOffset or 0 : (view.byteOffset or 0) + view.byteLength], np.float32)
+
+
+def test_each_morph_target_weighs_exactly_one_at_its_own_key_frame(tmp_path):
+    model = pq.load(tetra_md2())
+    pq.export(model, tmp_path / 'm.glb')
+    gltf = pygltflib.GLTF2().load(str(tmp_path / 'm.glb'))
+    for animation in gltf.animations:
+        sampler = animation.samplers[0]
+        times = accessor(gltf, sampler.input)
+        weights = accessor(gltf, sampler.output).reshape(len(times), -1)
+        clip = model.animations[animation.name]
+        for k, frame in enumerate(clip.frames):
+            assert weights[k, frame] == 1.0 and weights[k].sum() == 1.0

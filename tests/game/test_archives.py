@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
+import io
 import multiprocessing
 import os
 from pathlib import Path
+import warnings
 import zipfile
 
+from builders import tetra_md2
 import numpy as np
+from PIL import Image
 import pytest
 
+import pyvista_quake as pq
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.game.archives import open_archive
 
@@ -108,11 +113,8 @@ def test_an_archive_asked_for_again_is_the_open_one_until_its_file_or_the_cache_
 
 @pytest.mark.parametrize('linked', [False, True])
 def test_a_game_folder_of_linked_pk3s_finds_a_maps_textures_beside_it(tmp_path, linked):
-    import io
-    import warnings
 
     from level_builders import q3_level
-    from PIL import Image
 
     import pyvista_quake
 
@@ -135,3 +137,20 @@ def test_a_game_folder_of_linked_pk3s_finds_a_maps_textures_beside_it(tmp_path, 
         floor = next(s for s in level.surfaces if s.image_name == 'textures/base/floor')
         assert floor.image() is not None
     assert 'pak0-textures.pk3:textures/base/floor.png' in str(floor.image_file().location)
+
+
+@pytest.mark.parametrize('same_size', [False, True])
+def test_an_archive_rewritten_between_two_loads_is_read_again(tmp_path, same_size):
+    pk3 = tmp_path / 'pak0.pk3'
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        archive.writestr('models/a/tris.md2', tetra_md2(names=['a1', 'a2', 'a3']))
+    first = pq.load(f'{pk3}:models/a/tris.md2')
+    assert first.frame_names == ['a1', 'a2', 'a3']
+    stamp = pk3.stat()
+    with zipfile.ZipFile(pk3, 'w') as archive:
+        archive.writestr('models/a/tris.md2', tetra_md2(names=['b1', 'b2', 'b3']))
+    if same_size:  # the same size: only the time tells
+        assert pk3.stat().st_size == stamp.st_size
+    later = stamp.st_mtime_ns + 10**9
+    os.utime(pk3, ns=(later, later))
+    assert pq.load(f'{pk3}:models/a/tris.md2').frame_names == ['b1', 'b2', 'b3']

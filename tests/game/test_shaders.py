@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from builders import tetra_md3
 import numpy as np
 from PIL import Image
@@ -148,3 +150,48 @@ def test_a_shader_draws_the_first_stage_on_the_textures_own_coordinates():
 def test_a_stage_is_coloured_by_the_vertices_where_its_rgbgen_says(rgb_gen, coloured):
     shaders = shader.parse(f'x {{ {{ map $lightmap rgbGen vertex }} {{ map x.tga {rgb_gen} }} }}')
     assert shaders['x'].image == 'x.tga' and shaders['x'].vertex_colours is coloured
+
+
+def flame_md3(folder: Path, flame: bool) -> Path:
+    """A red tetrahedron and, with ``flame``, a card in front of it whose additive shader's image is missing."""
+    from builders import build_md3
+    from builders import latlong
+
+    models = folder / 'models' / 'test'
+    models.mkdir(parents=True, exist_ok=True)
+    body = dict(
+        name='body',
+        shaders=['models/test/body.tga'],
+        triangles=[[0, 1, 2], [0, 3, 1], [1, 3, 2], [2, 3, 0]],
+        st=[[0, 0], [1, 0], [0, 1], [0.5, 0.5]],
+        xyz=np.array([[[0, 0, 0], [640, 0, 0], [0, 640, 0], [0, 0, 640]]]),
+        normal=latlong(np.array([[-1, -1, -1], [1, 0, 0], [0, 1, 0], [0, 0, 1]]) / np.array([[3**0.5], [1], [1], [1]]))[None],
+    )
+    card = dict(
+        name='thrust',
+        shaders=['models/test/thrust'],
+        triangles=[[0, 1, 2], [0, 2, 3]],
+        st=[[0, 0], [1, 0], [1, 1], [0, 1]],
+        xyz=np.array([[[700, -200, -200], [700, 900, -200], [700, 900, 900], [700, -200, 900]]]),
+        normal=latlong(np.tile([[1.0, 0, 0]], (4, 1)))[None],
+    )
+    Image.fromarray(np.full((4, 4, 3), (200, 0, 0), np.uint8)).save(models / 'body.tga')
+    (folder / 'scripts').mkdir(exist_ok=True)
+    (folder / 'scripts' / 'test.shader').write_text('models/test/thrust\n{\n  {\n    map textures/flares/flarey.tga\n    blendFunc add\n  }\n}\n')
+    path = models / ('flame.md3' if flame else 'plain.md3')
+    path.write_bytes(build_md3([body, card] if flame else [body]))
+    return path
+
+
+def test_an_additive_surface_whose_image_is_missing_paints_nothing_and_the_warning_names_its_image(tmp_path):
+    with pytest.warns(pq.QuakeWarning) as caught:
+        model = pq.load(flame_md3(tmp_path, True))
+        assert model.surfaces[1].image() is None
+        pq.thumbnail(model, tmp_path / 'flame.png', size=(96, 96))
+    said = ' '.join(str(w.message) for w in caught)
+    assert 'image textures/flares/flarey.tga of shader models/test/thrust of surface thrust not found' in said
+    pq.thumbnail(pq.load(flame_md3(tmp_path, False)), tmp_path / 'plain.png', size=(96, 96))
+    flame, plain = (np.asarray(Image.open(tmp_path / f'{n}.png').convert('RGB')).astype(int) for n in ('flame', 'plain'))
+    red = (plain[..., 0] > 120) & (plain[..., 1] < 80)
+    assert red.sum() > 200  # the body shows
+    assert np.abs(flame - plain).max() <= 2  # the flame adds nothing: the same picture as without it

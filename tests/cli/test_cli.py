@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
+from builders import build_md3
 from builders import tetra_md2
 from builders import tetra_md3
+from builders import torch_mdl
 from builders import two_joint_iqm
+from builders import two_joint_md5
+from game_folders import md5_pair
 import numpy as np
 from PIL import Image
 import pytest
@@ -129,7 +136,6 @@ def test_thumbnail_names_the_models_whose_skin_is_missing_only_when_verbose(tmp_
 
 
 def test_help_into_a_pipe_wraps_at_the_columns_it_is_given():
-    import os
     import subprocess
     import sys
 
@@ -201,3 +207,128 @@ def test_check_reads_the_mesh_a_folders_config_loads(tmp_path, capsys):
     (weapon / 'hwep' / 'iqm.cfg').write_text('mdlscale 2\n')
     with pytest.raises(pq.QuakeFormatError, match=r'hwep/iqm.cfg: iqmload = None: the config loads no mesh \(no iqmload or md5load\)'):
         pq.check(weapon / 'hwep')
+
+
+def animation_only_iqm() -> bytes:
+    import struct
+
+    from builders import build_iqm
+
+    from pyvista_quake.formats import iqm
+
+    data = two_joint_iqm()
+    h = iqm.parse(data).header_fields()
+    poses = [tuple(p) for p in struct.iter_unpack('<iI10f10f', data[h['ofs_poses'] : h['ofs_poses'] + 88 * 2])]
+    return build_iqm(
+        poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses],
+        frames=np.asarray(iqm.parse(data).frames),
+        anims=[('crouch', 0, 3, 20.0, 0)],
+        align=False,
+    )
+
+
+def test_the_cli_says_a_bad_palette_once_for_the_whole_run(tmp_path, capsys):
+    for name in ('a', 'b', 'c'):
+        (tmp_path / f'{name}.mdl').write_bytes(torch_mdl())
+    code = main(
+        [
+            'thumbnail',
+            str(tmp_path / 'a.mdl'),
+            str(tmp_path / 'b.mdl'),
+            str(tmp_path / 'c.mdl'),
+            '--palette',
+            str(tmp_path / 'a.mdl'),
+            '-o',
+            str(tmp_path / 'out'),
+            '--size',
+            '32',
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.count('exactly 768 bytes') == 1
+    assert not (tmp_path / 'out').exists() or not list((tmp_path / 'out').rglob('*.png'))
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    for k in range(3):
+        (tmp_path / f'm{k}.md2').write_bytes(tetra_md2())
+    run = subprocess.Popen([sys.executable, '-m', 'pyvista_quake', 'info', str(tmp_path), '--json'], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    run.stdout.close()  # as `| head -c 0` does: nothing reads what it prints
+    error = run.stderr.read().decode()
+    assert run.wait(timeout=120) == 141
+    assert error == ''
+
+
+def test_info_counts_a_one_frame_models_vertices(tmp_path, capsys):
+    (tmp_path / 'one.md3').write_bytes(tetra_md3(frames=1))
+    assert main(['info', str(tmp_path / 'one.md3'), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['frames'] == 1 and record['vertices'] == 7 and record['triangles'] == 5
+    assert record['game'] == 'Quake III' and record['surfaces'] == ['body', 'flag']
+
+
+def test_a_command_says_each_missing_file_once(tmp_path, capsys):
+    folder = tmp_path / 'models' / 'test'
+    folder.mkdir(parents=True)
+    for name in ('a', 'b', 'c'):  # three models missing the same skin
+        (folder / f'{name}.md2').write_bytes(tetra_md2(skins=['models/test/gone.png']))
+    (folder / 'd.md2').write_bytes(tetra_md2(skins=['models/test/lost.png']))
+    assert main(['catalogue', str(folder), '-o', str(tmp_path / 'site'), '--size', '32']) == 0
+    err = capsys.readouterr().err
+    assert err.count('models/test/gone.png not found') == 1 and err.count('models/test/lost.png not found') == 1
+    assert main(['convert', str(folder / 'a.md2'), str(tmp_path / 'a.obj')]) == 0  # a new run says it again
+    assert capsys.readouterr().err.count('gone.png not found') == 1
+
+
+def test_info_describes_an_animation_file_and_why_it_draws_nothing(tmp_path, capsys):
+    path = tmp_path / 'crouch.iqm'
+    path.write_bytes(animation_only_iqm())
+    assert main(['info', str(path), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['poses'] == 2 and record['stored_animations'] == {'crouch': {'frames': 3, 'fps': 20.0}}
+    assert record['frames'] == 3  # the file's frames (Red Eclipse's crouch.iqm: 20), not 1
+    assert record['nothing_to_draw'].startswith('an animation file, no mesh')
+    with pytest.raises(pq.NothingToDrawError, match='nothing to draw: an animation file, no mesh'):
+        pq.thumbnail(path, tmp_path / 'x.png')
+    assert main(['thumbnail', str(path), '-o', str(tmp_path / 'pics')]) == 0  # skipped, not failed
+    assert 'with nothing to draw (tags or animations only)' in capsys.readouterr().out
+
+
+def test_a_model_of_tags_only_says_so(tmp_path):
+
+    path = tmp_path / 'v_hand.md3'
+    path.write_bytes(build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
+    with pytest.raises(pq.NothingToDrawError, match=r'nothing to draw: tags only \(tag_weapon\)'):
+        pq.thumbnail(path, tmp_path / 'x.png')
+
+
+def test_the_command_line_attaches_animation_files(tmp_path, capsys):
+    mesh = md5_pair(tmp_path, 'rifle', anim_name='')
+    _, anim = two_joint_md5()
+    (tmp_path / 'fire.md5anim').write_text(anim)
+    (tmp_path / 'reload.md5anim').write_text(anim)
+    assert main(['info', str(mesh), '--json', '--animations', str(tmp_path / 'fire.md5anim'), str(tmp_path / 'reload.md5anim')]) == 0
+    record = json.loads(capsys.readouterr().out)
+    record = record[0] if isinstance(record, list) else record
+    assert record['frames'] == 3 + 3
+    assert main(['animate', str(mesh), str(tmp_path / 'fire.gif'), '--animations', str(tmp_path / 'fire.md5anim'), '--size', '48']) == 0
+    with Image.open(tmp_path / 'fire.gif') as gif:
+        assert gif.n_frames > 1
+
+
+def test_an_animation_command_with_nothing_to_animate_says_so(tmp_path, capsys):
+    mesh = md5_pair(tmp_path, 'rifle', anim_name='')
+    assert main(['animate', str(mesh), str(tmp_path / 'x.gif'), '--size', '48']) == 1
+    err = capsys.readouterr().err
+    assert 'nothing to animate' in err and '--animations' in err
+    assert not (tmp_path / 'x.gif').exists()
+    with pytest.raises(ValueError, match='nothing to animate'):
+        pq.animate(pq.load(tetra_md2()), tmp_path / 'y.gif', animation='run')  # an animation of one frame
+
+
+def test_the_thumbnail_summary_prints_paths_as_they_are(tmp_path, capsys):
+    (tmp_path / 'm.md2').write_bytes(tetra_md2())
+    out = tmp_path / '[bold]thumbs'
+    assert main(['thumbnail', str(tmp_path / 'm.md2'), '-o', str(out), '--size', '32']) == 0
+    assert f'1 thumbnails in {out}' in capsys.readouterr().out
