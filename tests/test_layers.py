@@ -175,3 +175,16 @@ def test_drawing_and_export_ask_the_models_face_not_its_class():
         if {c.strip().split('.')[-1] for c in m.group(1).split(',')} & own
     ]
     assert len(found) <= 4, found
+
+
+def test_the_tests_are_laid_out_as_the_package():
+    """A folder of tests a folder of the package, its subject; only what is about the whole project at the top."""
+    package = {p.name for p in (ROOT / 'pyvista_quake').iterdir() if p.is_dir() and (p / '__init__.py').is_file()}
+    folders = {p.name for p in (ROOT / 'tests').iterdir() if p.is_dir() and any(p.glob('test_*.py'))}
+    assert folders <= package, folders - package
+    assert len(folders) >= 5
+    top = sorted(p.name for p in (ROOT / 'tests').glob('test_*.py'))
+    assert top == ['test_corpus.py', 'test_docs.py', 'test_examples.py', 'test_layers.py', 'test_resources.py']
+    names = [p.stem for p in (ROOT / 'tests').rglob('test_*.py')]
+    history = [n for n in names if any(word in n for word in ('fix', 'new_user', 'gaps', 'trial', 'issue', 'round'))]
+    assert history == []
