@@ -1506,9 +1506,12 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
     areas = int(leafs['area'].max()) + 1 if len(leafs) else 0
     size = _grid_size(entities)
     bounds = np.asarray(models['mins'][0], np.float32), np.asarray(models['maxs'][0], np.float32)
-    origin = (size * np.ceil(bounds[0] / size)).astype(np.float32)
-    top = (size * np.floor(bounds[1] / size)).astype(np.float32)
-    counts = ((top - origin) / size + 1).astype(np.int64)
+    with np.errstate(invalid='ignore', over='ignore'):  # a box past float32's range: no grid, below
+        origin = (size * np.ceil(bounds[0] / size)).astype(np.float32)
+        top = (size * np.floor(bounds[1] / size)).astype(np.float32)
+        steps = (top - origin) / size + 1
+    # A model box past float32's range (a broken map) has no grid: no count to cast.
+    counts = steps.astype(np.int64) if np.isfinite(steps).all() else np.zeros(3, np.int64)
     grid = None
     light = record.lump_bytes('lightgrid')
     if (counts > 0).all() and len(light) == int(np.prod(counts)) * 8:

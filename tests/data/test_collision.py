@@ -410,3 +410,14 @@ def test_light_everywhere_in_walls_is_none_and_the_last_samples_are_weighed():
     assert (light.ambient == 0).all() and (light.directed == 0).all() and not np.isnan(light.direction).any()
     between = world().light([[-128 + 32 * 7.5, -128, 0]])  # halfway between samples 7 and 8, the last in x
     np.testing.assert_allclose(between.ambient, [[2 * 76 * 0.6, 2 * 2 * 0.6, 2 * 3 * 0.6]], rtol=1e-5)
+
+
+def test_a_world_box_past_float32_s_range_has_no_light_grid_and_no_warning():
+    data = bytearray(build_q3(**collision_args()))
+    offset, _ = pq.load(bytes(data)).data.file.lumps['models']
+    data[offset : offset + 12] = struct.pack('<3f', -np.inf, 0, np.nan)  # the world's mins
+    level = pq.load(bytes(data))
+    with np.errstate(all='raise'):
+        light = level.light([[0, 0, 0]])
+    np.testing.assert_array_equal(light.ambient, np.zeros((1, 3), np.float32))
+    assert level.collision.light_grid is None
