@@ -105,7 +105,7 @@ def test_a_missing_image_names_every_place_up_to_the_limit(recwarn):
 
 
 def test_a_lookup_records_the_archive_or_folder_of_each_place_it_tried(tmp_path):
-    from test_games import write_pk3
+    from game_folders import write_pk3
 
     from pyvista_quake.game.archives import open_archive
     from pyvista_quake.game.filesystem import _read_place

@@ -13,6 +13,7 @@ from builders import two_joint_iqm
 from conftest import CORPUS
 from conftest import requires_corpus
 from conftest import validate
+from game_folders import accessor_data
 import meshio
 import numpy as np
 from PIL import Image
@@ -195,25 +196,6 @@ def test_failed_write_leaves_the_old_files(torch, tmp_path, monkeypatch):
 
 
 # -- glTF -----------------------------------------------------------------------------------
-
-
-def accessor_data(gltf: pygltflib.GLTF2, index: int) -> np.ndarray:
-    accessor = gltf.accessors[index]
-    view = gltf.bufferViews[accessor.bufferView]
-    blob = gltf.binary_blob()
-    dtype = np.dtype(
-        {
-            pygltflib.FLOAT: np.float32,
-            pygltflib.UNSIGNED_SHORT: np.uint16,
-            pygltflib.UNSIGNED_INT: np.uint32,
-            pygltflib.SHORT: np.int16,
-            pygltflib.BYTE: np.int8,
-        }[accessor.componentType]
-    )
-    width = {'SCALAR': 1, 'VEC2': 2, 'VEC3': 3, 'VEC4': 4}[accessor.type]
-    row = (view.byteStride or dtype.itemsize * width) // dtype.itemsize  # a padded VEC3 of shorts or bytes
-    start = view.byteOffset + (accessor.byteOffset or 0)
-    return np.frombuffer(blob, dtype, accessor.count * row, start).reshape(accessor.count, row)[:, :width]
 
 
 def test_gltf_animations_are_morph_targets_timed_as_the_model(gltf_validator, tmp_path):

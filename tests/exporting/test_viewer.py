@@ -185,7 +185,7 @@ def test_a_one_file_page_carries_the_viewer_script_packed_and_whole():
 
 
 def test_a_catalogue_filters_in_the_browser_and_links_a_working_page_for_every_model(browser, tmp_path):
-    from test_catalogue import game
+    from game_folders import game
 
     site = tmp_path / 'site'
     pq.catalogue([game(tmp_path)], site, size=(64, 64))
@@ -314,10 +314,10 @@ def test_the_viewer_starts_on_the_rest_animation_and_fills_the_view_with_it(brow
 
 
 def test_a_level_page_draws_its_textures_times_its_lightmaps(browser, tmp_path):
-    from test_levels import _lit_square_level  # noqa: PLC0415
+    from game_folders import lit_square_level  # noqa: PLC0415
 
     # Grey 128 textures times pages of (40, 20, 10) and (10, 40, 20), brightened 4 x (R_ColorShiftLightingBytes).
-    path = _lit_square_level(tmp_path / 'game', [(40, 20, 10), (10, 40, 20)])
+    path = lit_square_level(tmp_path / 'game', [(40, 20, 10), (10, 40, 20)])
     pq.export(pq.load(path), tmp_path / 'lit.html')
     page = Page(browser, tmp_path / 'lit.html')
     shot = page.shot(tmp_path, 'lit')

@@ -7,10 +7,10 @@ from pathlib import Path
 import struct
 import subprocess
 import sys
-import zipfile
 
 from builders import tetra_md2
 from builders import torch_mdl
+from game_folders import write_pk3
 import numpy as np
 from PIL import Image
 import pytest
@@ -32,13 +32,6 @@ def write_pak(path: Path, members: dict[str, bytes]) -> Path:
         entries += struct.pack('<56sii', name.encode(), 12 + len(blob), len(data))
         blob += data
     path.write_bytes(b'PACK' + struct.pack('<ii', 12 + len(blob), len(entries)) + blob + entries)
-    return path
-
-
-def write_pk3(path: Path, members: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(path, 'w') as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
     return path
 
 
@@ -307,7 +300,7 @@ def test_the_main_guard_is_recognised():
 
 
 def test_a_player_folder_in_a_batch_is_one_posed_player(tmp_path):
-    from test_players import write_player
+    from game_folders import write_player
 
     folder = write_player(tmp_path / 'src' / 'models' / 'players' / 'test', rise=0)
     (folder / 'lower_1.md3').write_bytes((folder / 'lower.md3').read_bytes())  # a level of detail: part of the player too
@@ -326,7 +319,7 @@ def test_a_player_folder_in_a_batch_is_one_posed_player(tmp_path):
 
 def test_a_part_named_with_no_folder_is_drawn_alone(tmp_path, monkeypatch):
     """``lower.md3`` by itself (in the player's folder, or at the top of an archive) is that part, not the player."""
-    from test_players import write_player
+    from game_folders import write_player
 
     from pyvista_quake.render.batch import as_players
 

@@ -470,7 +470,7 @@ def test_tga_alpha_kept_whatever_its_2_0_footer_says():
     np.testing.assert_array_equal(decode_image(plain)[..., 3], pixels[..., 3])
 
 
-def _png(value: int, size: int = 4) -> bytes:
+def tiny_png(value: int, size: int = 4) -> bytes:
     out = io.BytesIO()
     Image.fromarray(np.full((size, size, 3), value, np.uint8)).save(out, 'PNG')
     return out.getvalue()
@@ -483,9 +483,9 @@ def test_an_image_is_decoded_once_and_each_caller_gets_its_own_copy(monkeypatch)
     calls = []
     real = skins._decoded
     monkeypatch.setattr(skins, '_decoded', lambda data, label: (calls.append(label), real(data, label))[1])
-    first = skins.decode_image(_png(7), 'a.png')
+    first = skins.decode_image(tiny_png(7), 'a.png')
     first[0, 0] = 99  # the caller's own array: the next one is as the file says
-    again = skins.decode_image(_png(7), 'b.png')
+    again = skins.decode_image(tiny_png(7), 'b.png')
     assert calls == ['a.png'] and again[0, 0].tolist() == [7, 7, 7] and again is not first
     assert skins.decode_image(b'not an image', 'c.png') is None and skins.decode_image(b'not an image', 'c.png') is None
     assert calls == ['a.png', 'c.png', 'c.png']  # a failure is not remembered: it warns again
@@ -497,16 +497,16 @@ def test_the_decoded_images_kept_are_bounded_in_number_and_bytes(monkeypatch):
     monkeypatch.setattr(skins, '_DECODED', type(skins._DECODED)())
     monkeypatch.setattr(skins, 'DECODED_IMAGES', 3)
     for value in range(3):
-        skins.decode_image(_png(value))
+        skins.decode_image(tiny_png(value))
     assert len(skins._DECODED) == 3
-    skins.decode_image(_png(0))  # used again: the last to go
-    skins.decode_image(_png(3))
+    skins.decode_image(tiny_png(0))  # used again: the last to go
+    skins.decode_image(tiny_png(3))
     assert len(skins._DECODED) == 3 and [int(a[0, 0, 0]) for a in skins._DECODED.values()] == [2, 0, 3]
     monkeypatch.setattr(skins, 'DECODED_BYTES', 2 * 4 * 4 * 3)
-    skins.decode_image(_png(4))
+    skins.decode_image(tiny_png(4))
     assert [int(a[0, 0, 0]) for a in skins._DECODED.values()] == [3, 4]  # at the byte limit exactly: both kept
     monkeypatch.setattr(skins, 'DECODED_BYTES', 10)
-    skins.decode_image(_png(5, size=8))  # one image over the limit alone is still kept
+    skins.decode_image(tiny_png(5, size=8))  # one image over the limit alone is still kept
     assert [int(a[0, 0, 0]) for a in skins._DECODED.values()] == [5]
 
 

@@ -14,6 +14,7 @@ import zipfile
 
 from conftest import CORPUS
 from conftest import requires_corpus
+from game_folders import lit_square_level
 from level_builders import SKY
 from level_builders import build_q1
 from level_builders import build_q2
@@ -447,28 +448,10 @@ def test_the_engine_brightens_lightmaps_and_keeps_their_hue():
     np.testing.assert_array_equal(shifted_lighting(texels, scale=264 / 128)[0, 0], [41, 82, 123])  # Quake 1's style 0
 
 
-def _lit_square_level(game: Path, colours) -> Path:
-    """A map of squares side by side, square k on lightmap page k filled with ``colours[k]``, shader k textured grey."""
-    verts, indexes, surfaces, shaders = [], [], [], []
-    for k in range(len(colours)):
-        v, i = square(0.0, x0=80.0 * k, lightmap=(0.5, 0.5))
-        indexes.extend(i)
-        surfaces.append(q3_surface(k, 1, len(verts), 4, len(indexes) - 6, 6, lightmap=k))
-        verts.extend(v)
-        shaders.append((f'textures/test/grey{k}', 0, 1))
-        (game / 'textures' / 'test').mkdir(parents=True, exist_ok=True)
-        Image.new('RGB', (8, 8), (128, 128, 128)).save(game / 'textures' / 'test' / f'grey{k}.tga')
-    pages = b''.join(np.full((128, 128, 3), colour, np.uint8).tobytes() for colour in colours)
-    (game / 'maps').mkdir(parents=True, exist_ok=True)
-    path = game / 'maps' / 'lit.bsp'
-    path.write_bytes(build_q3([[('classname', 'worldspawn')]], shaders, [(0, len(surfaces))], verts, indexes, surfaces, lightmap_pages=pages))
-    return path
-
-
 def test_a_level_picture_multiplies_its_textures_by_its_lightmaps(tmp_path):
     from pyvista_quake.model.lightmaps import lightmap_atlas
 
-    path = _lit_square_level(tmp_path / 'game', [(32, 63, 16), (8, 8, 8)])
+    path = lit_square_level(tmp_path / 'game', [(32, 63, 16), (8, 8, 8)])
     level = pyvista_quake.load(path)
     assert level.lightmaps.shape == (2, 128, 128, 3)
     atlas = lightmap_atlas(level.lightmaps, level.level.light_scale)
@@ -764,7 +747,7 @@ def test_the_lightmap_is_filtered_linearly_as_the_engines_do(tmp_path):
     from pyvista_quake.render.plotting import internal_plotter
     from pyvista_quake.render.plotting import scene
 
-    level = pyvista_quake.load(_lit_square_level(tmp_path / 'game', [(8, 8, 8)]))
+    level = pyvista_quake.load(lit_square_level(tmp_path / 'game', [(8, 8, 8)]))
     plotter = internal_plotter((64, 64))
     try:
         scene(plotter, level)
@@ -816,8 +799,8 @@ def test_entity_text_past_ascii_is_kept_in_the_point_arrays(tmp_path):
 
 def test_gltf_of_a_level_carries_its_lightmaps_on_texcoord_1_and_is_validator_clean(gltf_validator, tmp_path):
     from conftest import validate  # noqa: PLC0415
+    from game_folders import accessor_data  # noqa: PLC0415
     import pygltflib  # noqa: PLC0415
-    from test_export import accessor_data  # noqa: PLC0415
 
     from pyvista_quake.examples import synthetic_level  # noqa: PLC0415
     from pyvista_quake.model.lightmaps import lit_blocks  # noqa: PLC0415

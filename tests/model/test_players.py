@@ -6,10 +6,13 @@ import dataclasses
 from pathlib import Path
 import zipfile
 
-from builders import build_md3
-from builders import latlong
 from conftest import CORPUS
 from conftest import requires_corpus
+from game_folders import LINES
+from game_folders import axes_about_z
+from game_folders import cfg
+from game_folders import part
+from game_folders import write_player
 import numpy as np
 from PIL import Image
 import pytest
@@ -24,38 +27,6 @@ from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
 from pyvista_quake.formats.records import SurfaceData
 from pyvista_quake.model.players import load_player
 from pyvista_quake.render.plotting import sheet_cells
-
-LINES = [
-    (0, 30, 0, 25),
-    (29, 1, 0, 25),
-    (30, 30, 0, 25),
-    (59, 1, 0, 25),
-    (60, 30, 0, 25),
-    (89, 1, 0, 25),
-    (90, 40, 0, 20),
-    (130, 6, 0, 15),
-    (136, 6, 0, 15),
-    (142, 5, 0, 20),
-    (147, 4, 0, 20),
-    (151, 1, 0, 15),
-    (152, 1, 0, 15),
-    (153, 8, 8, 20),
-    (161, 12, 12, 20),
-    (173, 9, 9, 15),
-    (182, 10, 10, 18),
-    (185, 10, 10, 15),
-    (202, 8, 0, 15),
-    (211, 8, 0, 20),
-    (219, 9, 0, 15),
-    (228, -6, 0, 20),
-    (234, 10, 10, 10),
-    (244, 10, 10, 10),
-    (254, 7, 7, 0),
-]
-
-
-def cfg(lines=LINES, head='sex f\nfootsteps boot\nheadoffset 1 2 3\nfixedtorso\n') -> str:
-    return head + '/* a block\ncomment */\n' + ''.join(f'{a}\t{b}\t{c}\t{d}\t\t// line {k}\n' for k, (a, b, c, d) in enumerate(lines))
 
 
 def test_animation_cfg_as_cg_parseanimationfile_reads_it():
@@ -84,46 +55,6 @@ def test_frames_in_time_loop_as_cg_runlerpframe():
     assert [once.frame_at(k / 10)[0] for k in range(6)] == [10, 11, 12, 12, 12, 12]  # holds its last frame
     back = PlayerAnimation(first=10, count=3, looping=3, fps=10, reversed=True)
     assert [back.frame_at(k / 10)[0] for k in range(4)] == [12, 11, 10, 12]
-
-
-def axes_about_z(degrees: float) -> np.ndarray:
-    a = np.radians(degrees)
-    return np.array([[np.cos(a), np.sin(a), 0], [-np.sin(a), np.cos(a), 0], [0, 0, 1]])
-
-
-def part(name: str, frames: int, tags=(), offset=0, rise: int = 1) -> bytes:
-    """One triangle (vertex 1 at (1, 0, 0)), ``rise`` units up a frame, upright (facing +x) unless it rises."""
-    corners = [[0, 0, 0], [64, 0, 0], [0, 64, 0]] if rise else [[0, 0, 0], [0, -640, 0], [0, 0, 640]]
-    xyz = np.tile(corners, (frames, 1, 1)) + np.arange(frames)[:, None, None] * [0, 0, 64 * rise]
-    surface = dict(
-        name=name,
-        shaders=[f'models/players/test/{name}.tga'],
-        triangles=[[0, 1, 2]],
-        st=np.zeros((3, 2)),
-        xyz=xyz + offset,
-        normal=np.tile(latlong(np.array([[1.0, 0, 0]] * 3)), (frames, 1)),
-    )
-    return build_md3([surface], frames=frames, tags=list(tags))
-
-
-def write_player(folder: Path, frames: int = 260, rise: int = 1) -> Path:
-    folder.mkdir(parents=True)
-    torso_origins = np.array([[0, 0, 10 + k * rise] for k in range(frames)], float)
-    torso_axes = np.stack([axes_about_z(k) for k in range(frames)])
-    (folder / 'lower.md3').write_bytes(part('l_legs', frames, [('tag_torso', torso_origins, torso_axes)], rise=rise))
-    head_origins = np.array([[1, 0, 5]] * frames, float)
-    weapon_origins = np.array([[0, -3, 2]] * frames, float)
-    (folder / 'upper.md3').write_bytes(
-        part(
-            'u_torso',
-            frames,
-            [('tag_head', head_origins, np.stack([axes_about_z(90)] * frames)), ('tag_weapon', weapon_origins, np.stack([np.eye(3)] * frames))],
-            rise=rise,
-        )
-    )
-    (folder / 'head.md3').write_bytes(part('h_head', 1, rise=rise))
-    (folder / 'animation.cfg').write_text(cfg())
-    return folder
 
 
 def test_pose_places_the_parts_on_their_tags_as_cgame(tmp_path):
@@ -291,7 +222,7 @@ def test_player_skins_search_paths_and_archives(tmp_path):
 
 @pytest.mark.parametrize('archived', [False, True])
 def test_a_player_missing_a_part_names_where_the_part_should_be(tmp_path, archived):
-    from test_games import write_pk3
+    from game_folders import write_pk3
 
     from pyvista_quake.examples import synthetic_player
 
@@ -360,19 +291,19 @@ def test_a_player_part_of_another_name_or_past_its_frames_takes_no_animation(tmp
 
 def with_empty_surfaces(folder: Path) -> Path:
     """OpenArena's tony: lower.md3 and upper.md3 each with a surface of no vertices."""
-    for part in ('lower', 'upper'):
-        data = pq.load(folder / f'{part}.md3').data
+    for which in ('lower', 'upper'):
+        data = pq.load(folder / f'{which}.md3').data
         n = data.num_frames
         empty = SurfaceData(
-            name=f'{part[0]}_belt',
-            shaders=[f'models/players/tony/{part}_belt.tga'],
+            name=f'{which[0]}_belt',
+            shaders=[f'models/players/tony/{which}_belt.tga'],
             triangles=np.zeros((0, 3), np.int32),
             texcoords=np.zeros((0, 2), np.float32),
             positions=np.zeros((n, 0, 3), np.int16),
             normals=np.zeros((n, 0), np.uint16),
         )
         record = md3.encode(dataclasses.replace(data, surfaces=[*data.surfaces, empty], file=None))
-        (folder / f'{part}.md3').write_bytes(md3.write(record))
+        (folder / f'{which}.md3').write_bytes(md3.write(record))
     return folder
 
 
@@ -420,8 +351,8 @@ def test_a_player_frame_out_of_range_is_an_index_error_as_for_a_model(tmp_path):
 def test_a_player_without_a_default_skin_takes_the_first_it_has(tmp_path):
     folder = synthetic_player(tmp_path / 'models' / 'players' / 'sorceress')
     for colour, value in (('red', (250, 0, 0)), ('blue', (0, 0, 250))):
-        for part, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
-            (folder / f'{part}_{colour}.skin').write_text(f'{surface},models/players/sorceress/{colour}.png\n')
+        for which, surface in (('lower', 'l_legs'), ('upper', 'u_torso'), ('head', 'h_head')):
+            (folder / f'{which}_{colour}.skin').write_text(f'{surface},models/players/sorceress/{colour}.png\n')
         Image.fromarray(np.full((2, 2, 3), value, np.uint8)).save(folder / f'{colour}.png')
     with pytest.warns(pq.QuakeWarning, match="no lower_default.skin; using its skin 'blue' \\(it has blue, red\\)"):
         player = pq.load_player(folder)

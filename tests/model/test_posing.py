@@ -5,11 +5,11 @@ from __future__ import annotations
 from builders import build_iqm
 from builders import tetra_md2
 from builders import two_joint_md5
+from game_folders import part
+from game_folders import static_bar
+from game_folders import write_player
 import numpy as np
 import pytest
-from test_players import part
-from test_players import write_player
-from test_skeletal import _static_bar
 
 import pyvista_quake as pq
 from pyvista_quake.model.posing import posable
@@ -139,7 +139,7 @@ def test_a_mesh_is_no_posable(player):
 def test_a_models_clips_are_the_one_asked_for_or_all_and_a_model_of_none_plays_its_whole_file():
     model = pq.load(tetra_md2())
     assert list(posable(model).clips('run')) == ['run'] and list(posable(model).clips()) == ['stand', 'run']
-    still = pq.load(build_iqm(**_static_bar()))  # no animation: the whole file, one frame
+    still = pq.load(build_iqm(**static_bar()))  # no animation: the whole file, one frame
     assert still.animations == {}
     assert list(posable(still).clips()) == ['all'] and posable(still).clips()['all']['frames'] == [0]
     start = posable(still).start()

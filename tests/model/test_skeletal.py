@@ -7,7 +7,6 @@ vertex); the real models from ``../shared/corpus``.
 
 from __future__ import annotations
 
-import io
 import math
 from pathlib import Path
 import re
@@ -26,6 +25,8 @@ from conftest import CORPUS
 from conftest import requires_corpus
 from conftest import validate
 from game_folders import md5_pair
+from game_folders import static_bar
+from game_folders import tiny_png
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -129,7 +130,7 @@ def test_a_file_of_poses_attaches_by_pose_count_and_the_mesh_hierarchy_wins(tmp_
     anim_only = build_iqm(poses=[(p[0], p[1], p[2:12], p[12:22]) for p in poses], frames=frames, anims=[('walk', 0, 3, 0.0, 0)], align=False)
     (tmp_path / 'walk.iqm').write_bytes(anim_only)
     mesh = tmp_path / 'mesh.iqm'
-    mesh.write_bytes(build_iqm(**_static_bar()))
+    mesh.write_bytes(build_iqm(**static_bar()))
     model = pq.load(mesh, animations=[tmp_path / 'walk.iqm'])
     assert list(model.animations) == ['walk'] and len(model) == 3
     assert model.animations['walk'].fps == pq.DEFAULT_FPS  # framerate 0: the default rate
@@ -140,24 +141,8 @@ def test_a_file_of_poses_attaches_by_pose_count_and_the_mesh_hierarchy_wins(tmp_
         pq.load(mesh, animations=[tmp_path / 'one.iqm'])
 
 
-def _static_bar() -> dict:
-    """The two-joint bar's mesh without animation."""
-    record = iqm.parse(two_joint_iqm())
-    a = record.arrays
-    return dict(
-        positions=a[0],
-        texcoords=a[1],
-        normals=a[2],
-        blend_indexes=a[4],
-        blend_weights=a[5],
-        triangles=[tuple(t) for t in record.triangles['vertex'].tolist()],
-        meshes=[('bar', 'bar.png', 0, 8, 0, 6)],
-        joints=[('root', -1, (0, 0, 0), (0, 0, 0, 1), (1, 1, 1)), ('child', 0, (4, 0, 0), (0, 0, 0, 1), (1, 1, 1))],
-    )
-
-
 def test_a_mesh_with_no_animation_has_one_frame_its_bind_pose():
-    model = pq.load(build_iqm(**_static_bar()))
+    model = pq.load(build_iqm(**static_bar()))
     assert len(model) == 1 and model.frame_names == ['bind'] and model.animations == {}
     np.testing.assert_allclose(model.positions()[0], model.skeletal.bind_pose()[0].points)
 
@@ -385,10 +370,10 @@ def test_a_config_assembles_the_model_as_the_game_does(tmp_path):
     game = tmp_path / 'data'
     folder = game / 'actors' / 'bot' / 'blue'
     folder.mkdir(parents=True)
-    (folder / 'mesh.iqm').write_bytes(build_iqm(**_static_bar()))
+    (folder / 'mesh.iqm').write_bytes(build_iqm(**static_bar()))
     whole = two_joint_iqm()
     (game / 'actors' / 'bot' / 'bend.iqm').write_bytes(whole)
-    (game / 'actors' / 'bot' / 'skin.png').write_bytes(_png())
+    (game / 'actors' / 'bot' / 'skin.png').write_bytes(tiny_png())
     (game / 'actors' / 'bot' / 'bot.cfg').write_text('iqmanim "walk|run" "../bend.iqm" 20\nif 0 [ iqmanim never never.iqm ]\n')
     (folder / 'iqm.cfg').write_text(
         'iqmload mesh.iqm\niqmskin * "<dds>../skin.png"\nexec "actors/bot/bot.cfg"\niqmtag child tag_hand\nmdlscale 50\nragdollbone 0\n'
@@ -451,7 +436,7 @@ def test_a_configs_animation_files_are_read_when_their_frames_are_wanted(bar_md5
 def test_a_frame_of_a_configs_iqm_animation_opens_its_file_once_and_parses_it_once(tmp_path, monkeypatch):
     from pyvista_quake.model import loading
 
-    (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**_static_bar()))
+    (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**static_bar()))
     for name, frames in (('one', 3), ('two', 4), ('three', 2)):
         (tmp_path / f'{name}.iqm').write_bytes(two_joint_iqm(frames))
     (tmp_path / 'iqm.cfg').write_text('iqmload mesh.iqm\niqmanim a one.iqm\niqmanim b two.iqm\niqmanim c three.iqm\n')
@@ -484,7 +469,7 @@ def test_a_frame_of_a_configs_iqm_animation_opens_its_file_once_and_parses_it_on
 def test_a_configs_iqm_whose_header_is_sound_and_body_broken_keeps_its_frames_in_the_bind_pose(tmp_path):
     from pyvista_quake.formats import iqm
 
-    (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**_static_bar()))
+    (tmp_path / 'mesh.iqm').write_bytes(build_iqm(**static_bar()))
     good = two_joint_iqm(3)
     h = iqm.parse(good).header_fields()
     broken = bytearray(good)
@@ -509,7 +494,7 @@ def test_an_iqm_without_poses_is_no_animation_to_outline_or_read(tmp_path):
     from pyvista_quake.model import loading
 
     path = tmp_path / 'static.iqm'
-    path.write_bytes(build_iqm(**_static_bar()))
+    path.write_bytes(build_iqm(**static_bar()))
     mesh = pq.load(path, skin=None).data
     for read in (lambda: loading.read_outline(mesh, path), lambda: loading.read_animation(path)):
         with pytest.raises(pq.QuakeFormatError) as caught:
@@ -580,15 +565,6 @@ def test_a_broken_or_missing_animation_file_of_a_config_is_left_out_as_cube_2_le
     np.testing.assert_array_equal(model.positions(), np.concatenate([alone.positions()] * 2))
 
 
-def _png() -> bytes:
-
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.new('RGB', (4, 4), (200, 30, 30)).save(buffer, 'PNG')
-    return buffer.getvalue()
-
-
 def test_a_missing_image_warns_once(tmp_path):
     path = tmp_path / 'bar.iqm'
     path.write_bytes(two_joint_iqm())
@@ -598,7 +574,7 @@ def test_a_missing_image_warns_once(tmp_path):
         model.blocks(0), model.blocks(1), model.mesh(2)
     missing = [w for w in caught if 'bar.png' in str(w.message)]
     assert len(missing) == 1 and issubclass(missing[0].category, pq.QuakeWarning)
-    (tmp_path / 'bar.png').write_bytes(_png())
+    (tmp_path / 'bar.png').write_bytes(tiny_png())
     assert pq.load(path).surfaces[0].image() is not None
 
 
@@ -836,7 +812,7 @@ def _game(tmp_path) -> Path:
     game = tmp_path / 'game'
     (game / 'models' / 'bar').mkdir(parents=True)
     (game / 'models' / 'bar' / 'bar.iqm').write_bytes(two_joint_iqm())
-    (game / 'models' / 'bar' / 'bar.png').write_bytes(_png())
+    (game / 'models' / 'bar' / 'bar.png').write_bytes(tiny_png())
     mesh, anim = two_joint_md5()
     weapon = game / 'models' / 'weapon'
     weapon.mkdir()
@@ -882,7 +858,7 @@ def test_the_md5_config_animation_plays_at_its_rate_from_a_folder_and_in_a_pk3(t
 def test_cli_sheet_animate_and_convert_take_skeletal_models(tmp_path):
     path = tmp_path / 'bar.iqm'
     path.write_bytes(two_joint_iqm(frames=6))
-    (tmp_path / 'bar.png').write_bytes(_png())
+    (tmp_path / 'bar.png').write_bytes(tiny_png())
     run = lambda *args: subprocess.run([sys.executable, '-m', 'pyvista_quake', *map(str, args)], capture_output=True, text=True)  # noqa: E731
     for args, out in (
         (('sheet', path, tmp_path / 's.png'), 's.png'),
@@ -1007,7 +983,7 @@ def test_an_anim_without_a_version_line_writes_one(bar_md5):
 
 
 def test_iqm_meshes_share_vertices_and_a_mesh_may_have_no_triangles():
-    bar = _static_bar()
+    bar = static_bar()
     # mesh 'left' holds vertices 0-3, 'right' 4-7 but its first triangle reaches back to 2 and 3; 'none' has no triangle
     bar['meshes'] = [('left', 'bar.png', 0, 4, 0, 2), ('right', 'bar.png', 4, 4, 2, 4), ('none', 'bar.png', 0, 0, 6, 0)]
     model = pq.load(build_iqm(**bar))
@@ -1015,7 +991,7 @@ def test_iqm_meshes_share_vertices_and_a_mesh_may_have_no_triangles():
     assert [s.num_points for s in model.surfaces] == [4, 6, 0]
     right = model.blocks(0)[1]
     assert right.n_cells == 4
-    np.testing.assert_allclose(right.points, pq.load(build_iqm(**_static_bar())).positions(0)[0][2:8])
+    np.testing.assert_allclose(right.points, pq.load(build_iqm(**static_bar())).positions(0)[0][2:8])
 
 
 def test_config_errors_name_the_line_inside_blocks_too():
@@ -1028,20 +1004,20 @@ def test_config_errors_name_the_line_inside_blocks_too():
 
 def test_check_knows_the_portable_vertex_arrays():
     def findings(**arrays):
-        bar = _static_bar()
+        bar = static_bar()
         bar.update(arrays)
         return [f for f in pq.check(build_iqm(**bar)) if f.field == 'vertexarrays.format']
 
     assert findings() == []
-    half_normals = build_iqm(**{**_static_bar(), 'normals': None, 'extra_arrays': [(2, 6, 3, np.zeros((8, 3), '<f2').tobytes())]})
+    half_normals = build_iqm(**{**static_bar(), 'normals': None, 'extra_arrays': [(2, 6, 3, np.zeros((8, 3), '<f2').tobytes())]})
     found = [f for f in pq.check(half_normals) if f.field == 'vertexarrays.format']
     assert {f.engine for f in found} == {'iqmdemo', 'cube2'} and found[0].value == '2: format 6 x 3'
-    tangents = build_iqm(**{**_static_bar(), 'extra_arrays': [(3, 7, 4, np.zeros((8, 4), '<f4').tobytes())]})
+    tangents = build_iqm(**{**static_bar(), 'extra_arrays': [(3, 7, 4, np.zeros((8, 4), '<f4').tobytes())]})
     assert [f for f in pq.check(tangents) if f.field == 'vertexarrays.format'] == []
 
 
 def test_a_model_with_no_animation_poses_and_lights_its_one_frame():
-    model = pq.load(build_iqm(**_static_bar()))
+    model = pq.load(build_iqm(**static_bar()))
     assert model.normals().shape == model.positions().shape == (1, 8, 3)
     assert model.normals([0, 0]).shape == (2, 8, 3)
     np.testing.assert_allclose(model.skeletal.skeleton(frame=0).points, model.skeletal.skeleton().points)
@@ -1116,7 +1092,7 @@ def test_md5_normals_of_a_closed_mesh_point_out_in_every_axis(tmp_path):
 
 
 def test_a_mesh_without_joints_has_an_empty_skeleton():
-    bar = _static_bar()
+    bar = static_bar()
     del bar['joints']
     model = pq.load(build_iqm(**bar))
     assert model.skeletal.joints == [] and model.skeletal.skeleton().n_points == 0 and model.skeletal.skeleton(frame=0).n_points == 0
@@ -1202,7 +1178,7 @@ def test_daemon_shaders_and_dpk_packages_give_an_md5_its_images(tmp_path):
     package.parent.mkdir()
     with zipfile.ZipFile(package, 'w') as archive:
         archive.writestr('models/weapons/bar/bar.md5mesh', mesh.replace('bar.png', 'models/weapons/bar/bar'))
-        archive.writestr('models/weapons/bar/bar_d.png', _png())
+        archive.writestr('models/weapons/bar/bar_d.png', tiny_png())
         archive.writestr('scripts/weapon-bar.shader', text)
     model = pq.load(package, member='models/weapons/bar/bar.md5mesh')
     found = model.surfaces[0].image_file()
@@ -1235,7 +1211,7 @@ def test_a_dir_command_finds_the_model_folder_of_each_cube2_engine(tmp_path, pre
     (shared / 'bend.iqm').write_bytes(two_joint_iqm())
     folder = root / 'mine'
     folder.mkdir()
-    (folder / 'bar.iqm').write_bytes(build_iqm(**_static_bar()))
+    (folder / 'bar.iqm').write_bytes(build_iqm(**static_bar()))
     (folder / 'iqm.cfg').write_text('iqmload bar.iqm\niqmdir shared\niqmanim walk bend.iqm 7\n')
     model = pq.load(folder)
     assert model.animations['walk'].fps == 7 and len(model) == 3

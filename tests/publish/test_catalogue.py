@@ -10,11 +10,10 @@ from pathlib import Path
 import time
 import zipfile
 
-from builders import build_md3
 from builders import tetra_md2
 from builders import tetra_md3
-from builders import torch_mdl
 from builders import two_joint_iqm
+from game_folders import game
 from game_folders import page_info
 from game_folders import red_eclipse_weapon
 import numpy as np
@@ -24,21 +23,6 @@ import pytest
 import pyvista_quake as pq
 from pyvista_quake.cli.main import main
 from pyvista_quake.examples import synthetic_player
-
-
-def game(tmp_path) -> Path:
-    root = tmp_path / 'baseq3'
-    root.mkdir()
-    player = synthetic_player(tmp_path / 'src')
-    with zipfile.ZipFile(root / 'pak0.pk3', 'w') as archive:
-        archive.writestr('models/a/tris.md2', tetra_md2())
-        archive.writestr('progs/torch.mdl', torch_mdl())
-        archive.writestr('models/b/model.md3', tetra_md3())
-        archive.writestr('models/weapons2/v_hand.md3', build_md3([], frames=1, tags=[('tag_weapon', np.zeros((1, 3)), np.eye(3)[None])]))
-        for path in player.iterdir():
-            archive.write(path, f'models/players/x/{path.name}')
-    (root / 'loose.md2').write_bytes(tetra_md2())
-    return root
 
 
 def test_a_catalogue_has_a_card_and_a_page_per_model(tmp_path):
@@ -138,16 +122,16 @@ def test_a_card_names_a_player_s_findings_by_part_and_a_model_s_as_they_are(tmp_
 
 def test_a_cube2_models_page_is_redone_when_the_skin_its_config_names_changes(tmp_path):
     from builders import build_iqm
+    from game_folders import static_bar
+    from game_folders import tiny_png
     from PIL import Image
-    from test_skeletal import _png
-    from test_skeletal import _static_bar
 
     from pyvista_quake.game.inputs import recording
 
     folder = tmp_path / 'data' / 'actors' / 'drone'
     folder.mkdir(parents=True)
-    (folder / 'drone.iqm').write_bytes(build_iqm(**_static_bar()))
-    (folder / 'skin.png').write_bytes(_png())
+    (folder / 'drone.iqm').write_bytes(build_iqm(**static_bar()))
+    (folder / 'skin.png').write_bytes(tiny_png())
     (folder / 'iqm.cfg').write_text('iqmload drone.iqm\niqmskin * skin.png\n')
     with recording() as read:
         pq.load(folder).surfaces[0].image()
