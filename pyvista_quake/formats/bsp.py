@@ -1510,8 +1510,8 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
         origin = (size * np.ceil(bounds[0] / size)).astype(np.float32)
         top = (size * np.floor(bounds[1] / size)).astype(np.float32)
         steps = (top - origin) / size + 1
-    # A model box past float32's range (a broken map) has no grid: no count to cast.
-    counts = steps.astype(np.int64) if np.isfinite(steps).all() else np.zeros(3, np.int64)
+    # A model box past float32's range, or too wide for a grid a lump could hold (a broken map): no grid.
+    counts = steps.astype(np.int64) if (np.isfinite(steps) & (np.abs(steps) < 2**31)).all() else np.zeros(3, np.int64)
     grid = None
     light = record.lump_bytes('lightgrid')
     if (counts > 0).all() and len(light) == int(np.prod(counts)) * 8:

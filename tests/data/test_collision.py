@@ -415,9 +415,10 @@ def test_light_everywhere_in_walls_is_none_and_the_last_samples_are_weighed():
 def test_a_world_box_past_float32_s_range_has_no_light_grid_and_no_warning():
     data = bytearray(build_q3(**collision_args()))
     offset, _ = pq.load(bytes(data)).data.file.lumps['models']
-    data[offset : offset + 12] = struct.pack('<3f', -np.inf, 0, np.nan)  # the world's mins
-    level = pq.load(bytes(data))
-    with np.errstate(all='raise'):
-        light = level.light([[0, 0, 0]])
-    np.testing.assert_array_equal(light.ambient, np.zeros((1, 3), np.float32))
-    assert level.collision.light_grid is None
+    for mins in ((-np.inf, 0, np.nan), (-3e38, 0, 0)):  # past float32's range; finite but past any grid's
+        data[offset : offset + 12] = struct.pack('<3f', *mins)  # the world's mins
+        level = pq.load(bytes(data))
+        with np.errstate(all='raise'):
+            light = level.light([[0, 0, 0]])
+        np.testing.assert_array_equal(light.ambient, np.zeros((1, 3), np.float32))
+        assert level.collision.light_grid is None
