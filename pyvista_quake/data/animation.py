@@ -346,3 +346,19 @@ def blend(positions: np.ndarray, normals: np.ndarray, alpha: float) -> tuple[np.
     mixed = (1 - alpha) * normals[0] + alpha * normals[1]
     length = np.linalg.norm(mixed, axis=1, keepdims=True)
     return points, np.divide(mixed, length, out=np.array(normals[0], copy=True), where=length > 1e-6).astype(np.float32)
+
+
+def tag_matrix(origin: np.ndarray, axes: np.ndarray) -> np.ndarray:
+    """A 4 x 4 matrix of a tag: rows of ``axes`` are its x, y, z axes; ``matrix @ [p, 1] = p @ axes + origin``."""
+    out = np.eye(4)
+    out[:3, :3] = np.asarray(axes, np.float64).T
+    out[:3, 3] = origin
+    return out
+
+
+def lerp_tag(origin_a, axes_a, origin_b, axes_b, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Blend two frames of a tag as ``R_LerpTag``: origin and axes linearly, then each axis normalised."""
+    origin = (1 - alpha) * np.asarray(origin_a, np.float64) + alpha * np.asarray(origin_b, np.float64)
+    axes = (1 - alpha) * np.asarray(axes_a, np.float64) + alpha * np.asarray(axes_b, np.float64)
+    length = np.linalg.norm(axes, axis=1, keepdims=True)
+    return origin, np.divide(axes, length, out=axes.copy(), where=length > 0)

@@ -38,7 +38,6 @@ from pyvista_quake.formats.records import Tag
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.skins import ModelSkins
 from pyvista_quake.model import edit
-from pyvista_quake.model.base import ModelFrames
 from pyvista_quake.model.mesh import FrameTemplate
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
@@ -59,7 +58,7 @@ class AliasPart:
 
     Parameters
     ----------
-    model : ModelFrames
+    model : QuakeModel
         The model it belongs to: its record (one surface of packed bytes and its
         ``alias`` part), options and game files.
 
@@ -74,7 +73,7 @@ class AliasPart:
     #: The model's skins: an MD2's found by name in the game's files, an MDL's embedded pictures.
     skins: ModelSkins
 
-    def __init__(self, model: ModelFrames) -> None:
+    def __init__(self, model: Any) -> None:
         self._model = model
         self.renew()
         if model.options.glcmds and self.record.gl_commands is None:

@@ -18,13 +18,13 @@ import numpy as np
 import pyvista as pv
 
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.data.animation import lerp_tag
 from pyvista_quake.formats.animation_cfg import CONFIG_NAME
 from pyvista_quake.formats.animation_cfg import AnimationConfig
 from pyvista_quake.formats.animation_cfg import PlayerAnimation
 from pyvista_quake.formats.animation_cfg import parse as parse_animation_cfg
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.sources import Place
-from pyvista_quake.model.base import lerp_tag
 from pyvista_quake.model.loading import load
 from pyvista_quake.model.loading import model_or_mesh
 from pyvista_quake.model.quake_model import QuakeModel

@@ -40,7 +40,6 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.inputs import note
 from pyvista_quake.game.model_configs import ResolvedConfig
-from pyvista_quake.model.base import ModelFrames
 from pyvista_quake.model.mesh import ascii_text
 
 #: The name of a model's one frame when it has no animation: its bind pose.
@@ -58,7 +57,7 @@ class SkeletalPart:
 
     Parameters
     ----------
-    model : ModelFrames
+    model : QuakeModel
         The model it belongs to: its record (surfaces of skinned joints and a skeleton,
         with the file's own frames), options and pictures.
     animations : list of PoseRun
@@ -72,7 +71,7 @@ class SkeletalPart:
     #: The Cube 2 config the model was assembled from (its skins, animations and tags), or ``None``.
     config: ResolvedConfig | None
 
-    def __init__(self, model: ModelFrames, animations: list[PoseRun] | None = None, config: ResolvedConfig | None = None) -> None:
+    def __init__(self, model: Any, animations: list[PoseRun] | None = None, config: ResolvedConfig | None = None) -> None:
         self._model = model
         self.config = config
         self._attached = list(animations or [])

@@ -109,7 +109,7 @@ def test_a_surface_with_no_alpha_channel_reads_no_shader_script(tmp_path):
     path = mostly_clear(tmp_path, 'models/test/flag { { map models/test/flag.tga alphaFunc GE128 } }')
     Image.fromarray(np.full((4, 4, 3), 90, np.uint8)).save(path.parent / 'body.tga')  # RGB now
     model = pq.load(path)
-    assert model.surfaces[0].alpha == 'opaque' and '_shaders' not in model._frames.__dict__
+    assert model.surfaces[0].alpha == 'opaque' and '_shaders' not in model.__dict__
 
 
 def test_a_thumbnail_of_a_mostly_clear_skin_without_alphafunc_shows_the_whole_body(tmp_path):

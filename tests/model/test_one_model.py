@@ -247,10 +247,7 @@ def test_surface_model_is_a_deprecated_alias():
     assert type(made) is pq.QuakeModel
     with pytest.warns(DeprecationWarning, match="from_frames\\(frames, 'md3'\\)"):
         SurfaceModel.from_frames(md3.blocks(0))
-    with (
-        pytest.warns(DeprecationWarning, match='skin_definition'),
-        pytest.warns(DeprecationWarning, match=r'model.skin_file is deprecated .* use model.skin_definition'),
-    ):
+    with pytest.warns(DeprecationWarning, match=r'model.skin_file is deprecated .* use model.skin_definition'):
         assert md3.skin_file is None
 
 
@@ -280,8 +277,6 @@ def test_what_one_kind_of_format_has_is_a_typed_part_none_on_the_others():
         assert iqm.joints == iqm.skeletal.joints
     with pytest.warns(DeprecationWarning, match=r'model.image_names is deprecated .* \[s.image_name for s in model.surfaces\]'):
         assert md3.image_names == [s.image_name for s in md3.surfaces]
-    with pytest.warns(DeprecationWarning, match=r'model._templates is deprecated .* _templates is internal'):
-        md3._templates  # noqa: B018 - the warning is what is tested
     with pytest.raises(AttributeError, match='has no attribute'):
         md3.gl_commands  # noqa: B018
 
@@ -290,10 +285,11 @@ def test_a_skeletal_model_is_a_model_of_surfaces_whose_codec_is_its_skeletal_par
     from pyvista_quake.model.skinned import SkeletalPart
 
     iqm, md3 = pq.load(two_joint_iqm()), pq.load(tetra_md3())
-    assert type(iqm._frames) is type(md3._frames)  # one kind of frames for every codec of surfaces
-    assert isinstance(iqm.skeletal, SkeletalPart) and iqm.skeletal is not iqm._frames
+    assert type(iqm) is type(md3) is pq.QuakeModel  # one class for every codec of surfaces
+    assert [c for c in type(iqm).__mro__ if c.__module__.startswith('pyvista_quake')] == [pq.QuakeModel]
+    assert isinstance(iqm.skeletal, SkeletalPart)
     # The part's frames are the model's, to the bit.
-    for mine, its in zip(iqm._frames.positions(None), iqm.skeletal.positions(None)):
+    for mine, its in zip(iqm._positions_each(None), iqm.skeletal.positions(None)):
         np.testing.assert_array_equal(mine, its)
     assert iqm.frame_names == iqm.skeletal.frame_names and len(iqm) == len(iqm.skeletal)
     # Every edit of vertices is refused first, whatever it is given.
@@ -358,8 +354,8 @@ def test_the_old_name_of_the_skinned_frames_warns_and_names_the_new():
 
 def test_a_model_not_yet_holding_its_frames_says_so_without_recursing():
     bare = object.__new__(pq.QuakeModel)  # as unpickling makes it, before its state is set
-    with pytest.raises(AttributeError, match='_frames'):
-        bare._frames  # noqa: B018
+    with pytest.raises(AttributeError, match='data'):
+        bare.data  # noqa: B018
     assert not hasattr(bare, '__array_interface__')
 
 
@@ -474,3 +470,32 @@ def test_an_md2_keeps_the_images_of_the_skins_it_still_names_across_edits():
     assert sorted(alias.skins.images) == ['a.png', 'b.png']
     alias.set_skin(0, blue, name='c.png')  # a.png is no longer a skin of the model
     assert sorted(alias.skins.images) == ['b.png', 'c.png']
+
+
+def test_the_modules_of_the_frames_beneath_the_model_warn_and_name_the_model():
+    from pyvista_quake.data.animation import tag_matrix
+    import pyvista_quake.model.base as base
+    import pyvista_quake.model.frames as frames
+
+    with pytest.warns(DeprecationWarning, match=r'SurfaceFrames is deprecated .* use pyvista_quake.QuakeModel'):
+        assert frames.SurfaceFrames is pq.QuakeModel
+    with pytest.warns(DeprecationWarning, match=r'ModelFrames is deprecated .* use pyvista_quake.QuakeModel'):
+        assert base.ModelFrames is pq.QuakeModel
+    with pytest.warns(DeprecationWarning, match=r'base.tag_matrix is deprecated .* pyvista_quake.data.animation.tag_matrix'):
+        assert base.tag_matrix is tag_matrix
+    for module in (base, frames):
+        with pytest.raises(AttributeError, match='no attribute'):
+            module.Other  # noqa: B018
+
+
+def test_a_part_s_extra_the_old_way_warns_on_every_format_that_has_it():
+    md2, mdl = pq.load(tetra_md2(skins=['a.png'])), pq.load(torch_mdl())
+    with pytest.warns(DeprecationWarning, match=r'model.skin_names is deprecated .* use model.alias.skin_names'):
+        assert md2.skin_names == ['a.png']
+    with pytest.warns(DeprecationWarning, match=r'model.skin_file is deprecated .* use model.alias.skin_file'):
+        assert md2.skin_file == md2.alias.skin_file
+    with pytest.raises(AttributeError, match='skin_file'):
+        pq.load(two_joint_iqm()).skin_file  # noqa: B018
+    with pytest.warns(DeprecationWarning, match=r'model.surface_alpha is deprecated .* model.surfaces\[k\].alpha'):
+        assert mdl.surface_alpha(0) == mdl.surfaces[0].alpha
+    assert 'palette' in vars(pq.QuakeModel) and '__getattr__' not in vars(pq.QuakeModel)  # named on the class, none looked up
