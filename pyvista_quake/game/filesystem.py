@@ -253,6 +253,20 @@ class GameFiles:
                 return FoundSkin(name, where[0], data), tried
         return None, tried
 
+    def place_of(self, name: str) -> tuple[Place | None, list[Tried]]:
+        """Where the file ``name`` (a level a demo names) is in the game's files, looked for in :meth:`find`'s order:
+        a file on disk or an archive's member, and every place tried (``None`` where it is not)."""
+        tried: list[Tried] = []
+        suffix = PurePosixPath(name).suffix.lower()
+        for place, relative in self.candidates(name):
+            if PurePosixPath(relative).suffix.lower() != suffix:
+                continue  # the candidates of an image's other extensions
+            where, data = _read_place(place, relative)
+            tried.append(where)
+            if data is not None:
+                return (Place(place.path, relative) if isinstance(place, Archive) else Place(Path(where[0]))), tried
+        return None, tried
+
     def shader_scripts(self) -> list[tuple[str, str]]:
         """``(name, text)`` of every ``scripts/*.shader`` of the game: its folder's and its archives' (Quake III)."""
         texts: list[tuple[str, str]] = []

@@ -24,8 +24,11 @@ from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import dem
 from pyvista_quake.game.archives import is_archive
 from pyvista_quake.game.archives import open_archive
+from pyvista_quake.game.filesystem import GameFiles
+from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.sources import Place
 from pyvista_quake.game.sources import read_source
+from pyvista_quake.model.loading import load
 from pyvista_quake.model.mesh import ascii_text
 
 #: How far a client moves between two messages before its line is broken (a respawn or a teleport).
@@ -55,11 +58,47 @@ class Trajectory(NamedTuple):
     weapon: np.ndarray
 
 
+class Heatmap(NamedTuple):
+    """Where the players were, seen from above: the seconds spent in each square cell of the plan.
+
+    Attributes
+    ----------
+    seconds : numpy.ndarray
+        ``float64`` ``(rows, columns)``: seconds spent in each cell by every client asked for, row 0 the
+        cells of the lowest y, column 0 of the lowest x (as :attr:`mesh` lays them out).
+    origin : numpy.ndarray
+        ``(x, y)`` of the corner of cell ``[0, 0]``.
+    cell : float
+        The cells' side, in the level's units.
+    mesh : pyvista.PolyData
+        A quad a cell at the height of the lowest point seen, ``cell_data['seconds']``: the plan to draw over
+        (or under) a level.
+    """
+
+    seconds: np.ndarray
+    origin: np.ndarray
+    cell: float
+    mesh: pv.PolyData
+
+    def image(self, colormap: str = 'inferno') -> np.ndarray:
+        """The heatmap as an RGBA ``uint8`` picture seen from above, +y up the picture, rows from the top; cells
+        no one was in transparent, the others coloured by their seconds over the most of any cell."""
+        from matplotlib import colormaps  # noqa: PLC0415 - matplotlib is only needed for this picture
+
+        most = float(self.seconds.max()) if self.seconds.size else 0.0
+        share = self.seconds / most if most > 0 else np.zeros_like(self.seconds)
+        picture = (np.asarray(colormaps[colormap](share)) * 255).round().astype(np.uint8)
+        picture[self.seconds <= 0] = 0
+        return np.ascontiguousarray(picture[::-1])
+
+
 class Demo:
     """A demo's players, map and times, and each client's trajectory (see :func:`load_demo`)."""
 
-    def __init__(self, data: dem.QuakeDemoData) -> None:
+    def __init__(self, data: dem.QuakeDemoData, search: GameFiles | None = None) -> None:
         self.data = data
+        #: The game's files the demo was found among: where its level is looked for.
+        self.search = search if search is not None else GameFiles()
         self.source = data.source
         self.protocol = data.protocol
         self.map = dem.map_name(data.models)
@@ -160,6 +199,48 @@ class Demo:
         mesh.point_data.active_scalars_name = None
         mesh.cell_data.active_scalars_name = None
         return mesh
+
+    @functools.cached_property
+    def level(self) -> Any:
+        """The level the demo was recorded on (its first precached model, ``maps/NAME.bsp``), loaded through the game's
+        files the demo was found among; ``None`` where they do not hold it (with a warning naming where it was looked for)."""
+        name = self.data.models[0] if self.data.models else ''
+        if not name.lower().endswith('.bsp'):
+            return None
+        place, tried = self.search.place_of(name)
+        if place is None:
+            warn_missing(self.source, f'level {name}', tried)
+            return None
+        return load(place, search_paths=self.search.search_paths)
+
+    def heatmap(self, cell: float = 64.0, clients: list[int] | None = None) -> Heatmap:
+        """Where the players were: the seconds spent in each ``cell`` x ``cell`` square of the plan (see :class:`Heatmap`).
+
+        Each timed message counts the time until the next one for every client there (the last message the median
+        step); ``clients`` picks some (every client by default).
+        """
+        if not cell > 0:
+            raise ValueError(f'cell must be a positive length, not {cell!r}')
+        chosen = self.clients if clients is None else list(clients)
+        steps = np.diff(self.times)
+        last = float(np.median(steps)) if len(steps) else 0.0
+        weights = np.append(steps, last) if len(self.times) else np.zeros(0)
+        paths = [self.trajectory(client).positions for client in chosen]
+        every = np.concatenate(paths) if paths else np.zeros((0, 3), np.float32)
+        weight = np.tile(weights, len(paths)) if paths else np.zeros(0)
+        there = np.isfinite(every).all(axis=1)
+        every, weight = every[there].astype(np.float64), weight[there]
+        if not len(every):
+            return Heatmap(np.zeros((0, 0)), np.zeros(2), float(cell), pv.PolyData())
+        origin = np.floor(every[:, :2].min(axis=0) / cell) * cell
+        columns, rows = (np.floor((every[:, :2].max(axis=0) - origin) / cell).astype(np.int64) + 1).tolist()
+        index = np.floor((every[:, :2] - origin) / cell).astype(np.int64)
+        seconds = np.zeros((rows, columns))
+        np.add.at(seconds, (index[:, 1], index[:, 0]), weight)
+        plan = pv.ImageData(dimensions=(columns + 1, rows + 1, 1), spacing=(cell, cell, 1.0), origin=(*origin, every[:, 2].min()))
+        mesh = plan.extract_surface()
+        mesh.cell_data['seconds'] = seconds.reshape(-1)  # VTK's cells run along x first, as the rows do
+        return Heatmap(seconds, origin, float(cell), mesh)
 
     def players_at(self, index: int) -> pv.PolyData:
         """The players at timed message ``index`` as points: ``point_data`` ``client``, ``name`` and ``angles``."""
@@ -286,4 +367,6 @@ def load_demo(source: Any, member: str | None = None) -> Demo:
     name = location.name.lower()
     if '.dm_' in name.rsplit('/', 1)[-1]:
         raise QuakeFormatError(location.name, 'format', name.rsplit('.', 1)[-1], "Quake III's demos are not read yet; Quake's .dem are")
-    return Demo(dem.parse(raw, location.name))
+    folder = location.archive_path.parent if location.archive_path is not None else None
+    search = GameFiles(model_path=location.path, archive=location.archive, member=location.member, archive_folder=folder)
+    return Demo(dem.parse(raw, location.name), search)

@@ -34,6 +34,7 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.data.decode import vertex_face_normals
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
+from pyvista_quake.model.demos import Demo
 from pyvista_quake.model.lightmaps import lit_blocks
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import field_text
@@ -343,6 +344,34 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
     return mesh
 
 
+#: The clients' colours over a level, one a client in turn.
+CLIENT_COLOURS = ('#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990')
+
+
+def demo_scene(plotter: pv.Plotter, demo: Demo, **options: Any) -> pv.MultiBlock:
+    """Clear ``plotter`` and show a demo's trajectories, each client a colour, over its level (lightmapped, where the
+    game's files hold it), framed from above.  ``options`` are :func:`scene`'s, for the level."""
+    plotter.clear_actors()
+    drawn = pv.MultiBlock()
+    level = demo.level
+    if level is not None:
+        drawn.append(scene(plotter, level, **options), 'level')
+    lines = demo.trajectories()
+    if lines.n_cells:
+        colours = np.array([pv.Color(CLIENT_COLOURS[int(c) % len(CLIENT_COLOURS)]).int_rgb for c in lines.cell_data['client']], np.uint8)
+        shown = lines.copy(deep=False)
+        shown.cell_data['colour'] = colours
+        plotter.add_mesh(shown, scalars='colour', rgb=True, line_width=3, render_lines_as_tubes=True, lighting=False)
+        drawn.append(lines, 'trajectories')
+    boxes = [np.asarray(b.bounds, np.float64) for b in drawn if b is not None]
+    boxes = [b for b in boxes if np.isfinite(b).all() and (b[1::2] >= b[0::2]).all()]  # an empty mesh has none
+    if boxes:
+        box = np.array(boxes).reshape(len(boxes), 6)
+        frame_camera(plotter, lines, np.column_stack([box[:, 0::2].min(axis=0), box[:, 1::2].max(axis=0)]).ravel(), above=True)
+    plotter.render()
+    return drawn
+
+
 def plot(
     source: Any,
     frame: int | None = None,
@@ -356,8 +385,8 @@ def plot(
 
     Parameters
     ----------
-    source : str, pathlib.Path, QuakeModel or pyvista.PolyData
-        The model, or a frame read by this package.
+    source : str, pathlib.Path, QuakeModel, Demo or pyvista.PolyData
+        The model, a demo (its trajectories over its level, from above), or a frame read by this package.
     frame, animation, time
         Which pose (see :func:`pyvista_quake.export`); frame 0 by default.
     skin : int or None, default: 0
@@ -402,7 +431,10 @@ def plot(
         assert poser is not None  # not a mesh: checked above
         source, tagged = poser.subject, poser.drawn  # a player's parts' tags join them: none shown
         mesh_options, load_options = others, {}
-    mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
+    if isinstance(source, Demo):
+        mesh = demo_scene(plotter, source, lighting=lighting, **mesh_options)
+    else:
+        mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
     if tagged is not None:
         add_tags(plotter, tagged, mesh, frame=frame, animation=animation, time=time)
     if kwargs.pop('show_axes', False):
@@ -456,8 +488,8 @@ def thumbnail(
 
     Parameters
     ----------
-    source : str, pathlib.Path, QuakeModel or pyvista.PolyData
-        The model.
+    source : str, pathlib.Path, QuakeModel, Demo or pyvista.PolyData
+        The model, or a demo (its trajectories over its level, from above).
     path : str or pathlib.Path
         The PNG to write.
     size : tuple of int, default: (256, 256)
@@ -482,7 +514,7 @@ def thumbnail(
 
     """
     path = Path(path)
-    if not isinstance(source, (pv.DataSet, pv.MultiBlock)) and not {'frame', 'animation', 'time'} & options.keys():
+    if not isinstance(source, (pv.DataSet, pv.MultiBlock, Demo)) and not {'frame', 'animation', 'time'} & options.keys():
         # By default the rest pose: a thumbnail of a falling body (UFO: AI's frame 0) says little.
         options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
         load_options, others = split_options(options)
@@ -495,8 +527,10 @@ def thumbnail(
         if list(drawing.window_size) != list(size):
             drawing.window_size = list(size)  # renders: only when it changes
         drawing.set_background(background)
-        drawn = scene(drawing, source, **options)
-        if not sum(b.n_cells for b in (drawn if isinstance(drawn, pv.MultiBlock) else [drawn]) if b is not None):
+        drawn = demo_scene(drawing, source, **options) if isinstance(source, Demo) else scene(drawing, source, **options)
+        if isinstance(source, Demo) and not drawn.n_blocks:
+            raise NothingToDrawError(f"{source.source}: nothing to draw: no client moves and its level is not among the game's files")
+        if not isinstance(source, Demo) and not sum(b.n_cells for b in (drawn if isinstance(drawn, pv.MultiBlock) else [drawn]) if b is not None):
             raise NothingToDrawError(f'{getattr(source, "source", source)}: nothing to draw: {why_nothing_to_draw(_loaded(source))}')
         image = screenshot(drawing, transparent_background=transparent)
         atomic_write(path, png_bytes(image, compress_level=1), sync=False)  # fast: batches write many

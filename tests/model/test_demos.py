@@ -231,3 +231,64 @@ def test_a_table_written_with_pandas_goes_to_csv_or_parquet_by_its_suffix(tmp_pa
     assert main(['demo', 'table', str(tmp_path), '-o', str(tmp_path / 'x.csv')]) == 0
     assert written == [('parquet', tmp_path / 'x.parquet'), ('csv', tmp_path / 'x.csv', False)]
     assert capsys.readouterr().out.count('(3 rows)') == 2
+
+
+def _game_with_demo(tmp_path, *, level: bool = True):
+    """A game folder holding e1m1 (a level written from its header) and a demo recorded on it, in a PAK."""
+    import zipfile
+
+    from level_builders import build_q1
+    from level_builders import q1_args
+
+    game = tmp_path / 'id1'
+    game.mkdir(parents=True)
+    with zipfile.ZipFile(game / 'pak0.pk3', 'w') as archive:
+        archive.writestr('demo1.dem', build_demo(steps=6))
+        if level:
+            archive.writestr('maps/e1m1.bsp', build_q1(**q1_args()))
+    return game
+
+
+def test_a_demo_finds_its_level_in_the_game_s_files(tmp_path):
+    game = _game_with_demo(tmp_path)
+    demo = pq.load_demo(f'{game / "pak0.pk3"}:demo1.dem')
+    assert demo.level is not None and demo.level.level is not None and len(demo.level.surfaces) >= 1
+    assert demo.level.source.endswith('maps/e1m1.bsp')
+    bare = pq.load_demo(f'{_game_with_demo(tmp_path / "other", level=False) / "pak0.pk3"}:demo1.dem')
+    with pytest.warns(pq.QuakeWarning, match=r'level maps/e1m1.bsp not found'):
+        assert bare.level is None
+
+
+def test_a_heatmap_counts_the_seconds_in_each_cell(tmp_path):
+    demo = pq.load_demo(build_demo(steps=6))
+    heat = demo.heatmap(cell=32)
+    steps = np.diff(demo.times)
+    total = sum(np.isfinite(demo.trajectory(c).positions).all(axis=1) @ np.append(steps, np.median(steps)) for c in demo.clients)
+    assert heat.seconds.sum() == pytest.approx(total)
+    # The recorder walks along x from 100, 16 a step: cells of 32 from x = 96, its y 200 in the row from 192.
+    walker = demo.heatmap(cell=32, clients=[demo.recording_client])
+    np.testing.assert_array_equal(walker.origin, [96, 192])
+    assert walker.seconds.shape == (1, 3)
+    np.testing.assert_allclose(walker.seconds[0], [2 * 0.1, 2 * 0.1, 2 * 0.1], rtol=1e-5)  # times as the demo stores them, float32
+    assert walker.mesh.n_cells == 3 and walker.mesh.cell_data['seconds'].tolist() == pytest.approx([0.2, 0.2, 0.2])
+    np.testing.assert_allclose(walker.mesh.bounds[:4], [96, 192, 192, 224])
+    picture = walker.image()
+    assert picture.shape == (1, 3, 4) and (picture[..., 3] == 255).all()
+    with pytest.raises(ValueError, match='cell must be a positive length'):
+        demo.heatmap(cell=0)
+    empty = demo.heatmap(clients=[])
+    assert empty.seconds.shape == (0, 0) and empty.mesh.n_points == 0
+
+
+def test_a_demo_s_picture_draws_its_trajectories_over_its_level_from_above(tmp_path):
+    from PIL import Image
+
+    game = _game_with_demo(tmp_path)
+    demo = pq.load_demo(f'{game / "pak0.pk3"}:demo1.dem')
+    picture = np.asarray(Image.open(pq.thumbnail(demo, tmp_path / 'demo.png', size=(160, 160))))
+    assert picture.shape == (160, 160, 3)
+    red = (picture[..., 0] > 180) & (picture[..., 1] < 80) & (picture[..., 2] < 100)  # the first client's colour
+    assert red.any()
+    with pytest.warns(pq.QuakeWarning, match='level maps/e1m1.bsp not found'):
+        alone = pq.load_demo(build_demo(steps=6))
+        pq.thumbnail(alone, tmp_path / 'alone.png', size=(64, 64))
