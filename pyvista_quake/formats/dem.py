@@ -85,6 +85,9 @@ class QuakeDemoData:
         Each client's frags as the demo ends.
     prints : list of tuple
         ``(time, text)`` of each ``svc_print`` and ``svc_centerprint``.
+    frag_updates : list of tuple
+        ``(time, message, client, frags)`` of each ``svc_updatefrags``: ``message`` the timed message it came in
+        (-1 before the first), ``frags`` the client's count from then on.
     """
 
     source: str
@@ -100,6 +103,7 @@ class QuakeDemoData:
     names: dict[int, list[str]] = field(default_factory=dict)
     frags: dict[int, int] = field(default_factory=dict)
     prints: list[tuple[float, str]] = field(default_factory=list)
+    frag_updates: list[tuple[float, int, int, int]] = field(default_factory=list)
 
 
 class _Message:
@@ -212,7 +216,9 @@ def _read_message(out: QuakeDemoData, m: _Message, angles: tuple, baselines: dic
             elif command == 7:  # svc_time
                 time = m.real()
             else:
-                _command(out, m, command, baselines, data, time if time is not None else (out.times[-1] if out.times else 0.0))
+                # The timed message this command belongs to: this one where it has a time, else the last.
+                timed = (time, len(out.times)) if time is not None else (out.times[-1] if out.times else 0.0, len(out.times) - 1)
+                _command(out, m, command, baselines, data, *timed)
     except _ShortError:
         raise QuakeFormatError(out.source, f'message {number}', m.at, "a command runs past the message's end") from None
     if time is not None:
@@ -264,7 +270,7 @@ def _baseline(m: _Message, version: int, entity: int) -> Update:
     return Update(entity, (origin[0], origin[1], origin[2]), (angles[0], angles[1], angles[2]))
 
 
-def _command(out: QuakeDemoData, m: _Message, command: int, baselines: dict[int, Update], data: dict[str, Any], time: float) -> None:
+def _command(out: QuakeDemoData, m: _Message, command: int, baselines: dict[int, Update], data: dict[str, Any], time: float, message: int) -> None:
     """Every ``svc_*`` command but ``svc_time`` and entity updates: read whole, kept where a trajectory needs it."""
     if command in (1, 2, 27, 28, 30, 33, 40):  # nop, disconnect, killedmonster, foundsecret, intermission, sellscreen, bf
         return
@@ -314,6 +320,7 @@ def _command(out: QuakeDemoData, m: _Message, command: int, baselines: dict[int,
     elif command == 14:  # updatefrags
         client = m.byte()
         out.frags[client] = m.short()
+        out.frag_updates.append((time, message, client, out.frags[client]))
     elif command == 15:  # clientdata
         data.update(_client_data(out, m))
     elif command == 16:  # stopsound

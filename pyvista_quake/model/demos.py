@@ -172,9 +172,7 @@ class Demo:
         for client in self.clients:
             path = self.trajectory(client)
             there = np.isfinite(path.positions).all(axis=1)
-            step = np.zeros(len(there), np.float64)
-            step[1:] = np.linalg.norm(np.diff(path.positions.astype(np.float64), axis=0), axis=1)
-            start = there & (~np.roll(there, 1) | (step > JUMP) | (np.arange(len(there)) == 0))
+            start = _life_starts(path.positions, there)
             life = np.cumsum(start) - 1
             for number in np.unique(life[there]):
                 rows = np.flatnonzero(there & (life == number))
@@ -212,6 +210,44 @@ class Demo:
             warn_missing(self.source, f'level {name}', tried)
             return None
         return load(place, search_paths=self.search.search_paths)
+
+    @functools.cached_property
+    def events(self) -> dict[str, np.ndarray]:
+        """What happened and when, one row an event, in time order (a dict of arrays, a table's columns).
+
+        ``kind``: ``'frags'`` (a client's frag count changed: ``change`` +1 a frag, -1 a suicide or a death by the
+        world, from ``svc_updatefrags``), ``'respawn'`` (a client's trajectory starts a new life, see
+        :meth:`trajectories`), ``'print'`` (a server print or centre print: ``text``, the obituaries among them).
+        ``time`` in seconds, ``client`` (-1 for a print), ``change``, ``text`` and the client's position ``x``,
+        ``y``, ``z`` at that message (NaN where the demo has none).
+        """
+        rows: list[tuple[float, str, int, int, str, int]] = []
+        last: dict[int, int] = {}
+        for time, message, client, frags in self.data.frag_updates:
+            if message >= 0 and frags != last.get(client, 0):  # before the first timed message: the counts as it starts
+                rows.append((time, 'frags', client, frags - last.get(client, 0), '', message))
+            last[client] = frags
+        for client in self.clients:
+            there = np.isfinite(self.trajectory(client).positions).all(axis=1)
+            starts = np.flatnonzero(_life_starts(self.trajectory(client).positions, there))
+            rows += [(float(self.times[k]), 'respawn', client, 0, '', int(k)) for k in starts[1:]]
+        rows += [(time, 'print', -1, 0, text, -1) for time, text in self.data.prints]
+        rows.sort(key=lambda row: row[0])
+        position = np.full((len(rows), 3), np.nan, np.float32)
+        paths = {client: self.trajectory(client).positions for client in {row[2] for row in rows if row[2] >= 0}}
+        for k, (_, _, client, _, _, message) in enumerate(rows):
+            if client >= 0 and 0 <= message < len(self.times):
+                position[k] = paths[client][message]
+        return {
+            'time': np.array([row[0] for row in rows], np.float64),
+            'kind': np.array([row[1] for row in rows], dtype=object),
+            'client': np.array([row[2] for row in rows], np.int32),
+            'change': np.array([row[3] for row in rows], np.int32),
+            'text': np.array([row[4] for row in rows], dtype=object),
+            'x': position[:, 0],
+            'y': position[:, 1],
+            'z': position[:, 2],
+        }
 
     def heatmap(self, cell: float = 64.0, clients: list[int] | None = None) -> Heatmap:
         """Where the players were: the seconds spent in each ``cell`` x ``cell`` square of the plan (see :class:`Heatmap`).
@@ -279,6 +315,14 @@ class Demo:
             'roll': self._angles[keep, 2],
         }
         return columns
+
+
+def _life_starts(positions: np.ndarray, there: np.ndarray) -> np.ndarray:
+    """Where each life of a trajectory starts: a message where the client is there and was not, or moved more than
+    :data:`JUMP` from the message before (a respawn, a teleport)."""
+    step = np.zeros(len(there), np.float64)
+    step[1:] = np.linalg.norm(np.diff(positions.astype(np.float64), axis=0), axis=1)
+    return there & (~np.roll(there, 1) | (step > JUMP) | (np.arange(len(there)) == 0))
 
 
 def _frame(columns: dict[str, np.ndarray]) -> Any:

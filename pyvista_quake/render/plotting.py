@@ -348,6 +348,10 @@ def scene(plotter: pv.Plotter, source: Any, **options: Any) -> pv.PolyData | pv.
 CLIENT_COLOURS = ('#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#bfef45', '#fabed4', '#469990')
 
 
+#: The colour of the markers where frags were scored.
+FRAG_COLOUR = '#ffe119'
+
+
 def demo_scene(plotter: pv.Plotter, demo: Demo, **options: Any) -> pv.MultiBlock:
     """Clear ``plotter`` and show a demo's trajectories, each client a colour, over its level (lightmapped, where the
     game's files hold it), framed from above.  ``options`` are :func:`scene`'s, for the level."""
@@ -363,6 +367,11 @@ def demo_scene(plotter: pv.Plotter, demo: Demo, **options: Any) -> pv.MultiBlock
         shown.cell_data['colour'] = colours
         plotter.add_mesh(shown, scalars='colour', rgb=True, line_width=3, render_lines_as_tubes=True, lighting=False)
         drawn.append(lines, 'trajectories')
+    events = demo.events
+    scored = (events['kind'] == 'frags') & (events['change'] > 0) & np.isfinite(events['x'])
+    if scored.any():  # where each frag was scored, as a marker
+        where = np.column_stack([events['x'], events['y'], events['z']])[scored]
+        plotter.add_points(where, color=FRAG_COLOUR, point_size=12, render_points_as_spheres=True, lighting=False)
     boxes = [np.asarray(b.bounds, np.float64) for b in drawn if b is not None]
     boxes = [b for b in boxes if np.isfinite(b).all() and (b[1::2] >= b[0::2]).all()]  # an empty mesh has none
     if boxes:

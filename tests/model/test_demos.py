@@ -292,3 +292,36 @@ def test_a_demo_s_picture_draws_its_trajectories_over_its_level_from_above(tmp_p
     with pytest.warns(pq.QuakeWarning, match='level maps/e1m1.bsp not found'):
         alone = pq.load_demo(build_demo(steps=6))
         pq.thumbnail(alone, tmp_path / 'alone.png', size=(64, 64))
+
+
+def test_events_say_frags_respawns_and_prints_in_time_order():
+    from demo_builders import update
+
+    frags = [
+        message(bytes([7]) + struct.pack('<f', t) + bytes([14, 0]) + struct.pack('<h', n) + update(1, (180.0 + 8 * n, None, None)))
+        for t, n in ((9.0, 1), (9.5, 0))
+    ]
+    demo = pq.load_demo(build_demo(steps=6) + b''.join(frags))
+    events = demo.events
+    assert events['kind'].tolist() == ['print', 'respawn', 'respawn', 'frags', 'frags']
+    np.testing.assert_allclose(events['time'], [1.6, 1.7, 1.8, 9.0, 9.5], rtol=1e-6)
+    assert events['client'].tolist() == [-1, 1, 1, 0, 0] and events['change'].tolist() == [0, 0, 0, 1, -1]
+    assert events['text'][0] == 'ranger was gibbed by bot\n'
+    np.testing.assert_array_equal(np.column_stack([events['x'], events['y'], events['z']])[3:], [[188, 200, 24], [180, 200, 24]])
+    assert np.isnan(events['x'][0])  # a print is nobody's
+    np.testing.assert_array_equal(events['x'][1:3], [500, -64])  # the standing client thrown to (500, 0, 0) and back
+
+
+def test_a_demo_s_picture_marks_where_frags_were_scored(tmp_path):
+    from demo_builders import update
+    from PIL import Image
+
+    def yellow(demo) -> int:
+        picture = np.asarray(Image.open(pq.thumbnail(demo, tmp_path / 'frags.png', size=(128, 128))))
+        return int(((picture[..., 0] > 220) & (picture[..., 1] > 190) & (picture[..., 2] < 90)).sum())
+
+    frag = message(bytes([7]) + struct.pack('<f', 9.0) + bytes([14, 0]) + struct.pack('<h', 1) + update(1, (188.0, None, None)))
+    with pytest.warns(pq.QuakeWarning, match='level maps/e1m1.bsp not found'):
+        assert yellow(pq.load_demo(build_demo(steps=6) + frag)) > 0
+    with pytest.warns(pq.QuakeWarning, match='level maps/e1m1.bsp not found'):
+        assert yellow(pq.load_demo(build_demo(steps=6))) == 0
