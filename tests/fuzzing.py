@@ -216,6 +216,9 @@ def _exercise_navigation(data: bytes) -> str:
     except pq.QuakeFormatError as error:
         return _said(error)
     navigation.areas, navigation.reachabilities, navigation.graph(), navigation.area(QUERY_POINTS)
+    every = np.arange(navigation.num_areas + 2)  # one past each end too
+    navigation.travel_time(every[:, None], every[None, :])
+    navigation.route(QUERY_POINTS[1], QUERY_POINTS[0])
     return 'loaded'
 
 

@@ -433,3 +433,40 @@ def build_aas(*, faces: bool = False, reach=None, version: int = 5, checksum: in
     if version == 5:  # AAS_DData: byte i of what follows the version XOR (i * 119) & 0xff
         tail = bytes(b ^ ((i * 119) & 0xFF) for i, b in enumerate(tail))
     return b'EAAS' + struct.pack('<i', version) + tail + body
+
+
+def build_routing_aas(areas, links, *, portals=(), portal_index=(), clusters=((0, 0, 0, 0),), splits=()) -> bytes:
+    """A navigation file for routing, written from aasfile.h's records: ``areas`` a settings row each from area 1
+    ``(contents, areaflags, presencetype, cluster, clusterareanum)`` (their reachabilities counted from ``links``);
+    ``links`` ``(from area, to area, start, end, traveltype, traveltime)`` in order, grouped by the area they leave;
+    ``portals`` ``(areanum, frontcluster, backcluster, (clusterareanum front, back))`` from portal 1; ``clusters``
+    ``(numareas, numreachabilityareas, numportals, firstportal)`` from the dummy 0.  ``splits``: planes x = d in
+    order, each a node of a chain whose back child is area k + 1, the last's front the last area."""
+    n = len(areas)
+    lumps = [b''] * 14
+    lumps[0] = struct.pack('<2i3f3f', 2, 0, -15, -15, -24, 15, 15, 32)
+    lumps[2] = b''.join(struct.pack('<4fi', 1, 0, 0, d, 0) for d in splits) or struct.pack('<4fi', 1, 0, 0, 0, 0)
+    lumps[3] = struct.pack('<2i', 0, 0)
+    lumps[5] = struct.pack('<6i', 0, 0, 0, 0, 0, 0)
+    lumps[7] = b''.join(struct.pack('<3i9f', k, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) for k in range(n + 1))
+    counts = [sum(1 for link in links if link[0] == k) for k in range(n + 1)]
+    firsts = [1 + sum(counts[:k]) for k in range(n + 1)]
+    rows = [(0, 0, 0, 0, 0, 0, 0)] + [(*areas[k - 1], counts[k], firsts[k]) for k in range(1, n + 1)]
+    lumps[8] = b''.join(struct.pack('<7i', *row) for row in rows)
+    ordered = sorted(links, key=lambda link: link[0])  # stable: each area's in the order given
+    lumps[9] = struct.pack(AAS_REACH, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) + b''.join(
+        struct.pack(AAS_REACH, to, 0, 0, *start, *end, kind, time) for _, to, start, end, kind, time in ordered
+    )
+    nodes = [struct.pack('<3i', 0, 0, 0)]
+    for k in range(len(splits)):  # node k + 1: x > splits[k] on to the next node (or the last area), else area k + 1
+        front = k + 2 if k + 1 < len(splits) else -(len(splits) + 1)
+        nodes.append(struct.pack('<3i', k, front, -(k + 1)))
+    lumps[10] = b''.join(nodes) if splits else struct.pack('<3i', 0, 0, 0) + struct.pack('<3i', 0, -1, 0)
+    lumps[11] = struct.pack('<5i', 0, 0, 0, 0, 0) + b''.join(struct.pack('<5i', a, f, b, *c) for a, f, b, c in portals)
+    lumps[12] = b''.join(struct.pack('<i', p) for p in portal_index)
+    lumps[13] = b''.join(struct.pack('<4i', *c) for c in clusters)
+    header_size = 8 + 4 + 14 * 8
+    table, body = _lay_out(header_size, lumps)
+    tail = struct.pack('<I', 0) + b''.join(struct.pack('<ii', o, k) for o, k in table)
+    tail = bytes(b ^ ((i * 119) & 0xFF) for i, b in enumerate(tail))
+    return b'EAAS' + struct.pack('<i', 5) + tail + body

@@ -240,6 +240,15 @@ def _check(record: AASFile) -> None:
     s.record_indices('reachability', 'areanum', reach['areanum'], areas)
     s.record_indices('portals', 'areanum', lumps['portals']['areanum'], areas)
     s.record_indices('portalindex', 'portal', lumps['portalindex'], len(lumps['portals']))
+    # What routing reads: each area's cluster (a portal's, below 0), the clusters' runs of portals, each portal's clusters.
+    portals, clusters = lumps['portals'], lumps['clusters']
+    s.record_indices('areasettings', 'cluster', settings['cluster'], max(len(clusters), 1), low=-max(len(portals) - 1, 0))
+    s.record_indices('areasettings', 'clusterareanum', settings['clusterareanum'], 2**31 - 1)
+    s.record_indices('portals', 'frontcluster', portals['frontcluster'], max(len(clusters), 1))
+    s.record_indices('portals', 'backcluster', portals['backcluster'], max(len(clusters), 1))
+    s.record_indices('portals', 'clusterareanum', portals['clusterareanum'], 2**31 - 1)
+    s.runs('clusters', 'firstportal', clusters['firstportal'], clusters['numportals'], len(lumps['portalindex']))
+    s.record_indices('clusters', 'numreachabilityareas', clusters['numreachabilityareas'], 2**31 - 1)
     # A tree below node 1: each child node further down than its node, so descending ends.
     s.descending('nodes', lumps['nodes']['children'], lumps['nodes']['children'] > 0)
 

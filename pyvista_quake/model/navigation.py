@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +21,7 @@ import pyvista as pv
 from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats import aas
 from pyvista_quake.game.sources import read_source
+from pyvista_quake.model.routing import Routing
 
 #: What :meth:`Navigation.graph` and the flags arguments take: names of :data:`~pyvista_quake.formats.aas.TRAVEL_FLAGS`,
 #: ``'default'`` (the bots' own, ``TFL_DEFAULT``), a list of names, or botlib's bit mask.
@@ -44,6 +46,17 @@ def travel_flags(flags: TravelFlags) -> int:
         else:
             raise ValueError(f'travel flags are "default", names of {sorted(aas.TRAVEL_FLAGS)} or an int, not {name!r}')
     return mask
+
+
+class Route(NamedTuple):
+    """A bot's way from a point to a goal (see :meth:`Navigation.route`)."""
+
+    areas: np.ndarray
+    reachabilities: np.ndarray
+    travel_types: list[str]
+    time: int
+    reached: bool
+    line: pv.PolyData
 
 
 class Navigation:
@@ -248,6 +261,87 @@ class Navigation:
         out = ((travel & ~mask) == 0) & ((medium & ~mask) == 0) & ((area_flags & aas.AREA_FLAGS['disabled']) == 0)
         out[:1] = False
         return out
+
+    @functools.cached_property
+    def _routing(self) -> Routing:
+        return Routing(self.record, self.usable)
+
+    def travel_time(
+        self, start: npt.ArrayLike, goal: npt.ArrayLike, flags: TravelFlags = 'default', origin: npt.ArrayLike | None = None
+    ) -> np.ndarray:
+        """Travel times in hundredths of a second from areas ``start`` to areas ``goal`` (pairs, or one against many),
+        as ``AAS_AreaTravelTimeToGoalArea`` gives them: 1 from an area to itself, 0 where there is no route.
+
+        Botlib's own order (see :mod:`pyvista_quake.model.routing`): the times of its caches, not an exact shortest
+        path.  ``origin`` (``(n, 3)`` points, each in its start area) adds the time from it to the first
+        reachability taken, as botlib adds it for a bot standing there.
+        """
+        mask = travel_flags(flags)
+        a, b = np.broadcast_arrays(np.asarray(start, np.int64), np.asarray(goal, np.int64))
+        where = None if origin is None else np.broadcast_to(np.asarray(origin, np.float32), (*a.shape, 3))
+        flat_a, flat_b = a.reshape(-1), b.reshape(-1)
+        points = None if where is None else where.reshape(-1, 3)
+        routing = self._routing
+        out = np.array(
+            [routing.route_to(int(x), None if points is None else points[k], int(y), mask)[0] for k, (x, y) in enumerate(zip(flat_a, flat_b))],
+            np.int64,
+        )
+        return out.reshape(a.shape)
+
+    def route(self, start: npt.ArrayLike, goal: npt.ArrayLike, flags: TravelFlags = 'default', limit: int | None = None) -> Route:
+        """The way a bot goes from point ``start`` to point ``goal`` (or to area ``goal``, an int): in each area the
+        usable reachability with the least travel time to the goal from its end plus its own time, never straight
+        back to the area before, first on ties (botlib's ``BotGetReachabilityToGoal`` hop by hop), until the goal's
+        area, an area with no way on, or ``limit`` hops (the number of areas by default).
+
+        Returns
+        -------
+        Route
+            ``.areas`` from the start's to the last reached, ``.reachabilities`` taken, their ``.travel_types``,
+            ``.time`` (the travel time from the start point, as ``AAS_AreaTravelTimeToGoalArea`` gives it with that
+            origin), ``.reached`` and ``.line`` (a polyline from the start through each reachability's start and
+            end to the goal point).
+        """
+        mask = travel_flags(flags)
+        origin = np.asarray(start, np.float32).reshape(3)
+        target = None if np.ndim(goal) == 0 else np.asarray(goal, np.float32).reshape(3)
+        goal_area = int(np.asarray(goal).reshape(-1)[0]) if target is None else int(self.area(target[None])[0])
+        here = int(self.area(origin[None])[0])
+        routing = self._routing
+        time = routing.route_to(here, origin, goal_area, mask)[0] if here else 0
+        usable = self.usable(mask)
+        areas: list[int] = [here]
+        taken: list[int] = []
+        previous = 0
+        steps = self.num_areas if limit is None else int(limit)
+        while here and here != goal_area and len(taken) < steps:
+            best, best_reach = 0, -1
+            first, count = int(routing.first[here]), int(routing.count[here])
+            for link in range(first, first + count):
+                nxt = int(routing.into[link])
+                if not usable[link] or nxt == previous:
+                    continue
+                t, _ = routing.route_to(nxt, routing.end[link], goal_area, mask)
+                if not t:
+                    continue
+                t += int(routing.time[link])
+                if best_reach < 0 or t < best:
+                    best, best_reach = t, link
+            if best_reach < 0:
+                break
+            previous, here = here, int(routing.into[best_reach])
+            taken.append(best_reach)
+            areas.append(here)
+        points = [origin]
+        for link in taken:
+            points += [routing.start[link], routing.end[link]]
+        if target is not None and areas[-1] == goal_area:
+            points.append(target)
+        stacked = np.array(points, np.float64)
+        line = pv.PolyData(stacked, lines=np.concatenate([[len(stacked)], np.arange(len(stacked))])) if len(points) > 1 else pv.PolyData(stacked)
+        kinds = self.record.lumps['reachability']['traveltype'][taken].astype(np.int64) & aas.TRAVELTYPE_MASK if taken else np.zeros(0, np.int64)
+        types = [str(_TYPE_NAMES[k]) if k < len(_TYPE_NAMES) else 'invalid' for k in kinds.tolist()]
+        return Route(np.array(areas, np.int64), np.array(taken, np.int64), types, int(time), bool(here == goal_area and here != 0), line)
 
     def check_map(self, data: bytes, name: str = 'the map') -> bool:
         """Whether the file was made for the map of ``data`` (its ``bspchecksum``); warns naming both when not."""

@@ -9,6 +9,7 @@ import zipfile
 from conftest import CORPUS
 from conftest import requires_corpus
 from level_builders import build_aas
+from level_builders import build_routing_aas
 import numpy as np
 import pytest
 import pyvista as pv
@@ -236,3 +237,129 @@ def test_an_unknown_travel_type_is_invalid_and_a_file_of_no_reachabilities_has_n
     assert nav.usable(-1).tolist() == [False, True, True, True] and nav.usable(['funcbob', 'water']).tolist() == [False, False, True, False]
     assert nav.usable(['invalid', 'water']).tolist() == [False, True, False, False]
     assert nav.num_reachabilities == 3 and nav.num_areas == 2
+
+
+# -- travel times and routes, in botlib's order ------------------------------------------------------------
+
+WALK, ROCKETJUMP = 2, 12
+GROUNDED, LIQUID = 1, 4
+NORMAL, CROUCH_ONLY = 2, 4
+
+
+def _chain(middle=(0, GROUNDED, NORMAL), first_time=10, second_time=20, first_kind=WALK) -> pq.Navigation:
+    """One cluster, areas 1 -> 2 -> 3 (and 3 -> 2 back): the time inside area 2 is from (100, 0, 0) to (200, 0, 0)."""
+    areas = [(0, GROUNDED, NORMAL, 1, 0), (*middle, 1, 1), (0, GROUNDED, NORMAL, 1, 2)]
+    links = [
+        (1, 2, (0, 0, 0), (100, 0, 0), first_kind, first_time),
+        (2, 3, (200, 0, 0), (300, 0, 0), WALK, second_time),
+        (3, 2, (300, 10, 0), (200, 10, 0), WALK, 20),
+    ]
+    return pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
+
+
+def test_travel_time_in_one_cluster_as_botlib_counts_it():
+    nav = _chain()
+    # 3 -> goal 3 is 1; 2 reaches it by its link (+20); 1 by its link (+10) and 100 units inside area 2 (x 0.33: 33).
+    np.testing.assert_array_equal(nav.travel_time([1, 2, 3, 2], [3, 3, 3, 1]), [64, 21, 1, 0])
+    np.testing.assert_array_equal(nav.travel_time([1, 3], 2), [11, 21])  # one goal against many starts
+    # From a point 30 units from the first link's start: + int(30 x 0.33).
+    assert nav.travel_time(1, 3, origin=[0, 0, 30]) == 64 + 9
+    assert nav.travel_time(0, 3) == 0 and nav.travel_time(1, 4) == 0 and nav.travel_time(4, 4) == 1  # out of range; itself first
+
+
+def test_travel_time_inside_a_crouch_or_liquid_area_and_unsigned_short_sums():
+    assert _chain(middle=(0, GROUNDED, CROUCH_ONLY)).travel_time(1, 3) == 1 + 20 + 130 + 10  # x 1.3
+    assert _chain(middle=(0, GROUNDED | LIQUID, NORMAL)).travel_time(1, 3) == 1 + 20 + 100 + 10  # x 1
+    assert _chain(second_time=65530).travel_time(1, 3) == (1 + 65530 + 33 + 10) % 65536  # botlib's times wrap
+
+
+def test_travel_time_takes_only_the_flags_asked_for():
+    nav = _chain(first_kind=ROCKETJUMP)
+    assert nav.travel_time(1, 3) == 0  # the bots' default flags leave rocket jumps out
+    assert nav.travel_time(1, 3, flags=['default', 'rocketjump']) == 64
+
+
+def _two_clusters() -> pq.Navigation:
+    """Areas 1, 2 (cluster 1), the portal area 3, areas 4, 5 (cluster 2) along x: a walk of 10 from each to the next,
+    and 5 -> 4 back; the planes x = 150, 350, 550, 650 part them."""
+    areas = [
+        (0, GROUNDED, NORMAL, 1, 0),
+        (0, GROUNDED, NORMAL, 1, 1),
+        (8, GROUNDED, NORMAL, -1, 0),
+        (0, GROUNDED, NORMAL, 2, 0),
+        (0, GROUNDED, NORMAL, 2, 1),
+    ]
+    links = [(k, k + 1, (200 * (k - 1), 0, 0), (200 * (k - 1) + 100, 0, 0), WALK, 10) for k in range(1, 5)]
+    links.append((5, 4, (700, 10, 0), (600, 10, 0), WALK, 10))
+    return pq.load_navigation(
+        build_routing_aas(
+            areas,
+            links,
+            portals=[(3, 1, 2, (2, 2))],
+            portal_index=[1, 1],
+            clusters=[(0, 0, 0, 0), (3, 3, 1, 0), (3, 3, 1, 1)],
+            splits=(150, 350, 550, 650),
+        )
+    )
+
+
+def test_travel_time_through_a_portal_as_botlib_adds_it():
+    nav = _two_clusters()
+    # 1 -> 5: the portal cache's 55 (54 from the portal area to 5, +1), 54 to the portal in cluster 1, + the
+    # portal's largest crossing time (33).
+    np.testing.assert_array_equal(nav.travel_time([1, 3, 1, 5, 2], [5, 5, 4, 1, 5]), [142, 54, 99, 0, 142 - 54 + 11 + 33 - 33])
+    assert nav.travel_time(1, 5, origin=[0, 0, 30]) == 142 + 9
+
+
+def test_a_route_hops_along_reachabilities_into_the_goal_s_area():
+    nav = _two_clusters()
+    route = nav.route([50, 0, 0], [680, 0, 0])
+    assert route.areas.tolist() == [1, 2, 3, 4, 5] and route.reachabilities.tolist() == [1, 2, 3, 4]
+    assert route.travel_types == ['walk'] * 4 and route.reached
+    assert route.time == 142 + 16  # from the start point: 50 units to the first reachability's start, x 0.33
+    assert route.line.n_points == 10 and route.line.n_cells == 1
+    np.testing.assert_array_equal(route.line.points[[0, -1]], [[50, 0, 0], [680, 0, 0]])
+    back = nav.route([680, 0, 0], 1)  # to an area; nothing leads back into area 1
+    assert not back.reached and back.areas.tolist() == [5] and back.time == 0
+    short = nav.route([50, 0, 0], 5, limit=2)
+    assert short.areas.tolist() == [1, 2, 3] and not short.reached
+
+
+@pytest.mark.parametrize(
+    ('change', 'field'),
+    [
+        (lambda areas, portals, clusters: (areas[:2] + [(0, GROUNDED, NORMAL, 3, 0)] + areas[3:], portals, clusters), r'areasettings\[3\]\.cluster'),
+        (lambda areas, portals, clusters: (areas[:2] + [(8, GROUNDED, NORMAL, -2, 0)] + areas[3:], portals, clusters), r'areasettings\[3\]\.cluster'),
+        (
+            lambda areas, portals, clusters: (areas[:1] + [(0, GROUNDED, NORMAL, 1, -1)] + areas[2:], portals, clusters),
+            r'areasettings\[2\]\.clusterareanum',
+        ),
+        (lambda areas, portals, clusters: (areas, [(3, 3, 2, (2, 2))], clusters), r'portals\[1\]\.frontcluster'),
+        (lambda areas, portals, clusters: (areas, [(3, 1, 3, (2, 2))], clusters), r'portals\[1\]\.backcluster'),
+        (lambda areas, portals, clusters: (areas, [(3, 1, 2, (2, -1))], clusters), r'portals\[1\]\.clusterareanum'),
+        (lambda areas, portals, clusters: (areas, portals, clusters[:2] + [(3, 3, 2, 1)]), r'clusters\[2\]\.firstportal'),
+        (lambda areas, portals, clusters: (areas, portals, clusters[:2] + [(3, -1, 1, 1)]), r'clusters\[2\]\.numreachabilityareas'),
+    ],
+)
+def test_routing_fields_out_of_range_are_refused_naming_them(change, field):
+    areas = [
+        (0, GROUNDED, NORMAL, 1, 0),
+        (0, GROUNDED, NORMAL, 1, 1),
+        (8, GROUNDED, NORMAL, -1, 0),
+        (0, GROUNDED, NORMAL, 2, 0),
+        (0, GROUNDED, NORMAL, 2, 1),
+    ]
+    portals, clusters = [(3, 1, 2, (2, 2))], [(0, 0, 0, 0), (3, 3, 1, 0), (3, 3, 1, 1)]
+    links = [(k, k + 1, (0, 0, 0), (0, 0, 0), WALK, 10) for k in range(1, 5)]
+    areas, portals, clusters = change(areas, portals, clusters)
+    data = build_routing_aas(areas, links, portals=portals, portal_index=[1, 1], clusters=clusters)
+    with pytest.raises(pq.QuakeFormatError, match=field):
+        pq.load_navigation(data)
+    edge = build_routing_aas(
+        [(0, GROUNDED, NORMAL, 2, 0), (8, GROUNDED, NORMAL, -1, 0)],
+        [(1, 2, (0, 0, 0), (0, 0, 0), WALK, 1), (2, 1, (0, 0, 0), (0, 0, 0), WALK, 1)],
+        portals=[(2, 2, 2, (1, 1))],
+        portal_index=[1],
+        clusters=[(0, 0, 0, 0), (0, 0, 0, 0), (2, 2, 1, 0)],
+    )
+    assert pq.load_navigation(edge).travel_time(1, 2) == 2  # the last cluster, the last portal and index: in range
