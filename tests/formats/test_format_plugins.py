@@ -691,6 +691,9 @@ def two_plugins(tmp_path):
     (files / 'c.mdl').write_bytes(b'NONE' + toy_text()[4:])
 
     (files / 'quake.mdl').write_bytes(torch_mdl())
+    from builders import tetra_md2
+
+    (files / 'x.dat').write_bytes(tetra_md2())
     env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(site), str(Path(__file__).resolve().parents[1]), os.environ.get('PYTHONPATH', '')])}
     return env, files
 
@@ -704,6 +707,7 @@ def test_extension_named_plugins_are_imported_with_their_files_only(two_plugins)
         quake = pq.load({str(files / 'quake.mdl')!r})
         print(quake.format, sorted(m for m in sys.modules if m.endswith('_format')))
         print(pq.load({str(files / 'b.mdl')!r}).format, pv.read({str(files / 'quake.mdl')!r}).n_points > 0)
+        print(pq.load({str(files / 'x.dat')!r}).format, sorted(m for m in sys.modules if m.endswith('_format')))
         print(pq.load({str(files / 'a.qtoy')!r}).format, sorted(m for m in sys.modules if m.endswith('_format')))
         try:
             pq.load({str(files / 'c.mdl')!r})
@@ -716,9 +720,10 @@ def test_extension_named_plugins_are_imported_with_their_files_only(two_plugins)
     assert lines[0] == '[]'  # import pyvista_quake imports no plugin
     assert lines[1] == "mdl ['toy_format', 'xmdl_format']"  # a .mdl opened: the .mdl plugin, not the .qtoy one
     assert lines[2] == 'xmdl True'  # each .mdl by its own format, told by its bytes
-    assert lines[3] == "qtoy ['qtoy_format', 'toy_format', 'xmdl_format']"
-    assert lines[4].startswith('refused: ') and "b'NONE'" in lines[4]
-    assert 'IDPO (mdl)' in lines[4] and 'XMDL (xmdl)' in lines[4] and 'formats of its extension' in lines[4]
+    assert lines[3] == "md2 ['toy_format', 'xmdl_format']"  # a built-in's bytes under another name: no plugin imported
+    assert lines[4] == "qtoy ['qtoy_format', 'toy_format', 'xmdl_format']"
+    assert lines[5].startswith('refused: ') and "b'NONE'" in lines[5]
+    assert 'IDPO (mdl)' in lines[5] and 'XMDL (xmdl)' in lines[5] and 'formats of its extension' in lines[5]
     assert done.stderr.count('xmdl imported') == 1 and done.stderr.count('qtoy imported') == 1
 
 
@@ -868,3 +873,26 @@ def test_the_md5_registration_names_its_game():
     from pyvista_quake.formats import FORMATS
 
     assert FORMATS['md5'].title.startswith('Doom 3')
+
+
+def test_magic_bytes_come_before_any_grammar_and_the_registry_says_what_it_refuses(tmp_path):
+    from builders import tetra_md2
+
+    from pyvista_quake.formats import parse_buffer
+
+    with registered('greedy', lambda data, source: pq.ModelData(surfaces=[]), b'', sniff=lambda head: True):
+        # A grammar that takes anything, registered after MD2: an MD2's magic bytes still choose MD2, whatever its name.
+        assert spec_for(tetra_md2(), 'x.dat').name == 'md2'
+        assert spec_for(b'anything at all', 'x.dat').name == 'greedy'
+    record = parse_buffer(tetra_md2(), 'x.md2')  # no format given: the bytes name it
+    assert type(record).__module__ == 'pyvista_quake.formats.md2'
+
+    def needs(data: bytes, source: str, *, scale: float) -> pq.ModelData:
+        raise AssertionError('not read')
+
+    with pytest.raises(TypeError, match=r"format 'needy': every keyword-only parameter of read is an option and needs a default"):
+        pq.register_format('needy', ['.needy'], needs, magic=b'NEED')
+    with pytest.raises(ValueError, match=r"noextension: cannot tell the Quake model format from the extension '\(none\)'"):
+        from pyvista_quake.formats import format_for_path
+
+        format_for_path('noextension')
