@@ -264,7 +264,7 @@ class GameFiles:
             where, data = _read_place(place, relative)
             tried.append(where)
             if data is not None:
-                return (Place(place.path, relative) if isinstance(place, Archive) else Place(Path(where[0]))), tried
+                return (Place(Path(where[0])) if isinstance(place, Path) else Place(place.path, relative)), tried
         return None, tried
 
     def shader_scripts(self) -> list[tuple[str, str]]:
@@ -274,12 +274,13 @@ class GameFiles:
         places: list[Path | Archive] = ([root] if root is not None else []) + self._own_archives() + self._later_roots(root)
         seen: set[str] = set()
         for place in places:
-            note(place.path if isinstance(place, Archive) else Path(place) / 'scripts')
             if isinstance(place, Archive):
+                note(place.path)
                 names = [n for n in place.names() if n.startswith('scripts/') and n.endswith('.shader')]
                 items: list[tuple[str, Callable[[], bytes]]] = [(f'{place.path}:{n}', functools.partial(place.read, n)) for n in names]
             else:
                 folder = Path(place) / 'scripts'
+                note(folder)
                 items = [(str(p), p.read_bytes) for p in sorted(folder.glob('*.shader'))] if folder.is_dir() else []
                 for label, _ in items:
                     note(label)

@@ -352,6 +352,11 @@ CLIENT_COLOURS = ('#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f
 FRAG_COLOUR = '#ffe119'
 
 
+def drawer(source: Any) -> Any:
+    """What draws ``source`` in a plotter: :func:`demo_scene` for a demo, else :func:`scene`."""
+    return demo_scene if isinstance(source, Demo) else scene
+
+
 def demo_scene(plotter: pv.Plotter, demo: Demo, **options: Any) -> pv.MultiBlock:
     """Clear ``plotter`` and show a demo's trajectories, each client a colour, over its level (lightmapped, where the
     game's files hold it), framed from above.  ``options`` are :func:`scene`'s, for the level."""
@@ -440,7 +445,7 @@ def plot(
         assert poser is not None  # not a mesh: checked above
         source, tagged = poser.subject, poser.drawn  # a player's parts' tags join them: none shown
         mesh_options, load_options = others, {}
-    if isinstance(source, Demo):
+    if drawer(source) is demo_scene:
         mesh = demo_scene(plotter, source, lighting=lighting, **mesh_options)
     else:
         mesh = scene(plotter, source, frame=frame, animation=animation, time=time, lighting=lighting, **load_options, **mesh_options)
@@ -523,7 +528,7 @@ def thumbnail(
 
     """
     path = Path(path)
-    if not isinstance(source, (pv.DataSet, pv.MultiBlock, Demo)) and not {'frame', 'animation', 'time'} & options.keys():
+    if not isinstance(source, (pv.DataSet, pv.MultiBlock)) and drawer(source) is scene and not {'frame', 'animation', 'time'} & options.keys():
         # By default the rest pose: a thumbnail of a falling body (UFO: AI's frame 0) says little.
         options = {**options, 'lighting': take_lighting(options)}  # not the load option normals=
         load_options, others = split_options(options)
@@ -536,10 +541,11 @@ def thumbnail(
         if list(drawing.window_size) != list(size):
             drawing.window_size = list(size)  # renders: only when it changes
         drawing.set_background(background)
-        drawn = demo_scene(drawing, source, **options) if isinstance(source, Demo) else scene(drawing, source, **options)
-        if isinstance(source, Demo) and not drawn.n_blocks:
+        draw = drawer(source)
+        drawn = draw(drawing, source, **options)
+        if draw is demo_scene and not drawn.n_blocks:
             raise NothingToDrawError(f"{source.source}: nothing to draw: no client moves and its level is not among the game's files")
-        if not isinstance(source, Demo) and not sum(b.n_cells for b in (drawn if isinstance(drawn, pv.MultiBlock) else [drawn]) if b is not None):
+        if draw is scene and not sum(b.n_cells for b in (drawn if isinstance(drawn, pv.MultiBlock) else [drawn]) if b is not None):
             raise NothingToDrawError(f'{getattr(source, "source", source)}: nothing to draw: {why_nothing_to_draw(_loaded(source))}')
         image = screenshot(drawing, transparent_background=transparent)
         atomic_write(path, png_bytes(image, compress_level=1), sync=False)  # fast: batches write many

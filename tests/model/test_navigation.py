@@ -279,7 +279,7 @@ def test_travel_time_takes_only_the_flags_asked_for():
     assert nav.travel_time(1, 3, flags=['default', 'rocketjump']) == 64
 
 
-def _two_clusters() -> pq.Navigation:
+def _two_clusters(first_cluster=(3, 3, 1, 0)) -> pq.Navigation:
     """Areas 1, 2 (cluster 1), the portal area 3, areas 4, 5 (cluster 2) along x: a walk of 10 from each to the next,
     and 5 -> 4 back; the planes x = 150, 350, 550, 650 part them."""
     areas = [
@@ -297,7 +297,7 @@ def _two_clusters() -> pq.Navigation:
             links,
             portals=[(3, 1, 2, (2, 2))],
             portal_index=[1, 1],
-            clusters=[(0, 0, 0, 0), (3, 3, 1, 0), (3, 3, 1, 1)],
+            clusters=[(0, 0, 0, 0), first_cluster, (3, 3, 1, 1)],
             splits=(150, 350, 550, 650),
         )
     )
@@ -363,3 +363,101 @@ def test_routing_fields_out_of_range_are_refused_naming_them(change, field):
         clusters=[(0, 0, 0, 0), (0, 0, 0, 0), (2, 2, 1, 0)],
     )
     assert pq.load_navigation(edge).travel_time(1, 2) == 2  # the last cluster, the last portal and index: in range
+
+
+def test_travel_time_measures_inside_an_area_in_three_dimensions():
+    for second_start, inside in (((130, 40, 0), 16), ((130, 0, 40), 16), ((100, 30, 40), 16)):  # 50 units: x 0.33 = 16.5
+        areas = [(0, GROUNDED, NORMAL, 1, 0), (0, GROUNDED, NORMAL, 1, 1), (0, GROUNDED, NORMAL, 1, 2)]
+        links = [(1, 2, (0, 0, 0), (100, 0, 0), WALK, 10), (2, 3, second_start, (300, 0, 0), WALK, 20), (3, 2, (300, 9, 0), (300, 9, 0), WALK, 1)]
+        nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
+        assert nav.travel_time(1, 3) == 1 + 20 + inside + 10, second_start
+
+
+def test_only_an_area_s_first_128_reachabilities_lead_back_to_it():
+    # Area 1: 128 links into the dead end 3, then the 129th into the goal 2: botlib never reverses the 129th.
+    areas = [(0, GROUNDED, NORMAL, 1, 0), (0, GROUNDED, NORMAL, 1, 1), (0, GROUNDED, NORMAL, 1, 2)]
+    links = [(1, 3, (0, 0, 0), (0, 0, 0), WALK, 5)] * 128 + [(1, 2, (0, 0, 0), (0, 0, 0), WALK, 5), (2, 1, (0, 0, 0), (0, 0, 0), WALK, 5)]
+    nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
+    assert nav.travel_time(1, 2) == 0 and nav.travel_time(2, 1) == 6
+
+
+def test_a_do_not_enter_start_or_goal_lets_the_route_enter_such_areas():
+    assert _chain(middle=(0, GROUNDED, NORMAL)).travel_time(1, 3) == 64
+    areas = [(0, GROUNDED, NORMAL, 1, 0), (0, GROUNDED, NORMAL, 1, 1), (256, GROUNDED, NORMAL, 1, 2)]  # the goal: do not enter
+    links = [(1, 2, (0, 0, 0), (100, 0, 0), WALK, 10), (2, 3, (200, 0, 0), (300, 0, 0), WALK, 20), (3, 2, (300, 10, 0), (200, 10, 0), WALK, 20)]
+    nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
+    assert nav.travel_time(1, 3) == 64 and nav.travel_time(1, 2) == 11
+
+
+def test_areas_that_are_no_reachability_areas_of_their_cluster_have_no_time():
+    # Cluster 1 counts two reachability areas: area 3 (number 2) is none, as a start or a goal.
+    areas = [(0, GROUNDED, NORMAL, 1, 0), (0, GROUNDED, NORMAL, 1, 1), (0, GROUNDED, NORMAL, 1, 2)]
+    links = [(1, 2, (0, 0, 0), (0, 0, 0), WALK, 10), (2, 3, (0, 0, 0), (0, 0, 0), WALK, 20), (3, 1, (0, 0, 0), (0, 0, 0), WALK, 20)]
+    nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 2, 0, 0)]))
+    np.testing.assert_array_equal(nav.travel_time([1, 3, 3], [3, 1, 2]), [0, 0, 0])
+    assert nav.travel_time(1, 2) == 11
+
+
+def test_the_reachability_taken_first_sets_the_origin_term():
+    # Area 1 leaves by a dead end first, then by its way to 2: the origin term is measured to the second's start.
+    areas = [(0, GROUNDED, NORMAL, 1, 0), (0, GROUNDED, NORMAL, 1, 1), (0, GROUNDED, NORMAL, 1, 2)]
+    links = [(1, 3, (-300, 0, 0), (0, 0, 0), WALK, 1), (1, 2, (0, 0, 0), (100, 0, 0), WALK, 10), (2, 1, (100, 0, 0), (0, 0, 0), WALK, 10)]
+    nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
+    assert nav.travel_time(1, 2) == 11
+    assert nav.travel_time(1, 2, origin=[0, 0, 100]) == 11 + 33  # 100 units to (0, 0, 0), not 316 to (-300, 0, 0)
+
+
+def _three_clusters(goal_back: bool = False, front_size: int = 3) -> pq.Navigation:
+    """Clusters 1, 2, 3 in a row along x, the portals 3 and 6 between them: areas 1, 2 | 3 | 4, 5 | 6 | 7, 8, each
+    walking (10) into the next; ``goal_back``: each also walks back (10) into the one before."""
+    areas = [
+        (0, GROUNDED, NORMAL, 1, 0),
+        (0, GROUNDED, NORMAL, 1, 1),
+        (8, GROUNDED, NORMAL, -1, 0),
+        (0, GROUNDED, NORMAL, 2, 0),
+        (0, GROUNDED, NORMAL, 2, 1),
+        (8, GROUNDED, NORMAL, -2, 0),
+        (0, GROUNDED, NORMAL, 3, 0),
+        (0, GROUNDED, NORMAL, 3, 1),
+    ]
+    links = []
+    for k in range(1, 9):
+        x = 200 * (k - 1)
+        if k < 8:
+            links.append((k, k + 1, (x, 0, 0), (x + 100, 0, 0), WALK, 10))
+        if goal_back and k > 1:
+            links.append((k, k - 1, (x, 10, 0), (x - 100, 10, 0), WALK, 10))
+    if not goal_back:
+        links.append((8, 7, (1400, 10, 0), (1300, 10, 0), WALK, 10))
+    return pq.load_navigation(
+        build_routing_aas(
+            areas,
+            links,
+            portals=[(3, 1, 2, (2, 2)), (6, 2, 3, (front_size, 2))],
+            portal_index=[1, 1, 2, 2],
+            clusters=[(0, 0, 0, 0), (3, 3, 1, 0), (4, 4, 2, 1), (3, 3, 1, 3)],
+        )
+    )
+
+
+def test_the_portal_cache_crosses_a_cluster_between_two():
+    nav = _three_clusters()
+    # Goal 8: area 7 is 11 from it, portal 6 (cluster 3's number 2) 11 + 33 + 10 = 54: the portal's time 55.
+    # Then cluster 2 from portal 6 (55 + its longest crossing, 33 = 88): portal 3 is 1 + 10 + 33 + 10 + 33 + 10 = 97
+    # from portal 6, so 97 + 88 = 185; area 4 goes by portal 6 (55 + 54 + 33), area 1 by portal 3 (185 + 54 + 33).
+    np.testing.assert_array_equal(nav.travel_time([7, 4, 1], 8), [11, 142, 185 + 54 + 33])
+
+
+def test_a_goal_in_the_first_cluster_is_reached_back_through_the_portals():
+    nav = _three_clusters(goal_back=True)
+    forward, back = nav.travel_time(1, 8), nav.travel_time(8, 1)
+    assert forward == back > 0  # the map is the same both ways
+    assert nav.travel_time(2, 1) == 11 and nav.travel_time(8, 7) == 11
+
+
+def test_a_portal_that_is_no_reachability_area_of_a_cluster_is_passed_by():
+    nav = _three_clusters(front_size=4)  # portal 6 numbered 4 in cluster 2, which counts 4 reachability areas
+    assert nav.travel_time(1, 8) == 0 and nav.travel_time(7, 8) == 11
+    assert _three_clusters(goal_back=True, front_size=4).travel_time(8, 1) == 0
+    lone = _two_clusters(first_cluster=(3, 1, 1, 0))  # cluster 1 counts area 1 alone: area 2 starts nowhere
+    assert lone.travel_time(2, 5) == 0 and lone.travel_time(1, 5) == 0
