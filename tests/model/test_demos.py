@@ -11,6 +11,7 @@ from demo_builders import message
 from demo_builders import sent_angle
 import numpy as np
 import pytest
+import pyvista as pv
 
 import pyvista_quake as pq
 from pyvista_quake import QuakeFormatError
@@ -325,3 +326,30 @@ def test_a_demo_s_picture_marks_where_frags_were_scored(tmp_path):
         assert yellow(pq.load_demo(build_demo(steps=6) + frag)) > 0
     with pytest.warns(pq.QuakeWarning, match='level maps/e1m1.bsp not found'):
         assert yellow(pq.load_demo(build_demo(steps=6))) == 0
+
+
+def test_a_heatmap_picture_is_seen_from_above_its_empty_cells_clear():
+    from matplotlib import colormaps
+
+    from pyvista_quake.model.demos import Heatmap
+
+    seconds = np.array([[0.5, 0.0, 0.25], [0.0, 0.0, 0.1]])  # row 0 the lowest y
+    picture = Heatmap(seconds, np.zeros(2), 64.0, pv.PolyData()).image()
+    assert picture.shape == (2, 3, 4)
+    np.testing.assert_array_equal(picture[1, 0], (np.asarray(colormaps['inferno'](1.0)) * 255).round().astype(np.uint8))
+    np.testing.assert_array_equal(picture[1, 2], (np.asarray(colormaps['inferno'](0.5)) * 255).round().astype(np.uint8))
+    np.testing.assert_array_equal(picture[0, 2], (np.asarray(colormaps['inferno'](0.2)) * 255).round().astype(np.uint8))
+    assert (picture[[1, 0, 0], [1, 0, 1]] == 0).all()  # no one there: transparent
+
+
+def test_a_frag_in_the_first_timed_message_and_a_step_of_exactly_the_jump():
+    from demo_builders import update
+
+    first = message(bytes([7]) + struct.pack('<f', 1.0) + bytes([14, 0]) + struct.pack('<h', 1) + update(1, (0.0, 0.0, 0.0)))
+    second = message(bytes([7]) + struct.pack('<f', 1.1) + update(1, (256.0, 0.0, 0.0)))  # a step of 256: the same life
+    third = message(bytes([7]) + struct.pack('<f', 1.2) + update(1, (512.5, 0.0, 0.0)))  # past 256: a new one
+    demo = pq.load_demo(build_demo(steps=0) + first + second + third)
+    events = demo.events
+    assert events['kind'].tolist() == ['frags', 'respawn'] and events['time'].tolist() == pytest.approx([1.0, 1.2])
+    lines = demo.trajectories()  # the first life a line of two points; the second, of one, none
+    assert lines.n_cells == 1 and lines.points[:, 0].tolist() == [0, 256]
