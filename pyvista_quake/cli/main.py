@@ -15,6 +15,7 @@ from pyvista_quake.cli import check  # noqa: F401 - registers its command
 from pyvista_quake.cli import convert  # noqa: F401 - registers its command
 from pyvista_quake.cli import demo  # noqa: F401 - registers its command
 from pyvista_quake.cli import info  # noqa: F401 - registers its command
+from pyvista_quake.cli import route  # noqa: F401 - registers its command
 from pyvista_quake.cli import sheet  # noqa: F401 - registers its command
 from pyvista_quake.cli import thumbnail  # noqa: F401 - registers its command
 from pyvista_quake.cli import view  # noqa: F401 - registers its command

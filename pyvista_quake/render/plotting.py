@@ -359,31 +359,60 @@ def drawer(source: Any) -> Any:
 
 def demo_scene(plotter: pv.Plotter, demo: Demo, **options: Any) -> pv.MultiBlock:
     """Clear ``plotter`` and show a demo's trajectories, each client a colour, over its level (lightmapped, where the
-    game's files hold it), framed from above.  ``options`` are :func:`scene`'s, for the level."""
-    plotter.clear_actors()
-    drawn = pv.MultiBlock()
-    level = demo.level
-    if level is not None:
-        drawn.append(scene(plotter, level, **options), 'level')
+    game's files hold it), frags marked, framed from above.  ``options`` are :func:`scene`'s, for the level."""
     lines = demo.trajectories()
-    if lines.n_cells:
-        colours = np.array([pv.Color(CLIENT_COLOURS[int(c) % len(CLIENT_COLOURS)]).int_rgb for c in lines.cell_data['client']], np.uint8)
-        shown = lines.copy(deep=False)
-        shown.cell_data['colour'] = colours
-        plotter.add_mesh(shown, scalars='colour', rgb=True, line_width=3, render_lines_as_tubes=True, lighting=False)
-        drawn.append(lines, 'trajectories')
+    colours = [CLIENT_COLOURS[int(c) % len(CLIENT_COLOURS)] for c in lines.cell_data['client']] if lines.n_cells else []
     events = demo.events
     scored = (events['kind'] == 'frags') & (events['change'] > 0) & np.isfinite(events['x'])
-    if scored.any():  # where each frag was scored, as a marker
-        where = np.column_stack([events['x'], events['y'], events['z']])[scored]
-        plotter.add_points(where, color=FRAG_COLOUR, point_size=12, render_points_as_spheres=True, lighting=False)
-    boxes = [np.asarray(b.bounds, np.float64) for b in drawn if b is not None]
+    return paths_scene(plotter, demo.level, lines, colours, np.column_stack([events['x'], events['y'], events['z']])[scored], **options)
+
+
+def paths_scene(
+    plotter: pv.Plotter,
+    level: Any,
+    lines: pv.PolyData,
+    colours: list[Any],
+    markers: np.ndarray | None = None,
+    bounds: Any = None,
+    **options: Any,
+) -> pv.MultiBlock:
+    """Clear ``plotter`` and show ``lines`` (a colour a cell) and ``markers`` (points) over ``level`` (none: the lines
+    alone), framed from above on ``bounds`` (by default all of it: a level's sky box too).  ``options`` are
+    :func:`scene`'s, for the level."""
+    plotter.clear_actors()
+    drawn = pv.MultiBlock()
+    if level is not None:  # seen from above, its faces' backs culled: the ceilings and sky over the floors let them show
+        drawn.append(scene(plotter, level, **{'culling': 'back', **options}), 'level')
+    if lines.n_cells:
+        shown = lines.copy(deep=False)
+        shown.cell_data['colour'] = np.array([pv.Color(c).int_rgb for c in colours], np.uint8)
+        plotter.add_mesh(shown, scalars='colour', rgb=True, line_width=3, render_lines_as_tubes=True, lighting=False)
+        drawn.append(lines, 'paths')
+    if markers is not None and len(markers):
+        plotter.add_points(np.asarray(markers, np.float64), color=FRAG_COLOUR, point_size=12, render_points_as_spheres=True, lighting=False)
+    boxes = [np.asarray(b.bounds, np.float64) for b in drawn if b is not None] if bounds is None else [np.asarray(bounds, np.float64)]
     boxes = [b for b in boxes if np.isfinite(b).all() and (b[1::2] >= b[0::2]).all()]  # an empty mesh has none
     if boxes:
         box = np.array(boxes).reshape(len(boxes), 6)
         frame_camera(plotter, lines, np.column_stack([box[:, 0::2].min(axis=0), box[:, 1::2].max(axis=0)]).ravel(), above=True)
     plotter.render()
     return drawn
+
+
+def paths_picture(
+    level: Any, lines: pv.PolyData, path: str | Path, size: tuple[int, int] = (512, 512), colours: list[Any] | None = None, bounds: Any = None
+) -> Path:
+    """One offscreen PNG of ``lines`` over ``level`` from above (a route, trajectories), as :func:`paths_scene` draws them
+    (framed on ``bounds``, by default everything drawn)."""
+    path = Path(path)
+    drawing = internal_plotter(size)
+    try:
+        drawing.set_background('white')  # type: ignore[arg-type]  # PyVista's decorator hides the method's signature
+        paths_scene(drawing, level, lines, colours or [CLIENT_COLOURS[0]] * lines.n_cells, bounds=bounds)
+        atomic_write(path, png_bytes(screenshot(drawing), compress_level=1), sync=False)
+    finally:
+        drawing.close()
+    return path
 
 
 def plot(

@@ -332,3 +332,37 @@ def test_the_thumbnail_summary_prints_paths_as_they_are(tmp_path, capsys):
     out = tmp_path / '[bold]thumbs'
     assert main(['thumbnail', str(tmp_path / 'm.md2'), '-o', str(out), '--size', '32']) == 0
     assert f'1 thumbnails in {out}' in capsys.readouterr().out
+
+
+def _level_with_navigation(tmp_path):
+    """A Quake III level and, beside it, a navigation file of two areas (x < 0, x > 0), each walking into the other."""
+    from level_builders import build_q3
+    from level_builders import build_routing_aas
+    from level_builders import collision_args
+
+    maps = tmp_path / 'baseq3' / 'maps'
+    maps.mkdir(parents=True)
+    (maps / 'walk.bsp').write_bytes(build_q3(**collision_args()))
+    areas = [(0, 1, 2, 1, 0), (0, 1, 2, 1, 1)]
+    links = [(1, 2, (-10, 0, 0), (10, 0, 0), 2, 40), (2, 1, (10, 0, 0), (-10, 0, 0), 2, 40)]
+    (maps / 'walk.aas').write_bytes(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (2, 2, 0, 0)], splits=(0,)))
+    return maps / 'walk.bsp'
+
+
+def test_route_says_and_draws_the_way_a_bot_goes(tmp_path, capsys):
+    level = _level_with_navigation(tmp_path)
+    picture = tmp_path / 'route.png'
+    code = main(['route', str(level), '--from', '-30', '0', '8', '--to', '30', '0', '8', '--json', '-o', str(picture), '--size', '96', '96'])
+    assert code == 0
+    said = capsys.readouterr()
+    assert 'made for another map' in said.err  # the file's checksum is not this map's: said, and used
+    record = json.loads(said.out)
+    assert record['reached'] and record['areas'] == [1, 2] and record['reachabilities'] == [1] and record['travel_types'] == ['walk']
+    assert record['time'] == 1 + 40 + 7 and record['picture'] == str(picture)  # 21.5 units to the reachability's start, x 0.33
+    image = np.asarray(Image.open(picture))
+    assert image.shape[:2] == (96, 96) and ((image[..., 0] > 180) & (image[..., 1] < 80)).any()  # the route drawn
+    assert main(['route', str(level), '--from', '-30', '0', '8', '--to', '30', '0', '8']) == 0
+    assert 'reached' in capsys.readouterr().out
+    (level.parent / 'walk.aas').unlink()
+    assert main(['route', str(level), '--from', '0', '0', '0', '--to', '1', '1', '1']) == 1
+    assert 'no bot navigation file' in capsys.readouterr().err
