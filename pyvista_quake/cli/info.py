@@ -75,6 +75,14 @@ def _info(path: Place, options: dict) -> dict:
                 'brushes': int(c.model_brushes[0][1]),
                 'light_grid': None if grid is None else [int(grid.shape[2]), int(grid.shape[1]), int(grid.shape[0])],
             }
+            navigation = model.navigation
+            if navigation is not None:  # the bots' maps/NAME.aas beside it: its areas and reachabilities by travel type
+                types = collections.Counter(navigation.reachabilities.cell_data['travel_type'].tolist())
+                counts['level']['navigation'] = {
+                    'areas': navigation.num_areas,
+                    'reachabilities': navigation.num_reachabilities,
+                    'travel_types': dict(types.most_common()),
+                }
     if model.skeletal is not None and not model.surfaces:  # an animation file: what it holds is its poses
         stored = read_animation(path)
         counts['frames'] = int(stored.poses.shape[0])  # the file's frames, not the one bind pose of no mesh
@@ -120,6 +128,10 @@ def _info_table(record: dict) -> Table:
         if 'clusters' in level:
             grid = 'no light grid' if level['light_grid'] is None else 'a light grid of {} x {} x {}'.format(*level['light_grid'])
             table.add_row('collision', f'{level["brushes"]} brushes, {level["clusters"]} clusters, {level["areas"]} areas, {grid}')
+        if 'navigation' in level:
+            nav = level['navigation']
+            kinds = ', '.join(f'{count} {name}' for name, count in nav['travel_types'].items())
+            table.add_row('navigation', f'{nav["areas"]} areas, {nav["reachabilities"]} reachabilities ({kinds or "none"})')
         top = ', '.join(f'{count} {name}' for name, count in list(level['classnames'].items())[:6])
         more = len(level['classnames']) - 6
         table.add_row('entities', f'{level["entities"]}: {top}' + (f' and {more} more kinds' if more > 0 else ''))

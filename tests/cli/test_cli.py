@@ -366,3 +366,15 @@ def test_route_says_and_draws_the_way_a_bot_goes(tmp_path, capsys):
     (level.parent / 'walk.aas').unlink()
     assert main(['route', str(level), '--from', '0', '0', '0', '--to', '1', '1', '1']) == 1
     assert 'no bot navigation file' in capsys.readouterr().err
+
+
+def test_info_reports_a_level_s_navigation_by_travel_type(tmp_path, capsys):
+    level = _level_with_navigation(tmp_path)
+    assert main(['info', str(level), '--json']) == 0
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record['level']['navigation'] == {'areas': 2, 'reachabilities': 2, 'travel_types': {'walk': 2}}
+    assert main(['info', str(level)]) == 0
+    assert '2 areas, 2 reachabilities (2 walk)' in ' '.join(capsys.readouterr().out.split())
+    (level.parent / 'walk.aas').unlink()
+    assert main(['info', str(level), '--json']) == 0
+    assert 'navigation' not in json.loads(capsys.readouterr().out)[0]['level']
