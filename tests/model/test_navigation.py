@@ -401,10 +401,11 @@ def test_areas_that_are_no_reachability_areas_of_their_cluster_have_no_time():
 def test_the_reachability_taken_first_sets_the_origin_term():
     # Area 1 leaves by a dead end first, then by its way to 2: the origin term is measured to the second's start.
     areas = [(0, GROUNDED, NORMAL, 1, 0), (0, GROUNDED, NORMAL, 1, 1), (0, GROUNDED, NORMAL, 1, 2)]
-    links = [(1, 3, (-300, 0, 0), (0, 0, 0), WALK, 1), (1, 2, (0, 0, 0), (100, 0, 0), WALK, 10), (2, 1, (100, 0, 0), (0, 0, 0), WALK, 10)]
+    links = [(1, 3, (-300, 0, 0), (0, 0, 0), WALK, 1), (1, 2, (50, 0, 0), (100, 0, 0), WALK, 10), (2, 1, (100, 0, 0), (0, 0, 0), WALK, 10)]
     nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
     assert nav.travel_time(1, 2) == 11
-    assert nav.travel_time(1, 2, origin=[0, 0, 100]) == 11 + 33  # 100 units to (0, 0, 0), not 316 to (-300, 0, 0)
+    # 100 units to (50, 0, 0): not 316 to the dead end's start, nor 112 to the dummy reachability 0's (0, 0, 0).
+    assert nav.travel_time(1, 2, origin=[50, 0, 100]) == 11 + 33
 
 
 def _three_clusters(goal_back: bool = False, front_size: int = 3) -> pq.Navigation:
