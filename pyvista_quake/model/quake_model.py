@@ -197,6 +197,10 @@ class QuakeModel:
         How the model is read.
     search : GameFiles, optional
         The game's files, where skins and the files beside the model are found.
+    animations : list of PoseRun, optional
+        A skeletal model's attached animations (see :class:`~pyvista_quake.model.skinned.SkeletalPart`).
+    config : ResolvedConfig, optional
+        The Cube 2 config a skeletal model was assembled from.
 
     Examples
     --------
@@ -206,28 +210,6 @@ class QuakeModel:
     >>> blocks = model.blocks(0)  # a MultiBlock, a PolyData per surface  # doctest: +SKIP
     >>> model.surfaces[0].image()  # its skin  # doctest: +SKIP
 
-    """
-
-    """The frames of every model: surfaces, each with its own image (an MD2, MDL, MD3, level, IQM, MD5, a registered format's).
-
-    The surfaces' codecs give their points (:meth:`positions`, :meth:`normals`); an
-    MD2's or MDL's are its :attr:`alias` part's packed bytes, a skeletal model's its
-    :attr:`skeletal` part's joints.  The images come from a ``.skin`` file, shaders,
-    a config or an MD2's skins through the game's files, and a pose is a MultiBlock
-    of a ``PolyData`` per surface (an MD2's or MDL's its one ``PolyData``).
-
-    Parameters
-    ----------
-    data : ModelData
-        The parsed content of the file.
-    options : LoadOptions, optional
-        How the model is read.
-    search : GameFiles, optional
-        Where to look for its ``.skin`` file and images.
-    animations : list of PoseRun, optional
-        A skeletal model's attached animations (see :class:`~pyvista_quake.model.skinned.SkeletalPart`).
-    config : ResolvedConfig, optional
-        The Cube 2 config a skeletal model was assembled from.
     """
 
     def __init__(
@@ -948,38 +930,6 @@ class QuakeModel:
         k, k_next, alpha = anim.sample(clip.times, clip.duration, float(time))
         a, b = int(clip.frames[k]), int(clip.frames[k_next])
         return tag_matrix(*lerp_tag(tag.origins[a], tag.axes[a], tag.origins[b], tag.axes[b], alpha))
-
-    """A Quake (``.mdl``), Quake II (``.md2``), Quake III (``.md3``), Inter-Quake (``.iqm``) or Doom 3 (``.md5mesh``) model.
-
-    A model is a list of :attr:`surfaces` and the frames that move them.
-    Use :func:`pyvista_quake.load` to read one, :meth:`from_frames` to make one
-    from PyVista meshes, and :meth:`save` to write it in any of the formats.
-
-    A frame comes in two forms, the same for every format:
-    :meth:`blocks` gives a :class:`pyvista.MultiBlock` with a ``PolyData`` per
-    surface, each with its own image, and :meth:`mesh` gives one
-    :class:`pyvista.PolyData` of every surface.  :meth:`frame`, :meth:`at`,
-    :meth:`pose` and :meth:`between` give MultiBlocks too.
-
-    Parameters
-    ----------
-    data : ModelData
-        The record of a file (see :mod:`pyvista_quake.formats`): an MD2's or MDL's has an ``alias``
-        part, a skeletal model's a ``skeleton`` (an :class:`AliasData` alone is taken as an MD2's or MDL's part).
-    options : LoadOptions, optional
-        How the model is read.
-    search : GameFiles, optional
-        The game's files, where skins and the files beside the model are found.
-
-    Examples
-    --------
-    >>> import pyvista_quake
-    >>> model = pyvista_quake.load('tris.md2')  # doctest: +SKIP
-    >>> mesh = model.mesh(0)  # one PolyData, for every format  # doctest: +SKIP
-    >>> blocks = model.blocks(0)  # a MultiBlock, a PolyData per surface  # doctest: +SKIP
-    >>> model.surfaces[0].image()  # its skin  # doctest: +SKIP
-
-    """
 
     @property
     def spec(self) -> FormatSpec:
