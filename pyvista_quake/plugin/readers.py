@@ -12,6 +12,7 @@ from collections import OrderedDict
 import functools
 import os
 import pickle
+import types
 from typing import Any
 from typing import TypeVar
 
@@ -413,48 +414,31 @@ class QuakeReader(pv.BaseReader[_Output], pv.TimeReader):
             raise ValueError(f'time point {time_point} outside 0..{self.number_time_points - 1}')
 
 
-class MD2Reader(QuakeReader[pv.PolyData]):
-    """Reader for Quake II ``.md2`` models: each frame a :class:`pyvista.PolyData` (see :class:`QuakeReader`)."""
+def reader_class(spec: FormatSpec, notes: str = '') -> type[QuakeReader]:
+    """The PyVista reader class of a registered format, made from its registration: each frame the type its
+    ``output`` says (a ``PolyData`` for a model of one surface of packed bytes, else a ``MultiBlock``)."""
+    several = spec.output == 'MultiBlock'
+    base = QuakeReader[pv.MultiBlock] if several else QuakeReader[pv.PolyData]
+    kind = 'a :class:`pyvista.MultiBlock` of its surfaces' if several else 'a :class:`pyvista.PolyData`'
+    extensions = ', '.join(f'``{e}``' for e in spec.extensions)
+    doc = f'Reader for {spec.title} ({extensions}): each frame {kind} (see :class:`QuakeReader`).' + (f'\n\n    {notes}\n    ' if notes else '')
+    namespace = {'__doc__': doc, '__module__': __name__, '_class_reader': _BlocksSource if several else _QuakeSource}
+    return types.new_class(f'{spec.name.upper()}Reader', (base,), {}, lambda ns: ns.update(namespace))
 
 
-class MDLReader(QuakeReader[pv.PolyData]):
-    """Reader for Quake ``.mdl`` models: each frame a :class:`pyvista.PolyData` (see :class:`QuakeReader`)."""
-
-
-class MD3Reader(QuakeReader[pv.MultiBlock]):
-    """Reader for Quake III ``.md3`` models: each frame a :class:`pyvista.MultiBlock` of surfaces (see :class:`QuakeReader`)."""
-
-    _class_reader = _BlocksSource
-
-
-class IQMReader(QuakeReader[pv.MultiBlock]):
-    """Reader for Inter-Quake Models (``.iqm``): each frame a :class:`pyvista.MultiBlock` of its meshes, skinned (see :class:`QuakeReader`).
-
-    An ``iqm.cfg`` beside the file gives its skins and named animations, as Cube 2 engines read it.
-    """
-
-    _class_reader = _BlocksSource
-
-
-class MD5Reader(QuakeReader[pv.MultiBlock]):
-    """Reader for Doom 3 ``.md5mesh`` models: each frame a :class:`pyvista.MultiBlock` of its meshes (see :class:`QuakeReader`).
-
-    Animations come from ``.md5anim`` files: ``pv.read("x.md5mesh", animations=["x_run.md5anim"])``,
-    or the ``md5.cfg`` beside it.
-    """
-
-    _class_reader = _BlocksSource
-
-
-class BSPReader(QuakeReader[pv.MultiBlock]):
-    """Reader for levels (``.bsp``: Quake III, Quake 1, Quake II, UFO: AI): a :class:`pyvista.MultiBlock` of one
-    ``PolyData`` per (brush model, shader or texture), one frame (see :class:`QuakeReader`).
-
-    ``pv.read("q3dm6.bsp", hide=())`` keeps the faces the engine does not draw; ``patch_level=`` sets the
-    tessellation of Quake III's curved patches.
-    """
-
-    _class_reader = _BlocksSource
+#: The built-in formats' readers, named in this package's ``pyvista.readers`` entry points.
+MD2Reader = reader_class(FORMATS['md2'])
+MDLReader = reader_class(FORMATS['mdl'])
+MD3Reader = reader_class(FORMATS['md3'])
+IQMReader = reader_class(FORMATS['iqm'], 'An ``iqm.cfg`` beside the file gives its skins and named animations, as Cube 2 engines read it.')
+MD5Reader = reader_class(
+    FORMATS['md5'], 'Animations come from ``.md5anim`` files: ``pv.read("x.md5mesh", animations=["x_run.md5anim"])``, or the ``md5.cfg`` beside it.'
+)
+BSPReader = reader_class(
+    FORMATS['bsp'],
+    '``pv.read("q3dm6.bsp", hide=())`` keeps the faces the engine does not draw; ``patch_level=`` sets the tessellation '
+    "of Quake III's curved patches.",
+)
 
 
 class FormatReader(QuakeReader[pv.MultiBlock]):
@@ -469,22 +453,22 @@ _REGISTERED: set[str] = set()
 
 
 def register_reader(spec: FormatSpec) -> None:
-    """Make PyVista read a third party's format: :class:`FormatReader` for each of its extensions.
+    """Make PyVista read a third party's format: its :func:`reader_class` for each of its extensions.
 
     An extension a built-in format has stays with its reader (which tells the file's format by its
     bytes); one PyVista's own readers take is left to them, with a warning.
     """
     if spec.third_party:
-        _register_extensions(spec.extensions, spec.name)
+        _register_extensions(spec.extensions, spec.name, reader_class(spec))
 
 
-def _register_extensions(extensions: tuple[str, ...], name: str) -> None:
+def _register_extensions(extensions: tuple[str, ...], name: str, reader: type[QuakeReader] | None = None) -> None:
     builtin = {e for other in dict.values(FORMATS) if not other.third_party for e in other.extensions}
     for extension in extensions:
         if extension in _REGISTERED or extension in builtin:
             continue  # FormatReader, or a built-in format's reader, already reads the extension
         try:
-            pv.register_reader(extension, FormatReader)
+            pv.register_reader(extension, reader if reader is not None else FormatReader)
             _REGISTERED.add(extension)
         except ValueError as error:  # a built-in VTK reader's extension: PyVista keeps its own
             warn_external(f"pyvista_quake: the {name!r} format's {extension} stays with PyVista's reader ({error})")

@@ -896,3 +896,11 @@ def test_magic_bytes_come_before_any_grammar_and_the_registry_says_what_it_refus
         from pyvista_quake.formats import format_for_path
 
         format_for_path('noextension')
+
+
+def test_reader_classes_come_from_the_registration(toy, model_file):
+    reader = pv.get_reader(model_file)
+    assert type(reader).__name__ == 'TOYReader' and 'toy models' in type(reader).__doc__ and '``.toy``' in type(reader).__doc__
+    assert type(reader).__orig_bases__[0].__args__ == (pv.MultiBlock,)
+    assert readers.MD2Reader.__orig_bases__[0].__args__ == (pv.PolyData,) and readers.BSPReader.__name__ == 'BSPReader'
+    assert 'hide=()' in readers.BSPReader.__doc__ and readers.MD3Reader.__doc__.startswith('Reader for Quake III (MD3) models')
