@@ -1148,7 +1148,9 @@ class QuakeModel:
         points, sizes, brush, _ = queries.brush_faces(c, chosen)
         starts = np.cumsum(sizes) - sizes
         faces = np.insert(np.arange(len(points)), starts, sizes) if len(sizes) else np.zeros(0, np.int64)
-        mesh = pv.PolyData(points.astype(np.float32), faces=faces)
+        with np.errstate(over='ignore'):  # a corner past float32's range (a broken map's plane) is infinite, as in the engine
+            corners = points.astype(np.float32)
+        mesh = pv.PolyData(corners, faces=faces)
         mesh.cell_data['brush'] = brush.astype(np.int32)
         mesh.cell_data['contents'] = c.brush_contents[brush].astype(np.int64)
         mesh.cell_data['shader'] = (

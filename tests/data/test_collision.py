@@ -422,3 +422,11 @@ def test_a_world_box_past_float32_s_range_has_no_light_grid_and_no_warning():
             light = level.light([[0, 0, 0]])
         np.testing.assert_array_equal(light.ambient, np.zeros((1, 3), np.float32))
         assert level.collision.light_grid is None
+
+
+def test_brushes_whose_corners_pass_float32_s_range_are_drawn_without_a_warning():
+    data = bytearray(build_q3(**collision_args()))
+    data[531] = 124  # a plane's distance past float32's range of corners (found by the level fuzz test)
+    level = pq.load(bytes(data))
+    solids = level.brushes()
+    assert solids.n_cells > 0 and not np.isfinite(solids.points).all()
