@@ -12,6 +12,8 @@ For each map (the corpus's Quake III PK3s and DeepMind Lab's levels), in one run
    reference's cost of one ``contents`` a trace (a floor under any per-trace loop).
 3. 10,000 ``visible`` pairs, and ``light`` at 10,000 points.
 4. Peak memory (``tracemalloc``) of ``contents`` of all the points, against the bytes of the points and answers.
+5. The navigation files' all-pairs travel times (botlib's, :meth:`Navigation.travel_time`): a first time (every
+   cache made) and again, and the share of pairs with a route.
 
 The engine's own C (the acceptance check's oracle, through a pipe) is not built here: the figures are ratios to
 the plain loop, which says how far from a per-point Python loop the batched queries are.
@@ -46,6 +48,10 @@ MAPS = [
     )
 ]
 MAPS += [str(p) for p in sorted((CORPUS / 'navigation' / 'dmlab').glob('*.bsp'))]
+
+
+NAVIGATION = [f'{CORPUS / "navigation" / "openarena" / "openarena-navigation.pk3"}:maps/{m}.aas' for m in ('q3dm6ish', 'am_lavactf')]
+NAVIGATION += [str(p) for p in sorted((CORPUS / 'navigation' / 'dmlab').glob('*.aas'))]
 
 
 def loop_contents(c, points: np.ndarray) -> np.ndarray:
@@ -112,6 +118,18 @@ def main(argv: list[str] | None = None) -> int:
             f'{short:<16} {fast * 1e3:8.1f}ms {slow * 1e3:8.0f}ms {slow / fast:6.0f}x {traces * 1e3:7.1f}ms {visible * 1e3:7.1f}ms '
             f'{light * 1e3:6.1f}ms {memory:6.2f}x'
         )
+    print(f'\n{"navigation":<16} {"areas":>6} {"pairs":>8} {"first":>8} {"again":>8} {"routes":>7}')
+    for name in NAVIGATION:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            nav = pq.load_navigation(name)
+        areas = np.arange(1, nav.num_areas + 1)
+        start = time.perf_counter()
+        times = nav.travel_time(areas[:, None], areas[None, :])
+        first = time.perf_counter() - start
+        again = median_time(partial(nav.travel_time, areas[:, None], areas[None, :]), args.rounds)
+        short = Path(name.split(':')[-1]).stem
+        print(f'{short:<16} {len(areas):6d} {times.size:8d} {first:7.2f}s {again:7.2f}s {np.mean(times > 0):6.0%}')
     return 0
 
 
