@@ -278,14 +278,22 @@ class Navigation:
         """
         mask = travel_flags(flags)
         a, b = np.broadcast_arrays(np.asarray(start, np.int64), np.asarray(goal, np.int64))
-        where = None if origin is None else np.broadcast_to(np.asarray(origin, np.float32), (*a.shape, 3))
-        flat_a, flat_b = a.reshape(-1), b.reshape(-1)
-        points = None if where is None else where.reshape(-1, 3)
+        where = None if origin is None else np.broadcast_to(np.asarray(origin, np.float32), (*a.shape, 3)).reshape(-1, 3)
+        starts, goals = a.reshape(-1), b.reshape(-1)
         routing = self._routing
-        out = np.array(
-            [routing.route_to(int(x), None if points is None else points[k], int(y), mask)[0] for k, (x, y) in enumerate(zip(flat_a, flat_b))],
-            np.int64,
-        )
+        out = np.where(starts == goals, 1, 0).astype(np.int64)  # an area to itself: 1, before any check
+        valid = (starts > 0) & (starts < routing.num_areas) & (goals > 0) & (goals < routing.num_areas) & (starts != goals)
+        valid[valid] = (routing.count[starts[valid]] > 0) & (routing.count[goals[valid]] > 0)
+        shut = aas.AREA_CONTENTS['donotenter']
+        # Botlib lets a route enter do-not-enter areas when its start or goal is one: a mask a (goal, start's flag).
+        entering = np.zeros(len(starts), bool)
+        entering[valid] = ((routing.contents[starts[valid]] | routing.contents[goals[valid]]) & shut) != 0
+        keys = goals.astype(np.int64) * 2 + entering
+        for key in np.unique(keys[valid]).tolist():
+            rows = np.flatnonzero(valid & (keys == key))
+            goal_area, extra = divmod(key, 2)
+            flags_of = mask | (aas.TRAVEL_FLAGS['donotenter'] if extra else 0)
+            out[rows] = routing.times_to(starts[rows], None if where is None else where[rows], goal_area, flags_of)
         return out.reshape(a.shape)
 
     def route(self, start: npt.ArrayLike, goal: npt.ArrayLike, flags: TravelFlags = 'default', limit: int | None = None) -> Route:

@@ -256,3 +256,82 @@ class Routing:
             if not best or t < best:
                 best, best_reach = t, reach
         return (best, best_reach) if best_reach >= 0 else (0, 0)
+
+    def cluster_area_nums(self, cluster: int, areas: np.ndarray) -> np.ndarray:
+        """:meth:`cluster_area_num` of many areas at once."""
+        own = self.cluster[areas]
+        out = self.cluster_area[areas].copy()
+        portal = own <= 0
+        if portal.any():
+            records = self.portals[-own[portal]]
+            side = (records['frontcluster'] != cluster).astype(np.int64)
+            out[portal] = records['clusterareanum'][np.arange(len(side)), side]
+        return out
+
+    def times_to(self, starts: np.ndarray, origins: np.ndarray | None, goal: int, mask: int) -> np.ndarray:
+        """:meth:`route_to`'s travel times from many ``starts`` (valid areas with reachabilities, none the goal, all
+        taking ``mask``: their do-not-enter flag already added) to one ``goal``, the same numbers a lookup at a time."""
+        out = np.zeros(len(starts), np.int64)
+        here = self.cluster[starts].copy()
+        goal_cluster = int(self.cluster[goal])
+        there = np.full(len(starts), goal_cluster, np.int64)
+        if goal_cluster > 0:  # a start that is a portal of the goal's cluster counts as in it
+            records = self.portals[np.maximum(-here, 0)]
+            beside = (here < 0) & ((records['frontcluster'] == goal_cluster) | (records['backcluster'] == goal_cluster))
+            here = np.where(beside, goal_cluster, here)
+        elif goal_cluster < 0:  # a portal goal beside the start's cluster counts as in it
+            portal = self.portals[-goal_cluster]
+            beside = (here > 0) & ((here == int(portal['frontcluster'])) | (here == int(portal['backcluster'])))
+            there = np.where(beside, here, there)
+        pending = np.ones(len(starts), bool)
+        for cluster in np.unique(here[(here > 0) & (here == there)]).tolist():
+            rows = np.flatnonzero((here == cluster) & (there == cluster))
+            routes = self.area_cache(cluster, goal, mask)
+            number = self.cluster_area_nums(cluster, starts[rows])
+            inside = number < len(routes.times)
+            pending[rows[~inside]] = False  # no reachability area of its cluster: 0
+            rows, number = rows[inside], number[inside]
+            found = routes.times[number] > 0
+            rows, number = rows[found], number[found]
+            out[rows] = routes.times[number]
+            if origins is not None and len(rows):
+                reach = self.first[starts[rows]] + routes.reachabilities[number]
+                area = starts[rows]
+                out[rows] += area_travel_time(self.crouch[area], self.swim[area], origins[rows], self.start[reach])
+            pending[rows] = False
+        rows = np.flatnonzero(pending)
+        if not len(rows):
+            return out
+        own = self.cluster[starts[rows]]
+        target = goal_cluster if goal_cluster > 0 else int(self.portals['frontcluster'][-goal_cluster])
+        portals = self.portal_cache(target, goal, mask)
+        at_portal = own < 0
+        out[rows[at_portal]] = portals.times[-own[at_portal]]
+        rows, own = rows[~at_portal], own[~at_portal]
+        for cluster in np.unique(own).tolist():
+            mine = rows[own == cluster]
+            area = starts[mine]
+            size = int(self.clusters['numreachabilityareas'][cluster])
+            number = self.cluster_area_nums(cluster, area)
+            best = np.zeros(len(mine), np.int64)
+            found = np.zeros(len(mine), bool)
+            first, n = int(self.clusters['firstportal'][cluster]), int(self.clusters['numportals'][cluster])
+            for portal in self.portal_index[first : first + n].tolist():
+                if not portals.times[portal]:
+                    continue
+                routes = self.area_cache(cluster, int(self.portals['areanum'][portal]), mask)
+                usable = number < size
+                times = np.where(usable, routes.times[np.minimum(number, len(routes.times) - 1)] if len(routes.times) else 0, 0)
+                usable &= times > 0
+                t = (int(portals.times[portal]) + times) & SHORT
+                t = (t + int(self.portal_max[portal])) & SHORT
+                if origins is not None:
+                    reach = (
+                        self.first[area] + routes.reachabilities[np.minimum(number, len(routes.times) - 1)] if len(routes.times) else self.first[area]
+                    )
+                    t = (t + area_travel_time(self.crouch[area], self.swim[area], origins[mine], self.start[reach])) & SHORT
+                better = usable & ((best == 0) | (t < best))
+                best = np.where(better, t, best)
+                found |= usable
+            out[mine] = np.where(found, best, 0)
+        return out

@@ -462,3 +462,20 @@ def test_a_portal_that_is_no_reachability_area_of_a_cluster_is_passed_by():
     assert _three_clusters(goal_back=True, front_size=4).travel_time(8, 1) == 0
     lone = _two_clusters(first_cluster=(3, 1, 1, 0))  # cluster 1 counts area 1 alone: area 2 starts nowhere
     assert lone.travel_time(2, 5) == 0 and lone.travel_time(1, 5) == 0
+
+
+@requires_corpus
+@pytest.mark.corpus
+def test_many_travel_times_at_once_are_botlib_s_lookups_one_at_a_time():
+    from pyvista_quake.model.navigation import travel_flags
+
+    nav = pq.load_navigation(f'{CORPUS / "navigation" / "openarena" / "openarena-navigation.pk3"}:maps/q3dm6ish.aas')
+    rng = np.random.default_rng(0)
+    pairs = rng.integers(0, nav.num_areas + 2, (1500, 2))  # one past each end too
+    origins = rng.uniform(-500, 500, (1500, 3)).astype(np.float32)
+    routing, mask = nav._routing, travel_flags('default')
+    for given in (None, origins):
+        at_once = nav.travel_time(pairs[:, 0], pairs[:, 1], origin=given)
+        alone = [routing.route_to(int(a), None if given is None else given[k], int(b), mask)[0] for k, (a, b) in enumerate(pairs)]
+        np.testing.assert_array_equal(at_once, alone)
+        assert (at_once > 1).sum() > 100  # routes through the map's clusters and portals among them
