@@ -479,3 +479,32 @@ def test_many_travel_times_at_once_are_botlib_s_lookups_one_at_a_time():
         alone = [routing.route_to(int(a), None if given is None else given[k], int(b), mask)[0] for k, (a, b) in enumerate(pairs)]
         np.testing.assert_array_equal(at_once, alone)
         assert (at_once > 1).sum() > 100  # routes through the map's clusters and portals among them
+
+
+@pytest.mark.parametrize(
+    'make',
+    [
+        _chain,
+        _two_clusters,
+        _three_clusters,
+        lambda: _three_clusters(goal_back=True),
+        lambda: _three_clusters(front_size=4),
+        lambda: _two_clusters(first_cluster=(3, 1, 1, 0)),
+    ],
+)
+def test_every_pair_at_once_is_each_pair_alone(make):
+    from pyvista_quake.model.navigation import travel_flags
+
+    nav = make()
+    areas = np.arange(-1, nav.num_areas + 3)  # and past each end
+    a, b = np.meshgrid(areas, areas, indexing='ij')
+    rng = np.random.default_rng(1)
+    origins = rng.uniform(-300, 1500, (*a.shape, 3)).astype(np.float32)
+    routing, mask = nav._routing, travel_flags('default')
+    for given in (None, origins):
+        at_once = nav.travel_time(a, b, origin=given)
+        alone = [
+            [routing.route_to(int(a[i, j]), None if given is None else given[i, j], int(b[i, j]), mask)[0] for j in range(a.shape[1])]
+            for i in range(a.shape[0])
+        ]
+        np.testing.assert_array_equal(at_once, alone)
