@@ -408,15 +408,15 @@ def test_the_reachability_taken_first_sets_the_origin_term():
     assert nav.travel_time(1, 2, origin=[50, 0, 100]) == 11 + 33
 
 
-def _three_clusters(goal_back: bool = False, front_size: int = 3) -> pq.Navigation:
+def _three_clusters(goal_back: bool = False, front_size: int = 3, portals_first: bool = False) -> pq.Navigation:
     """Clusters 1, 2, 3 in a row along x, the portals 3 and 6 between them: areas 1, 2 | 3 | 4, 5 | 6 | 7, 8, each
     walking (10) into the next; ``goal_back``: each also walks back (10) into the one before."""
     areas = [
         (0, GROUNDED, NORMAL, 1, 0),
         (0, GROUNDED, NORMAL, 1, 1),
         (8, GROUNDED, NORMAL, -1, 0),
-        (0, GROUNDED, NORMAL, 2, 0),
-        (0, GROUNDED, NORMAL, 2, 1),
+        (0, GROUNDED, NORMAL, 2, 2 if portals_first else 0),
+        (0, GROUNDED, NORMAL, 2, 3 if portals_first else 1),
         (8, GROUNDED, NORMAL, -2, 0),
         (0, GROUNDED, NORMAL, 3, 0),
         (0, GROUNDED, NORMAL, 3, 1),
@@ -434,7 +434,7 @@ def _three_clusters(goal_back: bool = False, front_size: int = 3) -> pq.Navigati
         build_routing_aas(
             areas,
             links,
-            portals=[(3, 1, 2, (2, 2)), (6, 2, 3, (front_size, 2))],
+            portals=[(3, 1, 2, (2, 0 if portals_first else 2)), (6, 2, 3, (1 if portals_first else front_size, 2))],
             portal_index=[1, 1, 2, 2],
             clusters=[(0, 0, 0, 0), (3, 3, 1, 0), (4, 4, 2, 1), (3, 3, 1, 3)],
         )
@@ -490,6 +490,7 @@ def test_many_travel_times_at_once_are_botlib_s_lookups_one_at_a_time():
         lambda: _three_clusters(goal_back=True),
         lambda: _three_clusters(front_size=4),
         lambda: _two_clusters(first_cluster=(3, 1, 1, 0)),
+        lambda: _three_clusters(portals_first=True),  # cluster 2's areas numbered after its portals: 5 is its last
     ],
 )
 def test_every_pair_at_once_is_each_pair_alone(make):
@@ -508,3 +509,11 @@ def test_every_pair_at_once_is_each_pair_alone(make):
             for i in range(a.shape[0])
         ]
         np.testing.assert_array_equal(at_once, alone)
+
+
+def test_a_time_that_wraps_to_one_is_a_route():
+    # 2 -> 3 takes 65534: area 2's time is 65535; 1 unit inside it and a reachability of 1 more wrap area 1's to 1.
+    areas = [(0, GROUNDED, NORMAL, 1, 0), (0, GROUNDED, NORMAL, 1, 1), (0, GROUNDED, NORMAL, 1, 2)]
+    links = [(1, 2, (0, 0, 0), (100, 0, 0), WALK, 1), (2, 3, (101, 0, 0), (300, 0, 0), WALK, 65534), (3, 2, (300, 9, 0), (300, 9, 0), WALK, 1)]
+    nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
+    np.testing.assert_array_equal(nav.travel_time([1, 2], 3), [1, 65535])
