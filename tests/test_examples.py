@@ -185,3 +185,11 @@ def test_synthetic_level_is_a_lit_textured_room_and_sample_level_falls_back_to_i
 @requires_corpus
 def test_sample_level_is_the_corpus_map():
     assert examples.sample_level().endswith('oacmp1-oacmpdm3.pk3:maps/oacmpdm3.bsp')
+
+
+def test_the_navigation_example_finds_a_route_through_the_shipped_maze(tmp_path):
+    result = run(EXAMPLES / 'plot_navigation.py', tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "[2 4] ['walk'] 0.06 s reached" in result.stdout
+    nav = pq.load(examples.sample_navigation_level()).navigation
+    assert nav is not None and nav.num_areas == 4 and nav.travel_time(2, 4) == 2

@@ -49,6 +49,7 @@ __all__ = [
     'load_eye',
     'load_wizard',
     'sample_level',
+    'sample_navigation_level',
     'sample_model',
     'sample_player',
     'synthetic_level',
@@ -178,3 +179,9 @@ def sample_level() -> str:
     if not path.is_file():
         synthetic_level(folder)
     return str(path)
+
+
+def sample_navigation_level() -> Path:
+    """DeepMind Lab's T-maze (``em_tmaze_a1.bsp``, a Quake III map built by q3map2) and its bots' navigation file
+    beside it (``maps/em_tmaze_a1.aas``), shipped with the package (CC BY 4.0, DeepMind Lab's assets)."""
+    return DATA / 'tmaze' / 'maps' / 'em_tmaze_a1.bsp'
