@@ -16,8 +16,9 @@ from pyvista_quake.cli._app import CONSOLE
 from pyvista_quake.model.demos import demo_table
 from pyvista_quake.model.demos import find_demos
 from pyvista_quake.model.demos import load_demo
+from pyvista_quake.render.plotting import thumbnail
 
-DEMO_APP = App(name='demo', help='Quake demos (.dem): who went where and when.')
+DEMO_APP = App(name='demo', help='Quake demos (.dem): who went where and when (info, plot, table).')
 CLI_APP.command(DEMO_APP)
 
 
@@ -59,6 +60,32 @@ def info(demos: list[str], /, *, json: bool = False) -> int:
         table.add_row('length', f'{record["duration"]:.1f} s, {record["messages"]} messages')
         table.add_row('players', ', '.join(f'{k}: {v}' for k, v in record['players'].items()) or 'none')
         CONSOLE.print(table)
+    return 0
+
+
+@DEMO_APP.command
+def plot(
+    demo: str,
+    /,
+    *,
+    output: Annotated[Path, Parameter(name=['--output', '-o'])],
+    size: tuple[int, int] = (512, 512),
+) -> int:
+    """A picture of a demo: its players' trajectories, a colour each, over its level from above, frags marked.
+
+    Parameters
+    ----------
+    demo
+        A demo file or ARCHIVE:MEMBER (pak0.pak:demo1.dem); its level is looked for among the game's files beside it.
+    output
+        The PNG to write.
+    size
+        The picture's width and height.
+    """
+    loaded = load_demo(demo)
+    thumbnail(loaded, output, size=size)
+    level = 'over ' + loaded.map if loaded.level is not None else 'without its level (not found)'
+    CONSOLE.print(f'wrote {output}: {len(loaded.clients)} players {level}')
     return 0
 
 

@@ -353,3 +353,20 @@ def test_a_frag_in_the_first_timed_message_and_a_step_of_exactly_the_jump():
     assert events['kind'].tolist() == ['frags', 'respawn'] and events['time'].tolist() == pytest.approx([1.0, 1.2])
     lines = demo.trajectories()  # the first life a line of two points; the second, of one, none
     assert lines.n_cells == 1 and lines.points[:, 0].tolist() == [0, 256]
+
+
+def test_the_demo_plot_command_draws_a_demo_over_its_level(tmp_path, capsys):
+    from PIL import Image
+
+    from pyvista_quake.cli.main import main
+
+    game = _game_with_demo(tmp_path)
+    picture = tmp_path / 'demo.png'
+    assert main(['demo', 'plot', f'{game / "pak0.pk3"}:demo1.dem', '-o', str(picture), '--size', '120', '90']) == 0
+    assert 'players over e1m1' in capsys.readouterr().out
+    image = np.asarray(Image.open(picture))
+    assert image.shape[:2] == (90, 120) and ((image[..., 0] > 180) & (image[..., 1] < 80)).any()
+    alone = tmp_path / 'alone.dem'
+    alone.write_bytes(build_demo(steps=6))
+    assert main(['demo', 'plot', str(alone), '-o', str(tmp_path / 'alone.png')]) == 0
+    assert 'without its level' in capsys.readouterr().out
