@@ -316,29 +316,22 @@ class Navigation:
         goal_area = int(np.asarray(goal).reshape(-1)[0]) if target is None else int(self.area(target[None])[0])
         here = int(self.area(origin[None])[0])
         routing = self._routing
-        time = routing.route_to(here, origin, goal_area, mask)[0] if here else 0
+        time = int(self.travel_time(here, goal_area, mask, origin=origin)) if here else 0
         usable = self.usable(mask)
         areas: list[int] = [here]
         taken: list[int] = []
         previous = 0
         steps = self.num_areas if limit is None else int(limit)
         while here and here != goal_area and len(taken) < steps:
-            best, best_reach = 0, -1
-            first, count = int(routing.first[here]), int(routing.count[here])
-            for link in range(first, first + count):
-                nxt = int(routing.into[link])
-                if not usable[link] or nxt == previous:
-                    continue
-                t, _ = routing.route_to(nxt, routing.end[link], goal_area, mask)
-                if not t:
-                    continue
-                t += int(routing.time[link])
-                if best_reach < 0 or t < best:
-                    best, best_reach = t, link
-            if best_reach < 0:
+            links = np.arange(routing.first[here], routing.first[here] + routing.count[here])
+            links = links[usable[links] & (routing.into[links] != previous)]
+            times = self.travel_time(routing.into[links], goal_area, mask, origin=routing.end[links])
+            ways = links[times > 0]
+            if not len(ways):
                 break
-            previous, here = here, int(routing.into[best_reach])
-            taken.append(best_reach)
+            best = int(ways[np.argmin(times[times > 0] + routing.time[ways])])  # the first of the least
+            previous, here = here, int(routing.into[best])
+            taken.append(best)
             areas.append(here)
         points = [origin]
         for link in taken:

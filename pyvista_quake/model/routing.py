@@ -204,59 +204,6 @@ class Routing:
                         queued.add(portal)
         return cache
 
-    def route_to(self, area: int, origin: np.ndarray | None, goal: int, mask: int) -> tuple[int, int]:
-        """``AAS_AreaRouteToGoalArea``: ``(travel time, reachability)`` from ``area`` (at ``origin``, if given) to ``goal``;
-        a time of 0 where there is no route."""
-        if area == goal:
-            return 1, 0
-        if not (0 < area < self.num_areas and 0 < goal < self.num_areas) or not self.count[area] or not self.count[goal]:
-            return 0, 0
-        if (self.contents[area] | self.contents[goal]) & aas.AREA_CONTENTS['donotenter']:
-            mask |= aas.TRAVEL_FLAGS['donotenter']
-        here, there = int(self.cluster[area]), int(self.cluster[goal])
-        if here < 0 and there > 0:  # a portal of the goal's cluster counts as in it
-            portal = self.portals[-here]
-            if there in (int(portal['frontcluster']), int(portal['backcluster'])):
-                here = there
-        elif here > 0 and there < 0:
-            portal = self.portals[-there]
-            if here in (int(portal['frontcluster']), int(portal['backcluster'])):
-                there = here
-        if here > 0 and here == there:  # the same cluster: its cache, even if another cluster's way is shorter
-            routes = self.area_cache(here, goal, mask)
-            number = self.cluster_area_num(here, area)
-            if number >= int(self.clusters['numreachabilityareas'][here]):
-                return 0, 0
-            if routes.times[number]:
-                reach = int(self.first[area] + routes.reachabilities[number])
-                extra = int(area_travel_time(self.crouch[area], self.swim[area], origin, self.start[reach])) if origin is not None else 0
-                return int(routes.times[number]) + extra, reach
-        here, there = int(self.cluster[area]), int(self.cluster[goal])
-        if there < 0:  # a portal goal is taken as in its front cluster
-            there = int(self.portals['frontcluster'][-there])
-        portals = self.portal_cache(there, goal, mask)
-        if here < 0:  # a portal area reads the portal cache, and its first reachability
-            return int(portals.times[-here]), int(self.first[area] + portals.reachabilities[-here])
-        best, best_reach = 0, -1
-        reach = 0
-        first, n = int(self.clusters['firstportal'][here]), int(self.clusters['numportals'][here])
-        size = int(self.clusters['numreachabilityareas'][here])
-        number = self.cluster_area_num(here, area)
-        for portal in self.portal_index[first : first + n].tolist():
-            if not portals.times[portal]:
-                continue
-            routes = self.area_cache(here, int(self.portals['areanum'][portal]), mask)
-            if number >= size or not routes.times[number]:
-                continue
-            t = (int(portals.times[portal]) + int(routes.times[number])) & SHORT
-            t = (t + int(self.portal_max[portal])) & SHORT
-            if origin is not None:
-                reach = int(self.first[area] + routes.reachabilities[number])
-                t = (t + int(area_travel_time(self.crouch[area], self.swim[area], origin, self.start[reach]))) & SHORT
-            if not best or t < best:
-                best, best_reach = t, reach
-        return (best, best_reach) if best_reach >= 0 else (0, 0)
-
     def cluster_area_nums(self, cluster: int, areas: np.ndarray) -> np.ndarray:
         """:meth:`cluster_area_num` of many areas at once."""
         own = self.cluster[areas]
@@ -269,8 +216,8 @@ class Routing:
         return out
 
     def times_to(self, starts: np.ndarray, origins: np.ndarray | None, goal: int, mask: int) -> np.ndarray:
-        """:meth:`route_to`'s travel times from many ``starts`` (valid areas with reachabilities, none the goal, all
-        taking ``mask``: their do-not-enter flag already added) to one ``goal``, the same numbers a lookup at a time."""
+        """``AAS_AreaRouteToGoalArea``'s travel times from many ``starts`` (valid areas with reachabilities, none the
+        goal, all taking ``mask``: their do-not-enter flag already added) to one ``goal``."""
         out = np.zeros(len(starts), np.int64)
         here = self.cluster[starts].copy()
         goal_cluster = int(self.cluster[goal])

@@ -18,6 +18,8 @@ import pyvista_quake as pq
 from pyvista_quake import QuakeFormatError
 from pyvista_quake import examples
 from pyvista_quake.formats import aas
+from pyvista_quake.model.routing import SHORT
+from pyvista_quake.model.routing import area_travel_time
 
 
 def test_a_file_reads_with_its_header_unscrambled_and_its_reachabilities_as_lines():
@@ -476,7 +478,7 @@ def test_many_travel_times_at_once_are_botlib_s_lookups_one_at_a_time():
     routing, mask = nav._routing, travel_flags('default')
     for given in (None, origins):
         at_once = nav.travel_time(pairs[:, 0], pairs[:, 1], origin=given)
-        alone = [routing.route_to(int(a), None if given is None else given[k], int(b), mask)[0] for k, (a, b) in enumerate(pairs)]
+        alone = [lookup_alone(routing, int(a), None if given is None else given[k], int(b), mask)[0] for k, (a, b) in enumerate(pairs)]
         np.testing.assert_array_equal(at_once, alone)
         assert (at_once > 1).sum() > 100  # routes through the map's clusters and portals among them
 
@@ -505,7 +507,7 @@ def test_every_pair_at_once_is_each_pair_alone(make):
     for given in (None, origins):
         at_once = nav.travel_time(a, b, origin=given)
         alone = [
-            [routing.route_to(int(a[i, j]), None if given is None else given[i, j], int(b[i, j]), mask)[0] for j in range(a.shape[1])]
+            [lookup_alone(routing, int(a[i, j]), None if given is None else given[i, j], int(b[i, j]), mask)[0] for j in range(a.shape[1])]
             for i in range(a.shape[0])
         ]
         np.testing.assert_array_equal(at_once, alone)
@@ -517,3 +519,57 @@ def test_a_time_that_wraps_to_one_is_a_route():
     links = [(1, 2, (0, 0, 0), (100, 0, 0), WALK, 1), (2, 3, (101, 0, 0), (300, 0, 0), WALK, 65534), (3, 2, (300, 9, 0), (300, 9, 0), WALK, 1)]
     nav = pq.load_navigation(build_routing_aas(areas, links, clusters=[(0, 0, 0, 0), (3, 3, 0, 0)]))
     np.testing.assert_array_equal(nav.travel_time([1, 2], 3), [1, 65535])
+
+
+def lookup_alone(self, area: int, origin, goal: int, mask: int) -> tuple[int, int]:
+    """``AAS_AreaRouteToGoalArea`` a lookup at a time, as the C reads: ``(travel time, reachability)`` from ``area``
+    (at ``origin``, if given) to ``goal`` over a :class:`Routing`'s caches; the reference of the lookups at once."""
+    if area == goal:
+        return 1, 0
+    if not (0 < area < self.num_areas and 0 < goal < self.num_areas) or not self.count[area] or not self.count[goal]:
+        return 0, 0
+    if (self.contents[area] | self.contents[goal]) & aas.AREA_CONTENTS['donotenter']:
+        mask |= aas.TRAVEL_FLAGS['donotenter']
+    here, there = int(self.cluster[area]), int(self.cluster[goal])
+    if here < 0 and there > 0:  # a portal of the goal's cluster counts as in it
+        portal = self.portals[-here]
+        if there in (int(portal['frontcluster']), int(portal['backcluster'])):
+            here = there
+    elif here > 0 and there < 0:
+        portal = self.portals[-there]
+        if here in (int(portal['frontcluster']), int(portal['backcluster'])):
+            there = here
+    if here > 0 and here == there:  # the same cluster: its cache, even if another cluster's way is shorter
+        routes = self.area_cache(here, goal, mask)
+        number = self.cluster_area_num(here, area)
+        if number >= int(self.clusters['numreachabilityareas'][here]):
+            return 0, 0
+        if routes.times[number]:
+            reach = int(self.first[area] + routes.reachabilities[number])
+            extra = int(area_travel_time(self.crouch[area], self.swim[area], origin, self.start[reach])) if origin is not None else 0
+            return int(routes.times[number]) + extra, reach
+    here, there = int(self.cluster[area]), int(self.cluster[goal])
+    if there < 0:  # a portal goal is taken as in its front cluster
+        there = int(self.portals['frontcluster'][-there])
+    portals = self.portal_cache(there, goal, mask)
+    if here < 0:  # a portal area reads the portal cache, and its first reachability
+        return int(portals.times[-here]), int(self.first[area] + portals.reachabilities[-here])
+    best, best_reach = 0, -1
+    reach = 0
+    first, n = int(self.clusters['firstportal'][here]), int(self.clusters['numportals'][here])
+    size = int(self.clusters['numreachabilityareas'][here])
+    number = self.cluster_area_num(here, area)
+    for portal in self.portal_index[first : first + n].tolist():
+        if not portals.times[portal]:
+            continue
+        routes = self.area_cache(here, int(self.portals['areanum'][portal]), mask)
+        if number >= size or not routes.times[number]:
+            continue
+        t = (int(portals.times[portal]) + int(routes.times[number])) & SHORT
+        t = (t + int(self.portal_max[portal])) & SHORT
+        if origin is not None:
+            reach = int(self.first[area] + routes.reachabilities[number])
+            t = (t + int(area_travel_time(self.crouch[area], self.swim[area], origin, self.start[reach]))) & SHORT
+        if not best or t < best:
+            best, best_reach = t, reach
+    return (best, best_reach) if best_reach >= 0 else (0, 0)
