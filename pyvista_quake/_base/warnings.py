@@ -13,6 +13,9 @@ import importlib.util
 import os
 import sys
 from types import FrameType
+from typing import Any
+from typing import Callable
+from typing import Mapping
 import warnings
 
 from pyvista_quake._base.errors import QuakeWarning
@@ -35,3 +38,17 @@ def warn_external(message: str, category: type[Warning] = QuakeWarning) -> None:
         frame = frame.f_back
         level += 1
     warnings.warn(message, category, stacklevel=level)
+
+
+def moved_names(module: str, moved: Mapping[str, tuple[Any, str]], release: str = '0.4') -> Callable[[str], Any]:
+    """A module's ``__getattr__`` for names it had: each answers its new home's value, with a ``DeprecationWarning``
+    saying where it lives now (``moved``: name -> ``(value, where)``); any other name is an ``AttributeError``."""
+
+    def old_name(name: str) -> Any:
+        if name not in moved:
+            raise AttributeError(f'module {module!r} has no attribute {name!r}')
+        value, where = moved[name]
+        warn_external(f'{module}.{name} is deprecated and changes in pyvista-quake {release} (it goes); use {where}', DeprecationWarning)
+        return value
+
+    return old_name
