@@ -76,7 +76,39 @@ def sprite_seeds() -> list[bytes]:
 
 def navigation_and_demo_seeds() -> list[bytes]:
     """Valid bot navigation files and demos: what :func:`exercise` tells apart from models by their first bytes."""
-    return [build_aas(), build_aas(faces=True), build_demo(), build_demo(666), build_demo(999, 1 << 7)]
+    return [build_aas(), build_aas(faces=True), build_demo(), build_demo(666), build_demo(999, 1 << 7), Q3_DEMO_TAG + q3_demo_seed()]
+
+
+#: Quake III demos have no magic: the long fuzz run's seeds of them start with this tag, taken off before reading.
+Q3_DEMO_TAG = b'\0Q3DEMO\0'
+
+
+def q3_demo_seed() -> bytes:
+    """A Quake III demo of two players, a delta snapshot and server commands (see ``q3demo_builders``)."""
+    from q3demo_builders import command  # noqa: PLC0415 - the builders import the package's code table
+    from q3demo_builders import demo
+    from q3demo_builders import gamestate
+    from q3demo_builders import message
+    from q3demo_builders import snapshot
+
+    mover = {'eType': 1, 'clientNum': 2, 'pos.trType': 5, 'pos.trTime': 90, 'pos.trBase[0]': 1.5, 'pos.trDelta[2]': 270, 'event': 19 | 0x100}
+    obituary = {'eType': 13 + 60, 'otherEntityNum': 2, 'otherEntityNum2': 1, 'eventParm': 10}
+    return demo(
+        message(1, lambda w: gamestate(w, {0: '\\mapname\\q3dm1\\protocol\\68', 545: 'n\\A', 546: 'n\\B'}, {70: {'eType': 2}})),
+        message(
+            2,
+            lambda w: snapshot(w, 100, 0, {'origin[0]': 5, 'clientNum': 1, 'eventSequence': 1, 'events[0]': 19}, [(2, mover), (70, None)], {0: 100}),
+        ),
+        message(
+            3,
+            lambda w: (
+                command(w, 1, 'cs 546 "n\\C"'),
+                snapshot(
+                    w, 150, 1, {'origin[1]': -3.25, 'clientNum': 1}, [(2, {'pos.trType': 4, 'pos.trDuration': 0}), (70, 'remove'), (300, obituary)]
+                ),
+            ),
+        ),
+    )
 
 
 INT_EXTREMES = (0, -1, 1, 2**31 - 1, -(2**31), 2**16, 255, 256)
@@ -144,6 +176,8 @@ def exercise(data: bytes) -> str:
     """
     if data[:4] == b'EAAS':
         return _exercise_navigation(data)
+    if data.startswith(Q3_DEMO_TAG):
+        return _exercise_demo(data[len(Q3_DEMO_TAG) :], quake3=True)
     if data[:16].split(b'\n', 1)[0].strip().lstrip(b'-').isdigit() and b'\n' in data[:16]:
         return _exercise_demo(data)
     with warnings.catch_warnings():
@@ -222,14 +256,17 @@ def _exercise_navigation(data: bytes) -> str:
     return 'loaded'
 
 
-def _exercise_demo(data: bytes) -> str:
+def _exercise_demo(data: bytes, quake3: bool = False) -> str:
+    from pyvista_quake.formats import q3demo  # noqa: PLC0415
+    from pyvista_quake.model.demos import Demo  # noqa: PLC0415
+
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')  # a demo cut short warns
         try:
-            demo = pq.load_demo(data)
+            demo = Demo(q3demo.parse(data, 'x.dm_68')) if quake3 else pq.load_demo(data)
         except pq.QuakeFormatError as error:
             return _said(error)
-    demo.trajectories(), demo.columns()
+    demo.trajectories(), demo.columns(), demo.events, demo.heatmap()
     return 'loaded'
 
 

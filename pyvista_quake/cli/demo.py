@@ -45,7 +45,7 @@ def info(demos: list[str], /, *, json: bool = False) -> int:
                 'map': demo.map,
                 'protocol': demo.protocol,
                 'duration': round(demo.duration, 3),
-                'messages': len(demo.times),
+                'messages': len(demo.times),  # snapshots, of a Quake III demo
                 'players': {str(k): v for k, v in demo.players.items()},
                 'recording_client': demo.recording_client,
             }
@@ -57,7 +57,7 @@ def info(demos: list[str], /, *, json: bool = False) -> int:
         table = Table(title=record['demo'], show_header=False, title_justify='left')
         table.add_row('map', record['map'])
         table.add_row('protocol', str(record['protocol']))
-        table.add_row('length', f'{record["duration"]:.1f} s, {record["messages"]} messages')
+        table.add_row('length', f'{record["duration"]:.1f} s, {record["messages"]} snapshots')
         table.add_row('players', ', '.join(f'{k}: {v}' for k, v in record['players'].items()) or 'none')
         CONSOLE.print(table)
     return 0

@@ -22,8 +22,11 @@ from dataclasses import field
 import struct
 from typing import Any
 
+import numpy as np
+
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake._base.warnings import warn_external
+from pyvista_quake.formats.records import DemoRecord
 
 PROTOCOLS = (15, 666, 999)
 #: RMQ's (999) protocol flags: how coordinates and angles are sent.
@@ -169,6 +172,12 @@ class _ShortError(Exception):
     """A message ended inside a command."""
 
 
+def is_quake_demo(raw: bytes) -> bool:
+    """Whether the bytes start as a Quake demo does: a line of the CD track's number (``-1`` or a number)."""
+    line_end = raw.find(b'\n', 0, 16)
+    return line_end >= 0 and raw[:line_end].strip().lstrip(b'-').isdigit()
+
+
 def parse(buffer: bytes | memoryview, source: str) -> QuakeDemoData:
     """Read a Quake demo's messages.
 
@@ -180,7 +189,7 @@ def parse(buffer: bytes | memoryview, source: str) -> QuakeDemoData:
     """
     raw = bytes(buffer)
     line_end = raw.find(b'\n', 0, 16)
-    if line_end < 0 or not raw[:line_end].strip().lstrip(b'-').isdigit():
+    if not is_quake_demo(raw):
         raise QuakeFormatError(source, 'cd track', raw[:16], 'not a Quake demo (a line with the CD track first)')
     out = QuakeDemoData(source)
     baselines: dict[int, Update] = {}
@@ -410,3 +419,48 @@ def map_name(models: list[str]) -> str:
     first = models[0] if models else ''
     stem = first.rsplit('/', 1)[-1]
     return stem[:-4] if stem.lower().endswith('.bsp') else stem
+
+
+def record(data: QuakeDemoData) -> DemoRecord:
+    """The players through the demo as format-neutral rows, a row a client and timed message it is updated in (client
+    ``k`` is entity ``k + 1``); the recorder's velocity, health and weapon from its client data (a row of its own, with
+    no position, where the message updates no entity of it)."""
+    recorder = data.view_entity - 1 if data.view_entity > 0 else -1
+    rows: dict[tuple[int, int], list[float]] = {}
+    nan = float('nan')
+    for k, updates in enumerate(data.updates):
+        for u in updates:
+            if 1 <= u.entity <= data.max_clients:
+                rows[(k, u.entity - 1)] = [*u.origin, *u.angles, nan, nan, nan, nan, nan]
+    for k, said in enumerate(data.client_data):
+        if said and recorder >= 0:
+            row = rows.setdefault((k, recorder), [nan] * 11)
+            row[6:11] = [*said['velocity'], said['health'], said['weapon']]
+    keys = sorted(rows)
+    table = np.array([rows[key] for key in keys], np.float64).reshape(-1, 11)
+    who = np.array(keys, np.int64).reshape(-1, 2)
+    out = DemoRecord(
+        source=data.source,
+        protocol=data.protocol,
+        map=map_name(data.models),
+        max_clients=data.max_clients,
+        times=np.asarray(data.times, np.float64),
+        message=who[:, 0],
+        client=who[:, 1],
+        origin=table[:, 0:3].astype(np.float32),
+        angles=table[:, 3:6].astype(np.float32),
+        velocity=table[:, 6:9].astype(np.float32),
+        health=table[:, 9].astype(np.float32),
+        weapon=table[:, 10].astype(np.float32),
+        recorder=recorder,
+        level_file=data.models[0] if data.models and data.models[0].lower().endswith('.bsp') else '',
+    )
+    out.names = {client: list(names) for client, names in sorted(data.names.items()) if names}
+    out.info = {client: {'frags': data.frags.get(client, 0)} for client in out.names}
+    last: dict[int, int] = {}
+    for time, message, client, frags in data.frag_updates:
+        if message >= 0 and frags != last.get(client, 0):  # before the first timed message: the counts as it starts
+            out.events.append((time, message, 'frags', client, frags - last.get(client, 0), -1, -1, -1, '', nan, nan, nan))
+        last[client] = frags
+    out.prints = list(data.prints)
+    return out

@@ -14,6 +14,7 @@ records and never on bytes.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -754,3 +755,67 @@ class Skeleton:
         if callable(self._bind):
             self._bind = self._bind()
         return self._bind
+
+
+@dataclass
+class DemoRecord:
+    """A demo's players through time, the same for every demo format: a row a client and snapshot (or timed message).
+
+    Attributes
+    ----------
+    source : str
+        Where the bytes came from.
+    protocol : int
+        The network protocol the demo was recorded with.
+    map : str
+        The map's name (``q3dm6``, ``e1m1``).
+    max_clients : int
+        Player slots: clients are numbered from 0 below it.
+    times : numpy.ndarray
+        ``float64`` ``(t,)``: each snapshot's (or timed message's) server time, in seconds.
+    message, client : numpy.ndarray
+        ``int64`` ``(n,)``: each row's snapshot (an index into ``times``) and client.
+    origin, angles, velocity : numpy.ndarray
+        ``float32`` ``(n, 3)``: the client's position, view angles (pitch yaw roll, degrees) and velocity; NaN where
+        the demo does not say.
+    health, weapon : numpy.ndarray
+        ``float32`` ``(n,)``, NaN where the demo does not say.
+    recorder : int
+        The recording client (-1 where the demo names none).
+    level_file : str
+        The level's path in the game's files (``maps/q3dm6.bsp``); ``''`` where the demo names none.
+    names : dict of int to list of str
+        Each client's names in the order it had them.
+    info : dict of int to dict
+        Each client's other facts (``model``, ``team``, ``frags``) as the demo ends.
+    events : list of tuple
+        ``(time, message, kind, client, change, target, means, item, text, x, y, z)``: ``'frag'`` (``client`` the
+        attacker, ``target`` the victim, ``means`` of death, ``x y z`` where the victim died), ``'frags'`` (a client's
+        frag count changed by ``change``), ``'pickup'`` (``item``); -1, ``''`` and NaN where a kind has none.
+    prints : list of tuple
+        ``(time, text)`` of each print, centre print and chat.
+    """
+
+    source: str
+    protocol: int
+    map: str
+    max_clients: int
+    times: np.ndarray
+    message: np.ndarray
+    client: np.ndarray
+    origin: np.ndarray
+    angles: np.ndarray
+    velocity: np.ndarray
+    health: np.ndarray
+    weapon: np.ndarray
+    recorder: int = -1
+    level_file: str = ''
+    names: dict[int, list[str]] = field(default_factory=dict)
+    info: dict[int, dict[str, Any]] = field(default_factory=dict)
+    events: list[tuple] = field(default_factory=list)
+    prints: list[tuple[float, str]] = field(default_factory=list)
+
+    def select(self, rows: np.ndarray) -> DemoRecord:
+        """The same demo with only the rows chosen (a mask or indices)."""
+        per_row = ('message', 'client', 'origin', 'angles', 'velocity', 'health', 'weapon')
+        return dataclasses.replace(self, **{name: getattr(self, name)[rows] for name in per_row})

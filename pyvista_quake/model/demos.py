@@ -15,6 +15,7 @@ import glob
 import importlib
 from pathlib import Path
 from typing import Any
+from typing import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -22,6 +23,8 @@ import pyvista as pv
 
 from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.formats import dem
+from pyvista_quake.formats import q3demo
+from pyvista_quake.formats.records import DemoRecord
 from pyvista_quake.game.archives import is_archive
 from pyvista_quake.game.archives import open_archive
 from pyvista_quake.game.filesystem import GameFiles
@@ -33,6 +36,14 @@ from pyvista_quake.model.mesh import ascii_text
 
 #: How far a client moves between two messages before its line is broken (a respawn or a teleport).
 JUMP = 256.0
+#: Past this far from the origin no level reaches (Quake III's maps stay within 65536): a heatmap leaves such places out.
+WORLD = 262144.0
+#: The most cells a heatmap makes.
+MAX_CELLS = 50_000_000
+
+
+#: Each demo format's record, made format-neutral.
+_FORMATS: dict[type, Callable[[Any], DemoRecord]] = {dem.QuakeDemoData: dem.record, q3demo.Q3DemoData: q3demo.record}
 
 
 class Trajectory(NamedTuple):
@@ -93,23 +104,26 @@ class Heatmap(NamedTuple):
 
 
 class Demo:
-    """A demo's players, map and times, and each client's trajectory (see :func:`load_demo`)."""
+    """A demo's players, map and times, and each client's trajectory (see :func:`load_demo`).
 
-    def __init__(self, data: dem.QuakeDemoData, search: GameFiles | None = None) -> None:
+    Parameters
+    ----------
+    data : QuakeDemoData or Q3DemoData
+        The demo's format record (:attr:`data`).
+    search : GameFiles, optional
+        The game's files the demo was found among: where its level is looked for.
+    """
+
+    def __init__(self, data: Any, search: GameFiles | None = None) -> None:
+        #: The demo's own record, as its format reads it.
         self.data = data
+        self.record: DemoRecord = _FORMATS[type(data)](data)
         #: The game's files the demo was found among: where its level is looked for.
         self.search = search if search is not None else GameFiles()
-        self.source = data.source
-        self.protocol = data.protocol
-        self.map = dem.map_name(data.models)
-        self.times = np.asarray(data.times, np.float64)
-        # Every entity update at once: (message, entity, origin, angles), so that a client's rows are a selection.
-        rows = [(k, u.entity, *u.origin, *u.angles) for k, updates in enumerate(data.updates) for u in updates]
-        table = np.array(rows, np.float64).reshape(-1, 8)
-        self._message = table[:, 0].astype(np.int64)
-        self._entity = table[:, 1].astype(np.int64)
-        self._origin = table[:, 2:5].astype(np.float32)
-        self._angles = table[:, 5:8].astype(np.float32)
+        self.source = self.record.source
+        self.protocol = self.record.protocol
+        self.map = self.record.map
+        self.times = self.record.times
 
     def __repr__(self) -> str:
         """One line: the file, its map, players and length."""
@@ -117,57 +131,59 @@ class Demo:
 
     @property
     def duration(self) -> float:
-        """Seconds from the first timed message to the last."""
+        """Seconds from the first snapshot (or timed message) to the last."""
         return float(self.times[-1] - self.times[0]) if len(self.times) else 0.0
 
     @property
     def players(self) -> dict[int, str]:
         """Client number (from 0) -> its name as the demo ends."""
-        return {client: names[-1] for client, names in sorted(self.data.names.items()) if names}
+        return {client: names[-1] for client, names in sorted(self.record.names.items()) if names}
 
     @property
     def player_info(self) -> dict[int, dict[str, Any]]:
-        """Client number -> ``{'names': every name it had, 'frags': its frags as the demo ends}``."""
-        return {client: {'names': list(names), 'frags': self.data.frags.get(client, 0)} for client, names in sorted(self.data.names.items()) if names}
+        """Client number -> ``{'names': every name it had, ...}``: a Quake demo's ``frags`` as it ends, a Quake III
+        demo's ``model`` and ``team``."""
+        return {client: {'names': list(names), **self.record.info.get(client, {})} for client, names in sorted(self.record.names.items()) if names}
 
     @property
     def recording_client(self) -> int:
-        """The client whose demo it is (its view entity less one; -1 where the demo names none)."""
-        return self.data.view_entity - 1 if self.data.view_entity > 0 else -1
+        """The client whose demo it is (-1 where the demo names none)."""
+        return self.record.recorder
 
     def trajectory(self, client: int) -> Trajectory:
-        """Client ``client``'s trajectory: its entity (number ``client + 1``) at each timed message."""
-        if not 0 <= client < self.data.max_clients:
-            raise ValueError(f'client must be 0 to {self.data.max_clients - 1}, not {client!r}')
+        """Client ``client``'s trajectory, a row a snapshot (or timed message): NaN where it is not in it.
+
+        A Quake III demo's recorder (or the player it follows) is its player state; the other players their
+        entities' trajectories at each snapshot's time; a Quake demo's client ``k`` is entity ``k + 1``.
+        """
+        if not 0 <= client < self.record.max_clients:
+            raise ValueError(f'client must be 0 to {self.record.max_clients - 1}, not {client!r}')
         n = len(self.times)
-        positions = np.full((n, 3), np.nan, np.float32)
-        angles = np.full((n, 3), np.nan, np.float32)
-        mine = self._entity == client + 1
-        positions[self._message[mine]] = self._origin[mine]
-        angles[self._message[mine]] = self._angles[mine]
-        velocity = np.full((n, 3), np.nan, np.float32)
-        health = np.full(n, np.nan, np.float32)
-        weapon = np.full(n, np.nan, np.float32)
-        if client == self.recording_client:
-            for k, data in enumerate(self.data.client_data):  # a message's client data, where it has some
-                if data:
-                    velocity[k], health[k], weapon[k] = data['velocity'], data['health'], data['weapon']
-        return Trajectory(self.times.copy(), positions, angles, velocity, health, weapon)
+        mine = self.record.client == client
+        at = self.record.message[mine]
+
+        def spread(values: np.ndarray) -> np.ndarray:
+            out = np.full((n, *values.shape[1:]), np.nan, np.float32)
+            out[at] = values[mine]
+            return out
+
+        r = self.record
+        return Trajectory(self.times.copy(), spread(r.origin), spread(r.angles), spread(r.velocity), spread(r.health), spread(r.weapon))
 
     @functools.cached_property
     def clients(self) -> list[int]:
-        """The clients that appear in the demo (their entity updated at least once)."""
-        seen = np.unique(self._entity)
-        return [int(e) - 1 for e in seen if 1 <= e <= self.data.max_clients]
+        """The clients that appear in the demo (in a snapshot, or a Quake demo's entity updated, at least once)."""
+        there = np.isfinite(self.record.origin).all(axis=1)
+        return [int(c) for c in np.unique(self.record.client[there])]
 
     def trajectories(self) -> pv.PolyData:
         """Every client's trajectory as polylines, one a client and life: a line breaks where the client is missing
-        from a message or moves more than :data:`JUMP` units between two (a respawn, a teleport).
+        from a snapshot or moves more than :data:`JUMP` units between two (a respawn, a teleport).
 
-        ``cell_data`` ``client``; ``point_data`` ``time``, ``client`` and ``speed`` (units a second from the point
-        before, 0 at a line's start).
+        ``cell_data`` ``client``; ``point_data`` ``time``, ``client``, ``weapon`` (NaN where the demo does not say)
+        and ``speed`` (units a second from the point before, 0 at a line's start).
         """
-        points, lines, times, owners, speeds, line_clients = [], [], [], [], [], []
+        points, lines, times, owners, speeds, weapons, line_clients = [], [], [], [], [], [], []
         offset = 0
         for client in self.clients:
             path = self.trajectory(client)
@@ -181,6 +197,7 @@ class Demo:
                 points.append(path.positions[rows])
                 times.append(path.times[rows])
                 owners.append(np.full(len(rows), client, np.int32))
+                weapons.append(path.weapon[rows])
                 elapsed = np.diff(path.times[rows], prepend=path.times[rows][0])
                 distance = np.concatenate([[0.0], np.linalg.norm(np.diff(path.positions[rows].astype(np.float64), axis=0), axis=1)])
                 speeds.append(np.where(elapsed > 0, distance / np.where(elapsed > 0, elapsed, 1), 0.0).astype(np.float32))
@@ -193,6 +210,7 @@ class Demo:
         mesh.point_data['time'] = np.concatenate(times)
         mesh.point_data['client'] = np.concatenate(owners)
         mesh.point_data['speed'] = np.concatenate(speeds)
+        mesh.point_data['weapon'] = np.concatenate(weapons)
         mesh.cell_data['client'] = np.array(line_clients, np.int32)
         mesh.point_data.active_scalars_name = None
         mesh.cell_data.active_scalars_name = None
@@ -200,10 +218,10 @@ class Demo:
 
     @functools.cached_property
     def level(self) -> Any:
-        """The level the demo was recorded on (its first precached model, ``maps/NAME.bsp``), loaded through the game's
-        files the demo was found among; ``None`` where they do not hold it (with a warning naming where it was looked for)."""
-        name = self.data.models[0] if self.data.models else ''
-        if not name.lower().endswith('.bsp'):
+        """The level the demo was recorded on (``maps/NAME.bsp``), loaded through the game's files the demo was found
+        among; ``None`` where they do not hold it (with a warning naming where it was looked for)."""
+        name = self.record.level_file
+        if not name:
             return None
         place, tried = self.search.place_of(name)
         if place is None:
@@ -215,35 +233,37 @@ class Demo:
     def events(self) -> dict[str, np.ndarray]:
         """What happened and when, one row an event, in time order (a dict of arrays, a table's columns).
 
-        ``kind``: ``'frags'`` (a client's frag count changed: ``change`` +1 a frag, -1 a suicide or a death by the
-        world, from ``svc_updatefrags``), ``'respawn'`` (a client's trajectory starts a new life, see
-        :meth:`trajectories`), ``'print'`` (a server print or centre print: ``text``, the obituaries among them).
-        ``time`` in seconds, ``client`` (-1 for a print), ``change``, ``text`` and the client's position ``x``,
-        ``y``, ``z`` at that message (NaN where the demo has none).
+        ``kind``: ``'frag'`` (a Quake III obituary: ``client`` the attacker, ``target`` the victim, ``means`` of
+        death, where the victim died), ``'frags'`` (a Quake client's frag count changed: ``change`` +1 a frag, -1 a
+        suicide or a death by the world, from ``svc_updatefrags``), ``'pickup'`` (``item``, the game's item
+        number), ``'respawn'`` (a client's trajectory starts a new life, see :meth:`trajectories`), ``'print'`` (a
+        server print, centre print or chat: ``text``).  ``time`` in seconds, ``client`` (-1 for a print), ``change``,
+        ``target``, ``means``, ``item`` (-1 where a kind has none), ``text`` and the position ``x``, ``y``, ``z``
+        (the client's at that snapshot where the event has none of its own; NaN where the demo has none).
         """
-        rows: list[tuple[float, str, int, int, str, int]] = []
-        last: dict[int, int] = {}
-        for time, message, client, frags in self.data.frag_updates:
-            if message >= 0 and frags != last.get(client, 0):  # before the first timed message: the counts as it starts
-                rows.append((time, 'frags', client, frags - last.get(client, 0), '', message))
-            last[client] = frags
+        rows = [tuple(row) for row in self.record.events]
         for client in self.clients:
-            there = np.isfinite(self.trajectory(client).positions).all(axis=1)
-            starts = np.flatnonzero(_life_starts(self.trajectory(client).positions, there))
-            rows += [(float(self.times[k]), 'respawn', client, 0, '', int(k)) for k in starts[1:]]
-        rows += [(time, 'print', -1, 0, text, -1) for time, text in self.data.prints]
+            positions = self.trajectory(client).positions
+            there = np.isfinite(positions).all(axis=1)
+            starts = np.flatnonzero(_life_starts(positions, there))
+            rows += [(float(self.times[k]), int(k), 'respawn', client, 0, -1, -1, -1, '', *positions[k]) for k in starts[1:]]
+        rows += [(time, -1, 'print', -1, 0, -1, -1, -1, text, np.nan, np.nan, np.nan) for time, text in self.record.prints]
         rows.sort(key=lambda row: row[0])
-        position = np.full((len(rows), 3), np.nan, np.float32)
-        paths = {client: self.trajectory(client).positions for client in {row[2] for row in rows if row[2] >= 0}}
-        for k, (_, _, client, _, _, message) in enumerate(rows):
-            if client >= 0 and 0 <= message < len(self.times):
+        position = np.array([row[9:12] for row in rows], np.float32).reshape(-1, 3)
+        paths = {client: self.trajectory(client).positions for client in {row[3] for row in rows if row[3] >= 0}}
+        for k, row in enumerate(rows):
+            client, message = row[3], row[1]
+            if client >= 0 and 0 <= message < len(self.times) and not np.isfinite(position[k]).all():
                 position[k] = paths[client][message]
         return {
             'time': np.array([row[0] for row in rows], np.float64),
-            'kind': np.array([row[1] for row in rows], dtype=object),
-            'client': np.array([row[2] for row in rows], np.int32),
-            'change': np.array([row[3] for row in rows], np.int32),
-            'text': np.array([row[4] for row in rows], dtype=object),
+            'kind': np.array([row[2] for row in rows], dtype=object),
+            'client': np.array([row[3] for row in rows], np.int32),
+            'change': np.array([row[4] for row in rows], np.int32),
+            'target': np.array([row[5] for row in rows], np.int32),
+            'means': np.array([row[6] for row in rows], np.int32),
+            'item': np.array([row[7] for row in rows], np.int32),
+            'text': np.array([row[8] for row in rows], dtype=object),
             'x': position[:, 0],
             'y': position[:, 1],
             'z': position[:, 2],
@@ -252,8 +272,8 @@ class Demo:
     def heatmap(self, cell: float = 64.0, clients: list[int] | None = None) -> Heatmap:
         """Where the players were: the seconds spent in each ``cell`` x ``cell`` square of the plan (see :class:`Heatmap`).
 
-        Each timed message counts the time until the next one for every client there (the last message the median
-        step); ``clients`` picks some (every client by default).
+        Each snapshot (or timed message) counts the time until the next one for every client there (the last the
+        median step); ``clients`` picks some (every client by default).
         """
         if not cell > 0:
             raise ValueError(f'cell must be a positive length, not {cell!r}')
@@ -264,57 +284,71 @@ class Demo:
         paths = [self.trajectory(client).positions for client in chosen]
         every = np.concatenate(paths) if paths else np.zeros((0, 3), np.float32)
         weight = np.tile(weights, len(paths)) if paths else np.zeros(0)
-        there = np.isfinite(every).all(axis=1)
+        there = np.isfinite(every).all(axis=1) & (np.abs(every) <= WORLD).all(axis=1)
         every, weight = every[there].astype(np.float64), weight[there]
         if not len(every):
             return Heatmap(np.zeros((0, 0)), np.zeros(2), float(cell), pv.PolyData())
         origin = np.floor(every[:, :2].min(axis=0) / cell) * cell
         columns, rows = (np.floor((every[:, :2].max(axis=0) - origin) / cell).astype(np.int64) + 1).tolist()
+        if rows * columns > MAX_CELLS:
+            raise ValueError(
+                f"cell {cell!r} makes {rows} x {columns} cells of the players' {np.ptp(every[:, :2], axis=0)} units: at most {MAX_CELLS}"
+            )
         index = np.floor((every[:, :2] - origin) / cell).astype(np.int64)
         seconds = np.zeros((rows, columns))
         np.add.at(seconds, (index[:, 1], index[:, 0]), weight)
         plan = pv.ImageData(dimensions=(columns + 1, rows + 1, 1), spacing=(cell, cell, 1.0), origin=(*origin, every[:, 2].min()))
-        mesh = plan.extract_surface()
+        mesh = plan.extract_surface(algorithm='dataset_surface')
         mesh.cell_data['seconds'] = seconds.reshape(-1)  # VTK's cells run along x first, as the rows do
         return Heatmap(seconds, origin, float(cell), mesh)
 
+    def _placed(self) -> np.ndarray:
+        """The rows with a position (a Quake recorder's client data alone has none)."""
+        return np.isfinite(self.record.origin).all(axis=1)
+
     def players_at(self, index: int) -> pv.PolyData:
-        """The players at timed message ``index`` as points: ``point_data`` ``client``, ``name`` and ``angles``."""
-        chosen = (self._message == index) & (self._entity >= 1) & (self._entity <= self.data.max_clients)
-        points = pv.PolyData(self._origin[chosen].reshape(-1, 3)) if chosen.any() else pv.PolyData()
+        """The players at snapshot (or timed message) ``index`` as points: ``point_data`` ``client``, ``name`` and ``angles``."""
+        chosen = (self.record.message == index) & self._placed()
+        points = pv.PolyData(self.record.origin[chosen].reshape(-1, 3)) if chosen.any() else pv.PolyData()
         if chosen.any():
-            client = (self._entity[chosen] - 1).astype(np.int32)
+            client = self.record.client[chosen].astype(np.int32)
             names = self.players
             points.point_data['client'] = client
             points.point_data['name'] = np.array([ascii_text(names.get(int(c), '')) for c in client], dtype=str)
-            points.point_data['angles'] = self._angles[chosen]
+            points.point_data['angles'] = self.record.angles[chosen]
             points.point_data.active_scalars_name = None
         points.field_data['time'] = np.array([self.times[index]])
         return points
 
     def table(self) -> Any:
-        """Every client at every timed message it appears in (see :meth:`columns`): a pandas DataFrame where pandas
-        is installed, else the dict of numpy arrays."""
+        """Every client at every snapshot it appears in (see :meth:`columns`): a pandas DataFrame where pandas is
+        installed, else the dict of numpy arrays."""
         return _frame(self.columns())
 
     def columns(self) -> dict[str, np.ndarray]:
-        """Every client at every timed message it appears in, as numpy columns: ``time``, ``client``, ``name``,
-        ``x``, ``y``, ``z``, ``pitch``, ``yaw``, ``roll``."""
-        keep = (self._entity >= 1) & (self._entity <= self.data.max_clients)
-        client = self._entity[keep] - 1
+        """Every client at every snapshot (or timed message) it appears in, as numpy columns: ``time``, ``client``,
+        ``name``, ``x``, ``y``, ``z``, ``pitch``, ``yaw``, ``roll``, and ``vx``, ``vy``, ``vz``, ``health``,
+        ``weapon`` (NaN where the demo does not say)."""
+        r = self.record
+        keep = self._placed()
+        client = r.client[keep]
         names = self.players
-        columns: dict[str, np.ndarray] = {
-            'time': self.times[self._message[keep]],
+        return {
+            'time': self.times[r.message[keep]],
             'client': client,
             'name': np.array([names.get(int(c), '') for c in client], dtype=object),
-            'x': self._origin[keep, 0],
-            'y': self._origin[keep, 1],
-            'z': self._origin[keep, 2],
-            'pitch': self._angles[keep, 0],
-            'yaw': self._angles[keep, 1],
-            'roll': self._angles[keep, 2],
+            'x': r.origin[keep, 0],
+            'y': r.origin[keep, 1],
+            'z': r.origin[keep, 2],
+            'pitch': r.angles[keep, 0],
+            'yaw': r.angles[keep, 1],
+            'roll': r.angles[keep, 2],
+            'vx': r.velocity[keep, 0],
+            'vy': r.velocity[keep, 1],
+            'vz': r.velocity[keep, 2],
+            'health': r.health[keep],
+            'weapon': r.weapon[keep],
         }
-        return columns
 
 
 def _life_starts(positions: np.ndarray, there: np.ndarray) -> np.ndarray:
@@ -335,7 +369,7 @@ def _frame(columns: dict[str, np.ndarray]) -> Any:
 
 
 def find_demos(sources: list[str | Path]) -> list[Place]:
-    """Quake demos (``.dem``) from files, folders (and the PAK/PK3 files in them), archives, ``ARCHIVE:MEMBER`` paths and
+    """Demos (Quake's ``.dem``, Quake III's ``.dm_68``, ``.dm_70``...) from files, folders (and the PAK/PK3 files in them), archives, ``ARCHIVE:MEMBER`` paths and
     glob patterns, once each, in the order found (a folder's and an archive's sorted)."""
     found: list[Place] = []
     for source in sources:
@@ -353,11 +387,17 @@ def find_demos(sources: list[str | Path]) -> list[Place]:
     return list({str(p): p for p in found}.values())
 
 
+def _is_demo_name(name: str) -> bool:
+    """Whether a file's name is a demo's: Quake's ``.dem``, Quake III's ``.dm_NN``."""
+    suffix = name.rsplit('.', 1)[-1].lower() if '.' in name else ''
+    return suffix == 'dem' or (suffix.startswith('dm_') and suffix[3:].isdigit())
+
+
 def _demos_in(path: Path) -> list[Place]:
-    if path.is_file() and path.suffix.lower() == '.dem':
+    if path.is_file() and _is_demo_name(path.name):
         return [Place(path)]
     if is_archive(path):
-        return [Place(path, name) for name in sorted(open_archive(path).names()) if name.lower().endswith('.dem')]
+        return [Place(path, name) for name in sorted(open_archive(path).names()) if _is_demo_name(name)]
     return []
 
 
@@ -396,8 +436,9 @@ def demo_table(sources: list[str | Path], client: Any = None) -> Any:
 def load_demo(source: Any, member: str | None = None) -> Demo:
     """Read a demo: a path, ``pak0.pak:demo1.dem``, bytes or a binary file.
 
-    Quake's ``.dem`` (NetQuake protocol 15, FitzQuake 666) are read; Quake III's demos are refused with a
-    :class:`~pyvista_quake.QuakeFormatError` saying so.
+    Quake's ``.dem`` (NetQuake protocol 15, FitzQuake 666, RMQ 999) and Quake III's ``.dm_68``, ``.dm_70`` and
+    ``.dm_71`` (ioquake3 and OpenArena) are read, each told by its first bytes (a Quake demo starts with its CD
+    track's line).
 
     Examples
     --------
@@ -408,9 +449,18 @@ def load_demo(source: Any, member: str | None = None) -> Demo:
     """
     data, location = read_source(source, member)
     raw = bytes(data)
-    name = location.name.lower()
-    if '.dm_' in name.rsplit('/', 1)[-1]:
-        raise QuakeFormatError(location.name, 'format', name.rsplit('.', 1)[-1], "Quake III's demos are not read yet; Quake's .dem are")
     folder = location.archive_path.parent if location.archive_path is not None else None
     search = GameFiles(model_path=location.path, archive=location.archive, member=location.member, archive_folder=folder)
-    return Demo(dem.parse(raw, location.name), search)
+    suffix = location.name.rsplit('.', 1)[-1].lower()
+    number = suffix[3:] if suffix.startswith('dm_') else ''
+    # A Quake III demo has no magic: its first int32 could read as a digit and a newline; its name decides then.
+    if suffix == 'dem' or (dem.is_quake_demo(raw) and not number):
+        return Demo(dem.parse(raw, location.name), search)
+    if number:
+        return Demo(q3demo.parse(raw, location.name, int(number) if number.isdigit() else None), search)
+    try:  # no name to go by
+        return Demo(q3demo.parse(raw, location.name), search)
+    except QuakeFormatError as error:
+        raise QuakeFormatError(
+            location.name, 'cd track', raw[:16], f'not a Quake demo (a line with the CD track first), nor a Quake III demo ({error})'
+        ) from None

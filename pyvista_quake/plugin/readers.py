@@ -537,11 +537,12 @@ class _DemoSource(pv.BaseVTKReader):
 
 
 class DemoReader(pv.BaseReader[pv.PolyData], pv.TimeReader):
-    """Reader for Quake demos (``.dem``): a time point each timed message, the players there as points with their
-    ``client``, ``name`` and ``angles`` (see :func:`pyvista_quake.load_demo` for the rest).
+    """Reader for demos (Quake's ``.dem``, Quake III's ``.dm_68``, ``.dm_70``, ``.dm_71``): a time point each snapshot
+    (a Quake demo's timed message), the players there as points with their ``client``, ``name`` and ``angles`` (see
+    :func:`pyvista_quake.load_demo` for the rest).
 
-    PyVista's own ``pv.read`` takes ``.dem`` files as elevation models (``DEMReader``), which this does not
-    override: make the reader directly, ``DemoReader("demo1.dem")``.
+    ``pv.get_reader("x.dm_68")`` gives it; PyVista's own ``pv.read`` takes ``.dem`` files as elevation models
+    (``DEMReader``), which this does not override: make the reader directly, ``DemoReader("demo1.dem")``.
     """
 
     _class_reader = _DemoSource

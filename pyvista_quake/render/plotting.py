@@ -359,12 +359,20 @@ def drawer(source: Any) -> Any:
 
 def demo_scene(plotter: pv.Plotter, demo: Demo, **options: Any) -> pv.MultiBlock:
     """Clear ``plotter`` and show a demo's trajectories, each client a colour, over its level (lightmapped, where the
-    game's files hold it), frags marked, framed from above.  ``options`` are :func:`scene`'s, for the level."""
+    game's files hold it), frags marked (where the victim fell, or a Quake frag where its scorer was), framed from above
+    on where the players went (a level's sky boxes and far corners left out).  ``options`` are :func:`scene`'s, for
+    the level."""
     lines = demo.trajectories()
     colours = [CLIENT_COLOURS[int(c) % len(CLIENT_COLOURS)] for c in lines.cell_data['client']] if lines.n_cells else []
     events = demo.events
-    scored = (events['kind'] == 'frags') & (events['change'] > 0) & np.isfinite(events['x'])
-    return paths_scene(plotter, demo.level, lines, colours, np.column_stack([events['x'], events['y'], events['z']])[scored], **options)
+    scored = (((events['kind'] == 'frags') & (events['change'] > 0)) | (events['kind'] == 'frag')) & np.isfinite(events['x'])
+    bounds = None
+    if lines.n_cells:
+        box = np.asarray(lines.bounds, np.float64)
+        margin = np.repeat(0.1 * (box[1::2] - box[0::2]) + 128.0, 2) * np.tile([-1.0, 1.0], 3)
+        bounds = box + margin
+    markers = np.column_stack([events['x'], events['y'], events['z']])[scored]
+    return paths_scene(plotter, demo.level, lines, colours, markers, bounds=bounds, **options)
 
 
 def paths_scene(

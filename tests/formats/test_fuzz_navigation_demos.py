@@ -56,6 +56,16 @@ def test_a_broken_demo_reads_or_is_a_format_error(seed, edits, cut):
 
 
 @FUZZ
+@given(st.lists(st.tuples(st.integers(0, 400), st.integers(0, 255)), max_size=8), st.integers(0, 64))
+def test_a_broken_quake3_demo_reads_or_is_a_format_error(edits, cut):
+    from fuzzing import Q3_DEMO_TAG
+    from fuzzing import exercise
+    from fuzzing import q3_demo_seed
+
+    assert exercise(Q3_DEMO_TAG + _mutated(q3_demo_seed(), edits, cut)) in ('loaded', 'rejected')
+
+
+@FUZZ
 @given(
     st.lists(st.tuples(st.integers(0, 20_000), st.integers(0, 255)), max_size=6),
     st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32), min_size=6, max_size=6),
