@@ -107,8 +107,15 @@ _PUBLIC = {
 }
 
 
+#: Modules offered by a short name: ``pq.demos.table(paths)``.
+_MODULES = {'demos': 'pyvista_quake.model.demos'}
+
+
 def __getattr__(name: str) -> Any:
     """Import a public name's module when the name is first asked for."""
+    if name in _MODULES:
+        globals()[name] = import_module(_MODULES[name])
+        return globals()[name]
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
@@ -119,7 +126,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     """The module's names and the public ones not imported yet."""
-    return sorted({*globals(), *_PUBLIC})
+    return sorted({*globals(), *_PUBLIC, *_MODULES})
 
 
 __all__ = [

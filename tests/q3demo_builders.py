@@ -10,8 +10,31 @@ from __future__ import annotations
 import struct
 
 from pyvista_quake.formats._q3huffman import CODES
-from pyvista_quake.formats.q3demo import ENTITY_FIELDS
-from pyvista_quake.formats.q3demo import PLAYER_FIELDS
+
+# The delta fields as msg.c's tables list them, with their bit widths (0 a float, negative signed), written out
+# here again so that a demo written by these builders does not lean on the reader's tables.
+_ENTITY = """pos.trTime 32, pos.trBase[0] 0, pos.trBase[1] 0, pos.trDelta[0] 0, pos.trDelta[1] 0, pos.trBase[2] 0,
+apos.trBase[1] 0, pos.trDelta[2] 0, apos.trBase[0] 0, event 10, angles2[1] 0, eType 8, torsoAnim 8, eventParm 8,
+legsAnim 8, groundEntityNum 10, pos.trType 8, eFlags 19, otherEntityNum 10, weapon 8, clientNum 8, angles[1] 0,
+pos.trDuration 32, apos.trType 8, origin[0] 0, origin[1] 0, origin[2] 0, solid 24, powerups 16, modelindex 8,
+otherEntityNum2 10, loopSound 8, generic1 8, origin2[2] 0, origin2[0] 0, origin2[1] 0, modelindex2 8, angles[0] 0,
+time 32, apos.trTime 32, apos.trDuration 32, apos.trBase[2] 0, apos.trDelta[0] 0, apos.trDelta[1] 0,
+apos.trDelta[2] 0, time2 32, angles[2] 0, angles2[0] 0, angles2[2] 0, constantLight 32, frame 16"""
+_PLAYER = """commandTime 32, origin[0] 0, origin[1] 0, bobCycle 8, velocity[0] 0, velocity[1] 0, viewangles[1] 0,
+viewangles[0] 0, weaponTime -16, origin[2] 0, velocity[2] 0, legsTimer 8, pm_time -16, eventSequence 16, torsoAnim 8,
+movementDir 4, events[0] 8, legsAnim 8, events[1] 8, pm_flags 16, groundEntityNum 10, weaponstate 4, eFlags 16,
+externalEvent 10, gravity 16, speed 16, delta_angles[1] 16, externalEventParm 8, viewheight -8, damageEvent 8,
+damageYaw 8, damagePitch 8, damageCount 8, generic1 8, pm_type 8, delta_angles[0] 16, delta_angles[2] 16,
+torsoTimer 12, eventParms[0] 8, eventParms[1] 8, clientNum 8, weapon 5, viewangles[2] 0, grapplePoint[0] 0,
+grapplePoint[1] 0, grapplePoint[2] 0, jumppad_ent 10, loopSound 16"""
+
+
+def _table(text: str) -> tuple[tuple[str, int], ...]:
+    return tuple((name, int(bits)) for name, bits in (item.split() for item in text.replace('\n', ' ').split(',')))
+
+
+ENTITY_FIELDS = _table(_ENTITY)
+PLAYER_FIELDS = _table(_PLAYER)
 
 
 class Writer:

@@ -464,3 +464,8 @@ def load_demo(source: Any, member: str | None = None) -> Demo:
         raise QuakeFormatError(
             location.name, 'cd track', raw[:16], f'not a Quake demo (a line with the CD track first), nor a Quake III demo ({error})'
         ) from None
+
+
+def table(sources: list[str | Path], client: Any = None) -> Any:
+    """Many demos as one table (``pyvista_quake.demos.table``): see :func:`demo_table`."""
+    return demo_table(sources, client)

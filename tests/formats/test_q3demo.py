@@ -11,6 +11,7 @@ from conftest import CORPUS
 from conftest import requires_corpus
 import numpy as np
 import pytest
+import q3demo_builders
 from q3demo_builders import Writer
 from q3demo_builders import command
 from q3demo_builders import demo
@@ -157,6 +158,8 @@ def test_the_string_reader_keeps_what_the_engine_keeps():
     w = Writer().string('a%b').byte(200).byte(0)
     bits = q3demo._Bits(Writer().string('a%b').data() + Writer().byte(200).byte(0).data())
     assert bits.string(1024) == 'a.b'
+    edge = q3demo._Bits(Writer().byte(127).byte(128).byte(0).data())
+    assert edge.string(1024) == '\x7f.'  # past 127 is a dot, 127 itself kept
     long_text = Writer().string('x' * 20)
     assert q3demo._Bits(long_text.data()).string(8) == 'x' * 7  # the rest read and dropped
     assert w.bits  # written
@@ -187,6 +190,13 @@ def test_trajectories_are_evaluated_in_float32_as_the_game_does(kind):
     assert np.array_equal(stopped, base[0] + delta[0] * F(100 * 0.001))
     before = q3demo.evaluate_trajectory(np.array([3]), start, duration, base, delta, np.array([900]))[0]
     assert np.array_equal(before, base[0])  # no time before its start
+
+
+def test_the_field_tables_name_each_field_once_in_the_engines_order():
+    for table, count in ((q3demo.ENTITY_FIELDS, 51), (q3demo.PLAYER_FIELDS, 48)):
+        names = [name for name, _ in table]
+        assert len(names) == count and len(set(names)) == count
+    assert q3demo.ENTITY_FIELDS == q3demo_builders.ENTITY_FIELDS and q3demo.PLAYER_FIELDS == q3demo_builders.PLAYER_FIELDS
 
 
 def test_an_info_string_value():

@@ -135,6 +135,8 @@ def test_many_demos_are_one_table_found_in_folders_archives_and_patterns(tmp_pat
     assert len(find_demos([str(folder / '*.dem'), folder / 'a.dem'])) == 2  # once each
     assert len(find_demos([f'{folder / "pak0.pk3"}:demos/c.dem'])) == 1
     table = demo_table([folder])
+    assert pq.demos.table([folder]).keys() == table.keys() if isinstance(table, dict) else pq.demos.table([folder]).equals(table)
+    assert 'demos' in dir(pq)
     columns = table if isinstance(table, dict) else {k: table[k].to_numpy() for k in table.columns}
     assert len(columns['time']) == 2 * (3 + 5 + 2)  # two players a message
     assert [str(d).replace(f'{folder}/', '') for d in dict.fromkeys(columns['demo'])] == ['a.dem', 'b.dem', 'pak0.pk3:demos/c.dem']
