@@ -31,7 +31,6 @@ from pyvista_quake._base.warnings import warn_external
 from pyvista_quake.formats._q3huffman import CODES
 from pyvista_quake.formats.records import DemoRecord
 
-PROTOCOLS = (68, 70, 71)
 SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND = 1, 2, 3, 4, 5
 SVC_DOWNLOAD, SVC_SNAPSHOT, SVC_EOF, SVC_VOIP_SPEEX, SVC_VOIP_OPUS = 6, 7, 8, 9, 10
 MAX_MSGLEN = 16384
@@ -103,6 +102,8 @@ def _decode_table() -> tuple[list[int], list[int], int]:
 
 _SYMBOLS, _LENGTHS, _WIDTH = _decode_table()
 _WINDOW = (1 << _WIDTH) - 1
+_SYMBOL_ARRAY = np.array(_SYMBOLS, np.int64)
+_LENGTH_ARRAY = np.array(_LENGTHS, np.int64)
 
 
 class _OverflowError(Exception):
@@ -113,27 +114,36 @@ class _Bits:
     """A message's bit stream, read as ``MSG_ReadBits`` reads it after ``MSG_Bitstream``."""
 
     def __init__(self, data: bytes) -> None:
-        self.data = data + b'\0\0\0\0'  # room for a window past the last byte
         self.size = len(data) * 8
         self.bit = 0
         self.field = 'reliable acknowledge'  # what is being read, for errors
+        # At every bit a value could start: the next 11 bits, and the symbol and code length they begin with, so
+        # that a byte costs two lookups (numpy makes the tables a message at a time).
+        padded = np.frombuffer(data + bytes(4), np.uint8).astype(np.uint32)
+        words = padded[:-2] | (padded[1:-1] << 8) | (padded[2:] << 16)
+        at = np.arange(self.size + 8)
+        windows = (words[at >> 3] >> (at & 7).astype(np.uint32)) & _WINDOW
+        self.windows = windows.tolist()
+        self.symbols = _SYMBOL_ARRAY[windows].tolist()
+        self.lengths = _LENGTH_ARRAY[windows].tolist()
 
     def bits(self, count: int) -> int:
         """An unsigned value of ``count`` bits (1 to 32)."""
-        data, bit = self.data, self.bit
+        bit = self.bit
         value = 0
         raw = count & 7
         if raw:
             if bit + raw > self.size:
                 raise _OverflowError
-            value = (int.from_bytes(data[bit >> 3 : (bit >> 3) + 2], 'little') >> (bit & 7)) & ((1 << raw) - 1)
+            value = self.windows[bit] & ((1 << raw) - 1)
             bit += raw
-        for shift in range(raw, count, 8):
-            window = (int.from_bytes(data[bit >> 3 : (bit >> 3) + 3], 'little') >> (bit & 7)) & _WINDOW
-            bit += _LENGTHS[window]
-            if bit > self.size:
-                raise _OverflowError
-            value |= _SYMBOLS[window] << shift
+        if count > raw:
+            symbols, lengths, size = self.symbols, self.lengths, self.size
+            for shift in range(raw, count, 8):
+                value |= symbols[bit] << shift
+                bit += lengths[bit]
+                if bit > size:
+                    raise _OverflowError
         self.bit = bit
         return value & 0xFFFFFFFF
 

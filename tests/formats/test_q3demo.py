@@ -33,6 +33,7 @@ def _two_player_demo(*, gone_delta: bool = False, end: bool = True) -> bytes:
     first = {
         'eType': 1, 'clientNum': 3, 'pos.trType': 2, 'pos.trTime': 1000, 'pos.trBase[0]': 100, 'pos.trBase[1]': -20.5,
         'pos.trBase[2]': 24, 'pos.trDelta[0]': 320, 'pos.trDelta[1]': 0.25, 'apos.trBase[1]': 90, 'weapon': 5,
+        'apos.trType': 2, 'apos.trTime': 1010, 'apos.trDuration': 5000, 'apos.trDelta[1]': 100,
     }  # fmt: skip
     messages = [
         message(10, lambda w: gamestate(w, {0: SERVERINFO, 544: 'n\\Grunt\\t\\0\\model\\grunt', 547: 'n\\Sarge\\t\\1\\model\\sarge/red'})),
@@ -91,7 +92,8 @@ def test_a_demo_written_from_the_protocol_reads_as_the_client_reads_it(tmp_path)
     stop = F(30 * 0.001)
     assert np.array_equal(other.positions[1], np.array([F(100) + F(320) * stop, F(-20.5) + F(0.25) * stop, F(24)], F))
     assert np.isnan(other.positions[2]).all() and np.isnan(other.health).all()
-    assert np.array_equal(other.velocity[0], F([320, 0.25, 0])) and other.weapon[0] == 5 and other.angles[0, 1] == 90
+    assert np.array_equal(other.velocity[0], F([320, 0.25, 0])) and other.weapon[0] == 5
+    assert other.angles[0, 1] == F(90) + F(100) * F(40 * 0.001)  # its angles' own trajectory, from 1010 ms
     events = d.events
     prints = [t for t, k in zip(events['text'], events['kind']) if k == 'print']
     assert prints == ['Major was railed\n']
@@ -152,6 +154,9 @@ def test_bits_below_a_byte_are_sent_as_they_are_and_signed_fields_extend_from_th
     assert q3demo._Bits(Writer().write(0xF, 4).data()).signed(4) == 15  # no sign below a whole byte, as the engine reads
     assert q3demo._Bits(Writer().write(0x80, 8).data()).signed(8) == -128
     assert q3demo._Bits(Writer().write(0x7F, 8).data()).signed(8) == 127
+    # 12 bits: 4 as they are, one Huffman byte; the engine takes the byte's top bit as the sign.
+    assert q3demo._Bits(Writer().write(0x880, 12).data()).signed(12) == -128
+    assert q3demo._Bits(Writer().short(-40).short(32767).data()).short() == -40
 
 
 def test_the_string_reader_keeps_what_the_engine_keeps():
