@@ -227,3 +227,29 @@ def test_openarenas_demos_read_with_their_players_maps_and_frags(tmp_path):
     assert flyby.map == 'OA_DM3' and flyby.clients == [0] and 56 < flyby.duration < 58
     path = flyby.trajectory(0)
     assert np.isfinite(path.positions).all() and np.linalg.norm(np.diff(path.positions, axis=0), axis=1).max() < 64
+
+
+def test_pickups_ride_on_a_players_entity_and_the_recorders_player_state_and_obituaries_are_frags(tmp_path):
+    runner = {'eType': 1, 'clientNum': 2, 'pos.trBase[0]': 64, 'event': 19 | 0x100, 'eventParm': 3}
+    obituary = {'eType': 13 + 60, 'otherEntityNum': 2, 'otherEntityNum2': 1, 'eventParm': 10, 'pos.trBase[2]': -8}
+    path = tmp_path / 'p.dm_71'
+    path.write_bytes(
+        demo(
+            message(1, lambda w: gamestate(w, {0: '\\mapname\\x\\protocol\\71', 545: 'n\\A', 546: 'n\\B'}, client=1)),
+            message(2, lambda w: snapshot(w, 100, 0, {'clientNum': 1, 'origin[0]': 4}, [(2, runner)])),
+            message(
+                3, lambda w: snapshot(w, 150, 1, {'eventSequence': 1, 'events[0]': 19 | 0x200, 'eventParms[0]': 7}, [(2, None), (300, obituary)])
+            ),
+            message(4, lambda w: snapshot(w, 200, 1, {'eventSequence': 1}, [(2, None), (300, None)])),  # both still there: no new events
+        )
+    )
+    d = pq.load_demo(path)
+    events = d.events
+    rows = [
+        (k, c, t, m, i)
+        for k, c, t, m, i in zip(events['kind'], events['client'], events['target'], events['means'], events['item'])
+        if k != 'respawn'
+    ]
+    assert rows == [('pickup', 2, -1, -1, 3), ('frag', 1, 2, 10, -1), ('pickup', 1, -1, -1, 7)]
+    assert events['z'][events['kind'] == 'frag'][0] == -8 and events['x'][events['kind'] == 'pickup'][0] == 64
+    assert d.protocol == 71 and d.recording_client == 1
