@@ -76,6 +76,18 @@ def _float_bits(value: float) -> int:
     return struct.unpack('<I', struct.pack('<f', value))[0]
 
 
+def _changed(w: Writer, table: tuple[tuple[str, int], ...], changes: dict[str, float | int]):
+    """Write a delta's field count (up to the last field changed) and each field's changed bit; yield each changed
+    field's value and width, for the caller to write after its bit."""
+    names = [name for name, _ in table]
+    last = max(names.index(name) for name in changes) + 1 if changes else 0
+    w.byte(last)
+    for name, bits in table[:last]:
+        w.write(int(name in changes), 1)
+        if name in changes:
+            yield changes[name], bits
+
+
 def entity(w: Writer, number: int, changes: dict[str, float | int] | None, *, remove: bool = False) -> None:
     """One entity of a snapshot or baseline: its number, then a removal, no change (``changes`` None) or a delta."""
     w.write(number, 10)
@@ -87,15 +99,7 @@ def entity(w: Writer, number: int, changes: dict[str, float | int] | None, *, re
         w.write(0, 1)
         return
     w.write(1, 1)
-    names = [name for name, _ in ENTITY_FIELDS]
-    last = max(names.index(name) for name in changes) + 1 if changes else 0
-    w.byte(last)
-    for name, bits in ENTITY_FIELDS[:last]:
-        if name not in changes:
-            w.write(0, 1)
-            continue
-        w.write(1, 1)
-        value = changes[name]
+    for value, bits in _changed(w, ENTITY_FIELDS, changes):
         if bits == 0:
             if value == 0:
                 w.write(0, 1)
@@ -111,15 +115,7 @@ def entity(w: Writer, number: int, changes: dict[str, float | int] | None, *, re
 
 def player(w: Writer, changes: dict[str, float | int], stats: dict[int, int] | None = None) -> None:
     """A player-state delta: its fields, then the stats array only (persistant, ammo and powerups unchanged)."""
-    names = [name for name, _ in PLAYER_FIELDS]
-    last = max(names.index(name) for name in changes) + 1 if changes else 0
-    w.byte(last)
-    for name, bits in PLAYER_FIELDS[:last]:
-        if name not in changes:
-            w.write(0, 1)
-            continue
-        w.write(1, 1)
-        value = changes[name]
+    for value, bits in _changed(w, PLAYER_FIELDS, changes):
         if bits == 0:
             if float(value).is_integer() and -4096 <= value < 4096:
                 w.write(0, 1).write(int(value) + 4096, 13)
