@@ -253,3 +253,17 @@ def test_pickups_ride_on_a_players_entity_and_the_recorders_player_state_and_obi
     assert rows == [('pickup', 2, -1, -1, 3), ('frag', 1, 2, 10, -1), ('pickup', 1, -1, -1, 7)]
     assert events['z'][events['kind'] == 'frag'][0] == -8 and events['x'][events['kind'] == 'pickup'][0] == 64
     assert d.protocol == 71 and d.recording_client == 1
+
+
+def test_a_delta_frame_of_zero_is_a_whole_snapshot_and_of_one_a_delta():
+    data = q3demo.parse(
+        demo(
+            message(0, lambda w: gamestate(w, {0: SERVERINFO})),
+            message(1, lambda w: snapshot(w, 100, 0, {'origin[0]': 40, 'origin[1]': 8}, [])),
+            message(2, lambda w: snapshot(w, 150, 1, {'origin[0]': 41}, [])),  # from message 1: keeps its y
+            message(3, lambda w: snapshot(w, 200, 3, {'origin[0]': 42}, [])),  # frame 3 - 3 = 0: whole, y from nothing
+        ),
+        'x.dm_68',
+    )
+    x, y = q3demo.PLAYER_FIELDS.index(('origin[0]', 0)), q3demo.PLAYER_FIELDS.index(('origin[1]', 0))
+    assert [(s.player[0][x], s.player[0][y]) for s in data.snapshots] == [(40, 8), (41, 8), (42, 0)]
