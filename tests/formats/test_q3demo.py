@@ -40,20 +40,35 @@ def _two_player_demo(*, gone_delta: bool = False, end: bool = True) -> bytes:
         message(
             11,
             lambda w: snapshot(
-                w, 1050, 0, {'origin[0]': 8, 'origin[1]': 16.75, 'origin[2]': -4, 'viewangles[1]': 45, 'weapon': 7}, [(3, first)], {0: 125}
+                w,
+                1050,
+                0,
+                {
+                    'origin[0]': 8,
+                    'origin[1]': 16.75,
+                    'origin[2]': -4,
+                    'viewangles[1]': 45,
+                    'weapon': 7,
+                    'velocity[0]': 10,
+                    'velocity[1]': -20,
+                    'velocity[2]': 30.5,
+                },
+                [(3, first)],
+                {0: 125},
             ),
         ),
         message(
             12,
             lambda w: (
                 command(w, 1, 'cs 547 "n\\Major\\t\\1\\model\\major"'),
+                command(w, 2, 'cs 544 "n\\Doom"'),
                 snapshot(w, 1100, 1, {'origin[0]': 12}, [(3, {'pos.trType': 3, 'pos.trDuration': 30})], {0: 90}),
             ),
         ),
     ]
     if gone_delta:
         messages.append(message(13, lambda w: snapshot(w, 1150, 5, {'origin[0]': 99}, [(3, 'remove')])))  # a delta from message 8
-    messages.append(message(14, lambda w: (command(w, 2, 'print "Major was railed\n"'), snapshot(w, 1200, 2, {'origin[0]': 14}, [(3, 'remove')]))))
+    messages.append(message(14, lambda w: (command(w, 3, 'print "Major was railed\n"'), snapshot(w, 1200, 2, {'origin[0]': 14}, [(3, 'remove')]))))
     return demo(*messages, end=end)
 
 
@@ -79,12 +94,12 @@ def test_a_demo_written_from_the_protocol_reads_as_the_client_reads_it(tmp_path)
     d = pq.load_demo(path)
     assert (d.map, d.protocol, d.recording_client) == ('q3dm17', 68, 0)
     assert np.array_equal(d.times, [1.05, 1.1, 1.2])
-    assert d.players == {0: 'Grunt', 3: 'Major'}
+    assert d.players == {0: 'Doom', 3: 'Major'}
     assert d.player_info[3] == {'names': ['Sarge', 'Major'], 'model': 'major', 'team': 1}
     me = d.trajectory(0)
     assert np.array_equal(me.positions, np.array([[8, 16.75, -4], [12, 16.75, -4], [14, 16.75, -4]], F))
     assert np.array_equal(me.health, F([125, 90, 90])) and np.array_equal(me.weapon, F([7, 7, 7]))
-    assert me.angles[0, 1] == 45
+    assert me.angles[0, 1] == 45 and np.array_equal(me.velocity[0], F([10, -20, 30.5]))
     other = d.trajectory(3)
     # TR_LINEAR at 1050 ms: base + delta * float(50 * 0.001); then TR_LINEAR_STOP stopped at 1000 + 30 ms.
     at = F(50 * 0.001)
@@ -107,7 +122,7 @@ def test_a_delta_from_a_snapshot_that_is_gone_is_dropped_and_the_stream_read_on(
 
 def test_a_demo_cut_short_loads_up_to_its_last_whole_message():
     whole = _two_player_demo(end=False)
-    with pytest.warns(UserWarning, match='cut short'):
+    with pytest.warns(UserWarning, match=r'message 3 .*cut short.* read up to message 2'):
         data = q3demo.parse(whole[:-3], 'x.dm_68')
     assert [s.server_time for s in data.snapshots] == [1050, 1100]
     assert len(q3demo.parse(whole, 'x.dm_68').snapshots) == 3  # a file may just end
@@ -154,6 +169,10 @@ def test_bits_below_a_byte_are_sent_as_they_are_and_signed_fields_extend_from_th
     assert q3demo._Bits(Writer().write(0xF, 4).data()).signed(4) == 15  # no sign below a whole byte, as the engine reads
     assert q3demo._Bits(Writer().write(0x80, 8).data()).signed(8) == -128
     assert q3demo._Bits(Writer().write(0x7F, 8).data()).signed(8) == 127
+    whole = q3demo._Bits(b'\xff')
+    assert whole.bits(7) == 127 and whole.bits(1) == 1  # raw bits up to the very end
+    with pytest.raises(q3demo._OverflowError):
+        whole.bits(1)
     # 12 bits: 4 as they are, one Huffman byte; the engine takes the byte's top bit as the sign.
     assert q3demo._Bits(Writer().write(0x880, 12).data()).signed(12) == -128
     assert q3demo._Bits(Writer().short(-40).short(32767).data()).short() == -40
@@ -173,7 +192,7 @@ def test_the_string_reader_keeps_what_the_engine_keeps():
 @pytest.mark.parametrize('kind', [0, 1, 2, 3, 4, 5, 9])
 def test_trajectories_are_evaluated_in_float32_as_the_game_does(kind):
     base, delta = F([[10.5, -3, 7]]), F([[100, 50.25, -40]])
-    start, duration, at = np.array([1000]), np.array([400]), np.array([1250])
+    start, duration, at = np.array([1000]), np.array([300]), np.array([1250])
     got = q3demo.evaluate_trajectory(np.array([kind]), start, duration, base, delta, at)[0]
     seconds = F(250 * 0.001)
     if kind in (0, 1):
@@ -181,9 +200,9 @@ def test_trajectories_are_evaluated_in_float32_as_the_game_does(kind):
     elif kind == 2:
         want = base[0] + delta[0] * seconds
     elif kind == 3:
-        want = base[0] + delta[0] * seconds  # 250 ms, inside its 400
+        want = base[0] + delta[0] * seconds  # 250 ms, inside its 300
     elif kind == 4:
-        want = base[0] + delta[0] * F(np.sin(np.float64(F(250) / F(400)) * np.pi * 2))
+        want = base[0] + delta[0] * F(np.sin(np.float64(F(250) / F(300)) * np.pi * 2))
     elif kind == 5:
         want = base[0] + delta[0] * seconds
         want[2] = F(np.float64(want[2]) - 0.5 * 800 * np.float64(seconds) ** 2)
