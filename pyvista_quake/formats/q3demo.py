@@ -248,7 +248,6 @@ class _Parser:
         self.last_message = -1  # cl.snap.messageNum
         self.command_sequence = 0
         self.waiting: dict[int, str] = {}  # commands received, by sequence, not yet run
-        self.ran = 0  # the last sequence the client game ran
         self.big = ''  # a big configstring being assembled (bcs0/bcs1/bcs2)
         self.configstrings: dict[int, str] = {}
 
@@ -292,7 +291,6 @@ class _Parser:
     def gamestate(self, m: _Bits) -> None:
         m.field = 'game state'
         self.command_sequence = m.long()
-        self.ran = self.command_sequence
         self.waiting.clear()
         self.configstrings = {}
         self.baselines = {}
@@ -308,9 +306,7 @@ class _Parser:
                 index = m.short()
                 if not 0 <= index < MAX_CONFIGSTRINGS:
                     raise QuakeFormatError(self.out.source, 'configstring', index, f'not a configstring (0 to {MAX_CONFIGSTRINGS - 1})')
-                self.configstrings[index] = m.string(8192)
-                if CS_PLAYERS <= index < CS_PLAYERS + MAX_CLIENTS:
-                    self._named(index - CS_PLAYERS, self.configstrings[index])
+                self._set_configstring(index, m.string(8192))
             elif command == SVC_BASELINE:
                 m.field = 'baseline'
                 number = m.bits(GENTITYNUM_BITS)
@@ -384,13 +380,11 @@ class _Parser:
         return new
 
     def run_commands(self, snapshot: int) -> None:
-        """Run the commands a snapshot covers, as the client game does before it shows the snapshot."""
-        for number in sorted(n for n in self.waiting if n <= self.command_sequence):
-            if number <= self.ran:
-                continue
-            self.ran = number
-            self.command(snapshot, self.waiting.pop(number))
-        self.waiting = {n: t for n, t in self.waiting.items() if n > self.ran}
+        """Run the commands a snapshot covers, as the client game does before it shows the snapshot: every one
+        received so far (each was kept only if newer than any before it, so they wait in order)."""
+        for text in self.waiting.values():
+            self.command(snapshot, text)
+        self.waiting.clear()
 
     def command(self, snapshot: int, text: str) -> None:
         name, _, rest = text.partition(' ')
@@ -411,18 +405,17 @@ class _Parser:
                 if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
                     value = value[1:-1]
                 if 0 <= index < MAX_CONFIGSTRINGS:
-                    self.configstrings[index] = value
-                    if CS_PLAYERS <= index < CS_PLAYERS + MAX_CLIENTS:
-                        self._named(index - CS_PLAYERS, value)
+                    self._set_configstring(index, value)
         self.out.commands.append((snapshot, text))
 
-    def _named(self, client: int, info: str) -> None:
-        name = info_value(info, 'n')
-        if not info:
-            return
-        names = self.out.player_names.setdefault(client, [])
-        if not names or names[-1] != name:
-            names.append(name)
+    def _set_configstring(self, index: int, value: str) -> None:
+        """Set a configstring; a player's (``CS_PLAYERS + n``, not emptied) adds its name to the client's names."""
+        self.configstrings[index] = value
+        if CS_PLAYERS <= index < CS_PLAYERS + MAX_CLIENTS and value:
+            name = info_value(value, 'n')
+            names = self.out.player_names.setdefault(index - CS_PLAYERS, [])
+            if not names or names[-1] != name:
+                names.append(name)
 
 
 def _unquoted_join(text: str, opening: bool = True) -> str:
@@ -587,16 +580,10 @@ def record(data: Q3DemoData) -> DemoRecord:
     """The players through the demo, as format-neutral rows (see :class:`~pyvista_quake.formats.records.DemoRecord`)."""
     snaps = data.snapshots
     times = np.array([s.server_time for s in snaps], np.float64) / 1000.0
-    ps_rows = [(k, s.player[0]) for k, s in enumerate(snaps)]
     p = _P
-    player = np.array(
-        [
-            [f[p['clientNum']], *f[p['origin[0]'] : p['origin[1]'] + 1], f[p['origin[2]']], f[p['viewangles[0]']], f[p['viewangles[1]']], f[p['viewangles[2]']],
-             f[p['velocity[0]']], f[p['velocity[1]']], f[p['velocity[2]']], f[p['weapon']]]
-            for _, f in ps_rows
-        ],
-        np.float64,
-    ).reshape(-1, 11)  # fmt: skip
+    from_player = ('clientNum', 'origin[0]', 'origin[1]', 'origin[2]', 'viewangles[0]', 'viewangles[1]', 'viewangles[2]', 'velocity[0]',
+                   'velocity[1]', 'velocity[2]', 'weapon')  # fmt: skip
+    player = np.array([[s.player[0][p[name]] for name in from_player] for s in snaps], np.float64).reshape(-1, len(from_player))
     health = np.array([s.player[1][STAT_HEALTH] for s in snaps], np.float32)
     e = _E
     wanted = ('pos.trType', 'pos.trTime', 'pos.trDuration', 'pos.trBase[0]', 'pos.trBase[1]', 'pos.trBase[2]', 'pos.trDelta[0]', 'pos.trDelta[1]',
@@ -636,15 +623,11 @@ def record(data: Q3DemoData) -> DemoRecord:
         recorder=data.client,
     ).select(keep)
     out.level_file = f'maps/{out.map}.bsp' if out.map else ''
-    out.names = {c: list(n) for c, n in data.player_names.items() if _active(data.configstrings.get(CS_PLAYERS + c, ''))}
+    out.names = {c: list(n) for c, n in data.player_names.items() if data.configstrings.get(CS_PLAYERS + c, '')}  # still in a slot
     out.info = {c: _player_info(data.configstrings.get(CS_PLAYERS + c, '')) for c in out.names}
     out.events = _events(data, times, out)
     out.prints = [(float(times[k]), _said(text)) for k, text in data.commands if text.split(' ', 1)[0] in ('print', 'cp', 'chat', 'tchat')]
     return out
-
-
-def _active(info: str) -> bool:
-    return bool(info)
 
 
 def _player_info(info: str) -> dict[str, Any]:

@@ -242,15 +242,16 @@ class Demo:
         (the client's at that snapshot where the event has none of its own; NaN where the demo has none).
         """
         rows = [tuple(row) for row in self.record.events]
-        for client in self.clients:
-            positions = self.trajectory(client).positions
+        paths = {client: self.trajectory(client).positions for client in self.clients}
+        for client, positions in paths.items():
             there = np.isfinite(positions).all(axis=1)
             starts = np.flatnonzero(_life_starts(positions, there))
             rows += [(float(self.times[k]), int(k), 'respawn', client, 0, -1, -1, -1, '', *positions[k]) for k in starts[1:]]
         rows += [(time, -1, 'print', -1, 0, -1, -1, -1, text, np.nan, np.nan, np.nan) for time, text in self.record.prints]
         rows.sort(key=lambda row: row[0])
         position = np.array([row[9:12] for row in rows], np.float32).reshape(-1, 3)
-        paths = {client: self.trajectory(client).positions for client in {row[3] for row in rows if row[3] >= 0}}
+        for client in {row[3] for row in rows if row[3] >= 0} - paths.keys():  # an event's client never placed
+            paths[client] = self.trajectory(client).positions
         for k, row in enumerate(rows):
             client, message = row[3], row[1]
             if client >= 0 and 0 <= message < len(self.times) and not np.isfinite(position[k]).all():
