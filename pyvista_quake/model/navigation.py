@@ -132,9 +132,10 @@ class Navigation:
         lumps = self.record.lumps
         areas, settings = lumps['areas'][1:], lumps['areasettings'][1:]
         n = len(areas)
-        corners = np.array([[k & 1, (k >> 1) & 1, (k >> 2) & 1] for k in range(8)], np.float32)
+        corners = np.array([[k & 1, (k >> 1) & 1, (k >> 2) & 1] for k in range(8)], bool)
         low, high = areas['mins'].astype(np.float32), areas['maxs'].astype(np.float32)
-        points = (low[:, None] + corners[None] * (high - low)[:, None]).reshape(-1, 3)
+        # Each corner takes its coordinates from mins or maxs as they are (no arithmetic: exact, and inf stays inf).
+        points = np.where(corners[None], high[:, None], low[:, None]).reshape(-1, 3)
         quads = np.array([[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]])  # -x +x -y +y -z +z, outward
         faces = (quads[None] + 8 * np.arange(n)[:, None, None]).reshape(-1, 4)
         cells = np.column_stack([np.full(len(faces), 4), faces]).ravel()

@@ -89,3 +89,12 @@ def test_the_long_fuzz_runs_seeds_tell_navigation_files_and_demos_from_models():
     seeds = navigation_and_demo_seeds()
     assert [exercise(seed) for seed in seeds] == ['loaded'] * len(seeds)
     assert {exercise(seed[: len(seed) // 2]) for seed in seeds} <= {'loaded', 'rejected'}
+
+
+def test_an_area_box_reaching_infinity_is_drawn_without_arithmetic_on_it():
+    data = _mutated(AAS_SEEDS[0], [(387, 127)], 0)  # an area's maxs made infinite: found by the fuzz test above
+    nav = pq.load_navigation(data)  # read: the engine reads it
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        areas = nav.areas
+    assert np.isinf(areas.points).any() and not np.isnan(areas.points).any()
