@@ -250,11 +250,10 @@ class Demo:
         rows += [(time, -1, 'print', -1, 0, -1, -1, -1, text, np.nan, np.nan, np.nan) for time, text in self.record.prints]
         rows.sort(key=lambda row: row[0])
         position = np.array([row[9:12] for row in rows], np.float32).reshape(-1, 3)
-        for client in {row[3] for row in rows if row[3] >= 0} - paths.keys():  # an event's client never placed
-            paths[client] = self.trajectory(client).positions
         for k, row in enumerate(rows):
             client, message = row[3], row[1]
-            if client >= 0 and 0 <= message < len(self.times) and not np.isfinite(position[k]).all():
+            # A client never placed (or the world, 1022, as a Quake III attacker) has no position to give.
+            if client in paths and 0 <= message < len(self.times) and not np.isfinite(position[k]).all():
                 position[k] = paths[client][message]
         return {
             'time': np.array([row[0] for row in rows], np.float64),

@@ -286,3 +286,17 @@ def test_a_delta_frame_of_zero_is_a_whole_snapshot_and_of_one_a_delta():
     )
     x, y = q3demo.PLAYER_FIELDS.index(('origin[0]', 0)), q3demo.PLAYER_FIELDS.index(('origin[1]', 0))
     assert [(s.player[0][x], s.player[0][y]) for s in data.snapshots] == [(40, 8), (41, 8), (42, 0)]
+
+
+def test_a_death_by_the_world_is_a_frag_with_the_worlds_number_as_attacker(tmp_path):
+    fall = {'eType': 13 + 60, 'otherEntityNum': 2, 'otherEntityNum2': 1022, 'eventParm': 19, 'pos.trBase[0]': 5}
+    path = tmp_path / 'w.dm_68'
+    path.write_bytes(
+        demo(
+            message(1, lambda w: gamestate(w, {0: SERVERINFO, 546: 'n\\B'})),
+            message(2, lambda w: snapshot(w, 100, 0, {'origin[0]': 4}, [(2, {'eType': 1, 'clientNum': 2}), (300, fall)])),
+        )
+    )
+    events = pq.load_demo(path).events
+    frag = events['kind'] == 'frag'
+    assert events['client'][frag].tolist() == [1022] and events['target'][frag].tolist() == [2] and events['x'][frag][0] == 5
