@@ -42,12 +42,13 @@ from pyvista_quake.model.mesh import FrameTemplate
 from pyvista_quake.model.mesh import build_polydata
 from pyvista_quake.model.mesh import frame_template
 from pyvista_quake.model.mesh import vtk_array
+from pyvista_quake.model.stored import StoredSurfaces
 
 #: What the part computes from the record, dropped when the record changes.
 _DERIVED = ('gl_commands', 'topology', '_decoder', 'metadata', '_shared_field_arrays', '_topology_template', '_frame_templates')
 
 
-class AliasPart:
+class AliasPart(StoredSurfaces):
     """An MD2's or MDL's own part: its skins, palette, OpenGL commands and frame groups, and the codec of its one surface.
 
     Get it as ``model.alias`` (``None`` for the other formats).  The model asks it
@@ -177,9 +178,60 @@ class AliasPart:
         """The one surface's image name: the chosen skin's (an MD2's; ``None`` for an MDL's embedded pictures, or with ``skin=None``)."""
         return [self.record.skin_names[skin] if skin is not None and skin < len(self.record.skin_names) else None]
 
-    def alpha(self) -> str:
+    def alpha(self, index: int = 0) -> str:
         """``'cutout'`` for an MDL whose flags make index 255 see-through (``MF_HOLEY``), else ``'opaque'``."""
         return 'cutout' if self.skins.is_holey else 'opaque'
+
+    # -- what the model asks of its codec (see StoredSurfaces) ---------------------------------
+    def surface_names(self) -> list[str]:
+        """The one surface's name: the model's file name (``tris``)."""
+        return [self._model.search.model_stem() or 'model']
+
+    def surface_images(self, skin: Any) -> tuple[list[str | None], Path | str | None]:
+        """The chosen skin's name, and no ``.skin`` file."""
+        return self.image_names(skin), None
+
+    def valid_skin(self, skin: Any) -> Any:
+        """A skin number in range (or ``None``)."""
+        return self.skins.valid_index(skin)
+
+    def image_file(self, index: int, frame: int | None) -> tuple[bool, FoundSkin | None]:
+        """The chosen skin's file: an MD2's found by name, an MDL's embedded picture."""
+        skin = self._model.skin
+        return True, (self.skin_file(skin) if skin is not None else None)
+
+    def image(self, index: int, frame: int | None) -> np.ndarray | None:
+        """The chosen skin's picture (an MDL's through its palette)."""
+        skin = self._model.skin
+        return self.skin_image(skin) if skin is not None else None
+
+    def point_counts(self) -> list[int]:
+        """The points of its topology (its triangles', or its GL commands')."""
+        return [len(self.topology.point_vertex)]
+
+    def positions_each(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """The one surface's positions."""
+        return [self.positions(frames)]
+
+    def normals_each(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """The one surface's normals."""
+        return [self.normals(frames)]
+
+    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """The one surface's positions."""
+        return self.positions(frames)
+
+    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """The one surface's normals."""
+        return self.normals(frames)
+
+    def pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock | pv.PolyData:
+        """The frame's one mesh."""
+        return self.polydata(frame, points[0], normals[0])
+
+    def clips(self) -> dict[str, Animation]:
+        """Animations by name (see :meth:`animations`)."""
+        return self.animations()
 
     # -- geometry -------------------------------------------------------------------
     @cached_property
@@ -325,11 +377,19 @@ class AliasPart:
     def set_frame(self, index: int, points: Any, normals: Any = None) -> None:
         """Move one frame's vertices: ``(vertices, 3)`` for the file's vertices or ``(points, 3)`` for the frame's
         points (or a PolyData of this model's frame); normals computed from the geometry by default."""
-        self._take(edit.set_frames(self.record, self.topology, [index], [self._one_surface(points)], None if normals is None else [normals]))
+        self._take(self.edited_frame(index, points, normals))
+
+    def edited_frame(self, index: int, points: Any, normals: Any = None) -> ModelData:
+        """The record with one frame moved (see :meth:`set_frame`)."""
+        return edit.set_frames(self.record, self.topology, [index], [self._one_surface(points)], None if normals is None else [normals])
 
     def add_frames(self, points: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
         """Insert frames (``(frames, vertices or points, 3)`` or PolyData) before frame ``at`` (default: at the end)."""
-        self._take(edit.add_frames(self.record, self.topology, [self._one_surface(p) for p in points], names, at))
+        self._take(self.added_frames(list(points), names, at))
+
+    def added_frames(self, frames: list, names: Any = None, at: int | None = None) -> ModelData:
+        """The record with frames inserted (see :meth:`add_frames`)."""
+        return edit.add_frames(self.record, self.topology, [self._one_surface(p) for p in frames], names, at)
 
     def _one_surface(self, frame: Any) -> Any:
         """A frame as an edit takes it: an array or a PolyData (a MultiBlock of one block, or a list of one array, is its one surface)."""
@@ -343,11 +403,19 @@ class AliasPart:
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Remove frames; frame groups lose those members (and go when empty)."""
-        self._take(edit.remove_frames(self.record, frames))
+        self._take(self.removed_frames(frames))
+
+    def removed_frames(self, frames: FrameSelection) -> ModelData:
+        """The record without ``frames`` (see :meth:`remove_frames`)."""
+        return edit.remove_frames(self.record, frames)
 
     def rename_frame(self, index: int, name: str) -> None:
         """Rename one frame (at most 15 bytes of Latin-1)."""
-        self._take(edit.rename_frames(self.record, {index: name}))
+        self._take(self.renamed_frame(index, name))
+
+    def renamed_frame(self, index: int, name: str) -> ModelData:
+        """The record with frame ``index`` renamed."""
+        return edit.rename_frames(self.record, {index: name})
 
     def set_frame_groups(self, groups: Sequence) -> None:
         """Replace an MDL's frame groups: ``(start, count, intervals)`` each, intervals the end times in seconds."""

@@ -36,8 +36,6 @@ from pyvista_quake.data.animation import lerp_tag
 from pyvista_quake.data.animation import tag_matrix
 from pyvista_quake.data.decode import FrameSelection
 from pyvista_quake.data.decode import frame_indices
-from pyvista_quake.data.decode import surface_normals
-from pyvista_quake.data.decode import surface_positions
 from pyvista_quake.data.poses import PoseRun
 from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import format_for_path
@@ -45,12 +43,8 @@ from pyvista_quake.formats import shader as shader_script
 from pyvista_quake.formats import wal
 from pyvista_quake.formats._alias import alias_model
 from pyvista_quake.formats.bsp import CONTENTS
-from pyvista_quake.formats.bsp import LIGHTMAP_SIZE
 from pyvista_quake.formats.bsp import MASKS
 from pyvista_quake.formats.bsp import Q3Collision
-from pyvista_quake.formats.bsp import lightmap_pages_are_deluxe
-from pyvista_quake.formats.bsp import lit_lightmaps
-from pyvista_quake.formats.bsp import read_collision
 from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import LevelData
 from pyvista_quake.formats.records import ModelData
@@ -62,14 +56,12 @@ from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import GameFiles
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.model_configs import ResolvedConfig
-from pyvista_quake.game.skins import decode_image
 from pyvista_quake.game.skins import find_palette
 from pyvista_quake.game.skins import image_has_alpha
 from pyvista_quake.game.skins import palette_image
 from pyvista_quake.game.skins import pcx_palette
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.game.skins import read_palette
-from pyvista_quake.game.skins import surface_images
 from pyvista_quake.model import edit
 from pyvista_quake.model.edit import surfaces_from_frames
 from pyvista_quake.model.mesh import ascii_text
@@ -79,11 +71,12 @@ from pyvista_quake.model.mesh import frame_template
 from pyvista_quake.model.mesh import joined
 from pyvista_quake.model.mesh import vtk_array
 from pyvista_quake.model.navigation import Navigation
-from pyvista_quake.model.navigation import navigation_beside
 from pyvista_quake.model.packed import AliasPart
 from pyvista_quake.model.saving import save
 from pyvista_quake.model.skinned import BIND_POSE
 from pyvista_quake.model.skinned import SkeletalPart
+from pyvista_quake.model.stored import LevelSurfaces
+from pyvista_quake.model.stored import StoredSurfaces
 
 
 def _deprecated(old: str, new: str) -> None:
@@ -100,6 +93,7 @@ class Surface:
     def __init__(self, model: QuakeModel, index: int) -> None:
         self.model = model
         self.index = index
+        self._codec = model._codec  # where its positions and normals come from
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
@@ -118,7 +112,7 @@ class Surface:
     @property
     def brush_model(self) -> int:
         """A level's brush model the surface belongs to: 0 for the world, N for the entity model ``*N`` (0 for a model)."""
-        return self.model._brush_model(self.index)
+        return self.model.data.surfaces[self.index].brush_model  # 0 for a model's
 
     @property
     def num_points(self) -> int:
@@ -137,11 +131,11 @@ class Surface:
 
     def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Point positions over the given frames (all by default), ``float32`` ``(frames, points, 3)``."""
-        return self.model._surface_positions(self.index, frames)
+        return self._codec.surface_positions(self.index, frames)
 
     def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals over the given frames, ``float32`` ``(frames, points, 3)``."""
-        return self.model._surface_normals(self.index, frames)
+        return self._codec.surface_normals(self.index, frames)
 
     @property
     def image_name(self) -> str | None:
@@ -230,12 +224,9 @@ class QuakeModel:
         self.format: str = data.format
         #: The file the model came from.
         self.source: str = data.source
-        if data.skeleton is None and (animations or config is not None):
-            raise TypeError(f'{data.source}: animation files and Cube 2 configs belong to skeletal models (IQM, MD5)')
-        # The skinned-joints codec of a skeletal model's surfaces, and its joints: its frames come from them.
-        self._skeletal = SkeletalPart(self, animations, config) if data.skeleton is not None else None
-        # An MD2's or MDL's part: its skins, GL commands and frame groups, and the codec of its one surface of packed bytes.
-        self._alias = AliasPart(self) if data.alias is not None else None
+        # The codec the surfaces' frames come from, chosen from the record: stored vertices (and a level's),
+        # an MD2's or MDL's packed bytes, or a skeletal model's joints.
+        self._codec = _codec_for(self, data, animations, config)
         self.edited = False
         self._images: dict[str, FoundSkin | None] = {}
         self._missing: list[tuple[str, list]] | None = None  # a level's images not found, once all are looked up
@@ -249,50 +240,37 @@ class QuakeModel:
 
     @skin.setter
     def skin(self, value) -> None:
-        self._skin = self.alias.skins.valid_index(value) if self.alias is not None else value  # an MD2's or MDL's: a skin number
+        self._skin = self._codec.valid_skin(value)  # an MD2's or MDL's: a skin number
         for name in ('_surface_images', 'skin_definition', '_templates_by_frame'):
             self.__dict__.pop(name, None)
-        if self.alias is not None:
-            self.alias.forget_skin()
+        self._codec.forget_skin()
 
     def __len__(self) -> int:
         """Return the number of frames (a skeletal model's: 1, the bind pose, with no animation)."""
-        return len(self.skeletal) if self.skeletal is not None else self.data.num_frames
+        return len(self._codec)
 
     def __repr__(self) -> str:
         """Return a one-line summary."""
-        if self.skeletal is not None:
-            return repr(self.skeletal)
-        if self.alias is not None:
-            return repr(self.alias)
-        level = self.level
-        if level is not None:
-            return (
-                f'QuakeModel({self.format.upper()} level {self.source!r}, {len(self.data.surfaces)} surfaces, '
-                f'{sum(len(s.triangles) for s in self.data.surfaces)} triangles, {len(level.entities)} entities)'
-            )
-        return f'QuakeModel({self.format.upper()} {self.source!r}, {len(self)} frames, {len(self.data.surfaces)} surfaces, {len(self.tags)} tags)'
+        return repr(self._codec)
 
     @cached_property
     def frame_names(self) -> list[str]:
         """Name of each frame: as stored, or a skeletal model's (its animation's and its number in it: ``idle 3``)."""
-        return list(self.skeletal.frame_names) if self.skeletal is not None else self.data.decoded_frame_names()
+        names = self._codec.frame_names
+        return list(names)
 
     def frame_name(self, index: int) -> str:
         """Name of one frame, decoding that name only (a skeletal model's reading no animation file past it)."""
         if 'frame_names' in self.__dict__:
             return self.frame_names[index]
-        if self.skeletal is not None:
-            return self.skeletal.frame_name(index)
-        return self.data.frame_name(index)
+        return self._codec.frame_name(index)
 
     # -- what users ask about -------------------------------------------------
     @property
     def surface_names(self) -> list[str]:
         """Name of each surface, in file order (names may repeat); an MD2's or MDL's one, the model's file name (``tris``)."""
-        if self.alias is not None:
-            return [self.search.model_stem() or 'model']
-        return [s.name for s in self.data.surfaces]
+        names = self._codec.surface_names()
+        return names
 
     # -- skins ----------------------------------------------------------------------
     @cached_property
@@ -302,11 +280,7 @@ class QuakeModel:
 
     @cached_property
     def _surface_images(self) -> tuple[list[str | None], Path | str | None]:
-        if self.skeletal is not None:  # its config's skins first
-            return self.skeletal.image_names(self.skin)
-        if self.alias is not None:  # the chosen skin's name
-            return self.alias.image_names(self.skin), None
-        return surface_images(self.data, self.search, self.skin)
+        return self._codec.surface_images(self.skin)  # a skeletal model's config skins first; an MD2's chosen skin
 
     @property
     def _image_names(self) -> list[str | None]:
@@ -323,20 +297,14 @@ class QuakeModel:
         A missing image warns once, naming the places tried.  An MD2's or MDL's: its chosen skin's.
         A surface with a picture a frame (a sprite's): frame ``frame``'s (the first by default).
         """
-        surface = self.data.surfaces[index] if self.alias is None else None
-        if surface is not None and (surface.frame_pictures is not None or surface.frame_images is not None):
-            return self._frame_skin(index, 0 if frame is None else self._frame_number(frame)) if self.skin is not None else None
-        if self.alias is not None:
-            return self.alias.skin_file(self.skin) if self.skin is not None else None
+        known, found = self._codec.image_file(index, frame)  # an MD2's skin, a sprite's frame, a config's skin
+        if known:
+            return found
         name = self._image_names[index]
         if name is None:
             return None
-        if self.data.level is not None and self._missing is None:
+        if self._codec.gathers_missing and self._missing is None:
             self._find_level_images()
-        if self.skeletal is not None and name not in self._images:
-            named, found = self.skeletal.config_image(index, name)
-            if named:
-                self._images[name] = found
         picture = self.data.surfaces[index].picture
         if picture is not None:  # embedded in the file (a Quake 1 level's miptex), through the game's palette
             if name not in self._images:
@@ -356,7 +324,7 @@ class QuakeModel:
                 tried += more
             if found is None:
                 what = f'image {shader.image} of shader {name}' if shader is not None else f'image {name}'
-                if self._missing is not None and self.data.level is not None:
+                if self._missing is not None:
                     self._missing.append((name, tried))  # a level's are said in one warning
                 else:
                     warn_missing(self.source, f'{what} of surface {self.surface_names[index]}', tried)
@@ -434,14 +402,10 @@ class QuakeModel:
         opaque whatever its alpha.  An additive or blended stage whose image is missing
         keeps its blend all the same: it never paints opaque.
         """
-        if self.alias is not None:
-            return self.alias.alpha()
-        said = self.data.surfaces[index].alpha
-        if said is not None:  # the file says (a sprite's)
+        said = self._codec.alpha(index)
+        if said is not None:  # the file says (a sprite's, an MDL's flags; a skeletal model's opaque)
             return said
         name = self._image_names[index]
-        if self.skeletal is not None:
-            return 'opaque'  # the Cube 2 configs' masks are glow and spec maps, not alpha
         if name is None:
             return 'opaque'
         found = self._surface_skin(index)
@@ -466,26 +430,17 @@ class QuakeModel:
     def _surface_image(self, index: int, frame: int | None = None) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none); of a
         surface with a picture a frame, frame ``frame``'s."""
-        if self.alias is not None:  # an MDL's pictures are the file's, through its palette
-            return self.alias.skin_image(self.skin) if self.skin is not None else None
-        found = self._surface_skin(index, frame)
-        return decode_image(found.data, found.location) if found is not None else None
-
-    def _point_counts(self) -> list[int]:
-        """Points of each surface (a point per stored vertex, or per ``point_vertex`` entry; an MD2's or MDL's, its topology's)."""
-        if self.alias is not None:
-            return [len(self.alias.topology.point_vertex)]
-        return [s.num_points for s in self.data.surfaces]
+        image = self._codec.image(index, frame)  # an MDL's pictures are the file's, through its palette
+        return image
 
     def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Positions of the file's vertices, every surface's in turn (an MD2's or MDL's, not its mesh's points)."""
-        if self.alias is not None:
-            return self.alias.vertex_positions(frames)
-        return self._stacked_vertex_positions(frames)
+        positions = self._codec.vertex_positions(frames)
+        return positions
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
-        pos = self.vertex_positions(frames)  # an MD2's or MDL's file vertices: a vertex no triangle uses counts too
+        pos = self._codec.vertex_positions(frames)  # an MD2's or MDL's file vertices: a vertex no triangle uses counts too
         out = np.zeros((len(pos), 6), np.float32)
         if pos.shape[1]:
             out[:, 0::2] = pos.min(axis=1)
@@ -495,21 +450,18 @@ class QuakeModel:
     @property
     def entries(self) -> list[range]:
         """The frames as the game numbers them: one entry a frame (an MDL frame group one entry, its pictures a range)."""
-        if self.alias is not None:
-            return self.alias.entries()
-        return anim.entries(len(self), self.data.frame_groups)
+        entries = self._codec.entries()
+        return entries
 
     # -- MultiBlocks --------------------------------------------------------------------
-    def _pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock | pv.PolyData:
-        """A MultiBlock with a ``PolyData`` per surface, in file order, named after it (an MD2's or MDL's: its one
-        ``PolyData``, as the file stores one surface).
+    def _surface_blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
+        """A MultiBlock with a ``PolyData`` per surface, in file order, named after it (what every codec but an MD2's
+        or MDL's makes of a pose: that one gives its one ``PolyData``, as the file stores one surface).
 
         Each block has float32 points, ``Normals``, texture coordinates (``u = s``,
         ``v = 1 - t``), ``point_data['vertex_index']`` and, in field data, the model's
         metadata, the surface's name and its image (``block.quake.texture``).
         """
-        if self.alias is not None:
-            return self.alias.polydata(frame, points[0], normals[0])
         templates, frame_fields = self._frame_templates(frame)
         blocks = pv.MultiBlock()
         blocks.SetNumberOfBlocks(len(templates))
@@ -583,8 +535,7 @@ class QuakeModel:
         """Surface ``index``'s own field data at frame ``frame``, beside the frame's: its name, number, image and how
         its alpha draws."""
         out: dict[str, Any] = {keys.SURFACE_NAME: [self.surface_names[index]], keys.SURFACE_INDEX: np.array([index], np.int32)}
-        if self.data.level is not None:
-            out[keys.BRUSH_MODEL] = np.array([self.data.surfaces[index].brush_model], np.int32)
+        out.update(self._codec.field_data(index))  # a level's brush model
         if self.skin is not None:
             found = self._surface_skin(index, max(frame, 0))
             alpha = self._surface_alpha(index)
@@ -598,149 +549,42 @@ class QuakeModel:
     def tags(self) -> dict[str, Tag]:
         """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored (a skeletal
         model's: its joints' that its config names; an MD2's: a ``.tag`` file's beside it)."""
-        if self.alias is not None:
-            return self.alias.tags
-        return self.skeletal.tags if self.skeletal is not None else self.data.tags
+        tags = self._codec.tags  # a skeletal model's config tags, an MD2's .tag file
+        return tags
 
     @property
     def skin_file(self) -> Any:
         """Deprecated: an MD3's :attr:`skin_definition`; an MD2's or MDL's ``alias.skin_file``."""
-        if self.skeletal is not None:
+        alias = self.alias
+        if self.skeletal:
             raise AttributeError('skin_file')
-        where = 'model.alias.skin_file' if self.alias is not None else 'model.skin_definition for its .skin file'
+        where = 'model.alias.skin_file' if alias else 'model.skin_definition for its .skin file'
         warn_external(
             f'model.skin_file is deprecated and changes in pyvista-quake 0.4 (it goes); use {where}, or model.surfaces[k].image_file() '
             "for each surface's image",
             DeprecationWarning,
         )
-        return self.alias.skin_file if self.alias is not None else self.skin_definition
+        return alias.skin_file if alias else self.skin_definition
 
     # -- a level's lightmaps ------------------------------------------------------------
     @cached_property
     def _level_pages(self) -> tuple[np.ndarray | None, np.ndarray | None]:
         """A level's light pages and, of a deluxe-compiled Quake III map, its light-direction pages, found once."""
-        level = getattr(self.data, 'level', None)
-        if level is None:
-            return None, None
-        pages = level.lightmaps
-        if pages is None and level.external_lightmaps:
-            pages = self._external_lightmaps(level)
-        elif pages is not None and level.side_light is not None:
-            found, _ = self.search.find(f'{self._map_stem()}{level.side_light}')
-            if found is not None:
-                coloured = lit_lightmaps(self.data.file, level.entities, found.data, found.location)
-                if coloured is not None:
-                    return coloured, None
-        if pages is None:  # none: an empty array of pages, one type for every level
-            side = LIGHTMAP_SIZE if level.game == 'quake3' else 0
-            return np.zeros((0, side, side, 3), np.uint8), None
-        if level.game == 'quake3' and lightmap_pages_are_deluxe(level, len(pages), self._face_pages()):
-            return np.ascontiguousarray(pages[0::2]), np.ascontiguousarray(pages[1::2])
-        return pages, None
-
-    def _face_pages(self) -> np.ndarray:
-        """The lightmap page numbers a level's surfaces name, as stored (below 0: lit by vertex colours)."""
-        named = [np.asarray(s.point_arrays['lightmap_page']) for s in self.data.surfaces if 'lightmap_page' in s.point_arrays]
-        return np.concatenate(named) if named else np.zeros(0, np.int32)
-
-    def _map_stem(self) -> str:
-        """The map's name in the game's files without its ``.bsp``: ``maps/NAME``, from the archive member or its path."""
-        where = self.search.member if self.search.archive is not None and self.search.member else Path(self.source).as_posix()
-        stem = where[: -len('.bsp')] if where.lower().endswith('.bsp') else where
-        if '/maps/' in stem:
-            return 'maps/' + stem.rsplit('/maps/', 1)[1]
-        return stem if stem.startswith('maps/') else 'maps/' + stem.rsplit('/', 1)[-1]
-
-    def _external_lightmaps(self, level: LevelData) -> np.ndarray | None:
-        """q3map2's ``maps/NAME/lm_NNNN.tga`` pages, found as the game finds files (``None`` if page 0 is missing)."""
-        stem = self._map_stem()
-        pages: list[np.ndarray] = []
-        for number in range(10000):
-            found, _ = self.search.find(f'{stem}/lm_{number:04d}.tga')
-            image = decode_image(found.data, found.location) if found is not None else None
-            if image is None or (pages and image.shape[:2] != pages[0].shape[:2]):
-                break
-            pages.append(np.ascontiguousarray(image[..., :3]))
-        if not pages:
-            warn_external(f'{self.source}: the lightmaps are outside the map and {stem}/lm_0000.tga was not found')
-            return None
-        return np.stack(pages)
-
-    # -- geometry -------------------------------------------------------------------
-    def _positions_each(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Point positions of each surface, ``float32`` ``(frames, vertices, 3)``, from its codec (an MD3's ``xyz / 64``,
-        a level's floats, a skeletal model's skinned joints)."""
-        if self.skeletal is not None:
-            return self.skeletal.positions(frames)
-        if self.alias is not None:  # the points of its topology (its triangles', or its GL commands')
-            return [self.alias.positions(frames)]
-        rows = self._rows(frames)
-        return [surface_positions(s, rows, self.data.source) for s in self.data.surfaces]
-
-    def _normals_each(self, frames: FrameSelection = None) -> list[np.ndarray]:
-        """Unit point normals of each surface, ``float32`` ``(frames, vertices, 3)``, from its codec."""
-        if self.skeletal is not None:
-            return self.skeletal.normals(frames)
-        if self.alias is not None:
-            return [self.alias.normals(frames)]
-        rows = self._rows(frames)
-        return [surface_normals(s, rows, self.data.source) for s in self.data.surfaces]
-
-    def _surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
-        """Surface ``index``'s point positions, decoding that surface only (a skeletal model skins them all)."""
-        if self.skeletal is not None or self.alias is not None:
-            return self._positions_each(frames)[index]
-        return surface_positions(self.data.surfaces[index], self._rows(frames), self.data.source)
-
-    def _surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
-        """Surface ``index``'s unit point normals, decoding that surface only."""
-        if self.skeletal is not None or self.alias is not None:
-            return self._normals_each(frames)[index]
-        return surface_normals(self.data.surfaces[index], self._rows(frames), self.data.source)
-
-    def _frame_number(self, index: int) -> int:
-        if self.skeletal is not None:  # reading no animation file past it
-            return int(self.skeletal.frame_rows([index])[0])
-        return self._plain_frame_number(index)
-
-    def _frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        if self.skeletal is not None:
-            return self.skeletal.frame_points(frame)
-        if self.alias is not None:
-            return self.alias.frame_points(frame)
-        return self._plain_frame_points(frame)
-
-    def _between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        if self.skeletal is not None:  # the joints blended as the engine blends them
-            return self.skeletal.between_points(first, second, alpha)
-        return self._plain_between_points(first, second, alpha)
-
-    def _brush_model(self, index: int) -> int:
-        """The level's brush model surface ``index`` belongs to: 0 the world, N the entity model ``*N`` (0 for a model)."""
-        return self.data.surfaces[index].brush_model if self.level is not None else 0
-
-    def _rows(self, frames: FrameSelection) -> np.ndarray | slice:
-        """Frame numbers, or a slice for a run of consecutive frames (a view of the file, no gather)."""
-        index = frame_indices(frames, len(self))
-        if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
-            return slice(int(index[0]), int(index[0]) + len(index))
-        return index
+        pages = self._codec.lightmap_pages()
+        return pages
 
     # -- animations -------------------------------------------------------------------
     @cached_property
     def animations(self) -> dict[str, Animation]:
-        """Animations by name: from frame names (a skeletal model's: its files' and config's) and the caller's ``animations``."""
-        if self.skeletal is not None:
-            return self.skeletal.animations
-        if self.alias is not None:  # and MDL frame groups, a .anm file
-            return self.alias.animations()
-        return anim.model_animations(self.frame_names, self.data.frame_groups, self.fps, None, _user_animations(self.options), self.source)
+        """Animations by name: from frame names (a skeletal model's: its files' and config's; an MDL's frame groups,
+        a ``.anm`` file) and the caller's ``animations``."""
+        clips = self._codec.clips()
+        return clips
 
     @cached_property
     def _timeline(self) -> tuple[np.ndarray, float]:
-        if self.alias is not None:  # MDL frame groups timed by their intervals
-            return self.alias.timeline()
-        return anim.timeline(len(self), self.data.frame_groups, self.fps)
+        timeline = self._codec.timeline()  # MDL frame groups timed by their intervals
+        return timeline
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
     def _set_data(self, data: ModelData) -> None:
@@ -749,65 +593,7 @@ class QuakeModel:
         self.edited = True
         for name in ('frame_names', 'animations', '_timeline', '_templates', '_templates_by_frame', '_surface_images', 'skin_definition'):
             self.__dict__.pop(name, None)
-        if self.alias is not None:
-            self.alias.renew()
-
-    def _editable(self) -> None:
-        if self.skeletal is not None:
-            self.skeletal.refuse_edit()
-
-    def _set_frame(self, index: int, points, normals=None) -> None:
-        """Replace one frame: ``points`` a MultiBlock of the surfaces (or a list of ``(vertices, 3)`` arrays).
-
-        Positions are quantised to 1/64 and normals to latitude/longitude bytes
-        (computed from the geometry unless given), so what the model shows is
-        what :meth:`save` writes.  An MD2's or MDL's: see :meth:`AliasPart.set_frame <pyvista_quake.model.packed.AliasPart.set_frame>`.
-        """
-        if self.alias is not None:
-            return self.alias.set_frame(index, points, normals)
-        self._editable()
-        points, carried = edit.surface_arrays(self._per_surface(points), len(self.data.surfaces))
-        frame = int(frame_indices([index], len(self))[0])
-        given = self._per_surface(normals) if normals is not None else carried
-        self._set_data(edit.edit_surfaces(self.data, frames=[frame], positions=[points], normals=[given]))
-
-    def _add_frames(self, frames, names=None, at: int | None = None) -> None:
-        """Insert frames (each a MultiBlock of the surfaces, or a list of ``(vertices, 3)`` arrays) at ``at``, the end by default.
-
-        Tags keep the values of the frame before the insertion.
-        """
-        if self.alias is not None:
-            return self.alias.add_frames(frames, names, at)
-        self._editable()
-        self._set_data(edit.add_surface_frames(self.data, [self._per_surface(f) for f in frames], names, at))
-
-    def _per_surface(self, frame: Any) -> Any:
-        """A frame as an edit takes it: a MultiBlock or a list of arrays, one per surface (a PolyData or an array of
-        every surface's points in turn is cut at the surfaces)."""
-        if isinstance(frame, pv.PolyData):
-            frame = frame.points
-        if isinstance(frame, (pv.MultiBlock, list, tuple)):
-            return frame
-        array = np.asarray(frame)
-        offsets = np.concatenate([[0], np.cumsum(self._point_counts(), dtype=np.int64)])
-        if array.ndim != 2 or len(array) != offsets[-1]:
-            raise ValueError(f'{self.source}: a frame of {offsets[-1]} points, (points, 3), not {array.shape}')
-        return [array[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
-
-    def _remove_frames(self, frames: FrameSelection) -> None:
-        """Drop frames (their tags with them; MDL frame groups lose them)."""
-        if self.alias is not None:
-            return self.alias.remove_frames(frames)
-        self._editable()
-        dropped = set(frame_indices(frames, len(self)).tolist())
-        self._set_data(edit.edit_surfaces(self.data, keep=np.array([k for k in range(len(self)) if k not in dropped])))
-
-    def _rename_frame(self, index: int, name: str) -> None:
-        """Rename one frame (at most 15 bytes)."""
-        if self.alias is not None:
-            return self.alias.rename_frame(index, name)
-        self._editable()
-        self._set_data(edit.edit_surfaces(self.data, names={int(frame_indices([index], len(self))[0]): name}))
+        self._codec.renew()
 
     @classmethod
     def _surface_model(cls, frames, *, names=None, tags=None, fps: float | None = None) -> QuakeModel:
@@ -815,44 +601,22 @@ class QuakeModel:
         data = surfaces_from_frames(frames, names, tags)
         return cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
 
-    def _stacked_vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
-        """Positions of the file's vertices, every surface's in turn (of a format that stores points, its points)."""
-        every = self._positions_each(frames)
-        return np.concatenate(every, axis=1) if every else np.zeros((len(frame_indices(frames, len(self))), 0, 3), np.float32)
-
     @property
     def level(self) -> LevelData | None:
         """A level's own part, or ``None`` for a model."""
         return getattr(self.data, 'level', None)
 
-    def _plain_frame_points(self, frame: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """Each surface's positions and normals at one frame (a number in range)."""
-        rows = [frame]
-        return [p[0] for p in self._positions_each(rows)], [n[0] for n in self._normals_each(rows)]
-
-    def _plain_between_points(self, first: int, second: int, alpha: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """Each surface's positions and normals ``alpha`` of the way between two frames, as the renderers blend
-        stored vertices: positions linearly, normals renormalised."""
-        pair = [first, second]
-        blended = [anim.blend(p, n, alpha) for p, n in zip(self._positions_each(pair), self._normals_each(pair))]
-        return [b[0] for b in blended], [b[1] for b in blended]
-
-    def _plain_frame_number(self, index: int) -> int:
-        """A frame number in range (negative numbers count from the end)."""
-        n = len(self)
-        # A plain int in range (the common case) needs no array round trip.
-        return index % n if type(index) is int and -n <= index < n else int(frame_indices([index], n)[0])
-
     # -- poses, the same for every kind ----------------------------------------------
     def _native_frame(self, index: int = 0) -> pv.MultiBlock | pv.PolyData:
         """Return one frame, as its kind builds its meshes (a MultiBlock of surfaces; MD2 and MDL one PolyData)."""
-        frame = self._frame_number(index)
-        return self._pose(frame, *self._frame_points(frame))
+        frame = self._codec.frame_number(index)
+        return self._codec.pose(frame, *self._codec.frame_points(frame))
 
     def _native_between(self, first: int, second: int, alpha: float) -> pv.MultiBlock | pv.PolyData:
         """Frames ``first`` and ``second`` blended (``alpha`` of the way) as the engine blends them."""
-        a, b = self._frame_number(first), self._frame_number(second)
-        return self._pose(a if alpha < 0.5 else b, *self._between_points(a, b, alpha))
+        codec = self._codec
+        a, b = codec.frame_number(first), codec.frame_number(second)
+        return codec.pose(a if alpha < 0.5 else b, *codec.between_points(a, b, alpha))
 
     def _native_at(self, t: float, animation: str | Animation | None = None, *, loop: bool = True) -> pv.MultiBlock | pv.PolyData:
         """The pose at ``t`` seconds of ``animation`` (the whole file by default), blended between two frames.
@@ -940,18 +704,20 @@ class QuakeModel:
     @property
     def alias(self) -> AliasPart | None:
         """An MD2's or MDL's own part: its skins, palette, OpenGL commands, topology and frame-group edits (``None`` for other formats)."""
-        return self._alias
+        codec = self._codec
+        return codec if isinstance(codec, AliasPart) else None
 
     @property
     def skeletal(self) -> SkeletalPart | None:
         """An IQM's or MD5's own part: its joints, bind pose, skeleton and config (``None`` for other formats)."""
-        return self._skeletal
+        codec = self._codec
+        return codec if isinstance(codec, SkeletalPart) else None
 
     @property
     def entities(self) -> list[dict[str, str]]:
         """A level's entities in file order, each a dict of its keys (empty for a model)."""
-        level = self.level
-        return level.entities if level is not None else []
+        entities = self._codec.entities
+        return entities
 
     @property
     def lightmaps(self) -> np.ndarray | None:
@@ -994,18 +760,15 @@ class QuakeModel:
         QuakeFormatError
             For a level of another game, or a lump out of range (naming it).
         """
-        level = self.level
-        if level is None:
-            raise TypeError(f"{self.source}: collision, visibility and light are a level's; this is a {self.format.upper()} model")
-        return read_collision(self.data.file, level.entities)
+        collision = self._codec.collision()  # a TypeError for a model
+        return collision
 
     @functools.cached_property
     def navigation(self) -> Navigation | None:
         """A level's bot navigation (``maps/NAME.aas`` beside it in the game's files), checked against the map
         (a warning where its ``bspchecksum`` is another map's); ``None`` where there is none, or for a model."""
-        if self.level is None:
-            return None
-        return navigation_beside(self.source, self.search.find, self._map_stem(), bytes(self.data.file.raw))
+        found = self._codec.navigation()
+        return found
 
     def contents(self, points: npt.ArrayLike, model: int = 0) -> np.ndarray:
         """The ``CONTENTS_*`` bits at each point, as ``CM_PointContents`` gives them (see :data:`pyvista_quake.CONTENTS`).
@@ -1205,7 +968,7 @@ class QuakeModel:
     @property
     def _offsets(self) -> np.ndarray:
         """Where each surface's points start in :meth:`positions` (and the total at the end)."""
-        return np.concatenate([[0], np.cumsum(self._point_counts(), dtype=np.int64)])
+        return np.concatenate([[0], np.cumsum(self._codec.point_counts(), dtype=np.int64)])
 
     # -- geometry ---------------------------------------------------------------------
     def positions(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
@@ -1213,11 +976,11 @@ class QuakeModel:
 
         The points of every surface in turn, in the order of :meth:`mesh`'s points.
         """
-        return _joined(self._positions_each(frames), self, frames)
+        return _joined(self._codec.positions_each(frames), self, frames)
 
     def normals(self, frames: FrameSelection = None) -> npt.NDArray[np.float32]:
         """Unit point normals of the given frames, ``float32`` ``(frames, points, 3)``, in the order of :meth:`positions`."""
-        return _joined(self._normals_each(frames), self, frames)
+        return _joined(self._codec.normals_each(frames), self, frames)
 
     def centroids(self, frames: FrameSelection = None) -> np.ndarray:
         """Mean of the vertex positions of each frame, ``(frames, 3)`` (zeros for a model with no vertex)."""
@@ -1345,23 +1108,29 @@ class QuakeModel:
         normals : array, optional
             Normals of the same shape; computed from the geometry by default.
 
+        Positions are quantised as the format stores them (an MD3's to 1/64, its normals to
+        latitude/longitude bytes), so what the model shows is what :meth:`save` writes.
         """
-        self._set_frame(index, points, normals)
+        data = self._codec.edited_frame(index, points, normals)
+        self._set_data(data)
 
     def add_frames(self, frames: Sequence, names: Sequence[str] | None = None, at: int | None = None) -> None:
         """Insert frames (each as :meth:`set_frame` takes it) before frame ``at``, by default at the end.
 
         New frames of an MD3 keep the tags of the frame before them.
         """
-        self._add_frames(list(frames), names, at)
+        data = self._codec.added_frames(list(frames), names, at)
+        self._set_data(data)
 
     def remove_frames(self, frames: FrameSelection) -> None:
         """Remove frames (MDL frame groups lose them, MD3 tags go with them)."""
-        self._remove_frames(frames)
+        data = self._codec.removed_frames(frames)
+        self._set_data(data)
 
     def rename_frame(self, index: int, name: str) -> None:
         """Rename one frame (at most 15 bytes of Latin-1)."""
-        self._rename_frame(index, name)
+        data = self._codec.renamed_frame(index, name)
+        self._set_data(data)
 
     # -- files ------------------------------------------------------------------------
     def save(self, path: str | Path, *, sync: bool = True, overwrite_skins: bool = False) -> None:
@@ -1375,7 +1144,7 @@ class QuakeModel:
         it to disk first.
         """
         target = format_for_path(str(path))
-        if self.skeletal is not None and target.name != self.format and target.kind != 'skeletal':
+        if self._codec.must_bake(target):
             # Its skinned frames, as an MD3 or any format of surfaces.
             baked = QuakeModel.from_frames([self.blocks(k) for k in range(len(self))], 'md3', names=self.frame_names, fps=self.fps)
             baked.save(path, sync=sync, overwrite_skins=overwrite_skins)
@@ -1402,8 +1171,9 @@ class QuakeModel:
             frames = [joined(f) if isinstance(f, pv.MultiBlock) else f for f in frames]
         data, images = edit.from_frames(frames, format, **kwargs)
         made = cls(data, LoadOptions(fps=fps) if fps is not None else LoadOptions())
-        assert made.alias is not None  # the record of an MD2 or MDL
-        made.alias.skins.images.update(images)
+        codec = made._codec
+        assert isinstance(codec, AliasPart)  # the record of an MD2 or MDL
+        codec.skins.images.update(images)
         return made
 
 
@@ -1414,9 +1184,15 @@ def _shader_key(name: str) -> str:
     return stem if dot and suffix in ('tga', 'jpg', 'jpeg', 'png', 'bmp', 'pcx') else key
 
 
-def _user_animations(options: LoadOptions) -> dict:
-    """The caller's animations by name (a list of files is a skeletal model's to attach, not names)."""
-    return options.animations if isinstance(options.animations, dict) else {}
+def _codec_for(model: QuakeModel, data: ModelData, animations: list[PoseRun] | None, config: ResolvedConfig | None) -> StoredSurfaces:
+    """The codec of a model's surfaces, as its record says: joints, packed bytes, a level's faces or stored vertices."""
+    if data.skeleton is not None:
+        return SkeletalPart(model, animations, config)
+    if animations or config is not None:
+        raise TypeError(f'{data.source}: animation files and Cube 2 configs belong to skeletal models (IQM, MD5)')
+    if data.alias is not None:
+        return AliasPart(model)
+    return LevelSurfaces(model) if data.level is not None else StoredSurfaces(model)
 
 
 def _joined(per_surface: list[np.ndarray], model: QuakeModel, frames: FrameSelection) -> np.ndarray:
@@ -1473,7 +1249,7 @@ _former_names()
 
 class _SurfaceModelMeta(type):
     def __instancecheck__(cls, instance: object) -> bool:
-        return isinstance(instance, QuakeModel) and instance.skeletal is None and instance.alias is None
+        return isinstance(instance, QuakeModel) and not isinstance(instance._codec, (AliasPart, SkeletalPart))
 
 
 class SurfaceModel(metaclass=_SurfaceModelMeta):
@@ -1500,11 +1276,9 @@ def why_nothing_to_draw(model: object) -> str:
     """Why a model (or player) has no triangle to draw, in a few words for messages."""
     tags = list(getattr(model, 'tags', {}) or {})
     surfaces = getattr(model, 'surfaces', None)
-    if is_model(model) and model.skeletal is not None and not surfaces:
-        return (
-            'an animation file, no mesh: its poses animate a mesh of the same skeleton '
-            '(load the mesh with animations= naming this file, or its Cube 2 config)'
-        )
+    said = model._codec.nothing_drawn() if is_model(model) else None
+    if said:
+        return said
     if tags and not any(s.num_triangles for s in surfaces or []):
         return f'tags only ({", ".join(tags[:4])}{", ..." if len(tags) > 4 else ""}): a model other models attach to'
     return 'no surface has a triangle'

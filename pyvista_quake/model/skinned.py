@@ -16,6 +16,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+from typing import NoReturn
 
 import numpy as np
 import pyvista as pv
@@ -36,17 +37,19 @@ from pyvista_quake.formats.records import Joint
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Skeleton
 from pyvista_quake.formats.records import Tag
+from pyvista_quake.formats.registry import FormatSpec
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.filesystem import warn_missing
 from pyvista_quake.game.inputs import note
 from pyvista_quake.game.model_configs import ResolvedConfig
 from pyvista_quake.model.mesh import ascii_text
+from pyvista_quake.model.stored import StoredSurfaces
 
 #: The name of a model's one frame when it has no animation: its bind pose.
 BIND_POSE = 'bind'
 
 
-class SkeletalPart:
+class SkeletalPart(StoredSurfaces):
     """A model skinned by joints (IQM, Doom 3's MD5): its joints, and the frames they give its surfaces.
 
     Get it as ``model.skeletal`` (``None`` for the other formats).  It is the
@@ -241,7 +244,7 @@ class SkeletalPart:
 
     def bind_pose(self) -> pv.MultiBlock:
         """The rest pose, as :meth:`~pyvista_quake.QuakeModel.frame` gives a frame (a MultiBlock of the meshes)."""
-        return self._model._pose(-1, *self._posed(None))
+        return self.pose(-1, *self._posed(None))
 
     def joint_matrices(self, frame: int | None = None) -> np.ndarray:
         """``(joints, 4, 4)``: each joint in object space at ``frame`` (``None``: the bind pose)."""
@@ -329,7 +332,80 @@ class SkeletalPart:
             warn_missing(self._model.source, f'image {name} of mesh {self._model.surface_names[index] or index} (from {where})', [(name, str(where))])
         return True, found
 
-    def refuse_edit(self) -> None:
+    # -- what the model asks of its codec (see StoredSurfaces) ---------------------------------
+    def frame_number(self, index: int) -> int:
+        """A frame number in range, reading no animation file past it."""
+        return int(self.frame_rows([index])[0])
+
+    def clips(self) -> dict[str, Animation]:
+        """Animations by name (see :attr:`animations`)."""
+        return self.animations
+
+    def positions_each(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's skinned positions."""
+        return self.positions(frames)
+
+    def normals_each(self, frames: FrameSelection = None) -> list[np.ndarray]:
+        """Each surface's skinned normals."""
+        return self.normals(frames)
+
+    def surface_positions(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s skinned positions (the joints skin every surface at once)."""
+        return self.positions(frames)[index]
+
+    def surface_normals(self, index: int, frames: FrameSelection = None) -> np.ndarray:
+        """Surface ``index``'s skinned normals."""
+        return self.normals(frames)[index]
+
+    def nothing_drawn(self) -> str | None:
+        """An animation file has poses and no mesh."""
+        if self.data.surfaces:
+            return None
+        return (
+            'an animation file, no mesh: its poses animate a mesh of the same skeleton '
+            '(load the mesh with animations= naming this file, or its Cube 2 config)'
+        )
+
+    def surface_images(self, skin: Any) -> tuple[list[str | None], Path | str | None]:
+        """Each mesh's image name: its config skin first (see :meth:`image_names`)."""
+        return self.image_names(skin)
+
+    def image_file(self, index: int, frame: int | None) -> tuple[bool, FoundSkin | None]:
+        """Mesh ``index``'s image where its config names it (read once); else found by name as an MD3's shader is."""
+        name = self._model._image_names[index]
+        if name is None:
+            return True, None
+        cache = self.__dict__.setdefault('_config_images', {})
+        if name not in cache:
+            cache[name] = self.config_image(index, name)
+        return cache[name]
+
+    def alpha(self, index: int) -> str | None:
+        """As the file says, else opaque: the Cube 2 configs' masks are glow and spec maps, not alpha."""
+        said = self.data.surfaces[index].alpha
+        return said if said is not None else 'opaque'
+
+    def must_bake(self, target: FormatSpec) -> bool:
+        """Saved as another format than its own (an MD3, or any format of surfaces), its skinned frames are written."""
+        return target.name != self._model.format and target.kind != 'skeletal'
+
+    def edited_frame(self, index: int, points: Any, normals: Any = None) -> ModelData:
+        """Refused: the frames come from the joints."""
+        self.refuse_edit()
+
+    def added_frames(self, frames: list, names: Any = None, at: int | None = None) -> ModelData:
+        """Refused: the frames come from the joints."""
+        self.refuse_edit()
+
+    def removed_frames(self, frames: FrameSelection) -> ModelData:
+        """Refused: the frames come from the joints."""
+        self.refuse_edit()
+
+    def renamed_frame(self, index: int, name: str) -> ModelData:
+        """Refused: the frames come from the joints."""
+        self.refuse_edit()
+
+    def refuse_edit(self) -> NoReturn:
         """Refuse an edit of vertices: a skeletal model's frames come from its joints."""
         raise TypeError(
             f"{self._model.source}: a skeletal model's frames come from its joints; to edit vertices, make an MD3 of its "

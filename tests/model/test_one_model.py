@@ -289,7 +289,7 @@ def test_a_skeletal_model_is_a_model_of_surfaces_whose_codec_is_its_skeletal_par
     assert [c for c in type(iqm).__mro__ if c.__module__.startswith('pyvista_quake')] == [pq.QuakeModel]
     assert isinstance(iqm.skeletal, SkeletalPart)
     # The part's frames are the model's, to the bit.
-    for mine, its in zip(iqm._positions_each(None), iqm.skeletal.positions(None)):
+    for mine, its in zip(iqm._codec.positions_each(None), iqm.skeletal.positions(None)):
         np.testing.assert_array_equal(mine, its)
     assert iqm.frame_names == iqm.skeletal.frame_names and len(iqm) == len(iqm.skeletal)
     # Every edit of vertices is refused first, whatever it is given.
