@@ -453,12 +453,10 @@ def check_fit(mesh: ModelData, blend: str, num_joints: int, source: str) -> None
 
     """
     skeleton = mesh.skeleton
-    own = skeleton.blend if skeleton is not None else None
-    if blend != own and blend == 'slerp':
-        raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
-    if blend != own:  # IQM poses on another skeleton
+    if skeleton is None or skeleton.blend != blend:  # no skeleton, or another engine's
+        if blend == 'slerp':
+            raise QuakeFormatError(source, 'format', 'md5anim', f'an .md5anim animates an .md5mesh, not an {mesh.format.upper()}')
         raise QuakeFormatError(source, 'magic', 'INTERQUAKEMODEL', f'IQM poses animate an IQM, not an {mesh.format.upper()}')
-    assert skeleton is not None  # its blend is the animation's
     if num_joints != len(skeleton.joints):
         field, what = ('numJoints', '') if blend == 'slerp' else ('num_poses', ' (num_joints)')
         raise QuakeFormatError(source, field, num_joints, f'the mesh {mesh.source} has {len(skeleton.joints)} joints{what}')

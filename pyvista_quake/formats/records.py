@@ -516,7 +516,7 @@ class ModelData:
     def __getattr__(self, name: str) -> Any:
         """An MD2's or MDL's own field the old way (``data.frame_verts``), with a warning naming ``data.alias``."""
         alias = self.__dict__.get('alias')
-        if name.startswith('_') or alias is None or not hasattr(alias, name):
+        if name.startswith('_') or not hasattr(alias, name):  # None has none of an MD2's fields
             raise AttributeError(f'{type(self).__name__!r} object has no attribute {name!r}')
         warnings.warn(
             f'data.{name} of an MD2 or MDL is deprecated and changes in pyvista-quake 0.4 (it goes); use data.alias.{name}',

@@ -28,6 +28,7 @@ from pyvista_quake.data.skinning import attach
 from pyvista_quake.data.skinning import check_fit
 from pyvista_quake.data.skinning import rest_locals
 from pyvista_quake.data.skinning import skeleton_of
+from pyvista_quake.formats import FORMATS
 from pyvista_quake.formats import animation_cfg
 from pyvista_quake.formats import iqm
 from pyvista_quake.formats import md3
@@ -127,7 +128,7 @@ def load(source: Source | Place, *, member: str | None = None, **options: Any) -
     if folder is not None and folder not in roots:
         roots.append(folder)  # the game folder: its other archives and loose files, as the game finds them
     search = GameFiles(model_path=path, search_paths=roots, archive=archive, member=member, archive_folder=folder)
-    if isinstance(data, ModelData) and data.skeleton is not None:
+    if isinstance(data, ModelData) and FORMATS[data.format].config:  # a format assembled by Cube 2 configs
         if config is None and path is not None:
             beside = model_configs.find_config(Path(path), data.format)
             config = model_configs.resolve(beside) if beside is not None else None

@@ -228,7 +228,7 @@ def spawn_view(level: Any) -> tuple[np.ndarray, float] | None:
     """Where a player first stands in a level, as a picture shows it: ``(eye, yaw)``, the eye the game's view
     height above the first start in file order (``level.spawn_classes``) and the way it faces in degrees
     (its ``"angle"``, 0 along +x); ``None`` where the level has none or its game has no player's eye."""
-    if level is None or level.view_height is None:
+    if getattr(level, 'view_height', None) is None:  # no level, or a game with no player's eye
         return None
     for kind in level.spawn_classes:
         for entity in level.entities:

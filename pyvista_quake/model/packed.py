@@ -35,6 +35,7 @@ from pyvista_quake.formats.records import AliasData
 from pyvista_quake.formats.records import GLCommand
 from pyvista_quake.formats.records import ModelData
 from pyvista_quake.formats.records import Tag
+from pyvista_quake.formats.registry import FormatSpec
 from pyvista_quake.game.filesystem import FoundSkin
 from pyvista_quake.game.skins import ModelSkins
 from pyvista_quake.model import edit
@@ -99,7 +100,7 @@ class AliasPart(StoredSurfaces):
     def record(self) -> AliasData:
         """The model's own part of its record (``data.alias``): skins, frame groups, GL commands, the file's triangles."""
         alias = self._model.data.alias
-        assert alias is not None  # a model of packed bytes is made of an MD2's or MDL's record
+        assert isinstance(alias, AliasData)  # a model of packed bytes is made of an MD2's or MDL's record
         return alias
 
     def __repr__(self) -> str:
@@ -228,6 +229,14 @@ class AliasPart(StoredSurfaces):
     def pose(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock | pv.PolyData:
         """The frame's one mesh."""
         return self.polydata(frame, points[0], normals[0])
+
+    def written_record(self, target: FormatSpec) -> Any:
+        """Its own part: the one surface is its bytes."""
+        return self.record
+
+    def skin_images(self) -> dict[str, np.ndarray]:
+        """Skin images :meth:`set_skin` gave, by the name the model gives them."""
+        return self.skins.images
 
     def clips(self) -> dict[str, Animation]:
         """Animations by name (see :meth:`animations`)."""

@@ -72,23 +72,17 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     """
     path = Path(path)
     spec = format_for_path(str(path))
-    data: Any = model.data
-    if model.skeletal is not None:
-        own_spec = FORMATS[data.format]
-        if spec.name != own_spec.name and spec.kind != 'skeletal':  # an MD3 of its skinned frames: the model bakes them
-            model.save(path, sync=sync, overwrite_skins=overwrite_skins)
-            return
-        if spec.name != own_spec.name:
-            raise ValueError(
-                f'{data.source}: a {data.format.upper()} saves as {", ".join(own_spec.extensions)}; '
-                'for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames'
-            )
+    codec = model._codec
+    if codec.must_bake(spec):  # an MD3 of a skeletal model's skinned frames: the model bakes them
+        model.save(path, sync=sync, overwrite_skins=overwrite_skins)
+        return
+    # What the target's writer encodes: an MD2's or MDL's own part (the one surface is its bytes), else the record.
+    data: Any = codec.written_record(spec)
+    if data is None:
         # Its own format as read: an IQM byte for byte, an MD5 as text with the version lines Doom 3 wants, a third
         # party's format its bytes as read.
-        write_record(own_spec, data.file, path, sync=sync, refusals=False)
+        write_record(FORMATS[model.data.format], model.data.file, path, sync=sync, refusals=False)
         return
-    if data.alias is not None:
-        data = data.alias  # what an MD2's or MDL's writer encodes: its own part (the one surface is its bytes)
     own = FORMATS.get(data.format)
     if own is not None and not own.writable and (own.name != spec.name or model.edited):
         raise ValueError(
@@ -98,7 +92,7 @@ def save(model, path: str | Path, *, sync: bool = True, overwrite_skins: bool = 
     skin_name = f'{path.stem}.png'
     own_kind = own.kind if own is not None else 'alias'
     if data.format == spec.name:
-        images = model.alias.skins.images if model.alias is not None else {}
+        images = codec.skin_images()
     elif spec.kind == 'alias':  # one surface of packed bytes
         data, images = (
             md3_to_one_surface(model, spec.name, skin_name)

@@ -389,6 +389,16 @@ class SkeletalPart(StoredSurfaces):
         """Saved as another format than its own (an MD3, or any format of surfaces), its skinned frames are written."""
         return target.name != self._model.format and target.kind != 'skeletal'
 
+    def written_record(self, target: FormatSpec) -> Any:
+        """Its own format only, written as read (``None``); another is a ``ValueError`` (see :meth:`must_bake`)."""
+        own = self._model.spec
+        if target.name != own.name:
+            raise ValueError(
+                f'{self._model.source}: a {own.name.upper()} saves as {", ".join(own.extensions)}; '
+                'for another format export its frames (pyvista_quake.export) or make an MD3 with QuakeModel.from_frames'
+            )
+        return None
+
     def edited_frame(self, index: int, points: Any, normals: Any = None) -> ModelData:
         """Refused: the frames come from the joints."""
         self.refuse_edit()

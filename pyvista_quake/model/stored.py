@@ -214,6 +214,14 @@ class StoredSurfaces:
         """Whether saving as ``target`` writes the frames as an MD3's surfaces first (a skeletal model's)."""
         return False
 
+    def written_record(self, target: FormatSpec) -> Any:
+        """The record ``target``'s writer encodes; ``None``: the file is written as it was read."""
+        return self._data
+
+    def skin_images(self) -> dict[str, np.ndarray]:
+        """Skin images an edit gave, by the name the model gives them (written beside it)."""
+        return {}
+
     def renew(self) -> None:
         """Take the model's record anew, after an edit."""
 
@@ -281,7 +289,7 @@ class LevelSurfaces(StoredSurfaces):
     @property
     def _level(self) -> LevelData:
         level = self._data.level
-        assert level is not None  # this codec is chosen for a level's record only
+        assert isinstance(level, LevelData)  # this codec is chosen for a level's record only
         return level
 
     def __repr__(self) -> str:
