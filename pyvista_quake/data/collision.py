@@ -22,6 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pyvista_quake.data.patch_collide import MAX_BORDERS
+from pyvista_quake.data.patch_collide import patch_collide
 from pyvista_quake.formats.bsp import Q3Collision
 
 #: ``SURFACE_CLIP_EPSILON``: how far outside its bounds a point may be and still be tested against a brush.
@@ -341,7 +343,9 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
     Every brush the swept box's bounds meet is clipped by its sides (``CM_TraceThroughBrush``: the plane moved
     out by the box's corner on its side, ``SURFACE_CLIP_EPSILON`` off the entry and exit, a start inside a brush
     ``start_solid``, and ``all_solid`` with fraction 0 where the end is inside it too); the nearest entry wins, the
-    first brush of the model on a tie.  Patches are not traced.
+    first brush of the model on a tie.  Then the patches (``cm_noCurves`` 0, ``cm_playerCurveClip`` 1, as the
+    game starts): each facet of each patch the swept box meets, the nearest entry winning where it is nearer than
+    the brushes'.
     """
     n = len(start)
     offset = ((mins + maxs) * np.float32(0.5)).astype(np.float32)
@@ -388,6 +392,7 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
             start_solid,
             all_solid,
         )
+    _trace_patches(c, s, e, size_low, size_high, mask, model, fraction, normal, surface, hit_contents, start_solid, all_solid)
     out_end = np.where((fraction == 1)[:, None], end, start + fraction[:, None] * (end - start)).astype(np.float32)
     return Trace(fraction, out_end, normal, surface, hit_contents, start_solid, all_solid)
 
@@ -487,3 +492,207 @@ def _position_test(c, traces, brush, s, size_low, size_high, low_b, high_b, frac
     start_solid[t] = all_solid[t] = True
     fraction[t] = 0
     hit_contents[t] = c.brush_contents[brush[inside]]
+
+
+# -- patches ---------------------------------------------------------------------------------------------
+class PatchFacets(NamedTuple):
+    """Every patch's facets of a map at once: the planes (``float32`` ``(planes, 4)``), each facet's patch, its
+    planes by slot (slot 0 its surface, then its borders; -1 past the last) and whether each faces inward, how many
+    borders it has, and each patch's bounds and first facet."""
+
+    planes: np.ndarray
+    patch: np.ndarray
+    slots: np.ndarray
+    inward: np.ndarray
+    borders: np.ndarray
+    bounds: np.ndarray
+    first: np.ndarray
+
+
+def patch_facets(c: Q3Collision) -> PatchFacets:
+    """The facets of every patch of the map, made once (``CM_GeneratePatchCollide`` for each, as the map loads)."""
+    made = c.__dict__.get('_patch_facets')
+    if made is not None:
+        return made
+    planes, patch, slots, inward, borders, bounds, first = [], [], [], [], [], [], [0]
+    offset = 0
+    for k, ((width, height), points) in enumerate(zip(c.patch_sizes.tolist(), c.patch_points)):
+        made_one = patch_collide(int(width), int(height), points)
+        count = len(made_one.surface)
+        planes.append(made_one.planes)
+        patch.append(np.full(count, k, np.int64))
+        own = np.column_stack([made_one.surface, made_one.borders])
+        slots.append(np.where(own >= 0, own + offset, -1))
+        inward.append(np.column_stack([np.zeros(count, bool), made_one.inward]))
+        borders.append((made_one.borders >= 0).sum(axis=1))
+        bounds.append(made_one.bounds)
+        first.append(first[-1] + count)
+        offset += len(made_one.planes)
+    width = 1 + MAX_BORDERS
+    made = PatchFacets(
+        np.concatenate(planes).astype(np.float32) if planes else np.zeros((0, 4), np.float32),
+        np.concatenate(patch) if patch else np.zeros(0, np.int64),
+        np.concatenate(slots) if slots else np.zeros((0, width), np.int64),
+        np.concatenate(inward) if inward else np.zeros((0, width), bool),
+        np.concatenate(borders) if borders else np.zeros(0, np.int64),
+        np.stack(bounds).astype(np.float32) if bounds else np.zeros((0, 2, 3), np.float32),
+        np.array(first, np.int64),
+    )
+    c.__dict__['_patch_facets'] = made
+    return made
+
+
+def _trace_patches(c, s, e, size_low, size_high, mask, model, fraction, normal, surface, hit_contents, start_solid, all_solid) -> None:
+    """The patches' part of ``CM_BoxTrace``: each facet of each patch the swept box's bounds meet
+    (``CM_TraceThroughPatchCollide``; a point as ``CM_TracePointThroughPatchCollide``), or a box standing still
+    inside one (``CM_PositionTestInPatchCollide``); a patch's hit wins only nearer than the brushes'."""
+    chosen = np.flatnonzero((c.patch_model == model) & ((c.patch_contents & mask) != 0))
+    if not len(chosen) or not len(s):
+        return
+    facets = patch_facets(c)
+    chosen = chosen[facets.first[chosen + 1] > facets.first[chosen]]
+    if not len(chosen):
+        return
+    low_p, high_p = facets.bounds[chosen, 0], facets.bounds[chosen, 1]
+    box_low = np.minimum(s, e) + size_low  # tw->bounds: the swept box
+    box_high = np.maximum(s, e) + size_high
+    still = (s == e).all(axis=1)
+    point = (size_low == 0).all() and (size_high == 0).all()
+    step = max(1, TRACE_PAIRS // max(len(chosen), 1))
+    for begin in range(0, len(s), step):
+        rows = np.arange(begin, min(len(s), begin + step))
+        # A position test tries every patch of the leaves the box is in; a sweep those whose bounds it meets.
+        meet = ~((box_high[rows, None, :] < low_p[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high_p[None] + SURFACE_CLIP_EPSILON)).any(
+            axis=2
+        )
+        t_index, p_index = np.nonzero(meet)
+        if not len(t_index):
+            continue
+        patches = chosen[p_index]
+        counts = facets.first[patches + 1] - facets.first[patches]
+        traces = np.repeat(rows[t_index], counts)
+        facet = np.repeat(facets.first[patches] - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        moving = ~still[traces]
+        _position_in_facets(c, facets, traces[~moving], facet[~moving], s, size_low, size_high, fraction, hit_contents, start_solid, all_solid)
+        if point:
+            _point_through_facets(c, facets, traces[moving], facet[moving], s, e, fraction, normal, surface, hit_contents)
+        else:
+            _box_through_facets(c, facets, traces[moving], facet[moving], s, e, size_low, size_high, fraction, normal, surface, hit_contents)
+
+
+def _facet_planes(facets: PatchFacets, facet: np.ndarray, size_low: np.ndarray, size_high: np.ndarray):
+    """Each (pair, slot)'s plane as the box meets it: the surface's moved out by the box's corner on its side
+    (``plane[3] -= offset``), each border turned to face out where it faces inward and moved out by
+    ``fabs(offset)``; ``valid`` where the slot holds a plane."""
+    slots = facets.slots[facet]
+    valid = slots >= 0
+    rows = facets.planes[np.maximum(slots, 0)]
+    n = rows[..., :3]
+    corner = np.where(n < 0, size_high, size_low).astype(np.float32)
+    inward = facets.inward[facet]
+    sign = np.where(inward, np.float32(-1), np.float32(1))[..., None]
+    turned = (n * sign).astype(np.float32)
+    offset = ((corner[..., 0] * turned[..., 0] + corner[..., 1] * turned[..., 1]) + corner[..., 2] * turned[..., 2]).astype(np.float32)
+    dist = (rows[..., 3] * sign[..., 0]).astype(np.float32)
+    dist = np.where(np.arange(slots.shape[1]) == 0, dist - offset, dist + np.abs(offset)).astype(np.float32)
+    return turned, dist, valid
+
+
+def _dots(p: np.ndarray, n: np.ndarray) -> np.ndarray:
+    return ((p[:, None, 0] * n[..., 0] + p[:, None, 1] * n[..., 1]) + p[:, None, 2] * n[..., 2]).astype(np.float32)
+
+
+def _box_through_facets(c, facets, traces, facet, s, e, size_low, size_high, fraction, normal, surface, hit_contents) -> None:
+    """``CM_TraceThroughPatchCollide`` for each (trace, facet) pair; the nearest entry of each trace wins."""
+    if not len(traces):
+        return
+    eps = SURFACE_CLIP_EPSILON
+    n, dist, valid = _facet_planes(facets, facet, size_low, size_high)
+    d1 = (_dots(s[traces], n) - dist).astype(np.float32)
+    d2 = (_dots(e[traces], n) - dist).astype(np.float32)
+    away = valid & (d1 > 0) & ((d2 >= eps) | (d2 >= d1))  # CM_CheckFacetPlane's "completely in front"
+    crossing = valid & ~((d1 <= 0) & (d2 <= 0))
+    entering = crossing & (d1 > d2)
+    leaving = crossing & ~entering
+    with np.errstate(divide='ignore', invalid='ignore'):
+        f_in = np.where(entering, np.maximum((d1 - eps) / (d1 - d2), np.float32(0)), np.float32(-1)).astype(np.float32)
+        f_out = np.where(leaving, np.minimum((d1 + eps) / (d1 - d2), np.float32(1)), np.float32(1)).astype(np.float32)
+    enter = np.maximum(f_in.max(axis=1), np.float32(-1))
+    leave = np.minimum(f_out.min(axis=1), np.float32(1))
+    # The plane that set the entry: the first slot at the largest (a later one must be greater to take it).
+    best = np.argmax(entering & (f_in == enter[:, None]), axis=1)
+    back = best == facets.borders[facet]  # the last border, the surface from behind: never clipped against
+    hit = ~away.any(axis=1) & ~back & (enter < leave) & (enter >= 0)
+    _nearest(c, facets, traces[hit], facet[hit], enter[hit], n[hit, best[hit]], fraction, normal, surface, hit_contents)
+
+
+def _point_through_facets(c, facets, traces, facet, s, e, fraction, normal, surface, hit_contents) -> None:
+    """``CM_TracePointThroughPatchCollide`` for each (trace, facet) pair: the surface plane crossed front to back
+    where every border lets the crossing through; the trace stops ``SURFACE_CLIP_EPSILON`` before it."""
+    if not len(traces):
+        return
+    slots = facets.slots[facet]
+    valid = slots >= 0
+    rows = facets.planes[np.maximum(slots, 0)]
+    n, dist = rows[..., :3], rows[..., 3]
+    d1 = (_dots(s[traces], n) - dist).astype(np.float32)
+    d2 = (_dots(e[traces], n) - dist).astype(np.float32)
+    front = d1 > 0
+    with np.errstate(divide='ignore', invalid='ignore'):
+        cross = (d1 / (d1 - d2)).astype(np.float32)
+    cross = np.where((d1 == d2) | (cross <= 0), np.float32(99999), cross).astype(np.float32)
+    intersect = cross[:, 0]
+    flip = front ^ facets.inward[facet]
+    blocked = valid & np.where(flip, cross > intersect[:, None], cross < intersect[:, None])
+    blocked[:, 0] = False  # slot 0 is the surface itself, not a border
+    hit = front[:, 0] & ~blocked.any(axis=1) & (intersect <= fraction[traces])
+    if not hit.any():
+        return
+    traces, facet, d1s, d2s, intersect = traces[hit], facet[hit], d1[hit, 0], d2[hit, 0], intersect[hit]
+    # The nearest crossing of each trace stops it, pushed off the surface.
+    order = np.lexsort((np.arange(len(traces)), intersect, traces))
+    first = np.ones(len(order), bool)
+    first[1:] = traces[order][1:] != traces[order][:-1]
+    chosen = order[first]
+    t = traces[chosen]
+    stop = np.maximum(((d1s[chosen] - SURFACE_CLIP_EPSILON) / (d1s[chosen] - d2s[chosen])).astype(np.float32), np.float32(0))
+    plane = facets.planes[facets.slots[facet[chosen], 0]]
+    patch = facets.patch[facet[chosen]]
+    fraction[t] = stop
+    normal[t] = plane[:, :3]
+    surface[t] = c.patch_flags[patch]
+    hit_contents[t] = c.patch_contents[patch]
+
+
+def _nearest(c, facets, traces, facet, enter, plane_normal, fraction, normal, surface, hit_contents) -> None:
+    """Fold each trace's nearest facet entry into its results where it is nearer than what it met before."""
+    if not len(traces):
+        return
+    order = np.lexsort((np.arange(len(traces)), enter, traces))
+    first = np.ones(len(order), bool)
+    first[1:] = traces[order][1:] != traces[order][:-1]
+    chosen = order[first]
+    t = traces[chosen]
+    better = enter[chosen] < fraction[t]
+    chosen, t = chosen[better], t[better]
+    patch = facets.patch[facet[chosen]]
+    fraction[t] = np.maximum(enter[chosen], np.float32(0))
+    normal[t] = plane_normal[chosen]
+    surface[t] = c.patch_flags[patch]
+    hit_contents[t] = c.patch_contents[patch]
+
+
+def _position_in_facets(c, facets, traces, facet, s, size_low, size_high, fraction, hit_contents, start_solid, all_solid) -> None:
+    """``CM_PositionTestInPatchCollide`` for each (trace, facet) pair: the box's start behind the surface and every
+    border, each moved out by the box; a trace already inside a brush keeps the brush's answer."""
+    if not len(traces):
+        return
+    n, dist, valid = _facet_planes(facets, facet, size_low, size_high)
+    d = (_dots(s[traces], n) - dist).astype(np.float32)
+    inside = ~(valid & (d > 0)).any(axis=1) & ~all_solid[traces]
+    t = traces[inside]
+    first = np.unique(t, return_index=True)[1]
+    t = t[first]
+    start_solid[t] = all_solid[t] = True
+    fraction[t] = 0
+    hit_contents[t] = c.patch_contents[facets.patch[facet[inside][first]]]

@@ -1423,6 +1423,12 @@ class Q3Collision:
         ``None`` where the lump does not match the grid (the renderer's "light grid mismatch").
     grid_size, grid_origin : numpy.ndarray
         The grid's spacing and first sample's place (``float32`` ``(3,)``).
+    patch_sizes : numpy.ndarray
+        ``(patches, 2)``: each patch's control grid, width and height (``CMod_LoadPatches``).
+    patch_points : list of numpy.ndarray
+        Each patch's control points, ``float32`` ``(width * height, 3)``, rows of ``width``.
+    patch_contents, patch_flags, patch_model : numpy.ndarray
+        Each patch's shader's ``contentFlags`` and ``surfaceFlags``, and the brush model it belongs to.
     """
 
     normals: np.ndarray
@@ -1452,6 +1458,11 @@ class Q3Collision:
     light_grid: np.ndarray | None
     grid_size: np.ndarray
     grid_origin: np.ndarray
+    patch_sizes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    patch_points: list[np.ndarray] = field(default_factory=list)
+    patch_contents: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    patch_flags: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    patch_model: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 def _records(record: BSPFile, name: str, dtype: np.dtype) -> np.ndarray:
@@ -1544,6 +1555,32 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
         grid,
         size,
         origin,
+        *_patches(record, models, check),
+    )
+
+
+def _patches(record: BSPFile, models: np.ndarray, check: Bounds) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """Every patch surface's control grid, points, contents, flags and brush model, as ``CMod_LoadPatches`` takes
+    them, checked as it and ``CM_GeneratePatchCollide`` check them."""
+    faces, verts, shaders = record.records['surfaces'], record.records['drawverts'], record.records['shaders']
+    chosen = np.flatnonzero(faces['surfaceType'] == MST_PATCH)
+    for k in chosen.tolist():
+        _patch_size(record, check, k)
+    check.record_indices('surfaces', 'shaderNum', faces['shaderNum'][chosen], len(shaders))
+    check.runs('surfaces', 'firstVert', faces['firstVert'][chosen], faces['numVerts'][chosen], len(verts))
+    sizes = np.column_stack([faces['patchWidth'][chosen], faces['patchHeight'][chosen]]).astype(np.int64).reshape(-1, 2)
+    points = [np.asarray(verts['xyz'][int(first) : int(first) + int(w * h)], np.float32) for first, (w, h) in zip(faces['firstVert'][chosen], sizes)]
+    shader = faces['shaderNum'][chosen]
+    starts = models['firstSurface'].astype(np.int64)
+    # The model whose run of surfaces holds each patch (-1 for none: a surface no model draws collides nowhere).
+    owner = np.searchsorted(starts, chosen, side='right') - 1
+    inside = (owner >= 0) & (chosen < starts[np.maximum(owner, 0)] + models['numSurfaces'][np.maximum(owner, 0)])
+    return (
+        sizes,
+        points,
+        shaders['contentFlags'][shader].astype(np.int64),
+        shaders['surfaceFlags'][shader].astype(np.int64),
+        np.where(inside, owner, -1).astype(np.int64),
     )
 
 

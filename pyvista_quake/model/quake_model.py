@@ -857,7 +857,9 @@ class QuakeModel:
         Trace
             ``fraction``, ``end``, ``normal``, ``surface_flags``, ``contents``, ``start_solid`` and ``all_solid``,
             an entry each segment.  The brushes are traced as the engine traces them (each side's plane moved out by
-            the box, ``SURFACE_CLIP_EPSILON`` 0.125 off every entry); patches are not traced yet.
+            the box, ``SURFACE_CLIP_EPSILON`` 0.125 off every entry), and the patches as the engine's collision grid
+            of each (``CM_GeneratePatchCollide``: facets within 16 units of the curve, bevelled; a point meets
+            a facet from its front only).
         """
         c = self.collision
         if not 0 <= model < len(c.model_brushes):
