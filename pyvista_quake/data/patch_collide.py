@@ -188,7 +188,20 @@ class _Planes:
     """A patch's planes, deduplicated as ``CM_FindPlane`` and ``CM_FindPlane2`` deduplicate them."""
 
     def __init__(self) -> None:
-        self.rows: list[np.ndarray] = []
+        self._array = np.zeros((64, 4), F32)
+        self.count = 0
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The planes so far, ``(planes, 4)``."""
+        return self._array[: self.count]
+
+    def _add(self, plane: np.ndarray) -> int:
+        if self.count == len(self._array):
+            self._array = np.concatenate([self._array, np.zeros_like(self._array)])
+        self._array[self.count] = plane
+        self.count += 1
+        return self.count - 1
 
     def from_points(self, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray) -> int:
         """``CM_FindPlane``: the plane through three points (-1 for a degenerate triangle), an equal one reused."""
@@ -196,47 +209,44 @@ class _Planes:
         if length == 0:
             return -1
         plane = np.append(normal, _dot(p1, normal)).astype(F32)
-        if self.rows:
-            found = np.array(self.rows)
+        found = self.rows
+        if len(found):
             same = (found[:, 0] * plane[0] + found[:, 1] * plane[1]) + found[:, 2] * plane[2] >= 0
             for p in (p1, p2, p3):
                 d = ((p[0] * found[:, 0] + p[1] * found[:, 1]) + p[2] * found[:, 2]).astype(F32) - found[:, 3]
                 same &= np.abs(d.astype(F32).astype(np.float64)) <= PLANE_TRI_EPSILON
             if same.any():
                 return int(np.argmax(same))
-        self.rows.append(plane)
-        return len(self.rows) - 1
+        return self._add(plane)
 
-    def equal(self, index: int, plane: np.ndarray) -> tuple[bool, bool]:
-        """``CM_PlaneEqual``: whether plane ``index`` is ``plane``, and whether flipped."""
-        return _plane_equal(self.rows[index], plane)
+    def equal_any(self, indices: list[int], plane: np.ndarray) -> bool:
+        """Whether any of planes ``indices`` is ``plane`` (``CM_PlaneEqual``, either way round)."""
+        equal, _ = _plane_equal(self._array[indices], plane)
+        return bool(equal.any())
 
     def find(self, plane: np.ndarray) -> tuple[int, bool]:
-        """``CM_FindPlane2``: an equal plane's index and whether it is flipped, else the plane added."""
-        for k, row in enumerate(self.rows):
-            equal, flipped = _plane_equal(row, plane)
-            if equal:
-                return k, flipped
-        self.rows.append(plane.astype(F32))
-        return len(self.rows) - 1, False
+        """``CM_FindPlane2``: the first equal plane's index and whether it is flipped, else the plane added."""
+        equal, flipped = _plane_equal(self.rows, plane)
+        if equal.any():
+            k = int(np.argmax(equal))
+            return k, bool(flipped[k])
+        return self._add(plane), False
 
     def side(self, point: np.ndarray, index: int) -> int:
         """``CM_PointOnPlaneSide``: 0 front, 1 back, 2 on (plane -1: on)."""
         if index == -1:
             return 2
-        plane = self.rows[index]
+        plane = self._array[index]
         d = float(F32(_dot(point, plane) - plane[3]))
         return 0 if d > PLANE_TRI_EPSILON else 1 if d < -PLANE_TRI_EPSILON else 2
 
 
-def _plane_equal(row: np.ndarray, plane: np.ndarray) -> tuple[bool, bool]:
-    difference = np.abs((row - plane).astype(F32).astype(np.float64))
-    if (difference[:3] < NORMAL_EPSILON).all() and difference[3] < DIST_EPSILON:
-        return True, False
-    difference = np.abs((row + plane).astype(F32).astype(np.float64))  # against the inverted plane
-    if (difference[:3] < NORMAL_EPSILON).all() and difference[3] < DIST_EPSILON:
-        return True, True
-    return False, False
+def _plane_equal(rows: np.ndarray, plane: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``CM_PlaneEqual`` of each row with ``plane``: whether equal, and whether flipped (equal only turned round)."""
+    limits = np.array([NORMAL_EPSILON, NORMAL_EPSILON, NORMAL_EPSILON, DIST_EPSILON])
+    same = (np.abs((rows - plane).astype(F32).astype(np.float64)) < limits).all(axis=1)
+    turned = (np.abs((rows + plane).astype(F32).astype(np.float64)) < limits).all(axis=1)  # against the inverted plane
+    return same | turned, ~same & turned
 
 
 def _facing(planes: _Planes, index: int, inward: bool) -> tuple[np.ndarray, np.float32]:
@@ -329,9 +339,7 @@ def _add_bevels(facet: _Facet, planes: _Planes) -> None:
     low, high = _winding_bounds(winding)
 
     def known(plane: np.ndarray) -> bool:
-        if planes.equal(facet.surface, plane)[0]:
-            return True
-        return any(planes.equal(b, plane)[0] for b in facet.borders)
+        return planes.equal_any([facet.surface, *facet.borders], plane)
 
     for axis in range(3):
         for direction in (-1, 1):

@@ -417,6 +417,6 @@ def skin_of(model, mesh=None):
     ``None`` when there is no skin (or ``skin=None`` was asked for).
     """
     if model is not None:
-        return model.alias.skin_image(model.skin) if model.alias is not None and model.skin is not None else None
+        return model.surfaces[0].image() if model.surfaces else None  # a pose of one PolyData: one surface's
     pictures = carried_pictures(mesh)
     return None if pictures is None else pictures[0]

@@ -192,6 +192,12 @@ class AliasPart(StoredSurfaces):
         """The chosen skin's name, and no ``.skin`` file."""
         return self.image_names(skin), None
 
+    def skin_choices(self) -> list[str]:
+        """Each skin's name (an MDL's numbered), where there are two or more."""
+        if self.num_skins < 2:
+            return []
+        return [self.skin_names[k] if self.skin_names else f'skin {k}' for k in range(self.num_skins)]
+
     def valid_skin(self, skin: Any) -> Any:
         """A skin number in range (or ``None``)."""
         return self.skins.valid_index(skin)

@@ -146,10 +146,7 @@ class ModelPosing:
 
     @property
     def skin_sets(self) -> list[str]:
-        alias = self.model.alias
-        if alias is None or alias.num_skins < 2:
-            return []
-        return [alias.skin_names[k] if alias.skin_names else f'skin {k}' for k in range(alias.num_skins)]
+        return self.model._codec.skin_choices()  # an MD2's or MDL's skins, where it has more than one
 
     @property
     def animation_names(self) -> list[str]:

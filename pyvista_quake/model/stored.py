@@ -184,6 +184,10 @@ class StoredSurfaces:
         """The skin as the model holds it (see :class:`~pyvista_quake.LoadOptions`)."""
         return skin
 
+    def skin_choices(self) -> list[str]:
+        """The skins a viewer offers to switch between (a model whose skin is a number, with several)."""
+        return []
+
     def forget_skin(self) -> None:
         """Drop what carries the chosen skin: it changed."""
 

@@ -147,8 +147,9 @@ class QuakeAccessor:
         for name in keys.SKIN_KEYS:
             if name in self._mesh.field_data:
                 del self._mesh.field_data[name]
-        if model.alias is not None and model.skin is not None:
-            for key, value in model.alias.skin_field_data(model.skin).items():
-                self._mesh.field_data[key] = value
+        carried = model.blocks(0)[0].field_data  # the skin as the model's frames carry it
+        for name in keys.SKIN_KEYS:
+            if name in carried:
+                self._mesh.field_data[name] = carried[name]
         self.__dict__.pop('_pictures', None)
         return self._mesh
