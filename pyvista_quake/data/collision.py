@@ -365,16 +365,7 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
     box_low = np.minimum(s, e) + size_low - np.float32(1)  # CM_Trace's bounds: the swept box and a unit more
     box_high = np.maximum(s, e) + size_high + np.float32(1)
     point_test = (s == e).all(axis=1)
-    step = max(1, TRACE_PAIRS // max(len(brushes), 1))
-    for begin in range(0, n, step):
-        rows = np.arange(begin, min(n, begin + step))
-        meet = ~((box_high[rows, None, :] < low_b[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high_b[None] + SURFACE_CLIP_EPSILON)).any(
-            axis=2
-        )
-        t_index, b_index = np.nonzero(meet)
-        if not len(t_index):
-            continue
-        traces = rows[t_index]
+    for traces, b_index in _meeting(box_low, box_high, low_b, high_b):
         brush = brushes[b_index]
         moving = ~point_test[traces]
         _clip_through(c, traces[moving], brush[moving], s, e, size_low, size_high, fraction, normal, surface, hit_contents, start_solid, all_solid)
@@ -395,6 +386,26 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
     _trace_patches(c, s, e, size_low, size_high, mask, model, fraction, normal, surface, hit_contents, start_solid, all_solid)
     out_end = np.where((fraction == 1)[:, None], end, start + fraction[:, None] * (end - start)).astype(np.float32)
     return Trace(fraction, out_end, normal, surface, hit_contents, start_solid, all_solid)
+
+
+def _meeting(box_low: np.ndarray, box_high: np.ndarray, low: np.ndarray, high: np.ndarray):
+    """``(traces, items)``: each pair of a trace's box and an item's bounds that meet, ``SURFACE_CLIP_EPSILON`` apart
+    at most (``CM_BoundsIntersect``), a chunk of traces at a time (the pairs tested at once bounded)."""
+    step = max(1, TRACE_PAIRS // max(len(low), 1))
+    for begin in range(0, len(box_low), step):
+        rows = np.arange(begin, min(len(box_low), begin + step))
+        apart = (box_high[rows, None, :] < low[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high[None] + SURFACE_CLIP_EPSILON)
+        t_index, i_index = np.nonzero(~apart.any(axis=2))
+        if len(t_index):
+            yield rows[t_index], i_index
+
+
+def _least_per_trace(traces: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """The row of each trace with the least ``key`` (the first such row on a tie)."""
+    order = np.lexsort((np.arange(len(traces)), key, traces))
+    first = np.ones(len(order), bool)
+    first[1:] = traces[order][1:] != traces[order][:-1]
+    return order[first]
 
 
 def _offset_dists(c: Q3Collision, planes: np.ndarray, size_low: np.ndarray, size_high: np.ndarray) -> np.ndarray:
@@ -461,11 +472,7 @@ def _clip_through(c, traces, brush, s, e, size_low, size_high, fraction, normal,
     if not len(order):
         return
     # The nearest entry of each trace wins; on a tie the first brush (the pairs are in brush order within a trace).
-    by = np.lexsort((order, enter[order], traces[order]))
-    chosen = order[by]
-    first_of = np.ones(len(chosen), bool)
-    first_of[1:] = traces[chosen][1:] != traces[chosen][:-1]
-    chosen = chosen[first_of]
+    chosen = order[_least_per_trace(traces[order], enter[order])]
     t = traces[chosen]
     better = enter[chosen] < fraction[t]
     chosen, t = chosen[better], t[better]
@@ -558,19 +565,11 @@ def _trace_patches(c, s, e, size_low, size_high, mask, model, fraction, normal, 
     box_high = np.maximum(s, e) + size_high
     still = (s == e).all(axis=1)
     point = (size_low == 0).all() and (size_high == 0).all()
-    step = max(1, TRACE_PAIRS // max(len(chosen), 1))
-    for begin in range(0, len(s), step):
-        rows = np.arange(begin, min(len(s), begin + step))
-        # A position test tries every patch of the leaves the box is in; a sweep those whose bounds it meets.
-        meet = ~((box_high[rows, None, :] < low_p[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high_p[None] + SURFACE_CLIP_EPSILON)).any(
-            axis=2
-        )
-        t_index, p_index = np.nonzero(meet)
-        if not len(t_index):
-            continue
+    # A position test tries every patch of the leaves the box is in; a sweep those whose bounds it meets.
+    for met, p_index in _meeting(box_low, box_high, low_p, high_p):
         patches = chosen[p_index]
         counts = facets.first[patches + 1] - facets.first[patches]
-        traces = np.repeat(rows[t_index], counts)
+        traces = np.repeat(met, counts)
         facet = np.repeat(facets.first[patches] - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
         moving = ~still[traces]
         _position_in_facets(c, facets, traces[~moving], facet[~moving], s, size_low, size_high, fraction, hit_contents, start_solid, all_solid)
@@ -650,10 +649,7 @@ def _point_through_facets(c, facets, traces, facet, s, e, fraction, normal, surf
         return
     traces, facet, d1s, d2s, intersect = traces[hit], facet[hit], d1[hit, 0], d2[hit, 0], intersect[hit]
     # The nearest crossing of each trace stops it, pushed off the surface.
-    order = np.lexsort((np.arange(len(traces)), intersect, traces))
-    first = np.ones(len(order), bool)
-    first[1:] = traces[order][1:] != traces[order][:-1]
-    chosen = order[first]
+    chosen = _least_per_trace(traces, intersect)
     t = traces[chosen]
     stop = np.maximum(((d1s[chosen] - SURFACE_CLIP_EPSILON) / (d1s[chosen] - d2s[chosen])).astype(np.float32), np.float32(0))
     plane = facets.planes[facets.slots[facet[chosen], 0]]
@@ -668,10 +664,7 @@ def _nearest(c, facets, traces, facet, enter, plane_normal, fraction, normal, su
     """Fold each trace's nearest facet entry into its results where it is nearer than what it met before."""
     if not len(traces):
         return
-    order = np.lexsort((np.arange(len(traces)), enter, traces))
-    first = np.ones(len(order), bool)
-    first[1:] = traces[order][1:] != traces[order][:-1]
-    chosen = order[first]
+    chosen = _least_per_trace(traces, enter)
     t = traces[chosen]
     better = enter[chosen] < fraction[t]
     chosen, t = chosen[better], t[better]

@@ -409,6 +409,14 @@ def patch_collide(width: int, height: int, points: np.ndarray) -> PatchCollide:
             grid_planes[i, j, 0] = planes.from_points(grid[i, j], grid[i + 1, j], grid[i + 1, j + 1])
             grid_planes[i, j, 1] = planes.from_points(grid[i + 1, j + 1], grid[i, j + 1], grid[i, j])
     facets: list[_Facet] = []
+
+    def keep(facet: _Facet, i: int, j: int, which: int) -> None:
+        """Face the facet's borders, and keep it with its bevels where its borders bound it (``CM_ValidateFacet``)."""
+        _set_border_inward(facet, planes, grid, i, j, which)
+        if _validate(facet, planes):
+            _add_bevels(facet, planes)
+            facets.append(facet)
+
     for i in range(columns - 1):
         for j in range(rows - 1):
             here = grid_planes[i, j]
@@ -427,25 +435,13 @@ def patch_collide(width: int, height: int, points: np.ndarray) -> PatchCollide:
             if here[0] == here[1]:
                 if here[0] == -1:
                     continue  # degenerate
-                facet = _Facet(int(here[0]), [top, right, bottom, left])
-                _set_border_inward(facet, planes, grid, i, j, -1)
-                if _validate(facet, planes):
-                    _add_bevels(facet, planes)
-                    facets.append(facet)
+                keep(_Facet(int(here[0]), [top, right, bottom, left]), i, j, -1)
                 continue
             # Two triangles, each bounded by two edges and the other's plane.
             third = int(here[1]) if here[1] != -1 else bottom if bottom != -1 else _edge_plane(planes, grid, grid_planes, i, j, 4)
-            facet = _Facet(int(here[0]), [top, right, third])
-            _set_border_inward(facet, planes, grid, i, j, 0)
-            if _validate(facet, planes):
-                _add_bevels(facet, planes)
-                facets.append(facet)
+            keep(_Facet(int(here[0]), [top, right, third]), i, j, 0)
             third = int(here[0]) if here[0] != -1 else top if top != -1 else _edge_plane(planes, grid, grid_planes, i, j, 5)
-            facet = _Facet(int(here[1]), [bottom, left, third])
-            _set_border_inward(facet, planes, grid, i, j, 1)
-            if _validate(facet, planes):
-                _add_bevels(facet, planes)
-                facets.append(facet)
+            keep(_Facet(int(here[1]), [bottom, left, third]), i, j, 1)
     borders = np.full((len(facets), MAX_BORDERS), -1, np.int64)
     inward = np.zeros((len(facets), MAX_BORDERS), bool)
     for k, facet in enumerate(facets):
