@@ -7,6 +7,8 @@ middle control point's height in each direction: 40 + 64 / 4).
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 import struct
 
 from level_builders import Q3_MODELS
@@ -19,6 +21,7 @@ import numpy as np
 import pytest
 
 import pyvista_quake as pq
+from pyvista_quake.data import collision
 from pyvista_quake.data.patch_collide import collision_grid
 from pyvista_quake.data.patch_collide import patch_collide
 
@@ -137,3 +140,53 @@ def test_many_traces_across_patches_at_once_agree_with_one_at_a_time():
         alone = level.trace(start[k : k + 1], end[k : k + 1], **PLAYER)
         assert alone.fraction[0] == together.fraction[k] and (alone.normal[0] == together.normal[k]).all()
         assert alone.all_solid[0] == together.all_solid[k]
+
+
+ORACLE = json.loads((Path(__file__).parent / 'patch_oracle.json').read_text())
+
+
+class _OnePatch:
+    """One patch's collision data, shaped as a map's (what the traces read)."""
+
+    def __init__(self, width: int, height: int, points: np.ndarray) -> None:
+        self.patch_sizes = np.array([[width, height]])
+        self.patch_points = [points]
+        self.patch_contents = np.array([SOLID])
+        self.patch_flags = np.array([0])
+        self.patch_model = np.array([0])
+
+
+@pytest.mark.parametrize('case', ORACLE['patches'], ids=lambda case: f'{case["width"]}x{case["height"]}')
+def test_facets_and_traces_equal_the_engines_own(case):
+    """What ioquake3's cm_patch.c answered (recorded by dev/patch_oracle.py): every plane, facet and trace to the bit."""
+    points = np.array(case['points'], np.float32)
+    made = patch_collide(case['width'], case['height'], points)
+    np.testing.assert_array_equal(made.planes, np.array(case['planes'], np.float32).reshape(-1, 4))
+    assert made.surface.tolist() == [surface for surface, _, _ in case['facets']]
+    for k, (_, borders, inward) in enumerate(case['facets']):
+        assert made.borders[k].tolist() == borders + [-1] * (len(made.borders[k]) - len(borders))
+        assert made.inward[k, : len(inward)].tolist() == inward and not made.inward[k, len(inward) :].any()
+    c = _OnePatch(case['width'], case['height'], points)
+    for row, (kind, *answer) in zip(case['traces'], case['answers']):
+        start, end, mins, maxs = (np.array(row[i : i + 3], np.float32) for i in (0, 3, 6, 9))
+        offset = ((mins + maxs) * np.float32(0.5)).astype(np.float32)
+        low, high = (mins - offset).astype(np.float32), (maxs - offset).astype(np.float32)
+        s, e = (start + offset).astype(np.float32)[None], (end + offset).astype(np.float32)[None]
+        fraction, normal = np.ones(1, np.float32), np.zeros((1, 3), np.float32)
+        flags, contents, start_solid, all_solid = np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, bool), np.zeros(1, bool)
+        collision._trace_patches(c, s, e, low, high, SOLID, 0, fraction, normal, flags, contents, start_solid, all_solid)
+        if kind == 'P':
+            assert all_solid[0] == bool(answer[0]) == start_solid[0], row
+        else:
+            assert fraction[0] == np.float32(answer[0]) and (normal[0] == np.array(answer[1:], np.float32)).all(), row
+
+
+def test_the_recorded_answers_hit_and_miss_points_boxes_and_positions():
+    """The recording exercises every path: points and boxes that stop and that go through, boxes inside and out."""
+    answers = [(kind, *a) for case in ORACLE['patches'] for kind, *a in case['answers']]
+    rows = [row for case in ORACLE['patches'] for row in case['traces']]
+    point = [row[6:] == [0] * 6 for row in rows]
+    stopped = [kind == 'T' and a[0] < 1 for kind, *a in answers]
+    assert any(s and p for s, p in zip(stopped, point)) and any(s and not p for s, p in zip(stopped, point))
+    assert any(kind == 'T' and a[0] == 1 for kind, *a in answers)
+    assert {a[0] for kind, *a in answers if kind == 'P'} == {0, 1}
