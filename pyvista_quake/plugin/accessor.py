@@ -147,7 +147,7 @@ class QuakeAccessor:
         for name in keys.SKIN_KEYS:
             if name in self._mesh.field_data:
                 del self._mesh.field_data[name]
-        carried = model.blocks(0)[0].field_data  # the skin as the model's frames carry it
+        carried = model.mesh(0).field_data  # the skin as the model's frames carry it
         for name in keys.SKIN_KEYS:
             if name in carried:
                 self._mesh.field_data[name] = carried[name]
