@@ -190,3 +190,17 @@ def test_the_recorded_answers_hit_and_miss_points_boxes_and_positions():
     assert any(s and p for s, p in zip(stopped, point)) and any(s and not p for s, p in zip(stopped, point))
     assert any(kind == 'T' and a[0] == 1 for kind, *a in answers)
     assert {a[0] for kind, *a in answers if kind == 'P'} == {0, 1}
+
+
+def test_a_patch_past_the_maps_bounds_has_no_facets_as_the_engine_has_none():
+    """CM_ValidateFacet: a facet wholly past MAX_MAP_BOUNDS (65535) either way is dropped; one reaching inside stays."""
+
+    def flat_at(x0: float) -> np.ndarray:
+        return np.array([(x0 + 32.0 * i, 32.0 * j, 0.0) for j in range(3) for i in range(3)], np.float32)
+
+    assert len(patch_collide(3, 3, flat_at(70000)).surface) == 0
+    assert len(patch_collide(3, 3, flat_at(-70064)).surface) == 0
+    assert len(patch_collide(3, 3, flat_at(65000)).surface) == 1
+    assert len(patch_collide(3, 3, flat_at(-65064)).surface) == 1
+    # A facet's slots are the engine's facet_t: 4 edges, 6 axial bevels, 16 edge bevels.
+    assert patch_collide(3, 3, flat_at(0)).borders.shape == (1, 4 + 6 + 16)
