@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pyvista_quake.data.patch_collide import MAX_BORDERS
 from pyvista_quake.data.patch_collide import patch_collide
 from pyvista_quake.formats.bsp import Q3Collision
 
@@ -535,14 +534,14 @@ def patch_facets(c: Q3Collision) -> PatchFacets:
         bounds.append(made_one.bounds)
         first.append(first[-1] + count)
         offset += len(made_one.planes)
-    width = 1 + MAX_BORDERS
+    # Asked for only where the map has a patch: every list holds one at least.
     made = PatchFacets(
-        np.concatenate(planes).astype(np.float32) if planes else np.zeros((0, 4), np.float32),
-        np.concatenate(patch) if patch else np.zeros(0, np.int64),
-        np.concatenate(slots) if slots else np.zeros((0, width), np.int64),
-        np.concatenate(inward) if inward else np.zeros((0, width), bool),
-        np.concatenate(borders) if borders else np.zeros(0, np.int64),
-        np.stack(bounds).astype(np.float32) if bounds else np.zeros((0, 2, 3), np.float32),
+        np.concatenate(planes).astype(np.float32),
+        np.concatenate(patch),
+        np.concatenate(slots),
+        np.concatenate(inward),
+        np.concatenate(borders),
+        np.stack(bounds).astype(np.float32),
         np.array(first, np.int64),
     )
     c.__dict__['_patch_facets'] = made
@@ -642,8 +641,8 @@ def _point_through_facets(c, facets, traces, facet, s, e, fraction, normal, surf
     cross = np.where((d1 == d2) | (cross <= 0), np.float32(99999), cross).astype(np.float32)
     intersect = cross[:, 0]
     flip = front ^ facets.inward[facet]
+    # Slot 0, the surface itself, never blocks: its crossing is the intersection.
     blocked = valid & np.where(flip, cross > intersect[:, None], cross < intersect[:, None])
-    blocked[:, 0] = False  # slot 0 is the surface itself, not a border
     hit = front[:, 0] & ~blocked.any(axis=1) & (intersect <= fraction[traces])
     if not hit.any():
         return

@@ -204,3 +204,14 @@ def test_a_patch_past_the_maps_bounds_has_no_facets_as_the_engine_has_none():
     assert len(patch_collide(3, 3, flat_at(-65064)).surface) == 1
     # A facet's slots are the engine's facet_t: 4 edges, 6 axial bevels, 16 edge bevels.
     assert patch_collide(3, 3, flat_at(0)).borders.shape == (1, 4 + 6 + 16)
+
+
+def test_a_box_or_point_starting_exactly_on_a_facet_falls_through_it_as_in_the_engine():
+    """CM_CheckFacetPlane takes a plane the start is on (d1 = 0) and the end behind as not crossed: the box goes
+    through the (flat) patch onto the floor; half a unit above, it stops on the patch."""
+    level = level_with_patch(points=patch_points(height=0.0))
+    box = level.trace([[-32, 64, 64], [-32, 64, 64.5]], [[-32, 64, 0], [-32, 64, 0]], **PLAYER)
+    np.testing.assert_allclose(box.end[:, 2], [24.125, 64.125], atol=1e-4)  # the floor's top at 0, the patch's at 40
+    assert box.contents.tolist() == [SOLID, SOLID] and box.surface_flags.tolist() == [0, CURVE_FLAGS]
+    point = level.trace([[-32, 64, 40], [-32, 64, 41]], [[-32, 64, 0], [-32, 64, 0]])
+    np.testing.assert_allclose(point.end[:, 2], [0.125, 40.125], atol=1e-4)
