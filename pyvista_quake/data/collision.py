@@ -31,6 +31,11 @@ SURFACE_CLIP_EPSILON = np.float32(0.125)
 CHUNK = 2048
 #: (trace, brush) bounds tests a pass of the traces makes at once.
 TRACE_PAIRS = 1 << 19
+#: The grid a trace finds the brushes and patches it may meet by: its cell, the cells an item or a box may cover
+#: before it is tested against everything instead, and how far out the grid goes (past it, one cell each side).
+MEET_CELL = np.float32(128)
+MEET_CELLS = 64
+MEET_LIMIT = 131072.0
 #: The renderer's ``FUNCTABLE_SIZE``: the sine table a light-grid sample's direction is read from.
 FUNCTABLE_SIZE = 1024
 
@@ -389,14 +394,67 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
 
 def _meeting(box_low: np.ndarray, box_high: np.ndarray, low: np.ndarray, high: np.ndarray):
     """``(traces, items)``: each pair of a trace's box and an item's bounds that meet, ``SURFACE_CLIP_EPSILON`` apart
-    at most (``CM_BoundsIntersect``), a chunk of traces at a time (the pairs tested at once bounded)."""
-    step = max(1, TRACE_PAIRS // max(len(low), 1))
+    at most (``CM_BoundsIntersect``), in trace order then item order, a chunk of traces at a time.
+
+    The candidates come from a grid of ``MEET_CELL`` units: an item is filed under every cell its bounds cover, a
+    trace looks in the cells its box covers; items or boxes covering more than ``MEET_CELLS`` cells (a sky box,
+    a long trace) are tested against all of the other side.  Every candidate pair is then tested exactly."""
+    eps = SURFACE_CLIP_EPSILON
+    item_low, item_high = _cells(low - eps, high + eps)
+    small = _cell_count(item_low, item_high) <= MEET_CELLS
+    keys, owners = _filed(item_low[small], item_high[small], np.flatnonzero(small))
+    order = np.argsort(keys, kind='stable')
+    keys, owners = keys[order], owners[order]
+    big_items = np.flatnonzero(~small)
+    step = max(1, TRACE_PAIRS // max(MEET_CELLS * 4, len(big_items), 1))
     for begin in range(0, len(box_low), step):
         rows = np.arange(begin, min(len(box_low), begin + step))
-        apart = (box_high[rows, None, :] < low[None] - SURFACE_CLIP_EPSILON) | (box_low[rows, None, :] > high[None] + SURFACE_CLIP_EPSILON)
-        t_index, i_index = np.nonzero(~apart.any(axis=2))
-        if len(t_index):
-            yield rows[t_index], i_index
+        t_low, t_high = _cells(box_low[rows], box_high[rows])
+        few = _cell_count(t_low, t_high) <= MEET_CELLS
+        asked, askers = _filed(t_low[few], t_high[few], np.flatnonzero(few))
+        first = np.searchsorted(keys, asked, side='left')
+        count = np.searchsorted(keys, asked, side='right') - first
+        t_pairs = [np.repeat(askers, count)]
+        i_pairs = [owners[np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))]]
+        many = np.flatnonzero(~few)  # boxes covering many cells: every item
+        t_pairs.append(np.repeat(many, len(low)))
+        i_pairs.append(np.tile(np.arange(len(low)), len(many)))
+        t_pairs.append(np.repeat(np.flatnonzero(few), len(big_items)))  # items covering many cells: every box
+        i_pairs.append(np.tile(big_items, int(few.sum())))
+        pair = np.unique(np.concatenate(t_pairs).astype(np.int64) * len(low) + np.concatenate(i_pairs))
+        t_index, i_index = pair // max(len(low), 1), pair % max(len(low), 1)
+        t = rows[t_index]
+        apart = (box_high[t] < low[i_index] - eps) | (box_low[t] > high[i_index] + eps)
+        meet = ~apart.any(axis=1)
+        if meet.any():
+            yield t[meet], i_index[meet]
+
+
+def _cells(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grid cells a box covers, its first and last on each axis (clamped: a box past the world is one past)."""
+    with np.errstate(invalid='ignore', over='ignore'):
+        first = np.floor(np.clip(np.nan_to_num(low, nan=-MEET_LIMIT), -MEET_LIMIT, MEET_LIMIT) / MEET_CELL)
+        last = np.floor(np.clip(np.nan_to_num(high, nan=MEET_LIMIT), -MEET_LIMIT, MEET_LIMIT) / MEET_CELL)
+    return first.astype(np.int64), np.maximum(last.astype(np.int64), first.astype(np.int64))
+
+
+def _cell_count(first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    return np.prod(last - first + 1, axis=1)
+
+
+def _filed(first: np.ndarray, last: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell every box covers, as a key, and the box's owner beside it."""
+    span = last - first + 1
+    count = np.prod(span, axis=1)
+    which = np.repeat(np.arange(len(first)), count)
+    k = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    ny, nz = span[which, 1], span[which, 2]
+    x = first[which, 0] + k // (ny * nz)
+    y = first[which, 1] + (k // nz) % ny
+    z = first[which, 2] + k % nz
+    side = 2 * int(MEET_LIMIT / MEET_CELL) + 3
+    key = ((x + side // 2) * side + (y + side // 2)) * side + (z + side // 2)
+    return key, owner[which]
 
 
 def _least_per_trace(traces: np.ndarray, key: np.ndarray) -> np.ndarray:
