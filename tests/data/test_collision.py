@@ -430,3 +430,24 @@ def test_brushes_whose_corners_pass_float32_s_range_are_drawn_without_a_warning(
     level = pq.load(bytes(data))
     solids = level.brushes()
     assert solids.n_cells > 0 and not np.isfinite(solids.points).all()
+
+
+def test_traces_find_the_same_brushes_through_the_grid_as_by_testing_every_one():
+    """The grid of cells a trace looks in gives exactly the (trace, item) pairs whose boxes meet, in order, for small
+    and huge items (a sky box) and boxes (a long trace), on and off the grid's cell edges and past its limit."""
+    from pyvista_quake.data import collision
+
+    rng = np.random.default_rng(3)
+    corner = rng.integers(-8, 8, (300, 3)).astype(np.float32) * np.float32(64)
+    size = rng.choice([0, 16, 128, 127.875, 128.125, 3000, 1e6], (300, 3)).astype(np.float32)
+    low, high = corner, corner + size
+    start = rng.uniform(-700, 700, (500, 3)).astype(np.float32)
+    reach = rng.choice([0, 64, 127.75, 2000, 3e5], (500, 1)).astype(np.float32)
+    box_low, box_high = start - reach, start + reach
+    box_low[7] = box_high[7] = low[5] - collision.SURFACE_CLIP_EPSILON  # touching an item's corner, epsilon apart
+    found = [(t, i) for traces, items in collision._meeting(box_low, box_high, low, high) for t, i in zip(traces.tolist(), items.tolist())]
+    eps = collision.SURFACE_CLIP_EPSILON
+    apart = (box_high[:, None] < low[None] - eps) | (box_low[:, None] > high[None] + eps)
+    expected = [tuple(p) for p in np.argwhere(~apart.any(axis=2)).tolist()]
+    assert found == expected and (7, 5) in found
+    assert any((size[i] >= 3000).any() for _, i in expected) and any(reach[t, 0] >= 2000 for t, _ in expected)
