@@ -230,8 +230,9 @@ def build_q1(entities, vertexes, planes, texinfo, faces, models, textures, *, id
     return start + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
 
 
-def build_q2(entities, vertexes, planes, texinfo, faces, models, lighting: bytes = b'') -> bytes:
-    """A Quake II level (IBSP 38).  ``texinfo`` ``[(vecs, flags, name)]``; ``faces`` as :func:`build_q1`'s; ``lighting`` RGB luxels."""
+def build_q2(entities, vertexes, planes, texinfo, faces, models, lighting: bytes = b'', lumps_given: dict[int, bytes] | None = None) -> bytes:
+    """A Quake II level (IBSP 38).  ``texinfo`` ``[(vecs, flags, name)]``; ``faces`` as :func:`build_q1`'s; ``lighting`` RGB luxels;
+    ``lumps_given`` lumps by number as they are."""
     edges, surfedges, firsts = _edges_of([f[2] for f in faces])
     lumps = [b''] * 19
     lumps[0] = entity_text(entities)
@@ -246,6 +247,8 @@ def build_q2(entities, vertexes, planes, texinfo, faces, models, lighting: bytes
     lumps[11] = edges
     lumps[12] = surfedges
     lumps[13] = b''.join(struct.pack('<9f3i', *(-8,) * 3, *(8,) * 3, *origin, 0, first, num) for first, num, origin in models)
+    for number, lump in (lumps_given or {}).items():
+        lumps[number] = lump
     table, body = _lay_out(8 + 19 * 8, lumps)
     return b'IBSP' + struct.pack('<i', 38) + b''.join(struct.pack('<ii', o, n) for o, n in table) + body
 

@@ -72,7 +72,7 @@ def _info(path: Place, options: dict) -> dict:
             counts['level'] |= {
                 'clusters': c.clusters,
                 'areas': c.areas,
-                'brushes': int(c.model_brushes[0][1]),
+                'brushes': len(c.model_brush_list(0)),
                 'light_grid': None if grid is None else [int(grid.shape[2]), int(grid.shape[1]), int(grid.shape[0])],
             }
             navigation = model.navigation

@@ -27,6 +27,8 @@ from pyvista_quake.formats.bsp import Q3Collision
 
 #: ``SURFACE_CLIP_EPSILON``: how far outside its bounds a point may be and still be tested against a brush.
 SURFACE_CLIP_EPSILON = np.float32(0.125)
+#: Quake II's ``DIST_EPSILON``: how far short of a brush its traces stop.
+DIST_EPSILON = np.float32(0.03125)
 #: Points a pass of the brush tests takes at once: bounds the memory of the (point, brush, side) rows.
 CHUNK = 2048
 #: (trace, brush) bounds tests a pass of the traces makes at once.
@@ -74,10 +76,10 @@ def plane_distances(c: Q3Collision, points: np.ndarray, planes: np.ndarray) -> n
 
 
 @_float32
-def leaves(c: Q3Collision, points: np.ndarray) -> np.ndarray:
-    """The leaf holding each point (``CM_PointLeafnum``)."""
-    node = np.zeros(len(points), np.int64)
-    going = np.arange(len(points))
+def leaves(c: Q3Collision, points: np.ndarray, head: int = 0) -> np.ndarray:
+    """The leaf holding each point (``CM_PointLeafnum``), from node ``head`` (a Quake II brush model's head node)."""
+    node = np.full(len(points), head, np.int64)
+    going = np.flatnonzero(node >= 0)
     while len(going):  # a level of the tree at a time: children lie below their node, so this ends
         at = node[going]
         d = plane_distances(c, points[going], c.node_planes[at])
@@ -89,7 +91,10 @@ def leaves(c: Q3Collision, points: np.ndarray) -> np.ndarray:
 @_float32
 def contents(c: Q3Collision, points: np.ndarray, model: int = 0) -> np.ndarray:
     """The ``CONTENTS_*`` bits at each point (``CM_PointContents``): of the world's leaf holding it, or of brush model
-    ``model``'s brushes (at rest, where the model's own leaf holds them all)."""
+    ``model``'s brushes (at rest, where the model's own leaf holds them all); Quake II's: the contents of the leaf
+    holding it, below the model's head node."""
+    if c.leaf_contents is not None and c.model_headnodes is not None:
+        return c.leaf_contents[leaves(c, points, int(c.model_headnodes[model]))]
     out = np.zeros(len(points), np.int64)
     for start in range(0, len(points), CHUNK):
         part = points[start : start + CHUNK]
@@ -332,6 +337,23 @@ class Trace(NamedTuple):
     all_solid: np.ndarray
 
 
+def _corner_bounds(c: Q3Collision, brush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each brush's bounds from its corners (Quake II's brushes have none stored), found once for the map: what
+    the traces look for brushes by (a brush of no volume has none, and meets nothing)."""
+    made = c.__dict__.get('_corner_bounds')
+    if made is None:
+        everything = np.arange(len(c.brush_sides))
+        points, sizes, face_brush, _ = brush_faces(c, everything)
+        owner = np.repeat(face_brush, sizes)
+        low = np.full((len(everything), 3), np.inf)
+        high = np.full((len(everything), 3), -np.inf)
+        np.minimum.at(low, owner, points)
+        np.maximum.at(high, owner, points)
+        # A unit wider: the corners are float64, the traces' boxes float32 (the exact tests follow).
+        made = c.__dict__['_corner_bounds'] = ((low - 1).astype(np.float32), (high + 1).astype(np.float32))
+    return made[0][brush], made[1][brush]
+
+
 def _brush_bounds(c: Q3Collision, brush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each brush's bounds from its first six (axial) sides, as ``CM_BoundBrush`` takes them."""
     sides = c.brush_first_side[brush][:, None] + np.arange(6)
@@ -350,9 +372,14 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
     first brush of the model on a tie.  Then the patches (``cm_noCurves`` 0, ``cm_playerCurveClip`` 1, as the
     game starts): each facet of each patch the swept box meets, the nearest entry winning where it is nearer than
     the brushes'.
+
+    A Quake II map is traced as its ``CM_BoxTrace`` traces: the box as given (not centred), ``DIST_EPSILON`` (1/32)
+    off the entry and exit, a brush left as soon as the segment is wholly in front of one side, and a trace that
+    starts and stays inside a brush ``all_solid`` with its fraction as it was.
     """
     n = len(start)
-    offset = ((mins + maxs) * np.float32(0.5)).astype(np.float32)
+    quake2 = c.game == 'quake2'
+    offset = np.zeros(3, np.float32) if quake2 else ((mins + maxs) * np.float32(0.5)).astype(np.float32)
     size_low, size_high = (mins - offset).astype(np.float32), (maxs - offset).astype(np.float32)
     s = (start + offset).astype(np.float32)
     e = (end + offset).astype(np.float32)
@@ -362,10 +389,9 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
     hit_contents = np.zeros(n, np.int64)
     start_solid = np.zeros(n, bool)
     all_solid = np.zeros(n, bool)
-    first, count = c.model_brushes[model]
-    brushes = np.arange(first, first + count)
+    brushes = c.model_brush_list(model)
     brushes = brushes[((c.brush_contents[brushes] & mask) != 0) & (c.brush_sides[brushes] > 0)]
-    low_b, high_b = _brush_bounds(c, brushes)
+    low_b, high_b = _corner_bounds(c, brushes) if quake2 else _brush_bounds(c, brushes)
     box_low = np.minimum(s, e) + size_low - np.float32(1)  # CM_Trace's bounds: the swept box and a unit more
     box_high = np.maximum(s, e) + size_high + np.float32(1)
     point_test = (s == e).all(axis=1)
@@ -486,10 +512,12 @@ def _sides_of(c: Q3Collision, brush: np.ndarray, skip: int = 0) -> tuple[np.ndar
 
 
 def _clip_through(c, traces, brush, s, e, size_low, size_high, fraction, normal, surface, hit_contents, start_solid, all_solid) -> None:
-    """``CM_TraceThroughBrush`` for each (trace, brush) pair, the results folded into the traces' arrays."""
+    """``CM_TraceThroughBrush`` for each (trace, brush) pair, the results folded into the traces' arrays (Quake II's
+    ``CM_ClipBoxToBrush`` for a Quake II map)."""
     if not len(traces):
         return
-    eps = SURFACE_CLIP_EPSILON
+    quake2 = c.game == 'quake2'
+    eps = DIST_EPSILON if quake2 else SURFACE_CLIP_EPSILON
     pair, side = _sides_of(c, brush)
     planes = c.side_planes[side]
     dist = _offset_dists(c, planes, size_low, size_high)
@@ -502,7 +530,7 @@ def _clip_through(c, traces, brush, s, e, size_low, size_high, fraction, normal,
     startout = np.zeros(count, bool)
     np.logical_or.at(startout, pair, d1 > 0)
     away = np.zeros(count, bool)  # wholly in front of a side: no meeting with the brush
-    np.logical_or.at(away, pair, (d1 > 0) & ((d2 >= eps) | (d2 >= d1)))
+    np.logical_or.at(away, pair, (d1 > 0) & ((d2 >= d1) if quake2 else ((d2 >= eps) | (d2 >= d1))))
     crossing = ~((d1 <= 0) & (d2 <= 0))
     entering = crossing & (d1 > d2)
     leaving = crossing & ~entering
@@ -522,8 +550,9 @@ def _clip_through(c, traces, brush, s, e, size_low, size_high, fraction, normal,
     start_solid[traces[inside]] = True
     stuck = inside & ~getout
     all_solid[traces[stuck]] = True
-    fraction[traces[stuck]] = 0
-    hit_contents[traces[stuck]] = c.brush_contents[brush[stuck]]
+    if not quake2:  # Quake II leaves the fraction (and contents) as they were
+        fraction[traces[stuck]] = 0
+        hit_contents[traces[stuck]] = c.brush_contents[brush[stuck]]
     hits = live & startout & (enter < leave) & (enter > -1)
     order = np.flatnonzero(hits)
     if not len(order):
@@ -541,12 +570,14 @@ def _clip_through(c, traces, brush, s, e, size_low, size_high, fraction, normal,
 
 
 def _position_test(c, traces, brush, s, size_low, size_high, low_b, high_b, fraction, hit_contents, start_solid, all_solid) -> None:
-    """``CM_TestBoxInBrush`` for each (trace, brush) pair: the box inside the brush's bounds and behind its other sides."""
+    """``CM_TestBoxInBrush`` for each (trace, brush) pair: the box inside the brush's bounds and behind its other sides
+    (Quake II's: behind every side, no bounds)."""
     if not len(traces):
         return
+    quake2 = c.game == 'quake2'
     lo, hi = s[traces] + size_low, s[traces] + size_high
-    within = ~((lo > high_b) | (hi < low_b)).any(axis=1)
-    pair, side = _sides_of(c, brush, skip=6)  # the first six are the axial planes: the bounds tested them
+    within = np.ones(len(traces), bool) if quake2 else ~((lo > high_b) | (hi < low_b)).any(axis=1)
+    pair, side = _sides_of(c, brush, skip=0 if quake2 else 6)  # Quake III's first six are axial: the bounds tested them
     planes = c.side_planes[side]
     d1 = _dot(s[traces[pair]], c.normals[planes]) - _offset_dists(c, planes, size_low, size_high)
     front = np.zeros(len(brush), bool)

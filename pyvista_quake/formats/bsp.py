@@ -1345,6 +1345,22 @@ Q3_LEAF = np.dtype(
 )
 Q3_BRUSH = np.dtype([('firstSide', '<i4'), ('numSides', '<i4'), ('shaderNum', '<i4')])
 Q3_BRUSHSIDE = np.dtype([('planeNum', '<i4'), ('shaderNum', '<i4')])
+Q2_NODE = np.dtype([('planeNum', '<i4'), ('children', '<i4', (2,)), ('mins', '<i2', (3,)), ('maxs', '<i2', (3,)), ('firstFace', '<u2'), ('numFaces', '<u2')])
+Q2_LEAF = np.dtype(
+    [
+        ('contents', '<i4'),
+        ('cluster', '<i2'),
+        ('area', '<i2'),
+        ('mins', '<i2', (3,)),
+        ('maxs', '<i2', (3,)),
+        ('firstLeafFace', '<u2'),
+        ('numLeafFaces', '<u2'),
+        ('firstLeafBrush', '<u2'),
+        ('numLeafBrushes', '<u2'),
+    ]
+)
+Q2_BRUSH = np.dtype([('firstSide', '<i4'), ('numSides', '<i4'), ('contents', '<i4')])
+Q2_BRUSHSIDE = np.dtype([('planeNum', '<u2'), ('texinfo', '<i2')])
 #: Quake III's ``CONTENTS_*`` bits by name (``surfaceflags.h``), as :meth:`QuakeModel.contents` returns them.
 CONTENTS = {
     'solid': 0x1,
@@ -1429,6 +1445,15 @@ class Q3Collision:
         Each patch's control points, ``float32`` ``(width * height, 3)``, rows of ``width``.
     patch_contents, patch_flags, patch_model : numpy.ndarray
         Each patch's shader's ``contentFlags`` and ``surfaceFlags``, and the brush model it belongs to.
+    game : str
+        ``'quake3'`` or ``'quake2'``: which engine's rules answer (Quake II's contents are its leaves', its traces
+        stop ``DIST_EPSILON`` 1/32 short with the box as given, not centred).
+    leaf_contents : numpy.ndarray or None
+        Quake II: each leaf's contents, what ``CM_PointContents`` returns.
+    model_headnodes : numpy.ndarray or None
+        Quake II: each brush model's head node (its brushes are those of the leaves below it).
+    model_brush_lists : list of numpy.ndarray or None
+        Quake II: each brush model's brushes, in order.
     """
 
     normals: np.ndarray
@@ -1463,6 +1488,17 @@ class Q3Collision:
     patch_contents: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     patch_flags: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     patch_model: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    game: str = 'quake3'
+    leaf_contents: np.ndarray | None = None
+    model_headnodes: np.ndarray | None = None
+    model_brush_lists: list[np.ndarray] | None = None
+
+    def model_brush_list(self, model: int) -> np.ndarray:
+        """Brush model ``model``'s brushes, in order (the world's is model 0)."""
+        if self.model_brush_lists is not None:
+            return self.model_brush_lists[model]
+        first, count = self.model_brushes[model]
+        return np.arange(first, first + count)
 
 
 def _records(record: BSPFile, name: str, dtype: np.dtype) -> np.ndarray:
@@ -1482,8 +1518,12 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
     QuakeFormatError
         For another game, a lump not a whole number of records, or an index out of range (naming the lump and value).
     """
+    if record.game == 'quake2':
+        return _read_q2_collision(record)
     if record.game != 'quake3':
-        raise QuakeFormatError(record.source, 'version', record.version, 'collision, visibility and light are read of Quake III maps (IBSP 46)')
+        raise QuakeFormatError(
+            record.source, 'version', record.version, 'collision and visibility are read of Quake III (IBSP 46) and Quake II (IBSP 38) maps'
+        )
     planes = record.records['planes']
     shaders = record.records['shaders']
     models = record.records['models']
@@ -1557,6 +1597,143 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
         origin,
         *_patches(record, models, check),
     )
+
+
+def _read_q2_collision(record: BSPFile) -> Q3Collision:
+    """A Quake II map's collision model and visibility as ``CM_LoadMap`` loads them (``cmodel.c``)."""
+    planes = record.records['planes']
+    texinfo = record.records['texinfo']
+    models = record.records['models']
+    nodes = _records(record, 'nodes', Q2_NODE)
+    leafs = _records(record, 'leafs', Q2_LEAF)
+    leafbrushes = _records(record, 'leafbrushes', np.dtype('<u2'))
+    brushes = _records(record, 'brushes', Q2_BRUSH)
+    sides = _records(record, 'brushsides', Q2_BRUSHSIDE)
+    if not len(leafs):
+        raise QuakeFormatError(record.source, 'leafs lump length', 0, 'a map has at least one leaf ("Map with no leafs")')
+    if not len(nodes):
+        raise QuakeFormatError(record.source, 'nodes lump length', 0, 'a map has at least one node ("Map has no nodes")')
+    if not len(models):
+        raise QuakeFormatError(record.source, 'models lump length', 0, 'a map has at least the world\'s model ("Map with no models")')
+    if leafs['contents'][0] != CONTENTS['solid']:
+        raise QuakeFormatError(record.source, 'leafs[0].contents', int(leafs['contents'][0]), 'leaf 0 is the solid leaf ("Map leaf 0 is not CONTENTS_SOLID")')
+    check = Bounds(record.source, len(record.raw))
+    check.record_indices('nodes', 'planeNum', nodes['planeNum'], len(planes))
+    check.record_indices('nodes', 'children', nodes['children'], len(nodes), low=-len(leafs))
+    check.runs('leafs', 'firstLeafBrush', leafs['firstLeafBrush'], leafs['numLeafBrushes'], len(leafbrushes))
+    check.record_indices('leafbrushes', 'brush', leafbrushes, len(brushes))
+    check.runs('brushes', 'firstSide', brushes['firstSide'], brushes['numSides'], len(sides))
+    check.record_indices('brushsides', 'planeNum', sides['planeNum'], len(planes))
+    check.record_indices('brushsides', 'texinfo', sides['texinfo'], len(texinfo), low=-1)
+    check.record_indices('models', 'headnode', models['headnode'], len(nodes), low=-len(leafs))
+    check.descending('nodes', nodes['children'], nodes['children'] >= 0)
+    children = nodes['children'].astype(np.int64)
+    heads = models['headnode'].astype(np.int64)
+    # Each model's brushes: those of the leaves below its head node, in order.
+    lists = []
+    for head in heads.tolist():
+        below = _leaves_below(children, head)
+        starts, counts = leafs['firstLeafBrush'][below].astype(np.int64), leafs['numLeafBrushes'][below].astype(np.int64)
+        index = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        lists.append(np.unique(leafbrushes[index].astype(np.int64)))
+    side_info = sides['texinfo'].astype(np.int64)
+    # A brush's shader: the texture of its first side that has one (Quake II names textures by side, not by brush).
+    first_named = np.full(len(brushes), -1, np.int64)
+    for k in range(int(brushes['numSides'].max()) if len(brushes) else 0):
+        here = brushes['firstSide'].astype(np.int64) + k
+        valid = (k < brushes['numSides']) & (first_named < 0)
+        first_named[valid] = side_info[np.minimum(here[valid], len(sides) - 1)] if len(sides) else -1
+    names = cstrings(texinfo['texture']) + ['']
+    clusters, cluster_bytes, visibility = _q2_visibility(record, leafs)
+    normals = np.ascontiguousarray(planes['normal'], np.float32)
+    return Q3Collision(
+        normals,
+        np.asarray(planes['dist'], np.float32),
+        planes['type'].astype(np.int8),  # Quake II takes each plane's type as stored
+        nodes['planeNum'].astype(np.int64),
+        children,
+        leafs['cluster'].astype(np.int64),
+        leafs['area'].astype(np.int64),
+        leafs['firstLeafBrush'].astype(np.int64),
+        leafs['numLeafBrushes'].astype(np.int64),
+        leafbrushes.astype(np.int64),
+        brushes['firstSide'].astype(np.int64),
+        brushes['numSides'].astype(np.int64),
+        brushes['contents'].astype(np.int64),
+        np.where(first_named >= 0, first_named, len(names) - 1),
+        sides['planeNum'].astype(np.int64),
+        np.where(side_info >= 0, side_info, len(names) - 1),
+        names,
+        np.append(texinfo['flags'].astype(np.int64), 0),
+        np.column_stack([np.zeros(len(lists), np.int64), [len(b) for b in lists]]),
+        np.stack([models['mins'], models['maxs']], axis=1).astype(np.float32),
+        clusters,
+        cluster_bytes,
+        visibility,
+        int(leafs['area'].max()) + 1,
+        None,
+        np.array(LIGHT_GRID_SIZE, np.float32),
+        np.zeros(3, np.float32),
+        game='quake2',
+        leaf_contents=leafs['contents'].astype(np.int64),
+        model_headnodes=heads,
+        model_brush_lists=lists,
+    )
+
+
+def _leaves_below(children: np.ndarray, head: int) -> np.ndarray:
+    """The leaves below node ``head`` (a head below 0 is that leaf alone), found a level of the tree at a time."""
+    nodes = np.array([head], np.int64)
+    leaves = []
+    while len(nodes):
+        leaves.append(-1 - nodes[nodes < 0])
+        nodes = children[nodes[nodes >= 0]].ravel()
+    return np.unique(np.concatenate(leaves))
+
+
+def _q2_visibility(record: BSPFile, leafs: np.ndarray) -> tuple[int, int, np.ndarray]:
+    """Quake II's PVS rows decompressed as ``CM_DecompressVis`` does (a zero byte then how many zero bytes follow);
+    every cluster sees every other where the map has no visibility."""
+    data = record.lump_bytes('visibility')
+    if not data:
+        clusters = int(leafs['cluster'].max()) + 1
+        row = (clusters + 7) >> 3
+        return clusters, max(row, 1), np.full((max(clusters, 1), max(row, 1)), 0xFF, np.uint8)
+    if len(data) < 4:
+        raise QuakeFormatError(record.source, 'visibility lump length', len(data), 'shorter than its cluster count')
+    clusters = int(np.frombuffer(data, '<i4', 1)[0])
+    if clusters < 0 or 4 + 8 * clusters > len(data):
+        raise QuakeFormatError(record.source, 'visibility numclusters', clusters, f'with two offsets each, not held by the {len(data)}-byte lump')
+    offsets = np.frombuffer(data, '<i4', 2 * clusters, 4).reshape(-1, 2)[:, 0]
+    row = (clusters + 7) >> 3
+    bad = (offsets < 0) | (offsets >= len(data))
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise QuakeFormatError(record.source, f'visibility bitofs[{k}]', int(offsets[k]), f'past the {len(data)}-byte lump')
+    raw = np.frombuffer(data, np.uint8)
+    out = np.zeros((max(clusters, 1), max(row, 1)), np.uint8)
+    for k, start in enumerate(offsets.tolist()):
+        out[k] = _decompress_row(raw, start, row)
+    return clusters, max(row, 1), out
+
+
+def _decompress_row(raw: np.ndarray, start: int, row: int) -> np.ndarray:
+    """One row of ``CM_DecompressVis``: bytes as stored, a zero byte followed by how many zeros it stands for (a
+    run past the row's end cut to it, as the engine warns and cuts it); a row the lump ends inside ends there (the
+    engine would read on past it)."""
+    out = np.zeros(row, np.uint8)
+    at, filled = start, 0
+    while filled < row and at < len(raw):
+        value = int(raw[at])
+        if value:
+            out[filled] = value
+            filled += 1
+            at += 1
+            continue
+        run = int(raw[at + 1]) if at + 1 < len(raw) else 0
+        filled += min(run, row - filled)
+        at += 2
+    return out
 
 
 def _patches(record: BSPFile, models: np.ndarray, check: Bounds) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, np.ndarray, np.ndarray]:

@@ -907,8 +907,7 @@ class QuakeModel:
         mask = 0
         for name in hide:
             mask |= names[name]
-        first, count = c.model_brushes[model]
-        chosen = np.arange(first, first + count)
+        chosen = c.model_brush_list(model)
         chosen = chosen[(c.brush_contents[chosen] & mask) == 0]
         points, sizes, brush, _ = queries.brush_faces(c, chosen)
         starts = np.cumsum(sizes) - sizes
