@@ -30,7 +30,13 @@ def plane_type(normal) -> int:
     return axial[0] if axial else 3
 
 
-def q2_world(leaf_contents=(SOLID, 0, WATER, PLAYERCLIP), visibility: bytes | None = None, models: bytes | None = None) -> pq.QuakeModel:
+def q2_world(
+    leaf_contents=(SOLID, 0, WATER, PLAYERCLIP),
+    visibility: bytes | None = None,
+    models: bytes | None = None,
+    clusters=(-1, 0, 1, 1),
+    side_texinfo: dict[int, int] | None = None,
+) -> pq.QuakeModel:
     axial = [((1, 0, 0), 128), ((-1, 0, 0), 128), ((0, 1, 0), 128), ((0, -1, 0), 128), ((0, 0, 1), 0), ((0, 0, -1), 16)]
     pool = [((1, 0, 0), 64), ((-1, 0, 0), 0), ((0, 1, 0), 64), ((0, -1, 0), 0), ((0, 0, 1), 32), ((0, 0, -1), 0), ((0.6, 0, 0.8), 40)]
     clip = [((1, 0, 0), -64), ((-1, 0, 0), 96), ((0, 1, 0), 0), ((0, -1, 0), 32), ((0, 0, 1), 56), ((0, 0, -1), 0)]
@@ -40,7 +46,8 @@ def q2_world(leaf_contents=(SOLID, 0, WATER, PLAYERCLIP), visibility: bytes | No
     sides, number = [], 3
     for k, b in enumerate(brush_planes):
         for _ in b:
-            sides.append(struct.pack('<Hh', number, k))  # each brush's sides name its own texinfo
+            # each brush's sides name its own texinfo (unless told otherwise, by side number)
+            sides.append(struct.pack('<Hh', number, (side_texinfo or {}).get(len(sides), k)))
             number += 1
     counts = [len(b) for b in brush_planes]
     brushes = b''.join(struct.pack('<3i', sum(counts[:k]), counts[k], c) for k, c in enumerate((SOLID, WATER, PLAYERCLIP)))
@@ -49,7 +56,7 @@ def q2_world(leaf_contents=(SOLID, 0, WATER, PLAYERCLIP), visibility: bytes | No
     )
     runs = [[0], [0, 1], [0, 2], [0, 2]]
     leaf_rows, at = b'', 0
-    for contents, cluster, area, run in zip(leaf_contents, (-1, 0, 1, 1), (0, 1, 1, 2), runs):
+    for contents, cluster, area, run in zip(leaf_contents, clusters, (0, 1, 1, 2), runs):
         leaf_rows += struct.pack('<i2h6h4H', contents, cluster, area, 0, 0, 0, 0, 0, 0, 0, 0, at, len(run))
         at += len(run)
     flat = [b for run in runs for b in run]
@@ -135,7 +142,8 @@ def test_a_brush_model_is_the_brushes_of_the_leaves_below_its_head_node():
 @pytest.mark.parametrize(
     ('changes', 'said'),
     [
-        ({'leaf_contents': (0, 0, WATER, PLAYERCLIP)}, 'leaf 0 is the solid leaf'),
+        ({'leaf_contents': (0, 0, WATER, PLAYERCLIP)}, r'leafs\[0\]\.contents = 0: leaf 0 is the solid leaf'),
+        ({'visibility': struct.pack('<5i', 2, 20, 20, 20, 20)}, r'visibility bitofs\[0\] = 20'),  # the offsets alone: past the lump
         ({'visibility': struct.pack('<5i', 2, 20, 20, 99, 21) + b'\x01\x03'}, r'visibility bitofs\[1\]'),
         ({'visibility': struct.pack('<i', 9)}, 'visibility numclusters'),
     ],
@@ -143,3 +151,42 @@ def test_a_brush_model_is_the_brushes_of_the_leaves_below_its_head_node():
 def test_a_broken_quake_ii_collision_lump_is_a_format_error_naming_it(changes, said):
     with pytest.raises(QuakeFormatError, match=said):
         q2_world(**changes).contents([0, 0, 0])
+
+
+def test_a_segment_in_front_of_a_side_the_whole_way_misses_the_brush():
+    """Half a unit in front of the floor's +y side (inside the box the brush is looked for by), along x through the
+    floor's -x plane: wholly in front of one side, it never meets the brush."""
+    level = q2_world()
+    t = level.trace([[-300, 128.5, -8], [-300, 127.5, -8]], [[0, 128.5, -8], [0, 127.5, -8]], mask=SOLID)
+    assert t.fraction[0] == 1 and not t.start_solid[0]
+    assert t.fraction[1] == pytest.approx((172 - 0.03125) / 300, abs=1e-6)  # half a unit inside: stopped at x = -128
+
+
+def test_a_map_without_visibility_sees_every_cluster_of_every_row():
+    level = q2_world(visibility=b'', clusters=(-1, 0, 9, 9))
+    c = level.collision
+    assert c.clusters == 10 and c.visibility.shape == (10, 2) and (c.visibility == 0xFF).all()
+    assert level.pvs(0).tolist() == list(range(10))
+    assert level.visible([[10, 10, 40]], [[-50, 10, 5]]).tolist() == [True]  # cluster 9, one area
+
+
+def test_a_brush_is_named_by_its_first_side_with_a_texture():
+    # The floor's first side names no texinfo (-1), its second the water's, the rest the clip's: the water's it is.
+    # The pool's first side names texinfo 0 (the floor's), the rest the clip's: the floor's.
+    named = {0: -1, 1: 1, 2: 2, 3: 2, 4: 2, 5: 0, 6: 0, **dict.fromkeys(range(7, 13), 2)}
+    solids = q2_world(side_texinfo=named).brushes()
+    assert set(solids.cell_data['shader'][solids.cell_data['brush'] == 0].tolist()) == {'e1u1/water'}
+    assert set(solids.cell_data['shader'][solids.cell_data['brush'] == 1].tolist()) == {'e1u1/floor'}
+    bare = q2_world(side_texinfo=dict.fromkeys(range(6), -1))
+    shaders = bare.brushes().cell_data['shader']
+    assert set(shaders[bare.brushes().cell_data['brush'] == 0].tolist()) == {''}
+    down = bare.trace([[10, 10, 40]], [[10, 10, -40]], mask=SOLID)
+    assert down.surface_flags.tolist() == [0] and down.contents.tolist() == [SOLID]  # a side with no texinfo: no flags
+
+
+def test_a_quake_1_level_is_not_read_for_collision_and_says_which_are():
+    from level_builders import build_q1
+
+    level = pq.load(build_q1(**q1_args()))
+    with pytest.raises(QuakeFormatError, match=r'Quake III \(IBSP 46\) and Quake II \(IBSP 38\)'):
+        level.contents([0, 0, 0])
