@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from pyvista_quake._base.options import LoadOptions
     from pyvista_quake.data.animation import Animation
     from pyvista_quake.exporting.api import export
+    from pyvista_quake.exporting.api import viewer
     from pyvista_quake.exporting.export import to_meshio
-    from pyvista_quake.exporting.html import viewer
     from pyvista_quake.formats import register_format
     from pyvista_quake.formats.bsp import CONTENTS
     from pyvista_quake.formats.bsp import MASKS
@@ -71,7 +71,7 @@ _PUBLIC = {
     'Animation': 'pyvista_quake.data.animation',
     'export': 'pyvista_quake.exporting.api',
     'to_meshio': 'pyvista_quake.exporting.export',
-    'viewer': 'pyvista_quake.exporting.html',
+    'viewer': 'pyvista_quake.exporting.api',
     'register_format': 'pyvista_quake.formats',
     'CONTENTS': 'pyvista_quake.formats.bsp',
     'MASKS': 'pyvista_quake.formats.bsp',

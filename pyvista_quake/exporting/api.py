@@ -6,7 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from pyvista_quake.exporting import export as files
+from pyvista_quake.exporting.demo_page import demo_page
+from pyvista_quake.exporting.demo_page import write_demo_glb
+from pyvista_quake.exporting.demo_page import write_demo_page
+from pyvista_quake.exporting.html import PAGE_SIZE
+from pyvista_quake.exporting.html import Viewer
+from pyvista_quake.exporting.html import viewer as model_viewer
 from pyvista_quake.exporting.html import write_page
+from pyvista_quake.model.demos import Demo
 
 #: Extensions of the one-file pages (:func:`pyvista_quake.exporting.html.page`).
 HTML_FORMATS = ('.html', '.htm')
@@ -23,8 +30,9 @@ def export(source: Any, path: str | Path, frame: int | None = None, animation: s
 
     Parameters
     ----------
-    source : str, pathlib.Path, bytes, QuakeModel, QuakePlayer or pyvista.PolyData
-        A model file, a loaded model, a player, or a frame read by this package.
+    source : str, pathlib.Path, bytes, QuakeModel, QuakePlayer, Demo or pyvista.PolyData
+        A model file, a loaded model, a player, a frame read by this package, or a demo (written as a page,
+        ``.html``, or a glTF, ``.glb``/``.gltf``, that plays it over its level: a marker a player).
     path : str or pathlib.Path
         The file to write.
     frame, animation, time
@@ -38,7 +46,18 @@ def export(source: Any, path: str | Path, frame: int | None = None, animation: s
     >>> pq.export('tris.md2', 'tank.html')  # a page that plays every animation, offline  # doctest: +SKIP
 
     """
-    if Path(path).suffix.lower() in HTML_FORMATS:
+    suffix = Path(path).suffix.lower()
+    if isinstance(source, Demo):
+        if frame is not None or animation is not None or time is not None:
+            raise ValueError(f'{path}: a demo plays whole; frame=, animation= and time= choose from a model')
+        if suffix in HTML_FORMATS:
+            write_demo_page(source, path, **options)
+        elif suffix in ('.glb', '.gltf'):
+            write_demo_glb(source, path, **options)
+        else:
+            raise ValueError(f'{path}: a demo exports as a page (.html) or glTF (.glb, .gltf), not {suffix or "no extension"!r}')
+        return
+    if suffix in HTML_FORMATS:
         if frame is not None or time is not None:
             raise ValueError(f'{path}: a page plays whole animations; give animation=, not frame= or time=')
         options.pop('progress', None)
@@ -46,3 +65,18 @@ def export(source: Any, path: str | Path, frame: int | None = None, animation: s
         write_page(source, path, animation=animation, **options)
         return
     files.export(source, path, frame=frame, animation=animation, time=time, **options)
+
+
+def viewer(source: Any, *, animation: Any = None, size: tuple[int, int] = PAGE_SIZE, **options: Any) -> Viewer:
+    """A model, file, archive member, player or demo playing in a notebook (see
+    :func:`pyvista_quake.exporting.html.viewer`); a demo plays over its level, a marker a player.
+
+    Examples
+    --------
+    >>> import pyvista_quake as pq
+    >>> pq.viewer(pq.load_demo('pak0.pak:demo1.dem'))  # doctest: +SKIP
+
+    """
+    if isinstance(source, Demo):
+        return Viewer(demo_page(source, size=size, **options), height=int(size[1]) + 80, name=source.source)
+    return model_viewer(source, animation=animation, size=size, **options)

@@ -19,15 +19,17 @@ import numpy as np
 
 from pyvista_quake._base.files import atomic_write
 from pyvista_quake.exporting.gltf import QUAKE_TO_GLTF
+from pyvista_quake.exporting.html import PAGE_HTML
 from pyvista_quake.exporting.html import PAGE_SIZE
-from pyvista_quake.exporting.html import _PAGE
-from pyvista_quake.exporting.html import _glb
-from pyvista_quake.exporting.html import _gzip_base64
 from pyvista_quake.exporting.html import embedded_library
+from pyvista_quake.exporting.html import gzip_base64
+from pyvista_quake.exporting.html import model_glb
 from pyvista_quake.model.demos import Demo
 
-#: A marker's half height: a player's box is 56 or so units tall.
+#: A marker's height at least (a player's box is 56 or so units tall), and its share of the diagonal of the box
+#: the players went through: large enough to be seen over a whole level.
 MARKER_SIZE = 24.0
+MARKER_SHARE = 0.02
 #: The markers' colours, a client each in turn (matplotlib's tab10).
 COLOURS = [
     (0.12, 0.47, 0.71),
@@ -48,7 +50,7 @@ def demo_glb(demo: Demo, quantize: bool = True) -> bytes:
     import pygltflib as gl  # noqa: PLC0415 - glTF is written only when asked for
 
     level = demo.level
-    gltf = gl.GLTF2.load_from_bytes(_glb(level, None, quantize)) if level is not None else _empty()
+    gltf = gl.GLTF2.load_from_bytes(model_glb(level, None, quantize)) if level is not None else _empty()
     blob = bytearray(gltf.binary_blob() or b'')
 
     def add(array: np.ndarray, kind: str, target: int | None = None, bounds: bool = False) -> int:
@@ -66,9 +68,12 @@ def demo_glb(demo: Demo, quantize: bool = True) -> bytes:
         gltf.accessors.append(accessor)
         return len(gltf.accessors) - 1
 
-    corners, triangles = _octahedron()
+    paths = demo.trajectories()
+    reach = float(np.linalg.norm(np.ptp(paths.points, axis=0))) if paths.n_points else 0.0
+    corners, triangles = _octahedron(max(MARKER_SIZE, MARKER_SHARE * reach))
     position = add(corners, gl.VEC3, gl.ARRAY_BUFFER, bounds=True)
-    normal = add((corners / np.linalg.norm(corners, axis=1, keepdims=True)).astype(np.float32), gl.VEC3, gl.ARRAY_BUFFER)
+    outward = corners - corners.mean(axis=0)  # from its centre, half its height up
+    normal = add((outward / np.linalg.norm(outward, axis=1, keepdims=True)).astype(np.float32), gl.VEC3, gl.ARRAY_BUFFER)
     index = add(triangles.ravel().astype(np.uint16), gl.SCALAR, gl.ELEMENT_ARRAY_BUFFER)
     times = np.asarray(demo.times, np.float64)
     start = times[0] if len(times) else 0.0
@@ -108,9 +113,10 @@ def _empty() -> Any:
     return gltf
 
 
-def _octahedron() -> tuple[np.ndarray, np.ndarray]:
-    """A marker's corners (glTF's axes, y up, standing on its origin's height) and triangles, wound outward."""
-    r = MARKER_SIZE / 2
+def _octahedron(height: float) -> tuple[np.ndarray, np.ndarray]:
+    """A marker ``height`` tall: its corners (glTF's axes, y up, standing on its origin's height) and triangles,
+    wound outward."""
+    r = height / 2
     corners = np.array([[r, r, 0], [-r, r, 0], [0, r, r], [0, r, -r], [0, 2 * r, 0], [0, 0, 0]], np.float32)
     triangles = np.array([[0, 4, 2], [2, 4, 1], [1, 4, 3], [3, 4, 0], [2, 5, 0], [1, 5, 2], [3, 5, 1], [0, 5, 3]], np.uint16)
     return corners, triangles
@@ -143,12 +149,12 @@ def demo_page(demo: Demo, *, size: tuple[int, int] = PAGE_SIZE, title: str | Non
         corners = np.array([low - pad, high + pad], np.float64) @ QUAKE_TO_GLTF.T
         info['bounds'] = [float(v) for v in (*corners.min(axis=0), *corners.max(axis=0))]
     name = title if title is not None else Path(demo.source).name
-    return _PAGE.format(
+    return PAGE_HTML.format(
         title=html.escape(name),
         viewer_size=f'width: {int(size[0])}px;',
         view_size=f'width: {int(size[0])}px; height: {int(size[1])}px;',
         library=embedded_library(),
-        models=json.dumps([_gzip_base64(glb, 6)]),
+        models=json.dumps([gzip_base64(glb, 6)]),
         info=json.dumps(info).replace('</', '<\\/'),
     )
 
@@ -163,4 +169,3 @@ def write_demo_glb(demo: Demo, path: str | Path, quantize: bool = False) -> Path
     """Write :func:`demo_glb` to ``path`` atomically; return the path."""
     atomic_write(Path(path), demo_glb(demo, quantize))
     return Path(path)
-

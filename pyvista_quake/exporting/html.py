@@ -38,7 +38,7 @@ from pyvista_quake.model.quake_model import why_nothing_to_draw
 
 STATIC = Path(__file__).resolve().parent / 'viewer' / 'static'
 
-_PAGE = """<!DOCTYPE html>
+PAGE_HTML = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -89,7 +89,7 @@ var PyvistaQuakeViewer = (() => {{
 </script>"""
 
 
-def _gzip_base64(data: bytes, level: int) -> str:
+def gzip_base64(data: bytes, level: int) -> str:
     """``data`` gzip'd (no time stamp: the same page every run) in base64, as the page's script opens it with the
     browser's own ``DecompressionStream``."""
     return base64.b64encode(gzip.compress(data, compresslevel=level, mtime=0)).decode('ascii')
@@ -98,7 +98,7 @@ def _gzip_base64(data: bytes, level: int) -> str:
 @functools.lru_cache(maxsize=1)
 def embedded_library() -> str:
     """The viewer's script (three.js and the controls) as a one-file page carries it: a ``<script>`` element."""
-    return _PACKED_LIBRARY.format(packed=_gzip_base64((STATIC / 'viewer.bundle.js').read_bytes(), 9))
+    return _PACKED_LIBRARY.format(packed=gzip_base64((STATIC / 'viewer.bundle.js').read_bytes(), 9))
 
 
 #: A page's view, width and height in pixels.
@@ -177,7 +177,8 @@ class SharedImages:
         return b''.join(gltf.save_to_bytes()), list(dict.fromkeys(keys))
 
 
-def _glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
+def model_glb(source: Any, animation: Any, quantize: bool = True) -> bytes:
+    """A model's (or player's, or level's) glb as :func:`pyvista_quake.export` writes it, as bytes."""
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / 'model.glb'
         export(source, target, animation=animation, quantize=quantize)
@@ -296,10 +297,10 @@ def page(
     models = []
     skins: list[str] = []
     for skin, each in poser.each_skin():  # a skin picker: a glb per skin, made one model and its skins' images below
-        models.append(_glb(each, animation, quantize))
+        models.append(model_glb(each, animation, quantize))
         skins.append(skin)
     if not models:
-        models.append(_glb(poser.subject, animation, quantize))
+        models.append(model_glb(poser.subject, animation, quantize))
     info: dict[str, Any] = {'clips': poser.clips(animation), 'skins': skins}
     if len(models) > 1:
         # One model, and each skin as the images it puts on each primitive: the picker swaps textures.
@@ -311,14 +312,14 @@ def page(
         models[0], asset_keys = assets.take(models[0])
     name = title if title is not None else Path(poser.source).name
     # gzip'd: a frame's int16 displacements are mostly small.
-    encoded = [_gzip_base64(data, 6) for data in models]
+    encoded = [gzip_base64(data, 6) for data in models]
     script = embedded_library() if library is None else f'<script src="{html.escape(library)}"></script>'
     if info.get('level') and size == PAGE_SIZE:  # a level: a view filling the page (its window, or a notebook's frame)
         viewer_size, view_size = 'width: 100%; height: 100vh;', 'width: 100%; flex: 1; min-height: 240px;'
     else:
         viewer_size, view_size = f'width: {int(size[0])}px;', f'width: {int(size[0])}px; height: {int(size[1])}px;'
     scripts = ''.join(f'<script src="{html.escape(assets.address(key))}"></script>\n' for key in asset_keys) if assets else ''
-    text = _PAGE.format(
+    text = PAGE_HTML.format(
         title=html.escape(name),
         viewer_size=viewer_size,
         view_size=view_size,

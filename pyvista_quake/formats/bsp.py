@@ -1345,7 +1345,9 @@ Q3_LEAF = np.dtype(
 )
 Q3_BRUSH = np.dtype([('firstSide', '<i4'), ('numSides', '<i4'), ('shaderNum', '<i4')])
 Q3_BRUSHSIDE = np.dtype([('planeNum', '<i4'), ('shaderNum', '<i4')])
-Q2_NODE = np.dtype([('planeNum', '<i4'), ('children', '<i4', (2,)), ('mins', '<i2', (3,)), ('maxs', '<i2', (3,)), ('firstFace', '<u2'), ('numFaces', '<u2')])
+Q2_NODE = np.dtype(
+    [('planeNum', '<i4'), ('children', '<i4', (2,)), ('mins', '<i2', (3,)), ('maxs', '<i2', (3,)), ('firstFace', '<u2'), ('numFaces', '<u2')]
+)
 Q2_LEAF = np.dtype(
     [
         ('contents', '<i4'),
@@ -1616,7 +1618,9 @@ def _read_q2_collision(record: BSPFile) -> Q3Collision:
     if not len(models):
         raise QuakeFormatError(record.source, 'models lump length', 0, 'a map has at least the world\'s model ("Map with no models")')
     if leafs['contents'][0] != CONTENTS['solid']:
-        raise QuakeFormatError(record.source, 'leafs[0].contents', int(leafs['contents'][0]), 'leaf 0 is the solid leaf ("Map leaf 0 is not CONTENTS_SOLID")')
+        raise QuakeFormatError(
+            record.source, 'leafs[0].contents', int(leafs['contents'][0]), 'leaf 0 is the solid leaf ("Map leaf 0 is not CONTENTS_SOLID")'
+        )
     check = Bounds(record.source, len(record.raw))
     check.record_indices('nodes', 'planeNum', nodes['planeNum'], len(planes))
     check.record_indices('nodes', 'children', nodes['children'], len(nodes), low=-len(leafs))

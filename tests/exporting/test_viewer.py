@@ -515,3 +515,21 @@ def test_an_animation_of_two_frames_animates(tmp_path):
     path.write_bytes(tetra_md2())  # stand01, stand02: an animation of two frames
     assert pq.animate(pq.load(path), tmp_path / 'stand.gif', animation='stand', size=(32, 32)) >= 2
     assert Image.open(tmp_path / 'stand.gif').n_frames >= 2
+
+
+def test_a_demo_plays_over_its_level_as_markers_moving_with_a_time_slider(browser, tmp_path):
+    from demo_builders import build_demo
+
+    demo = pq.load_demo(build_demo(steps=8))
+    page_path = tmp_path / 'demo.html'
+    pq.export(demo, page_path)
+    page = Page(browser, page_path)
+    assert page.label().startswith('demo: frame')
+    assert float(page.page.eval_on_selector('.pq-time', 'e => e.max')) == pytest.approx(demo.duration, abs=1e-3)
+    first = page.shot(tmp_path, 'first')
+    assert drawn(first).sum() > 50  # the markers
+    colours = {tuple(c // 32) for c in first[drawn(first)]}
+    assert len(colours) > 1  # a colour a client
+    time.sleep(0.5)
+    assert np.abs(first - page.shot(tmp_path, 'second')).sum() > 0  # they move
+    page.close()
