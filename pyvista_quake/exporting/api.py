@@ -13,7 +13,7 @@ from pyvista_quake.exporting.html import PAGE_SIZE
 from pyvista_quake.exporting.html import Viewer
 from pyvista_quake.exporting.html import viewer as model_viewer
 from pyvista_quake.exporting.html import write_page
-from pyvista_quake.model.demos import Demo
+from pyvista_quake.model.demos import is_demo
 
 #: Extensions of the one-file pages (:func:`pyvista_quake.exporting.html.page`).
 HTML_FORMATS = ('.html', '.htm')
@@ -47,7 +47,7 @@ def export(source: Any, path: str | Path, frame: int | None = None, animation: s
 
     """
     suffix = Path(path).suffix.lower()
-    if isinstance(source, Demo):
+    if is_demo(source):
         if frame is not None or animation is not None or time is not None:
             raise ValueError(f'{path}: a demo plays whole; frame=, animation= and time= choose from a model')
         if suffix in HTML_FORMATS:
@@ -77,6 +77,6 @@ def viewer(source: Any, *, animation: Any = None, size: tuple[int, int] = PAGE_S
     >>> pq.viewer(pq.load_demo('pak0.pak:demo1.dem'))  # doctest: +SKIP
 
     """
-    if isinstance(source, Demo):
+    if is_demo(source):
         return Viewer(demo_page(source, size=size, **options), height=int(size[1]) + 80, name=source.source)
     return model_viewer(source, animation=animation, size=size, **options)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from typing import Callable
 from typing import NamedTuple
+from typing import TypeGuard
 
 import numpy as np
 import pyvista as pv
@@ -431,6 +432,11 @@ def demo_table(sources: list[str | Path], client: Any = None) -> Any:
     if not parts:
         return _frame({name: np.zeros(0) for name in ('demo', 'map', 'time', 'client', 'name', 'x', 'y', 'z', 'pitch', 'yaw', 'roll')})
     return _frame({name: np.concatenate([part[name] for part in parts]) for name in parts[0]})
+
+
+def is_demo(source: object) -> TypeGuard[Demo]:
+    """Whether ``source`` is a loaded demo (what exports and pictures play whole, over its level)."""
+    return isinstance(source, Demo)
 
 
 def load_demo(source: Any, member: str | None = None) -> Demo:

@@ -35,6 +35,7 @@ from pyvista_quake.data.decode import vertex_face_normals
 from pyvista_quake.game.skins import has_cut_out
 from pyvista_quake.game.skins import png_bytes
 from pyvista_quake.model.demos import Demo
+from pyvista_quake.model.demos import is_demo
 from pyvista_quake.model.lightmaps import lit_blocks
 from pyvista_quake.model.loading import skin_of
 from pyvista_quake.model.mesh import field_text
@@ -354,7 +355,7 @@ FRAG_COLOUR = '#ffe119'
 
 def drawer(source: Any) -> Any:
     """What draws ``source`` in a plotter: :func:`demo_scene` for a demo, else :func:`scene`."""
-    return demo_scene if isinstance(source, Demo) else scene
+    return demo_scene if is_demo(source) else scene
 
 
 def demo_scene(plotter: pv.Plotter, demo: Demo, **options: Any) -> pv.MultiBlock:
