@@ -54,29 +54,12 @@ def oracle(program: Path, width: int, height: int, points: np.ndarray, traces: l
     return planes, facets, lines[2 + planes_count + facets_count :]
 
 
-class _Patch:
-    """The collision data of one patch, as the traces read a map's."""
-
-    def __init__(self, width: int, height: int, points: np.ndarray) -> None:
-        self.patch_sizes = np.array([[width, height]])
-        self.patch_points = [points]
-        self.patch_contents = np.array([1])
-        self.patch_flags = np.array([0])
-        self.patch_model = np.array([0])
-
-
 def ours(width: int, height: int, points: np.ndarray, traces: list) -> list:
-    c = _Patch(width, height, points)
     out = []
     for row in traces:
         start, end, mins, maxs = (np.array(row[i : i + 3], np.float32) for i in (0, 3, 6, 9))
-        offset = ((mins + maxs) * np.float32(0.5)).astype(np.float32)
-        low, high = (mins - offset).astype(np.float32), (maxs - offset).astype(np.float32)
-        s, e = (start + offset).astype(np.float32)[None], (end + offset).astype(np.float32)[None]
-        fraction, normal = np.ones(1, np.float32), np.zeros((1, 3), np.float32)
-        flags, contents, start_solid, all_solid = np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, bool), np.zeros(1, bool)
-        collision._trace_patches(c, s, e, low, high, 1, 0, fraction, normal, flags, contents, start_solid, all_solid)
-        out.append(('P', int(all_solid[0])) if (start == end).all() else ('T', fraction[0], normal[0]))
+        t = collision.trace_patch(width, height, points, start[None], end[None], mins, maxs)
+        out.append(('P', int(t.all_solid[0])) if (start == end).all() else ('T', t.fraction[0], t.normal[0]))
     return out
 
 

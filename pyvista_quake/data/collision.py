@@ -777,3 +777,29 @@ def _position_in_facets(c, facets, traces, facet, s, size_low, size_high, fracti
     start_solid[t] = all_solid[t] = True
     fraction[t] = 0
     hit_contents[t] = c.patch_contents[facets.patch[facet[inside][first]]]
+
+
+class _OnePatch:
+    """One patch alone, shaped as a map's patches (what the traces read): solid, of the world."""
+
+    def __init__(self, width: int, height: int, points: np.ndarray) -> None:
+        self.patch_sizes = np.array([[width, height]])
+        self.patch_points = [np.asarray(points, np.float32)]
+        self.patch_contents = np.array([1])
+        self.patch_flags = np.array([0])
+        self.patch_model = np.array([0])
+
+
+def trace_patch(width: int, height: int, points: np.ndarray, start: np.ndarray, end: np.ndarray, mins: np.ndarray, maxs: np.ndarray) -> Trace:
+    """``CM_BoxTrace`` of one box ``mins``..``maxs`` from each ``start`` to its ``end`` through one patch alone (a
+    ``width`` x ``height`` control grid), centred as the engine centres it: what a test oracle of ``cm_patch.c``
+    answers one patch at a time."""
+    c = _OnePatch(width, height, points)
+    n = len(start)
+    offset = ((mins + maxs) * np.float32(0.5)).astype(np.float32)
+    low, high = (mins - offset).astype(np.float32), (maxs - offset).astype(np.float32)
+    s, e = (start + offset).astype(np.float32), (end + offset).astype(np.float32)
+    fraction, normal = np.ones(n, np.float32), np.zeros((n, 3), np.float32)
+    flags, contents, start_solid, all_solid = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, bool), np.zeros(n, bool)
+    _trace_patches(c, s, e, low, high, 1, 0, fraction, normal, flags, contents, start_solid, all_solid)
+    return Trace(fraction, end, normal, flags, contents, start_solid, all_solid)

@@ -1513,7 +1513,8 @@ def _records(record: BSPFile, name: str, dtype: np.dtype) -> np.ndarray:
 
 
 def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collision:
-    """A Quake III map's collision model, visibility and light grid, as ``CM_LoadMap`` and ``R_LoadLightGrid`` load them.
+    """A Quake III map's collision model, visibility and light grid, as ``CM_LoadMap`` and ``R_LoadLightGrid`` load them;
+    a Quake II map's collision model and visibility, as its ``CM_LoadMap`` loads them.
 
     Raises
     ------
@@ -1526,31 +1527,10 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
         raise QuakeFormatError(
             record.source, 'version', record.version, 'collision and visibility are read of Quake III (IBSP 46) and Quake II (IBSP 38) maps'
         )
-    planes = record.records['planes']
     shaders = record.records['shaders']
-    models = record.records['models']
-    nodes = _records(record, 'nodes', Q3_NODE)
-    leafs = _records(record, 'leafs', Q3_LEAF)
-    leafbrushes = _records(record, 'leafbrushes', np.dtype('<i4'))
-    brushes = _records(record, 'brushes', Q3_BRUSH)
-    sides = _records(record, 'brushsides', Q3_BRUSHSIDE)
-    if not len(leafs):
-        raise QuakeFormatError(record.source, 'leafs lump length', 0, 'a map has at least one leaf ("Map with no leafs")')
-    if not len(nodes):
-        raise QuakeFormatError(record.source, 'nodes lump length', 0, 'a map has at least one node ("Map has no nodes")')
-    if not len(models):
-        raise QuakeFormatError(record.source, 'models lump length', 0, 'a map has at least the world\'s model ("Map with no models")')
-    check = Bounds(record.source, len(record.raw))
-    check.record_indices('nodes', 'planeNum', nodes['planeNum'], len(planes))
-    check.record_indices('nodes', 'children', nodes['children'], len(nodes), low=-len(leafs))
-    check.runs('leafs', 'firstLeafBrush', leafs['firstLeafBrush'], leafs['numLeafBrushes'], len(leafbrushes))
-    check.record_indices('leafbrushes', 'brush', leafbrushes, len(brushes))
-    check.runs('brushes', 'firstSide', brushes['firstSide'], brushes['numSides'], len(sides))
+    planes, models, nodes, leafs, leafbrushes, brushes, sides, check = _tree_lumps(record, Q3_NODE, Q3_LEAF, '<i4', Q3_BRUSH, Q3_BRUSHSIDE)
     check.record_indices('brushes', 'shaderNum', brushes['shaderNum'], len(shaders))
-    check.record_indices('brushsides', 'planeNum', sides['planeNum'], len(planes))
     check.runs('models', 'firstBrush', models['firstBrush'], models['numBrushes'], len(brushes))
-    # The BSP must be a tree below node 0: each child further down than its node, so no descent loops.
-    check.descending('nodes', nodes['children'], nodes['children'] >= 0)
     normals = np.ascontiguousarray(planes['normal'], np.float32)
     types = np.full(len(planes), 3, np.int8)
     for axis in range(3):
@@ -1601,26 +1581,20 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
     )
 
 
-def _read_q2_collision(record: BSPFile) -> Q3Collision:
-    """A Quake II map's collision model and visibility as ``CM_LoadMap`` loads them (``cmodel.c``)."""
-    planes = record.records['planes']
-    texinfo = record.records['texinfo']
-    models = record.records['models']
-    nodes = _records(record, 'nodes', Q2_NODE)
-    leafs = _records(record, 'leafs', Q2_LEAF)
-    leafbrushes = _records(record, 'leafbrushes', np.dtype('<u2'))
-    brushes = _records(record, 'brushes', Q2_BRUSH)
-    sides = _records(record, 'brushsides', Q2_BRUSHSIDE)
+def _tree_lumps(record: BSPFile, node: np.dtype, leaf: np.dtype, leafbrush: str, brush: np.dtype, side: np.dtype) -> tuple:
+    """The planes, models, nodes, leaves, leaf brushes, brushes and sides of a map of either game, as ``CM_LoadMap``
+    takes them: at least a leaf, a node and a model, every index in range and the BSP a tree below node 0 (each
+    child further down than its node, so no descent loops); the checker, for the game's own checks."""
+    planes, models = record.records['planes'], record.records['models']
+    nodes, leafs = _records(record, 'nodes', node), _records(record, 'leafs', leaf)
+    leafbrushes = _records(record, 'leafbrushes', np.dtype(leafbrush))
+    brushes, sides = _records(record, 'brushes', brush), _records(record, 'brushsides', side)
     if not len(leafs):
         raise QuakeFormatError(record.source, 'leafs lump length', 0, 'a map has at least one leaf ("Map with no leafs")')
     if not len(nodes):
         raise QuakeFormatError(record.source, 'nodes lump length', 0, 'a map has at least one node ("Map has no nodes")')
     if not len(models):
         raise QuakeFormatError(record.source, 'models lump length', 0, 'a map has at least the world\'s model ("Map with no models")')
-    if leafs['contents'][0] != CONTENTS['solid']:
-        raise QuakeFormatError(
-            record.source, 'leafs[0].contents', int(leafs['contents'][0]), 'leaf 0 is the solid leaf ("Map leaf 0 is not CONTENTS_SOLID")'
-        )
     check = Bounds(record.source, len(record.raw))
     check.record_indices('nodes', 'planeNum', nodes['planeNum'], len(planes))
     check.record_indices('nodes', 'children', nodes['children'], len(nodes), low=-len(leafs))
@@ -1628,9 +1602,20 @@ def _read_q2_collision(record: BSPFile) -> Q3Collision:
     check.record_indices('leafbrushes', 'brush', leafbrushes, len(brushes))
     check.runs('brushes', 'firstSide', brushes['firstSide'], brushes['numSides'], len(sides))
     check.record_indices('brushsides', 'planeNum', sides['planeNum'], len(planes))
+    check.descending('nodes', nodes['children'], nodes['children'] >= 0)
+    return planes, models, nodes, leafs, leafbrushes, brushes, sides, check
+
+
+def _read_q2_collision(record: BSPFile) -> Q3Collision:
+    """A Quake II map's collision model and visibility as ``CM_LoadMap`` loads them (``cmodel.c``)."""
+    texinfo = record.records['texinfo']
+    planes, models, nodes, leafs, leafbrushes, brushes, sides, check = _tree_lumps(record, Q2_NODE, Q2_LEAF, '<u2', Q2_BRUSH, Q2_BRUSHSIDE)
+    if leafs['contents'][0] != CONTENTS['solid']:
+        raise QuakeFormatError(
+            record.source, 'leafs[0].contents', int(leafs['contents'][0]), 'leaf 0 is the solid leaf ("Map leaf 0 is not CONTENTS_SOLID")'
+        )
     check.record_indices('brushsides', 'texinfo', sides['texinfo'], len(texinfo), low=-1)
     check.record_indices('models', 'headnode', models['headnode'], len(nodes), low=-len(leafs))
-    check.descending('nodes', nodes['children'], nodes['children'] >= 0)
     children = nodes['children'].astype(np.int64)
     heads = models['headnode'].astype(np.int64)
     # Each model's brushes: those of the leaves below its head node, in order.

@@ -145,17 +145,6 @@ def test_many_traces_across_patches_at_once_agree_with_one_at_a_time():
 ORACLE = json.loads((Path(__file__).parent / 'patch_oracle.json').read_text())
 
 
-class _OnePatch:
-    """One patch's collision data, shaped as a map's (what the traces read)."""
-
-    def __init__(self, width: int, height: int, points: np.ndarray) -> None:
-        self.patch_sizes = np.array([[width, height]])
-        self.patch_points = [points]
-        self.patch_contents = np.array([SOLID])
-        self.patch_flags = np.array([0])
-        self.patch_model = np.array([0])
-
-
 @pytest.mark.parametrize('case', ORACLE['patches'], ids=lambda case: f'{case["width"]}x{case["height"]}')
 def test_facets_and_traces_equal_the_engines_own(case):
     """What ioquake3's cm_patch.c answered (recorded by dev/patch_oracle.py): every plane, facet and trace to the bit."""
@@ -166,19 +155,13 @@ def test_facets_and_traces_equal_the_engines_own(case):
     for k, (_, borders, inward) in enumerate(case['facets']):
         assert made.borders[k].tolist() == borders + [-1] * (len(made.borders[k]) - len(borders))
         assert made.inward[k, : len(inward)].tolist() == inward and not made.inward[k, len(inward) :].any()
-    c = _OnePatch(case['width'], case['height'], points)
     for row, (kind, *answer) in zip(case['traces'], case['answers']):
         start, end, mins, maxs = (np.array(row[i : i + 3], np.float32) for i in (0, 3, 6, 9))
-        offset = ((mins + maxs) * np.float32(0.5)).astype(np.float32)
-        low, high = (mins - offset).astype(np.float32), (maxs - offset).astype(np.float32)
-        s, e = (start + offset).astype(np.float32)[None], (end + offset).astype(np.float32)[None]
-        fraction, normal = np.ones(1, np.float32), np.zeros((1, 3), np.float32)
-        flags, contents, start_solid, all_solid = np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, bool), np.zeros(1, bool)
-        collision._trace_patches(c, s, e, low, high, SOLID, 0, fraction, normal, flags, contents, start_solid, all_solid)
+        t = collision.trace_patch(case['width'], case['height'], points, start[None], end[None], mins, maxs)
         if kind == 'P':
-            assert all_solid[0] == bool(answer[0]) == start_solid[0], row
+            assert t.all_solid[0] == bool(answer[0]) == t.start_solid[0], row
         else:
-            assert fraction[0] == np.float32(answer[0]) and (normal[0] == np.array(answer[1:], np.float32)).all(), row
+            assert t.fraction[0] == np.float32(answer[0]) and (t.normal[0] == np.array(answer[1:], np.float32)).all(), row
 
 
 def test_the_recorded_answers_hit_and_miss_points_boxes_and_positions():
