@@ -47,7 +47,9 @@ def compare(program: Path, name: str, points: int, rng: np.random.Generator, fol
     bsp = folder / 'map.bsp'
     bsp.write_bytes(bytes(level.data.file.raw))
     low, high = level.collision.model_bounds[0]
-    spawns = f32([[float(v) for v in e['origin'].split()] for e in level.entities if e.get('classname', '').startswith('info_player') and 'origin' in e])
+    spawns = f32(
+        [[float(v) for v in e['origin'].split()] for e in level.entities if e.get('classname', '').startswith('info_player') and 'origin' in e]
+    )
     p = f32(rng.uniform(low, high, (points, 3)))
     if len(spawns):
         near = spawns[rng.integers(0, len(spawns), points // 2)] + f32(rng.normal(0, 64, (points // 2, 3)))
@@ -71,17 +73,20 @@ def compare(program: Path, name: str, points: int, rng: np.random.Generator, fol
             answers = np.array(ask(program, bsp, [f'T {text(a)} {text(b)} {text(mins)} {text(maxs)} {mask}' for a, b in zip(p, q)]))
             t = level.trace(p, q, mins=mins, maxs=maxs, mask=mask_name)
             fraction = f32(answers[:, 0])
-            bad = (np.abs(t.fraction - fraction) > 1e-3) | (t.start_solid != answers[:, 9].astype(bool)) | (t.all_solid != answers[:, 10].astype(bool))
+            bad = (
+                (np.abs(t.fraction - fraction) > 1e-3) | (t.start_solid != answers[:, 9].astype(bool)) | (t.all_solid != answers[:, 10].astype(bool))
+            )
             hit = fraction < 1
             bad |= hit & (np.abs(t.normal - f32(answers[:, 4:7])) > 1e-4).any(axis=1)
-            report(f'trace {box} {mask_name}', bad, p, extra=lambda k: f'ours {t.fraction[k]} {t.normal[k]} theirs {answers[k, [0, 4, 5, 6, 9, 10]]} to {q[k]}')
+            said = [f'ours {t.fraction[k]} {t.normal[k]} theirs {answers[k, [0, 4, 5, 6, 9, 10]]} to {q[k]}' for k in range(len(p))]
+            report(f'trace {box} {mask_name}', bad, p, said)
 
 
-def report(what: str, bad: np.ndarray, where: np.ndarray, extra=None) -> None:
+def report(what: str, bad: np.ndarray, where: np.ndarray, said: list[str] | None = None) -> None:
     count = int(np.count_nonzero(bad))
     print(f'  {what}: {count} of {len(bad)} differ')
     for k in np.flatnonzero(bad)[:3]:
-        print(f'    at {where[k].tolist()}' + (f': {extra(k)}' if extra else ''))
+        print(f'    at {where[k].tolist()}' + (f': {said[k]}' if said else ''))
 
 
 def main() -> None:
