@@ -79,7 +79,7 @@ def demo_glb(demo: Demo, quantize: bool = True) -> bytes:
     start = times[0] if len(times) else 0.0
     moment = add((times - start).astype(np.float32), gl.SCALAR, bounds=True)
     channels, samplers = [], []
-    scene = gltf.scenes[gltf.scene or 0]
+    scene = gltf.scenes[0]  # the one scene export writes
     for k, client in enumerate(demo.clients):
         colour = COLOURS[k % len(COLOURS)]
         gltf.materials.append(

@@ -75,3 +75,47 @@ def test_a_demos_page_carries_the_demo_as_one_model_and_its_clip(tmp_path):
             pq.export(demo, tmp_path / 'x.html', **bad)
     with pytest.raises(ValueError, match=r'a page \(\.html\) or glTF'):
         pq.export(demo, tmp_path / 'x.obj')
+
+
+def test_a_marker_is_a_closed_octahedron_wound_outward_standing_on_its_origin():
+    from pyvista_quake.exporting.demo_page import _octahedron
+
+    corners, triangles = _octahedron(24.0)
+    centre = np.array([0, 12, 0], np.float32)
+    np.testing.assert_allclose(np.linalg.norm(corners - centre, axis=1), 12)  # six corners about its middle
+    assert corners[:, 1].min() == 0 and corners[:, 1].max() == 24  # standing on its origin, 24 tall
+    a, b, c = (corners[triangles[:, k]] for k in range(3))
+    outward = np.einsum('ij,ij->i', np.cross(b - a, c - a), (a + b + c) / 3 - centre)
+    assert (outward > 0).all() and len(triangles) == 8
+    edges = np.sort(np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), axis=1)
+    _, count = np.unique(edges, axis=0, return_counts=True)
+    assert (count == 2).all() and len(count) == 12  # closed: each of its 12 edges between two faces
+
+
+def test_a_demo_over_its_level_keeps_the_levels_gltf_and_frames_the_players(tmp_path):
+    from level_builders import q3_level
+
+    from pyvista_quake.exporting.html import model_glb
+
+    demo = pq.load_demo(build_demo(steps=5))
+    level = pq.load(q3_level())
+    demo.__dict__['level'] = level  # as if the game's files held it
+    alone = pygltflib.GLTF2.load_from_bytes(model_glb(level, None, quantize=False))  # as export writes a demo's glb
+    pq.export(demo, tmp_path / 'd.glb')
+    both = pygltflib.GLTF2().load(str(tmp_path / 'd.glb'))
+    assert len(both.meshes) == len(alone.meshes) + len(demo.clients)
+    for k, view in enumerate(alone.bufferViews):  # the level's data where it was, unchanged
+        mine = both.bufferViews[k]
+        assert (mine.byteOffset, mine.byteLength) == (view.byteOffset, view.byteLength)
+        start, stop = view.byteOffset or 0, (view.byteOffset or 0) + view.byteLength
+        assert both.binary_blob()[start:stop] == alone.binary_blob()[start:stop]
+    marker = both.meshes[len(alone.meshes)].primitives[0].attributes.POSITION
+    size = np.ptp(accessor(both, marker), axis=0)
+    reach = float(np.linalg.norm(np.ptp(demo.trajectories().points, axis=0)))
+    assert size[1] == pytest.approx(max(24.0, 0.02 * reach), rel=1e-5)  # as tall as 2% of where they went, 24 at least
+    path = tmp_path / 'd.html'
+    pq.export(demo, path)
+    info = json.loads(re.search(r', (\{"clips".*\})\);', path.read_text()).group(1))
+    low, high = np.array(info['bounds'][:3]), np.array(info['bounds'][3:])
+    points = demo.trajectories().points @ QUAKE_TO_GLTF.T
+    assert (points >= low).all() and (points <= high).all()  # framed on where the players went
