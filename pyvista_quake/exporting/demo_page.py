@@ -129,7 +129,7 @@ def _held(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows = np.arange(len(positions))
     last = np.maximum.accumulate(np.where(there, rows, -1))
     first = int(np.argmax(there)) if there.any() else 0
-    held = np.asarray(positions, np.float32)[np.where(last >= 0, last, first)]
+    held = np.asarray(positions, np.float32)[np.maximum(last, first)]  # before it first appears, its first place
     held = np.nan_to_num(held, nan=0.0)
     return there, np.ascontiguousarray((held @ QUAKE_TO_GLTF.T).astype(np.float32))
 
@@ -155,7 +155,7 @@ def demo_page(demo: Demo, *, size: tuple[int, int] = PAGE_SIZE, title: str | Non
         view_size=f'width: {int(size[0])}px; height: {int(size[1])}px;',
         library=embedded_library(),
         models=json.dumps([gzip_base64(glb, 6)]),
-        info=json.dumps(info).replace('</', '<\\/'),
+        info=json.dumps(info),  # numbers and the names 'demo' and 'snapshot' only
     )
 
 

@@ -36,12 +36,14 @@ def test_a_demos_gltf_moves_a_marker_a_client_through_its_snapshots(tmp_path):
         move, scale = animation.channels[2 * k], animation.channels[2 * k + 1]
         assert (move.target.path, scale.target.path) == ('translation', 'scale') and move.target.node == scale.target.node
         assert f'client {client}' in gltf.nodes[move.target.node].name
+        node_place = gltf.nodes[move.target.node].translation
         times = accessor(gltf, animation.samplers[move.sampler].input)
         np.testing.assert_array_equal(times, (demo.times - demo.times[0]).astype(np.float32))
         places = accessor(gltf, animation.samplers[move.sampler].output)
         path = demo.trajectory(client).positions
         there = np.isfinite(path).all(axis=1)
         np.testing.assert_allclose(places[there], path[there] @ QUAKE_TO_GLTF.T, rtol=1e-6)
+        np.testing.assert_allclose(node_place, places[0], rtol=1e-6)  # at rest where the animation starts
         shown = accessor(gltf, animation.samplers[scale.sampler].output)
         assert shown[:, 0].tolist() == there.astype(float).tolist() and animation.samplers[scale.sampler].interpolation == 'STEP'
 
@@ -119,3 +121,6 @@ def test_a_demo_over_its_level_keeps_the_levels_gltf_and_frames_the_players(tmp_
     low, high = np.array(info['bounds'][:3]), np.array(info['bounds'][3:])
     points = demo.trajectories().points @ QUAKE_TO_GLTF.T
     assert (points >= low).all() and (points <= high).all()  # framed on where the players went
+    extent = np.ptp(points, axis=0)
+    np.testing.assert_allclose(high - low, extent * 1.2 + 256, rtol=1e-5)  # a tenth and 128 units more each side
+    assert 'width: 640px; height: 480px;' in path.read_text()
