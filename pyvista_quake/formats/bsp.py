@@ -1638,7 +1638,9 @@ def _read_q2_collision(record: BSPFile) -> Q3Collision:
     return Q3Collision(
         normals,
         np.asarray(planes['dist'], np.float32),
-        planes['type'].astype(np.int8),  # Quake II takes each plane's type as stored
+        # Quake II takes each plane's type as stored; one past 0..2 reads as a plane of any slant (the engine
+        # would read a coordinate past the point's three).
+        np.where((planes['type'] >= 0) & (planes['type'] < 3), planes['type'], 3).astype(np.int8),
         nodes['planeNum'].astype(np.int64),
         children,
         leafs['cluster'].astype(np.int64),

@@ -36,13 +36,14 @@ def q2_world(
     models: bytes | None = None,
     clusters=(-1, 0, 1, 1),
     side_texinfo: dict[int, int] | None = None,
+    types: dict[int, int] | None = None,
 ) -> pq.QuakeModel:
     axial = [((1, 0, 0), 128), ((-1, 0, 0), 128), ((0, 1, 0), 128), ((0, -1, 0), 128), ((0, 0, 1), 0), ((0, 0, -1), 16)]
     pool = [((1, 0, 0), 64), ((-1, 0, 0), 0), ((0, 1, 0), 64), ((0, -1, 0), 0), ((0, 0, 1), 32), ((0, 0, -1), 0), ((0.6, 0, 0.8), 40)]
     clip = [((1, 0, 0), -64), ((-1, 0, 0), 96), ((0, 1, 0), 0), ((0, -1, 0), 32), ((0, 0, 1), 56), ((0, 0, -1), 0)]
     brush_planes = [axial, pool, clip]
     planes = [((0, 0, 1), 0), ((0.6, 0.8, 0), 0), ((0, 1, 0), -64)] + [p for b in brush_planes for p in b]
-    plane_bytes = b''.join(struct.pack('<4fi', *n, d, plane_type(n)) for n, d in planes)
+    plane_bytes = b''.join(struct.pack('<4fi', *n, d, (types or {}).get(k, plane_type(n))) for k, (n, d) in enumerate(planes))
     sides, number = [], 3
     for k, b in enumerate(brush_planes):
         for _ in b:
@@ -190,3 +191,12 @@ def test_a_quake_1_level_is_not_read_for_collision_and_says_which_are():
     level = pq.load(build_q1(**q1_args()))
     with pytest.raises(QuakeFormatError, match=r'Quake III \(IBSP 46\) and Quake II \(IBSP 38\)'):
         level.contents([0, 0, 0])
+
+
+def test_a_plane_type_past_the_axes_is_read_as_a_slanted_plane():
+    """A stored type below 0 or past 2 (the engine would read a coordinate past the point's three) is a plane of
+    any slant: the same answers as the right type gives."""
+    points = [[10, 10, 40], [10, 10, -5], [-50, 10, 5], [-50, -100, 5]]
+    expected = q2_world().contents(points).tolist()
+    for wrong in (-7, 3, 200):
+        assert q2_world(types={0: wrong, 2: wrong}).contents(points).tolist() == expected
