@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pyvista_quake._base.errors import QuakeFormatError
 from pyvista_quake.data.patch_collide import patch_collide
 from pyvista_quake.formats.bsp import Q3Collision
 
@@ -612,7 +613,10 @@ def patch_facets(c: Q3Collision) -> PatchFacets:
     planes, patch, slots, inward, borders, bounds, first = [], [], [], [], [], [], [0]
     offset = 0
     for k, ((width, height), points) in enumerate(zip(c.patch_sizes.tolist(), c.patch_points)):
-        made_one = patch_collide(int(width), int(height), points)
+        try:
+            made_one = patch_collide(int(width), int(height), points)
+        except ValueError as error:
+            raise QuakeFormatError(c.source, f'patch {k}', f'{width} x {height}', str(error)) from None
         count = len(made_one.surface)
         planes.append(made_one.planes)
         patch.append(np.full(count, k, np.int64))
@@ -783,6 +787,7 @@ class _OnePatch:
     """One patch alone, shaped as a map's patches (what the traces read): solid, of the world."""
 
     def __init__(self, width: int, height: int, points: np.ndarray) -> None:
+        self.source = '<patch>'
         self.patch_sizes = np.array([[width, height]])
         self.patch_points = [np.asarray(points, np.float32)]
         self.patch_contents = np.array([1])

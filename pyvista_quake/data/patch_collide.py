@@ -27,6 +27,8 @@ NORMAL_EPSILON = 0.0001
 DIST_EPSILON = 0.02
 CHOP_EPSILON = F32(0.1)  # ChopWindingInPlace's epsilon is a float (0.1f), the others doubles
 MAX_MAP_BOUNDS = 65535.0
+#: The columns (and rows) a collision grid holds at most (``MAX_GRID_SIZE``).
+MAX_GRID_SIZE = 129
 #: A facet's border planes at most: 4 edges, 6 axial bevels, 16 edge bevels (``borderPlanes[4+6+16]``).
 MAX_BORDERS = 4 + 6 + 16
 
@@ -83,7 +85,13 @@ def _needs_subdivision(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
 
 
 def _subdivide_columns(grid: np.ndarray) -> np.ndarray:
-    """``CM_SubdivideGridColumns``: a column between two that bend too much becomes three; a flat one goes."""
+    """``CM_SubdivideGridColumns``: a column between two that bend too much becomes three; a flat one goes.
+
+    Raises
+    ------
+    ValueError
+        Where the grid would pass ``MAX_GRID_SIZE`` columns (a broken map's: the engine's array would overflow).
+    """
     half = F32(0.5)
     i = 0
     while i < len(grid) - 2:
@@ -92,6 +100,8 @@ def _subdivide_columns(grid: np.ndarray) -> np.ndarray:
             grid = np.delete(grid, i + 1, axis=0)  # the points are close enough to the curve: the middle goes
             i += 1
             continue
+        if len(grid) + 2 > MAX_GRID_SIZE:
+            raise ValueError(f'its collision grid passes {MAX_GRID_SIZE} columns (MAX_GRID_SIZE), which the engine cannot hold')
         first = ((a + b) * half).astype(F32)
         third = ((b + c) * half).astype(F32)
         second = ((first + third) * half).astype(F32)

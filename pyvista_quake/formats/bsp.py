@@ -1447,6 +1447,8 @@ class Q3Collision:
         Each patch's control points, ``float32`` ``(width * height, 3)``, rows of ``width``.
     patch_contents, patch_flags, patch_model : numpy.ndarray
         Each patch's shader's ``contentFlags`` and ``surfaceFlags``, and the brush model it belongs to.
+    source : str
+        The map's file, as errors name it.
     game : str
         ``'quake3'`` or ``'quake2'``: which engine's rules answer (Quake II's contents are its leaves', its traces
         stop ``DIST_EPSILON`` 1/32 short with the box as given, not centred).
@@ -1491,6 +1493,7 @@ class Q3Collision:
     patch_flags: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     patch_model: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     game: str = 'quake3'
+    source: str = ''
     leaf_contents: np.ndarray | None = None
     model_headnodes: np.ndarray | None = None
     model_brush_lists: list[np.ndarray] | None = None
@@ -1578,6 +1581,7 @@ def read_collision(record: BSPFile, entities: list[dict[str, str]]) -> Q3Collisi
         size,
         origin,
         *_patches(record, models, check),
+        source=record.source,
     )
 
 
@@ -1666,6 +1670,7 @@ def _read_q2_collision(record: BSPFile) -> Q3Collision:
         np.array(LIGHT_GRID_SIZE, np.float32),
         np.zeros(3, np.float32),
         game='quake2',
+        source=record.source,
         leaf_contents=leafs['contents'].astype(np.int64),
         model_headnodes=heads,
         model_brush_lists=lists,

@@ -155,13 +155,16 @@ def test_facets_and_traces_equal_the_engines_own(case):
     for k, (_, borders, inward) in enumerate(case['facets']):
         assert made.borders[k].tolist() == borders + [-1] * (len(made.borders[k]) - len(borders))
         assert made.inward[k, : len(inward)].tolist() == inward and not made.inward[k, len(inward) :].any()
-    for row, (kind, *answer) in zip(case['traces'], case['answers']):
-        start, end, mins, maxs = (np.array(row[i : i + 3], np.float32) for i in (0, 3, 6, 9))
-        t = collision.trace_patch(case['width'], case['height'], points, start[None], end[None], mins, maxs)
-        if kind == 'P':
-            assert t.all_solid[0] == bool(answer[0]) == t.start_solid[0], row
-        else:
-            assert t.fraction[0] == np.float32(answer[0]) and (t.normal[0] == np.array(answer[1:], np.float32)).all(), row
+    rows = np.array(case['traces'], np.float32)
+    for box in np.unique(rows[:, 6:], axis=0):  # the segments of each box traced together
+        chosen = np.flatnonzero((rows[:, 6:] == box).all(axis=1))
+        t = collision.trace_patch(case['width'], case['height'], points, rows[chosen, 0:3], rows[chosen, 3:6], box[:3], box[3:])
+        for k, row in enumerate(chosen):
+            kind, *answer = case['answers'][row]
+            if kind == 'P':
+                assert t.all_solid[k] == bool(answer[0]) == t.start_solid[k], case['traces'][row]
+            else:
+                assert t.fraction[k] == np.float32(answer[0]) and (t.normal[k] == np.array(answer[1:], np.float32)).all(), case['traces'][row]
 
 
 def test_the_recorded_answers_hit_and_miss_points_boxes_and_positions():
@@ -198,3 +201,14 @@ def test_a_box_or_point_starting_exactly_on_a_facet_falls_through_it_as_in_the_e
     assert box.contents.tolist() == [SOLID, SOLID] and box.surface_flags.tolist() == [0, CURVE_FLAGS]
     point = level.trace([[-32, 64, 40], [-32, 64, 41]], [[-32, 64, 0], [-32, 64, 0]])
     np.testing.assert_allclose(point.end[:, 2], [0.125, 40.125], atol=1e-4)
+
+
+def test_a_patch_whose_grid_passes_the_engines_is_a_format_error_naming_it():
+    """Control points millions of units apart bend too much to subdivide within MAX_GRID_SIZE (129) columns: the
+    engine's array would overflow; here it is refused, naming the patch, and in no time."""
+    level = level_with_patch(points=patch_points(height=1e7))
+    with pytest.raises(pq.QuakeFormatError, match=r"<bytes>: patch 0 = '3 x 3': .*MAX_GRID_SIZE"):
+        level.trace([[-32, 64, 100]], [[-32, 64, -100]])
+    with pytest.raises(ValueError, match='MAX_GRID_SIZE'):
+        collision_grid(3, 3, np.array(patch_points(height=1e7), np.float32))
+    assert collision_grid(3, 3, np.array(patch_points(height=1e4), np.float32))[0].shape[0] <= 129
