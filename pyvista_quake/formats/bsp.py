@@ -1635,7 +1635,7 @@ def _read_q2_collision(record: BSPFile) -> Q3Collision:
     for k in range(int(brushes['numSides'].max()) if len(brushes) else 0):
         here = brushes['firstSide'].astype(np.int64) + k
         valid = (k < brushes['numSides']) & (first_named < 0)
-        first_named[valid] = side_info[np.minimum(here[valid], len(sides) - 1)] if len(sides) else -1
+        first_named[valid] = side_info[here[valid]]  # within the sides: the runs are checked
     names = cstrings(texinfo['texture']) + ['']
     clusters, cluster_bytes, visibility = _q2_visibility(record, leafs)
     normals = np.ascontiguousarray(planes['normal'], np.float32)
@@ -1726,8 +1726,9 @@ def _decompress_row(raw: np.ndarray, start: int, row: int) -> np.ndarray:
             filled += 1
             at += 1
             continue
-        run = int(raw[at + 1]) if at + 1 < len(raw) else 0
-        filled += min(run, row - filled)
+        if at + 1 >= len(raw):
+            break  # a zero byte with no count after it: the lump ends
+        filled += min(int(raw[at + 1]), row - filled)
         at += 2
     return out
 
@@ -1741,7 +1742,7 @@ def _patches(record: BSPFile, models: np.ndarray, check: Bounds) -> tuple[np.nda
         _patch_size(record, check, k)
     check.record_indices('surfaces', 'shaderNum', faces['shaderNum'][chosen], len(shaders))
     check.runs('surfaces', 'firstVert', faces['firstVert'][chosen], faces['numVerts'][chosen], len(verts))
-    sizes = np.column_stack([faces['patchWidth'][chosen], faces['patchHeight'][chosen]]).astype(np.int64).reshape(-1, 2)
+    sizes = np.column_stack([faces['patchWidth'][chosen], faces['patchHeight'][chosen]]).astype(np.int64)
     points = [np.asarray(verts['xyz'][int(first) : int(first) + int(w * h)], np.float32) for first, (w, h) in zip(faces['firstVert'][chosen], sizes)]
     shader = faces['shaderNum'][chosen]
     starts = models['firstSurface'].astype(np.int64)

@@ -169,6 +169,8 @@ def test_a_map_without_visibility_sees_every_cluster_of_every_row():
     assert c.clusters == 10 and c.visibility.shape == (10, 2) and (c.visibility == 0xFF).all()
     assert level.pvs(0).tolist() == list(range(10))
     assert level.visible([[10, 10, 40]], [[-50, 10, 5]]).tolist() == [True]  # cluster 9, one area
+    eight = q2_world(visibility=b'', clusters=(-1, 0, 7, 7)).collision
+    assert eight.clusters == 8 and eight.visibility.shape == (8, 1)  # eight clusters: one byte a row
 
 
 def test_a_brush_is_named_by_its_first_side_with_a_texture():
