@@ -256,8 +256,7 @@ class QuakeModel:
     @cached_property
     def frame_names(self) -> list[str]:
         """Name of each frame: as stored, or a skeletal model's (its animation's and its number in it: ``idle 3``)."""
-        names = self._codec.frame_names
-        return list(names)
+        return list(self._codec.frame_names)
 
     def frame_name(self, index: int) -> str:
         """Name of one frame, decoding that name only (a skeletal model's reading no animation file past it)."""
@@ -269,8 +268,7 @@ class QuakeModel:
     @property
     def surface_names(self) -> list[str]:
         """Name of each surface, in file order (names may repeat); an MD2's or MDL's one, the model's file name (``tris``)."""
-        names = self._codec.surface_names()
-        return names
+        return self._codec.surface_names()
 
     # -- skins ----------------------------------------------------------------------
     @cached_property
@@ -430,13 +428,11 @@ class QuakeModel:
     def _surface_image(self, index: int, frame: int | None = None) -> np.ndarray | None:
         """Surface ``index``'s image as an RGB(A) ``uint8`` array, rows from the top (``None`` if none); of a
         surface with a picture a frame, frame ``frame``'s."""
-        image = self._codec.image(index, frame)  # an MDL's pictures are the file's, through its palette
-        return image
+        return self._codec.image(index, frame)  # an MDL's pictures are the file's, through its palette
 
     def vertex_positions(self, frames: FrameSelection = None) -> np.ndarray:
         """Positions of the file's vertices, every surface's in turn (an MD2's or MDL's, not its mesh's points)."""
-        positions = self._codec.vertex_positions(frames)
-        return positions
+        return self._codec.vertex_positions(frames)
 
     def bounds(self, frames: FrameSelection = None) -> np.ndarray:
         """Bounding box of each frame over every surface, ``(frames, 6)`` as ``xmin, xmax, ymin, ymax, zmin, zmax``."""
@@ -450,8 +446,7 @@ class QuakeModel:
     @property
     def entries(self) -> list[range]:
         """The frames as the game numbers them: one entry a frame (an MDL frame group one entry, its pictures a range)."""
-        entries = self._codec.entries()
-        return entries
+        return self._codec.entries()
 
     # -- MultiBlocks --------------------------------------------------------------------
     def _surface_blocks(self, frame: int, points: list[np.ndarray], normals: list[np.ndarray]) -> pv.MultiBlock:
@@ -549,8 +544,7 @@ class QuakeModel:
     def tags(self) -> dict[str, Tag]:
         """Tags by name: ``origins`` ``(frames, 3)`` and ``axes`` ``(frames, 3, 3)`` (rows), as stored (a skeletal
         model's: its joints' that its config names; an MD2's: a ``.tag`` file's beside it)."""
-        tags = self._codec.tags  # a skeletal model's config tags, an MD2's .tag file
-        return tags
+        return self._codec.tags  # a skeletal model's config tags, an MD2's .tag file
 
     @property
     def skin_file(self) -> Any:
@@ -570,21 +564,18 @@ class QuakeModel:
     @cached_property
     def _level_pages(self) -> tuple[np.ndarray | None, np.ndarray | None]:
         """A level's light pages and, of a deluxe-compiled Quake III map, its light-direction pages, found once."""
-        pages = self._codec.lightmap_pages()
-        return pages
+        return self._codec.lightmap_pages()
 
     # -- animations -------------------------------------------------------------------
     @cached_property
     def animations(self) -> dict[str, Animation]:
         """Animations by name: from frame names (a skeletal model's: its files' and config's; an MDL's frame groups,
         a ``.anm`` file) and the caller's ``animations``."""
-        clips = self._codec.clips()
-        return clips
+        return self._codec.clips()
 
     @cached_property
     def _timeline(self) -> tuple[np.ndarray, float]:
-        timeline = self._codec.timeline()  # MDL frame groups timed by their intervals
-        return timeline
+        return self._codec.timeline()  # MDL frame groups timed by their intervals
 
     # -- editing (see pyvista_quake.model.edit) ---------------------------------------------
     def _set_data(self, data: ModelData) -> None:
@@ -716,8 +707,7 @@ class QuakeModel:
     @property
     def entities(self) -> list[dict[str, str]]:
         """A level's entities in file order, each a dict of its keys (empty for a model)."""
-        entities = self._codec.entities
-        return entities
+        return self._codec.entities
 
     @property
     def lightmaps(self) -> np.ndarray | None:
@@ -760,15 +750,13 @@ class QuakeModel:
         QuakeFormatError
             For a level of another game, or a lump out of range (naming it).
         """
-        collision = self._codec.collision()  # a TypeError for a model
-        return collision
+        return self._codec.collision()  # a TypeError for a model
 
     @functools.cached_property
     def navigation(self) -> Navigation | None:
         """A level's bot navigation (``maps/NAME.aas`` beside it in the game's files), checked against the map
         (a warning where its ``bspchecksum`` is another map's); ``None`` where there is none, or for a model."""
-        found = self._codec.navigation()
-        return found
+        return self._codec.navigation()
 
     def contents(self, points: npt.ArrayLike, model: int = 0) -> np.ndarray:
         """The ``CONTENTS_*`` bits at each point, as ``CM_PointContents`` gives them (see :data:`pyvista_quake.CONTENTS`).
