@@ -415,8 +415,12 @@ def trace(c: Q3Collision, start: np.ndarray, end: np.ndarray, mins: np.ndarray, 
             all_solid,
         )
     _trace_patches(c, s, e, size_low, size_high, mask, model, fraction, normal, surface, hit_contents, start_solid, all_solid)
-    out_end = np.where((fraction == 1)[:, None], end, start + fraction[:, None] * (end - start)).astype(np.float32)
-    return Trace(fraction, out_end, normal, surface, hit_contents, start_solid, all_solid)
+    return Trace(fraction, _stopped(start, end, fraction), normal, surface, hit_contents, start_solid, all_solid)
+
+
+def _stopped(start: np.ndarray, end: np.ndarray, fraction: np.ndarray) -> np.ndarray:
+    """Where each trace stops: its end where it goes all the way, else ``start + fraction * (end - start)``."""
+    return np.where((fraction == 1)[:, None], end, start + fraction[:, None] * (end - start)).astype(np.float32)
 
 
 def _meeting(box_low: np.ndarray, box_high: np.ndarray, low: np.ndarray, high: np.ndarray):
@@ -807,4 +811,4 @@ def trace_patch(width: int, height: int, points: np.ndarray, start: np.ndarray, 
     fraction, normal = np.ones(n, np.float32), np.zeros((n, 3), np.float32)
     flags, contents, start_solid, all_solid = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, bool), np.zeros(n, bool)
     _trace_patches(c, s, e, low, high, 1, 0, fraction, normal, flags, contents, start_solid, all_solid)
-    return Trace(fraction, end, normal, flags, contents, start_solid, all_solid)
+    return Trace(fraction, _stopped(start, end, fraction), normal, flags, contents, start_solid, all_solid)

@@ -550,15 +550,15 @@ class QuakeModel:
     def skin_file(self) -> Any:
         """Deprecated: an MD3's :attr:`skin_definition`; an MD2's or MDL's ``alias.skin_file``."""
         alias = self.alias
-        if self.skeletal:
+        if self.skeletal is not None:
             raise AttributeError('skin_file')
-        where = 'model.alias.skin_file' if alias else 'model.skin_definition for its .skin file'
+        where = 'model.alias.skin_file' if alias is not None else 'model.skin_definition for its .skin file'
         warn_external(
             f'model.skin_file is deprecated and changes in pyvista-quake 0.4 (it goes); use {where}, or model.surfaces[k].image_file() '
             "for each surface's image",
             DeprecationWarning,
         )
-        return alias.skin_file if alias else self.skin_definition
+        return alias.skin_file if alias is not None else self.skin_definition
 
     # -- a level's lightmaps ------------------------------------------------------------
     @cached_property
